@@ -1,0 +1,60 @@
+package io.dynarestore.contracts;
+
+import java.util.List;
+
+/**
+ * Every Kafka topic of the system, with its default partition count.
+ *
+ * <p>Rule: {@link #REQUESTS}, {@link #COMMANDS} and {@link #STATUS} must have the same partition
+ * count. They are all keyed by restore id, and the planner that owns partition {@code p} of one
+ * owns partition {@code p} of the others (co-partitioning). A dead-letter topic is the source
+ * name plus {@code .DLT} and has as many partitions as its source (spring-kafka's convention).
+ */
+public enum Topic {
+    /** Restore requests, from restore-api or any upstream Kafka client. Key: restore id. */
+    REQUESTS("restore.requests", 6),
+    /** Commands on running restores (cancel, rollback). Key: restore id. */
+    COMMANDS("restore.commands", 6),
+    /** Work items for item-writers, one per segment. Key: {@code restoreId/segment}. */
+    SEGMENTS("restore.segments", 24),
+    /** Work items for exporters. Key: {@code restoreId/segment}. */
+    EXPORTS("restore.exports", 6),
+    /** Every status event of every restore. Key: restore id. */
+    STATUS("restore.status", 6);
+
+    private final String topicName;
+    private final int defaultPartitions;
+
+    Topic(String topicName, int defaultPartitions) {
+        this.topicName = topicName;
+        this.defaultPartitions = defaultPartitions;
+    }
+
+    public String topicName() {
+        return topicName;
+    }
+
+    /** The dead-letter topic of this topic. */
+    public String dlt() {
+        return topicName + ".DLT";
+    }
+
+    public int defaultPartitions() {
+        return defaultPartitions;
+    }
+
+    /** All topic names, dead-letter topics included. */
+    public static List<String> allNames() {
+        var names = new java.util.ArrayList<String>();
+        for (Topic t : values()) {
+            names.add(t.topicName);
+            names.add(t.dlt());
+        }
+        return List.copyOf(names);
+    }
+
+    /** Key of a work item on {@link #SEGMENTS} or {@link #EXPORTS}. */
+    public static String workKey(String restoreId, int segment) {
+        return restoreId + "/" + segment;
+    }
+}

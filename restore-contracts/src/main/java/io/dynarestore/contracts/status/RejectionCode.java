@@ -1,0 +1,19 @@
+package io.dynarestore.contracts.status;
+
+/** Why a request was rejected, as a stable code that clients can branch on. */
+public enum RejectionCode {
+    /** The message is not JSON. */
+    INVALID_JSON,
+    /** The JSON does not match the request schema or its rules. */
+    INVALID_REQUEST,
+    /** The source backup (or table) is not in the vault. */
+    BACKUP_NOT_FOUND,
+    /** The source backup is past its expiry. */
+    BACKUP_EXPIRED,
+    /** A new table was asked for, but a table of that name exists. */
+    TABLE_EXISTS,
+    /** The account or region is not in the configured registry. */
+    UNKNOWN_ACCOUNT,
+    /** A valid request this version cannot carry out yet. */
+    UNSUPPORTED
+}

@@ -1,0 +1,139 @@
+package io.dynarestore.contracts.status;
+
+import io.dynarestore.contracts.request.RestoreRequested;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Folds the status events of one restore, in log order, into a summary. Rules: a terminal state
+ * never changes; a segment counts once however often it completes; items written are the
+ * completed segments' counts plus the latest progress of segments still being written.
+ * Not thread-safe: one thread folds, readers take {@link #summary()} snapshots.
+ */
+public final class RestoreView {
+
+    private final String restoreId;
+    private RestoreState state;
+    private RestoreRequested request;
+    private RestorePlanned plan;
+    private TableRef destination;
+    private final Map<Integer, long[]> completed = new HashMap<>();
+    private final Map<Integer, long[]> inFlight = new HashMap<>();
+    private final Map<Integer, String> failedSegments = new HashMap<>();
+    private RejectionCode code;
+    private String reason;
+    private Long finalItems;
+    private Instant createdAt;
+    private Instant updatedAt;
+    private final List<Milestone> timeline = new ArrayList<>();
+
+    public RestoreView(String restoreId) {
+        this.restoreId = restoreId;
+    }
+
+    /** A view of a request that no status event has answered yet. */
+    public static RestoreView requested(RestoreRequested request) {
+        var view = new RestoreView(request.restoreId());
+        view.state = RestoreState.REQUESTED;
+        view.request = request;
+        view.createdAt = request.occurredAt();
+        view.updatedAt = request.occurredAt();
+        return view;
+    }
+
+    public void apply(RestoreEvent event) {
+        if (createdAt == null) {
+            createdAt = event.occurredAt();
+        }
+        updatedAt = event.occurredAt();
+        if (state != null && state.terminal()) {
+            return;
+        }
+        if (event instanceof RestoreAccepted e) {
+            request = e.request();
+            moveTo(RestoreState.ACCEPTED, e);
+        } else if (event instanceof RestoreRejected e) {
+            code = e.code();
+            reason = e.reason();
+            moveTo(RestoreState.REJECTED, e);
+        } else if (event instanceof RestorePlanned e) {
+            plan = e;
+            destination = e.destination();
+            moveTo(RestoreState.PLANNED, e);
+        } else if (event instanceof DestinationReady e) {
+            destination = e.table();
+            moveTo(RestoreState.RUNNING, e);
+        } else if (event instanceof SegmentProgressed e) {
+            if (!completed.containsKey(e.segment())) {
+                inFlight.put(e.segment(), new long[]{e.itemsWritten(), e.bytesWritten()});
+            }
+        } else if (event instanceof SegmentCompleted e) {
+            inFlight.remove(e.segment());
+            completed.putIfAbsent(e.segment(), new long[]{e.itemsWritten(), e.bytesWritten()});
+        } else if (event instanceof SegmentFailed e) {
+            failedSegments.put(e.segment(), e.reason());
+        } else if (event instanceof RestoreCompleted e) {
+            finalItems = e.itemsWritten();
+            destination = e.destination();
+            moveTo(RestoreState.COMPLETED, e);
+        } else if (event instanceof RestoreFailed e) {
+            reason = e.reason();
+            finalItems = e.itemsWritten();
+            moveTo(RestoreState.FAILED, e);
+        }
+    }
+
+    private void moveTo(RestoreState next, RestoreEvent cause) {
+        state = next;
+        timeline.add(new Milestone(next, cause.type(), cause.occurredAt()));
+    }
+
+    public String restoreId() {
+        return restoreId;
+    }
+
+    public RestoreState state() {
+        return state;
+    }
+
+    public RestoreRequested request() {
+        return request;
+    }
+
+    public long itemsWritten() {
+        if (finalItems != null) {
+            return finalItems;
+        }
+        long sum = 0;
+        for (long[] c : completed.values()) {
+            sum += c[0];
+        }
+        for (long[] c : inFlight.values()) {
+            sum += c[0];
+        }
+        return sum;
+    }
+
+    public Summary summary() {
+        return new Summary(restoreId, state, request == null ? null : request.source(),
+                destination, plan == null ? null : plan.strategy(), plan == null ? null : plan.segments(),
+                completed.size(), itemsWritten(), plan == null ? null : plan.estimatedItems(), code, reason,
+                failedSegments.isEmpty() ? null : Map.copyOf(failedSegments), createdAt, updatedAt,
+                List.copyOf(timeline));
+    }
+
+    /** A state change, with the event that caused it. */
+    public record Milestone(RestoreState state, String event, Instant at) {
+    }
+
+    /** An immutable snapshot of a restore, as the tasks API and dashboards show it. */
+    public record Summary(String restoreId, RestoreState state, io.dynarestore.contracts.request.Source source,
+                          TableRef destination, RestorePlanned.Strategy strategy, Integer segments,
+                          int segmentsCompleted, long itemsWritten, Long estimatedItems, RejectionCode code,
+                          String reason, Map<Integer, String> failedSegments, Instant createdAt, Instant updatedAt,
+                          List<Milestone> timeline) {
+    }
+}

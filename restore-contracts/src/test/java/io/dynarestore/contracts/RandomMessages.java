@@ -1,0 +1,152 @@
+package io.dynarestore.contracts;
+
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.RecordComponent;
+import java.lang.reflect.Type;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+
+/**
+ * Builds random, valid instances of message records by reflection, from a seeded generator:
+ * every component gets a value of its type, shaped by its name where the contract constrains it.
+ */
+final class RandomMessages {
+
+    private static final String[] REGIONS = {"us-east-1", "eu-west-2", "ap-southeast-1"};
+    private final Random random;
+
+    RandomMessages(long seed) {
+        this.random = new Random(seed);
+    }
+
+    <T> T next(Class<T> type) {
+        return type.cast(value(type, type, "root"));
+    }
+
+    private Object value(Class<?> raw, Type generic, String name) {
+        if (raw.isSealed()) {
+            Class<?>[] permitted = raw.getPermittedSubclasses();
+            return value(permitted[random.nextInt(permitted.length)], null, name);
+        }
+        if (raw.isRecord()) {
+            return record(raw);
+        }
+        if (raw.isEnum()) {
+            Object[] constants = raw.getEnumConstants();
+            return constants[random.nextInt(constants.length)];
+        }
+        if (raw == String.class) {
+            return string(name);
+        }
+        if (raw == int.class || raw == Integer.class) {
+            return name.equals("schemaVersion") ? 1 : name.equals("segmentCount") ? 1 + random.nextInt(100) : random.nextInt(1000);
+        }
+        if (raw == long.class || raw == Long.class) {
+            return (long) random.nextInt(Integer.MAX_VALUE);
+        }
+        if (raw == boolean.class || raw == Boolean.class) {
+            return random.nextBoolean();
+        }
+        if (raw == Instant.class) {
+            return Instant.ofEpochMilli(1_700_000_000_000L + random.nextInt(Integer.MAX_VALUE));
+        }
+        if (raw == List.class) {
+            Type element = ((ParameterizedType) generic).getActualTypeArguments()[0];
+            int n = name.equals("keyAttributes") ? 1 + random.nextInt(2) : name.equals("values") ? random.nextInt(3) : 1 + random.nextInt(3);
+            var list = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                list.add(value(rawOf(element), element, singular(name)));
+            }
+            return list;
+        }
+        if (raw == Map.class) {
+            Type[] args = ((ParameterizedType) generic).getActualTypeArguments();
+            var map = new LinkedHashMap<>();
+            int n = random.nextInt(4);
+            for (int i = 0; i < n; i++) {
+                Object key = rawOf(args[0]) == Integer.class ? (Object) random.nextInt(100) : "k" + random.nextInt(1000);
+                map.put(key, value(rawOf(args[1]), args[1], name));
+            }
+            return map;
+        }
+        throw new IllegalArgumentException("no generator for " + raw + " (" + name + ")");
+    }
+
+    private Object record(Class<?> type) {
+        RecordComponent[] components = type.getRecordComponents();
+        Object[] args = new Object[components.length];
+        Class<?>[] types = new Class<?>[components.length];
+        for (int i = 0; i < components.length; i++) {
+            types[i] = components[i].getType();
+            String name = components[i].getName();
+            String qualified = type.getSimpleName() + "." + name;
+            args[i] = value(components[i].getType(), components[i].getGenericType(),
+                    OWNED.contains(qualified) ? qualified : name);
+        }
+        try {
+            var ctor = type.getDeclaredConstructor(types);
+            ctor.setAccessible(true);
+            return ctor.newInstance(args);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static final java.util.Set<String> OWNED = java.util.Set.of("File.format", "AttributeFilter.type");
+
+    private String string(String name) {
+        switch (name) {
+            case "File.format":
+                return "CSV";
+            case "AttributeFilter.type":
+                return new String[]{"S", "N", "B", "BOOL", "NULL"}[random.nextInt(5)];
+            case "account":
+                return String.format("%012d", (long) random.nextInt(Integer.MAX_VALUE));
+            case "region":
+                return REGIONS[random.nextInt(REGIONS.length)];
+            case "table": case "tableName":
+                return "tbl_" + random.nextInt(100000);
+            case "restoreId": case "eventId":
+                return UUID.randomUUID().toString();
+            case "type":
+                return "RestoreRequested";
+            case "format":
+                return "DYNAMODB_JSON";
+            case "pointInTime":
+                return "latest";
+            case "backupId":
+                return "20261130T101500Z-" + Integer.toHexString(random.nextInt());
+            case "condition":
+                return "EqualTo";
+            case "email": case "emails": case "recipient": case "recipients":
+                return "user" + random.nextInt(100) + "@example.com";
+            case "webhook": case "webhooks":
+                return "https://hooks.example.com/" + random.nextInt(100);
+            case "bucket":
+                return "vault";
+            default:
+                return "v" + random.nextInt(100000);
+        }
+    }
+
+    private static String singular(String name) {
+        return name.endsWith("s") ? name.substring(0, name.length() - 1) : name;
+    }
+
+    private static Class<?> rawOf(Type type) {
+        return type instanceof ParameterizedType p ? (Class<?>) p.getRawType() : (Class<?>) type;
+    }
+
+    static Map<String, Object> asMap(Object... kv) {
+        var m = new LinkedHashMap<String, Object>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put((String) kv[i], kv[i + 1]);
+        }
+        return m;
+    }
+}
