@@ -1,0 +1,120 @@
+package io.dynarestore.core.aws;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.http.apache.ApacheHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * Builds and caches the AWS clients of a service: one S3 client for the vault, and one DynamoDB
+ * client per registered account and region. An account or region outside the registry is
+ * refused with {@link UnknownAccountException}, so a request cannot reach arbitrary endpoints.
+ */
+public final class AwsClients implements AutoCloseable {
+
+    private final AwsSettings settings;
+    private final AwsCredentialsProvider credentials;
+    private final Map<String, DynamoDbClient> dynamo = new ConcurrentHashMap<>();
+    private volatile S3Client s3;
+
+    public AwsClients(AwsSettings settings) {
+        this.settings = settings;
+        this.credentials = settings.credentials() == null
+                ? DefaultCredentialsProvider.builder().build()
+                : StaticCredentialsProvider.create(AwsBasicCredentials.create(
+                        settings.credentials().accessKeyId(), settings.credentials().secretAccessKey()));
+    }
+
+    public AwsSettings settings() {
+        return settings;
+    }
+
+    public String defaultAccount() {
+        return settings.defaultAccount();
+    }
+
+    public String defaultRegion() {
+        return settings.defaultRegion();
+    }
+
+    public S3Client s3() {
+        S3Client client = s3;
+        if (client == null) {
+            synchronized (this) {
+                if (s3 == null) {
+                    s3 = buildS3();
+                }
+                client = s3;
+            }
+        }
+        return client;
+    }
+
+    private S3Client buildS3() {
+        AwsSettings.S3 cfg = settings.s3();
+        var builder = S3Client.builder()
+                .credentialsProvider(credentials)
+                .region(Region.of(cfg != null && cfg.region() != null ? cfg.region() : settings.defaultRegion()))
+                .httpClientBuilder(ApacheHttpClient.builder().maxConnections(64)
+                        .connectionTimeout(Duration.ofSeconds(5)).socketTimeout(Duration.ofSeconds(60)));
+        if (cfg != null && cfg.endpoint() != null) {
+            // S3 stand-ins (S3Proxy) need path-style URLs and no trailing checksums
+            builder.endpointOverride(cfg.endpoint())
+                    .forcePathStyle(cfg.pathStyle())
+                    .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+                    .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED);
+        }
+        return builder.build();
+    }
+
+    /** Whether the registry allows this account and region. */
+    public boolean allows(String account, String region) {
+        return findRegion(account, region) != null;
+    }
+
+    /** The DynamoDB client for a registered account and region. */
+    public DynamoDbClient dynamo(String account, String region) {
+        AwsSettings.Region r = findRegion(account, region);
+        if (r == null) {
+            throw new UnknownAccountException(account, region, settings.accounts());
+        }
+        return dynamo.computeIfAbsent(account + "/" + region, k -> {
+            var builder = DynamoDbClient.builder()
+                    .credentialsProvider(credentials)
+                    .region(Region.of(region))
+                    .httpClientBuilder(ApacheHttpClient.builder().maxConnections(64)
+                            .connectionTimeout(Duration.ofSeconds(5)).socketTimeout(Duration.ofSeconds(30)));
+            if (r.dynamodbEndpoint() != null) {
+                builder.endpointOverride(r.dynamodbEndpoint());
+            }
+            return builder.build();
+        });
+    }
+
+    private AwsSettings.Region findRegion(String account, String region) {
+        for (AwsSettings.Account a : settings.accounts()) {
+            if (a.id().equals(account) && a.regions() != null && a.regions().containsKey(region)) {
+                AwsSettings.Region r = a.regions().get(region);
+                return r == null ? new AwsSettings.Region(null) : r;
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public void close() {
+        dynamo.values().forEach(DynamoDbClient::close);
+        if (s3 != null) {
+            s3.close();
+        }
+    }
+}

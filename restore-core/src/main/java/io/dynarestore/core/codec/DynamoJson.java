@@ -1,0 +1,256 @@
+package io.dynarestore.core.codec;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.ObjectReadContext;
+import tools.jackson.core.ObjectWriteContext;
+import tools.jackson.core.StreamReadConstraints;
+import tools.jackson.core.json.JsonFactory;
+
+/**
+ * DynamoDB JSON, the wire format of DynamoDB and of its S3 exports: every value is an object
+ * with one type key ({@code S, N, B, BOOL, NULL, L, M, SS, NS, BS}). Numbers stay decimal
+ * strings exactly as written (never parsed into binary floating point); binary is base64.
+ * Streaming in both directions, so that a data file is never held whole in memory.
+ */
+public final class DynamoJson {
+
+    static final JsonFactory FACTORY = JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder()
+                    // DynamoDB allows attribute names up to 64 KB and items up to 400 KB
+                    .maxNameLength(65_536)
+                    .maxStringLength(1_000_000)
+                    .maxNestingDepth(64)
+                    .build())
+            // readers verify checksums after the last line, so the source must stay open
+            .disable(tools.jackson.core.StreamReadFeature.AUTO_CLOSE_SOURCE)
+            // data files hold one object per line; the writer ends each line itself
+            .rootValueSeparator((String) null)
+            .build();
+
+    private DynamoJson() {
+    }
+
+    public static JsonParser parser(InputStream in) {
+        return FACTORY.createParser(ObjectReadContext.empty(), in);
+    }
+
+    public static JsonParser parser(String json) {
+        return FACTORY.createParser(ObjectReadContext.empty(), json);
+    }
+
+    public static JsonGenerator generator(OutputStream out) {
+        return FACTORY.createGenerator(ObjectWriteContext.empty(), out);
+    }
+
+    /** Reads an item (a map of attribute values); the parser is on its START_OBJECT. */
+    public static Map<String, AttributeValue> readItem(JsonParser p) {
+        expect(p, JsonToken.START_OBJECT, "an item object");
+        var item = new LinkedHashMap<String, AttributeValue>();
+        String name;
+        while ((name = p.nextName()) != null) {
+            p.nextToken();
+            item.put(name, readValue(p));
+        }
+        expect(p, JsonToken.END_OBJECT, "the end of an item");
+        return item;
+    }
+
+    /** Reads one typed value such as {@code {"S":"x"}}; the parser is on its START_OBJECT. */
+    public static AttributeValue readValue(JsonParser p) {
+        expect(p, JsonToken.START_OBJECT, "a typed value such as {\"S\":\"x\"}");
+        String type = p.nextName();
+        if (type == null) {
+            throw new DynamoJsonException("empty attribute value {} at " + where(p));
+        }
+        JsonToken t = p.nextToken();
+        AttributeValue value;
+        switch (type) {
+            case "S" -> value = AttributeValue.fromS(text(p, t, type));
+            case "N" -> value = AttributeValue.fromN(number(p, t));
+            case "B" -> value = AttributeValue.fromB(binary(p, t));
+            case "BOOL" -> {
+                if (t != JsonToken.VALUE_TRUE && t != JsonToken.VALUE_FALSE) {
+                    throw new DynamoJsonException("BOOL must be true or false at " + where(p));
+                }
+                value = AttributeValue.fromBool(t == JsonToken.VALUE_TRUE);
+            }
+            case "NULL" -> {
+                if (t != JsonToken.VALUE_TRUE) {
+                    throw new DynamoJsonException("NULL must be true at " + where(p));
+                }
+                value = AttributeValue.fromNul(true);
+            }
+            case "M" -> value = AttributeValue.fromM(readItem(p));
+            case "L" -> {
+                expect(p, JsonToken.START_ARRAY, "an array for L");
+                var list = new ArrayList<AttributeValue>();
+                while (p.nextToken() != JsonToken.END_ARRAY) {
+                    list.add(readValue(p));
+                }
+                value = AttributeValue.fromL(list);
+            }
+            case "SS" -> {
+                var list = new ArrayList<String>();
+                forEachElement(p, type, tok -> list.add(text(p, tok, type)));
+                value = AttributeValue.fromSs(list);
+            }
+            case "NS" -> {
+                var list = new ArrayList<String>();
+                forEachElement(p, type, tok -> list.add(number(p, tok)));
+                value = AttributeValue.fromNs(list);
+            }
+            case "BS" -> {
+                var list = new ArrayList<SdkBytes>();
+                forEachElement(p, type, tok -> list.add(binary(p, tok)));
+                value = AttributeValue.fromBs(list);
+            }
+            default -> throw new DynamoJsonException("unknown attribute type '" + type + "' at " + where(p)
+                    + "; expected one of S, N, B, BOOL, NULL, L, M, SS, NS, BS");
+        }
+        if (p.nextToken() != JsonToken.END_OBJECT) {
+            throw new DynamoJsonException("a typed value has more than one type key at " + where(p));
+        }
+        return value;
+    }
+
+    private interface TokenConsumer {
+        void accept(JsonToken token);
+    }
+
+    private static void forEachElement(JsonParser p, String type, TokenConsumer each) {
+        expect(p, JsonToken.START_ARRAY, "an array for " + type);
+        JsonToken t;
+        while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+            each.accept(t);
+        }
+    }
+
+    private static String text(JsonParser p, JsonToken t, String type) {
+        if (t != JsonToken.VALUE_STRING) {
+            throw new DynamoJsonException(type + " values must be strings at " + where(p));
+        }
+        return p.getString();
+    }
+
+    private static String number(JsonParser p, JsonToken t) {
+        // Native exports write numbers as strings; accept a bare JSON number too, keeping its text.
+        if (t != JsonToken.VALUE_STRING && t != JsonToken.VALUE_NUMBER_INT && t != JsonToken.VALUE_NUMBER_FLOAT) {
+            throw new DynamoJsonException("N values must be decimal strings at " + where(p));
+        }
+        return p.getString();
+    }
+
+    private static SdkBytes binary(JsonParser p, JsonToken t) {
+        if (t != JsonToken.VALUE_STRING) {
+            throw new DynamoJsonException("B values must be base64 strings at " + where(p));
+        }
+        try {
+            return SdkBytes.fromByteArrayUnsafe(p.getBinaryValue());
+        } catch (RuntimeException e) {
+            throw new DynamoJsonException("B value is not base64 at " + where(p), e);
+        }
+    }
+
+    private static void expect(JsonParser p, JsonToken expected, String what) {
+        if (p.currentToken() != expected) {
+            throw new DynamoJsonException("expected " + what + " but found " + p.currentToken() + " at " + where(p));
+        }
+    }
+
+    static String where(JsonParser p) {
+        var loc = p.currentLocation();
+        return "line " + loc.getLineNr() + ", column " + loc.getColumnNr();
+    }
+
+    /** Writes an item as a DynamoDB JSON object. */
+    public static void writeItem(JsonGenerator g, Map<String, AttributeValue> item) {
+        g.writeStartObject();
+        for (var e : item.entrySet()) {
+            g.writeName(e.getKey());
+            writeValue(g, e.getValue());
+        }
+        g.writeEndObject();
+    }
+
+    public static void writeValue(JsonGenerator g, AttributeValue v) {
+        g.writeStartObject();
+        switch (v.type()) {
+            case S -> g.writeName("S").writeString(v.s());
+            case N -> g.writeName("N").writeString(v.n());
+            case B -> g.writeName("B").writeBinary(v.b().asByteArrayUnsafe());
+            case BOOL -> g.writeName("BOOL").writeBoolean(v.bool());
+            case NUL -> g.writeName("NULL").writeBoolean(true);
+            case M -> {
+                g.writeName("M");
+                writeItem(g, v.m());
+            }
+            case L -> {
+                g.writeName("L").writeStartArray();
+                for (AttributeValue e : v.l()) {
+                    writeValue(g, e);
+                }
+                g.writeEndArray();
+            }
+            case SS -> {
+                g.writeName("SS").writeStartArray();
+                for (String s : v.ss()) {
+                    g.writeString(s);
+                }
+                g.writeEndArray();
+            }
+            case NS -> {
+                g.writeName("NS").writeStartArray();
+                for (String s : v.ns()) {
+                    g.writeString(s);
+                }
+                g.writeEndArray();
+            }
+            case BS -> {
+                g.writeName("BS").writeStartArray();
+                for (SdkBytes b : v.bs()) {
+                    g.writeBinary(b.asByteArrayUnsafe());
+                }
+                g.writeEndArray();
+            }
+            default -> throw new DynamoJsonException("cannot write an attribute value of unknown type: " + v);
+        }
+        g.writeEndObject();
+    }
+
+    /** An item as a DynamoDB JSON string. */
+    public static String toJson(Map<String, AttributeValue> item) {
+        var out = new java.io.ByteArrayOutputStream();
+        try (JsonGenerator g = generator(out)) {
+            writeItem(g, item);
+        }
+        return out.toString(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** An item from a DynamoDB JSON string. */
+    public static Map<String, AttributeValue> fromJson(String json) {
+        try (JsonParser p = parser(json)) {
+            p.nextToken();
+            return readItem(p);
+        }
+    }
+
+    /** Reads a list of items; used for small documents only. */
+    public static List<Map<String, AttributeValue>> readItems(JsonParser p) {
+        expect(p, JsonToken.START_ARRAY, "an array of items");
+        var items = new ArrayList<Map<String, AttributeValue>>();
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+            items.add(readItem(p));
+        }
+        return items;
+    }
+}

@@ -1,0 +1,54 @@
+package io.dynarestore.core.vault;
+
+import io.dynarestore.core.codec.SdkJson;
+import java.time.Instant;
+import java.util.List;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+import software.amazon.awssdk.services.dynamodb.model.Tag;
+import software.amazon.awssdk.services.dynamodb.model.TimeToLiveDescription;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code backup.json}: what the native export format lacks. The table description is stored in
+ * the JSON shape of {@code aws dynamodb describe-table} ({@code table}), tags in the shape of
+ * {@code list-tags-of-resource} ({@code tags}) and TTL in the shape of
+ * {@code describe-time-to-live} ({@code timeToLive}), so a user can write one from the AWS CLI.
+ */
+public record BackupMetadata(
+        int formatVersion,
+        String backupId,
+        Instant takenAt,
+        Instant expiresAt,
+        String account,
+        String region,
+        String tableName,
+        JsonNode table,
+        List<JsonNode> tags,
+        JsonNode timeToLive) {
+
+    public static final int FORMAT_VERSION = 1;
+
+    public static BackupMetadata of(String backupId, Instant takenAt, Instant expiresAt, String account, String region,
+                                    TableDescription table, List<Tag> tags, TimeToLiveDescription ttl) {
+        return new BackupMetadata(FORMAT_VERSION, backupId, takenAt, expiresAt, account, region, table.tableName(),
+                SdkJson.toJson(table),
+                tags == null ? List.of() : tags.stream().map(t -> (JsonNode) SdkJson.toJson(t)).toList(),
+                ttl == null ? null : SdkJson.toJson(ttl));
+    }
+
+    public TableDescription tableDescription() {
+        return SdkJson.fromJson(table, TableDescription.builder());
+    }
+
+    public List<Tag> tableTags() {
+        return tags == null ? List.of() : tags.stream().map(t -> SdkJson.fromJson(t, Tag.builder())).toList();
+    }
+
+    public TimeToLiveDescription ttl() {
+        return timeToLive == null ? null : SdkJson.fromJson(timeToLive, TimeToLiveDescription.builder());
+    }
+
+    public boolean expiredAt(Instant now) {
+        return expiresAt != null && !now.isBefore(expiresAt);
+    }
+}

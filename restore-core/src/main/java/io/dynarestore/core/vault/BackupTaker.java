@@ -1,0 +1,120 @@
+package io.dynarestore.core.vault;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
+import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+import software.amazon.awssdk.services.dynamodb.model.Tag;
+import software.amazon.awssdk.services.dynamodb.model.TimeToLiveDescription;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * Takes a full backup of a live table into the vault: a parallel Scan with one thread per scan
+ * segment, each writing its own data files. Consistent reads, so that each item is read as
+ * committed; like any Scan-based backup it is not a snapshot of one instant (writes during the
+ * scan may or may not be included), which is why {@code takenAt} is the scan's start.
+ */
+public final class BackupTaker {
+
+    private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+            .withZone(ZoneOffset.UTC);
+
+    private final DynamoDbClient dynamo;
+    private final S3Client s3;
+    private final VaultLayout layout;
+
+    public BackupTaker(DynamoDbClient dynamo, S3Client s3, VaultLayout layout) {
+        this.dynamo = dynamo;
+        this.s3 = s3;
+        this.layout = layout;
+    }
+
+    /** A sortable backup id: the time it was taken, then a random suffix. */
+    public static String newBackupId(Instant takenAt) {
+        return ID_TIME.format(takenAt) + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    public Backup take(String account, String region, String table, Settings settings) {
+        Instant takenAt = settings.takenAt() != null ? settings.takenAt() : Instant.now();
+        String backupId = settings.backupId() != null ? settings.backupId() : newBackupId(takenAt);
+        TableDescription description = dynamo.describeTable(b -> b.tableName(table)).table();
+        List<Tag> tags = dynamo.listTagsOfResource(b -> b.resourceArn(description.tableArn())).tags();
+        TimeToLiveDescription ttl = dynamo.describeTimeToLive(b -> b.tableName(table)).timeToLiveDescription();
+
+        var writer = new BackupWriter(s3, layout, account, region, table, backupId, settings.itemsPerFile());
+        ExecutorService pool = Executors.newFixedThreadPool(settings.scanSegments());
+        try {
+            var futures = new ArrayList<Future<?>>();
+            for (int segment = 0; segment < settings.scanSegments(); segment++) {
+                int s = segment;
+                futures.add(pool.submit(() -> scanSegment(table, s, settings.scanSegments(), writer)));
+            }
+            for (Future<?> f : futures) {
+                f.get();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("backup of " + table + " was interrupted", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("backup of " + table + " failed: " + e.getCause().getMessage(), e.getCause());
+        } finally {
+            pool.shutdownNow();
+        }
+        return writer.finish(description, tags, ttl, takenAt, takenAt.plus(settings.retention()));
+    }
+
+    private void scanSegment(String table, int segment, int total, BackupWriter writer) {
+        try (BackupWriter.Part part = writer.openPart()) {
+            Map<String, AttributeValue> start = null;
+            do {
+                var request = ScanRequest.builder().tableName(table).segment(segment).totalSegments(total)
+                        .consistentRead(true).exclusiveStartKey(start).build();
+                ScanResponse page = dynamo.scan(request);
+                for (Map<String, AttributeValue> item : page.items()) {
+                    part.write(item);
+                }
+                start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+            } while (start != null);
+        }
+    }
+
+    /**
+     * How to take a backup.
+     *
+     * @param itemsPerFile  items per data file: one data file is one unit of restore work
+     * @param scanSegments  parallel Scan segments (threads)
+     * @param retention     how long the backup stays restorable
+     * @param backupId      a chosen id, or {@code null} for a new one
+     * @param takenAt       a chosen time (tests, demo history), or {@code null} for now
+     */
+    public record Settings(int itemsPerFile, int scanSegments, Duration retention, String backupId, Instant takenAt) {
+        public static Settings defaults() {
+            return new Settings(10_000, 4, Duration.ofDays(35), null, null);
+        }
+
+        public Settings withItemsPerFile(int n) {
+            return new Settings(n, scanSegments, retention, backupId, takenAt);
+        }
+
+        public Settings withRetention(Duration d) {
+            return new Settings(itemsPerFile, scanSegments, d, backupId, takenAt);
+        }
+
+        public Settings withTakenAt(Instant t) {
+            return new Settings(itemsPerFile, scanSegments, retention, backupId, t);
+        }
+    }
+}

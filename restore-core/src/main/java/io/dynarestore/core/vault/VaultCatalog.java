@@ -1,0 +1,131 @@
+package io.dynarestore.core.vault;
+
+import io.dynarestore.contracts.Json;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CommonPrefix;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+/**
+ * What the vault holds for a table, read from S3. A backup is listed only once its
+ * {@code backup.json} exists, so a backup still being written is never offered.
+ */
+public final class VaultCatalog {
+
+    private final S3Client s3;
+    private final VaultLayout layout;
+
+    public VaultCatalog(S3Client s3, VaultLayout layout) {
+        this.s3 = s3;
+        this.layout = layout;
+    }
+
+    public VaultLayout layout() {
+        return layout;
+    }
+
+    /** A table's complete backups, oldest first. */
+    public List<BackupSummary> listBackups(String account, String region, String table) {
+        var result = new ArrayList<BackupSummary>();
+        String prefix = layout.backupsPrefix(account, region, table);
+        for (var page : s3.listObjectsV2Paginator(b -> b.bucket(layout.bucket()).prefix(prefix).delimiter("/"))) {
+            for (CommonPrefix cp : page.commonPrefixes()) {
+                String backupId = cp.prefix().substring(prefix.length()).replace("/", "");
+                if (backupId.isEmpty()) {
+                    continue;
+                }
+                readMetadata(cp.prefix()).ifPresent(meta -> {
+                    ManifestSummary summary = readJson(cp.prefix() + VaultLayout.MANIFEST_SUMMARY, ManifestSummary.class)
+                            .orElse(null);
+                    result.add(BackupSummary.of(meta, summary));
+                });
+            }
+        }
+        result.sort(Comparator.comparing(BackupSummary::takenAt));
+        return result;
+    }
+
+    /** A complete backup with its data files, if the vault has it. */
+    public Optional<Backup> findBackup(String account, String region, String table, String backupId) {
+        if (!isSafeId(backupId)) {
+            return Optional.empty();
+        }
+        String prefix = layout.backupPrefix(account, region, table, backupId);
+        Optional<BackupMetadata> metadata = readMetadata(prefix);
+        if (metadata.isEmpty()) {
+            return Optional.empty();
+        }
+        ManifestSummary summary = readJson(prefix + VaultLayout.MANIFEST_SUMMARY, ManifestSummary.class)
+                .orElseThrow(() -> new IllegalStateException("backup " + backupId + " has backup.json but no "
+                        + VaultLayout.MANIFEST_SUMMARY));
+        String filesKey = summary.manifestFilesS3Key() != null ? summary.manifestFilesS3Key()
+                : prefix + VaultLayout.MANIFEST_FILES;
+        return Optional.of(new Backup(layout, metadata.get(), summary, readManifestFiles(filesKey)));
+    }
+
+    private Optional<BackupMetadata> readMetadata(String backupPrefix) {
+        return readJson(backupPrefix + VaultLayout.BACKUP_JSON, BackupMetadata.class);
+    }
+
+    private List<ManifestFile> readManifestFiles(String key) {
+        var files = new ArrayList<ManifestFile>();
+        try (var in = s3.getObject(b -> b.bucket(layout.bucket()).key(key));
+             var reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = reader.readLine()) != null) {
+                if (!line.isBlank()) {
+                    files.add(Json.mapper().readValue(line, ManifestFile.class));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return files;
+    }
+
+    private <T> Optional<T> readJson(String key, Class<T> type) {
+        try (ResponseInputStream<GetObjectResponse> in = s3.getObject(b -> b.bucket(layout.bucket()).key(key))) {
+            return Optional.of(Json.mapper().readValue(in, type));
+        } catch (NoSuchKeyException e) {
+            return Optional.empty();
+        } catch (S3Exception e) {
+            if (e.statusCode() == 404) {
+                return Optional.empty();
+            }
+            throw e;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Ids become parts of S3 keys: letters, digits and {@code _.:-} only, never {@code ..}. */
+    public static boolean isSafeId(String id) {
+        return id != null && id.matches("[A-Za-z0-9_.:-]{1,128}") && !id.contains("..");
+    }
+
+    /** A backup as the catalog lists it. */
+    public record BackupSummary(String backupId, Instant takenAt, Instant expiresAt, String account, String region,
+                                String table, long itemCount, long sizeBytes) {
+        static BackupSummary of(BackupMetadata m, ManifestSummary s) {
+            return new BackupSummary(m.backupId(), m.takenAt(), m.expiresAt(), m.account(), m.region(), m.tableName(),
+                    s == null || s.itemCount() == null ? 0 : s.itemCount(),
+                    s == null || s.billedSizeBytes() == null ? 0 : s.billedSizeBytes());
+        }
+
+        public boolean expiredAt(Instant now) {
+            return expiresAt != null && !now.isBefore(expiresAt);
+        }
+    }
+}

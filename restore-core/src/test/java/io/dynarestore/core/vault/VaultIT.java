@@ -1,0 +1,151 @@
+package io.dynarestore.core.vault;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.dynarestore.core.TableDescriptions;
+import io.dynarestore.testkit.RandomItems;
+import io.dynarestore.testkit.S3Server;
+import java.io.ByteArrayInputStream;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.GZIPInputStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+import software.amazon.awssdk.services.s3.S3Client;
+
+class VaultIT {
+
+    static S3Server s3;
+    static VaultLayout layout = new VaultLayout("vault", "");
+    static final TableDescription TABLE = TableDescriptions.ordersWithGsi();
+
+    @BeforeAll
+    static void startS3() {
+        s3 = S3Server.start("vault");
+    }
+
+    @AfterAll
+    static void stopS3() {
+        s3.close();
+    }
+
+    @Test
+    void writesABackupInTheNativeExportLayoutAndReadsEveryItemBack() {
+        // Given 2,500 random items written by two parts, cut every 1,000 items
+        var items = new RandomItems(7, RandomItems.Shape.simple());
+        var writer = new BackupWriter(s3.client(), layout, "000000000000", "us-east-1", "orders", "b-1", 1_000);
+        try (var p1 = writer.openPart(); var p2 = writer.openPart()) {
+            for (int i = 0; i < 2_500; i++) {
+                (i % 2 == 0 ? p1 : p2).write(items.item(i));
+            }
+        }
+        Instant takenAt = Instant.parse("2026-11-30T10:00:00Z");
+        writer.finish(TABLE, List.of(), null, takenAt, takenAt.plus(Duration.ofDays(7)));
+
+        // When the catalog finds it and its data files are read
+        var catalog = new VaultCatalog(s3.client(), layout);
+        Backup backup = catalog.findBackup("000000000000", "us-east-1", "orders", "b-1").orElseThrow();
+        var read = new ArrayList<Map<String, AttributeValue>>();
+        for (ManifestFile f : backup.files()) {
+            try (var reader = new DataFileReader(f.dataFileS3Key(),
+                    s3.client().getObject(b -> b.bucket("vault").key(f.dataFileS3Key())), f.md5Checksum())) {
+                ExportLine line;
+                while ((line = reader.next()) != null) {
+                    read.add(line.item());
+                }
+                assertThat(reader.lines()).isEqualTo(f.itemCount());
+            }
+        }
+
+        // Then the manifests describe a FULL_EXPORT of 2,500 items in files of at most 1,000
+        assertThat(backup.summary().exportType()).isEqualTo("FULL_EXPORT");
+        assertThat(backup.summary().outputFormat()).isEqualTo("DYNAMODB_JSON");
+        assertThat(backup.summary().itemCount()).isEqualTo(2_500);
+        assertThat(backup.files()).hasSize(4).allSatisfy(f -> assertThat(f.itemCount()).isLessThanOrEqualTo(1_000));
+        assertThat(backup.metadata().tableDescription()).isEqualTo(TABLE);
+        // and every item comes back exactly
+        assertThat(read).containsExactlyInAnyOrderElementsOf(items.items(2_500));
+        // and the catalog lists it with its expiry
+        assertThat(catalog.listBackups("000000000000", "us-east-1", "orders"))
+                .singleElement().satisfies(b -> {
+                    assertThat(b.backupId()).isEqualTo("b-1");
+                    assertThat(b.itemCount()).isEqualTo(2_500);
+                    assertThat(b.expiresAt()).isEqualTo(takenAt.plus(Duration.ofDays(7)));
+                });
+    }
+
+    @Test
+    void writesOneJsonObjectPerLineWithAnItemMember() throws Exception {
+        var writer = new BackupWriter(s3.client(), layout, "000000000000", "us-east-1", "lines", "b-2", 10);
+        try (var part = writer.openPart()) {
+            part.write(Map.of("pk", AttributeValue.fromS("a")));
+            part.write(Map.of("pk", AttributeValue.fromS("b")));
+        }
+        Backup backup = writer.finish(TABLE, List.of(), null, Instant.now(), null);
+        byte[] gz = s3.client().getObjectAsBytes(b -> b.bucket("vault").key(backup.files().get(0).dataFileS3Key()))
+                .asByteArray();
+        String text = new String(new GZIPInputStream(new ByteArrayInputStream(gz)).readAllBytes());
+        assertThat(text).isEqualTo("{\"Item\":{\"pk\":{\"S\":\"a\"}}}\n{\"Item\":{\"pk\":{\"S\":\"b\"}}}\n");
+    }
+
+    @Test
+    void doesNotListABackupWhoseBackupJsonIsMissing() {
+        // Given data and manifests but no backup.json (a writer that died before finishing)
+        S3Client client = s3.client();
+        client.putObject(b -> b.bucket("vault").key(layout.backupPrefix("000000000000", "us-east-1", "half", "b-3")
+                + VaultLayout.MANIFEST_SUMMARY), RequestBody.fromString("{}"));
+
+        // Then the catalog offers nothing
+        var catalog = new VaultCatalog(client, layout);
+        assertThat(catalog.listBackups("000000000000", "us-east-1", "half")).isEmpty();
+        assertThat(catalog.findBackup("000000000000", "us-east-1", "half", "b-3")).isEmpty();
+    }
+
+    @Test
+    void refusesADataFileWhoseChecksumDoesNotMatchItsManifest() {
+        var writer = new BackupWriter(s3.client(), layout, "000000000000", "us-east-1", "sum", "b-4", 100);
+        try (var part = writer.openPart()) {
+            part.write(Map.of("pk", AttributeValue.fromS("a")));
+        }
+        Backup backup = writer.finish(TABLE, List.of(), null, Instant.now(), null);
+        ManifestFile f = backup.files().get(0);
+        assertThatThrownBy(() -> {
+            try (var reader = new DataFileReader(f.dataFileS3Key(),
+                    s3.client().getObject(b -> b.bucket("vault").key(f.dataFileS3Key())), "AAAAAAAAAAAAAAAAAAAAAA==")) {
+                while (reader.next() != null) {
+                    // read to the end, where the checksum is checked
+                }
+            }
+        }).isInstanceOf(CorruptDataFileException.class).hasMessageContaining("MD5");
+    }
+
+    @Test
+    void refusesATruncatedDataFile() throws Exception {
+        var writer = new BackupWriter(s3.client(), layout, "000000000000", "us-east-1", "cut", "b-5", 5_000);
+        var items = new RandomItems(3, RandomItems.Shape.simple());
+        try (var part = writer.openPart()) {
+            for (int i = 0; i < 3_000; i++) {
+                part.write(items.item(i));
+            }
+        }
+        Backup backup = writer.finish(TABLE, List.of(), null, Instant.now(), null);
+        byte[] gz = s3.client().getObjectAsBytes(b -> b.bucket("vault").key(backup.files().get(0).dataFileS3Key()))
+                .asByteArray();
+        byte[] truncated = java.util.Arrays.copyOf(gz, gz.length / 2);
+        assertThatThrownBy(() -> {
+            try (var reader = new DataFileReader("cut.json.gz", new ByteArrayInputStream(truncated), null)) {
+                while (reader.next() != null) {
+                    // read until it breaks
+                }
+            }
+        }).isInstanceOf(CorruptDataFileException.class).hasMessageContaining("cut.json.gz");
+    }
+}

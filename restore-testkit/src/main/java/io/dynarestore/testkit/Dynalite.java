@@ -1,0 +1,97 @@
+package io.dynarestore.testkit;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.apache.ApacheHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/**
+ * A dynalite server (a real DynamoDB-API server from npm) in a child process. Table creation
+ * and deletion are immediate unless asked otherwise; data is in memory unless a path is given.
+ */
+public final class Dynalite implements AutoCloseable {
+
+    private final int port;
+    private final Process process;
+    private DynamoDbClient client;
+
+    private Dynalite(int port, Process process) {
+        this.port = port;
+        this.process = process;
+    }
+
+    public static Dynalite start() {
+        return start(Ports.free(), null);
+    }
+
+    /** Starts dynalite on {@code port}, persisting under {@code dataDir} if it is not {@code null}. */
+    public static Dynalite start(int port, Path dataDir) {
+        Path root = RepoRoot.find();
+        List<String> command = new ArrayList<>(List.of("node", root.resolve("node_modules/dynalite/cli.js").toString(),
+                "--port", String.valueOf(port), "--createTableMs", "0", "--deleteTableMs", "0",
+                "--updateTableMs", "0"));
+        if (dataDir != null) {
+            command.add("--path");
+            command.add(dataDir.toString());
+        }
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            var dynalite = new Dynalite(port, p);
+            Ports.awaitAccepting(port, Duration.ofSeconds(20), "dynalite");
+            return dynalite;
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not start dynalite (is node installed?)", e);
+        }
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public URI endpoint() {
+        return URI.create("http://127.0.0.1:" + port);
+    }
+
+    public Process process() {
+        return process;
+    }
+
+    /** A client of this server (any credentials are accepted). */
+    public synchronized DynamoDbClient client() {
+        if (client == null) {
+            client = client(endpoint());
+        }
+        return client;
+    }
+
+    public static DynamoDbClient client(URI endpoint) {
+        return DynamoDbClient.builder().endpointOverride(endpoint).region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+                .httpClientBuilder(ApacheHttpClient.builder().maxConnections(32))
+                .build();
+    }
+
+    @Override
+    public void close() {
+        if (client != null) {
+            client.close();
+        }
+        process.destroy();
+        try {
+            if (!process.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
