@@ -15,6 +15,7 @@ import io.dynarestore.contracts.Envelope;
         @JsonSubTypes.Type(value = RestoreRejected.class, name = "RestoreRejected"),
         @JsonSubTypes.Type(value = RestorePlanned.class, name = "RestorePlanned"),
         @JsonSubTypes.Type(value = DestinationReady.class, name = "DestinationReady"),
+        @JsonSubTypes.Type(value = SegmentsDispatched.class, name = "SegmentsDispatched"),
         @JsonSubTypes.Type(value = SegmentProgressed.class, name = "SegmentProgressed"),
         @JsonSubTypes.Type(value = SegmentCompleted.class, name = "SegmentCompleted"),
         @JsonSubTypes.Type(value = SegmentFailed.class, name = "SegmentFailed"),
@@ -22,7 +23,7 @@ import io.dynarestore.contracts.Envelope;
         @JsonSubTypes.Type(value = RestoreFailed.class, name = "RestoreFailed")
 })
 public sealed interface RestoreEvent extends Envelope
-        permits RestoreAccepted, RestoreRejected, RestorePlanned, DestinationReady, SegmentProgressed,
+        permits RestoreAccepted, RestoreRejected, RestorePlanned, DestinationReady, SegmentsDispatched, SegmentProgressed,
         SegmentCompleted, SegmentFailed, RestoreCompleted, RestoreFailed {
 
     int SCHEMA_VERSION = 1;

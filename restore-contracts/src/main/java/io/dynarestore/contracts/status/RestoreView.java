@@ -23,6 +23,7 @@ public final class RestoreView {
     private final Map<Integer, long[]> completed = new HashMap<>();
     private final Map<Integer, long[]> inFlight = new HashMap<>();
     private final Map<Integer, String> failedSegments = new HashMap<>();
+    private boolean dispatched;
     private RejectionCode code;
     private String reason;
     private Long finalItems;
@@ -56,6 +57,9 @@ public final class RestoreView {
             request = e.request();
             moveTo(RestoreState.ACCEPTED, e);
         } else if (event instanceof RestoreRejected e) {
+            if (state != null && state != RestoreState.REQUESTED) {
+                return; // only a request that was never accepted can be rejected
+            }
             code = e.code();
             reason = e.reason();
             moveTo(RestoreState.REJECTED, e);
@@ -66,6 +70,8 @@ public final class RestoreView {
         } else if (event instanceof DestinationReady e) {
             destination = e.table();
             moveTo(RestoreState.RUNNING, e);
+        } else if (event instanceof SegmentsDispatched) {
+            dispatched = true;
         } else if (event instanceof SegmentProgressed e) {
             if (!completed.containsKey(e.segment())) {
                 inFlight.put(e.segment(), new long[]{e.itemsWritten(), e.bytesWritten()});
@@ -101,6 +107,38 @@ public final class RestoreView {
 
     public RestoreRequested request() {
         return request;
+    }
+
+    /** The plan, once the planner made one. */
+    public RestorePlanned plan() {
+        return plan;
+    }
+
+    /** Whether every segment's work item was published. */
+    public boolean dispatched() {
+        return dispatched;
+    }
+
+    /** Segments that completed (each once), with their item and byte counts. */
+    public Map<Integer, long[]> completedSegments() {
+        return java.util.Collections.unmodifiableMap(completed);
+    }
+
+    /** Segments that failed for good, with the reasons. */
+    public Map<Integer, String> failedSegments() {
+        return java.util.Collections.unmodifiableMap(failedSegments);
+    }
+
+    public long bytesWritten() {
+        long sum = 0;
+        for (long[] c : completed.values()) {
+            sum += c[1];
+        }
+        return sum;
+    }
+
+    public Instant createdAt() {
+        return createdAt;
     }
 
     public long itemsWritten() {

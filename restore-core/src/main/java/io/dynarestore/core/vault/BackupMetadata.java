@@ -13,6 +13,8 @@ import tools.jackson.databind.JsonNode;
  * the JSON shape of {@code aws dynamodb describe-table} ({@code table}), tags in the shape of
  * {@code list-tags-of-resource} ({@code tags}) and TTL in the shape of
  * {@code describe-time-to-live} ({@code timeToLive}), so a user can write one from the AWS CLI.
+ * {@code writeUnits} is the sum over items of ceil(size / 1 KB): the WCU one write of each item
+ * costs (absent for backups whose items were not sized).
  */
 public record BackupMetadata(
         int formatVersion,
@@ -24,16 +26,18 @@ public record BackupMetadata(
         String tableName,
         JsonNode table,
         List<JsonNode> tags,
-        JsonNode timeToLive) {
+        JsonNode timeToLive,
+        Long writeUnits) {
 
     public static final int FORMAT_VERSION = 1;
 
     public static BackupMetadata of(String backupId, Instant takenAt, Instant expiresAt, String account, String region,
-                                    TableDescription table, List<Tag> tags, TimeToLiveDescription ttl) {
+                                    TableDescription table, List<Tag> tags, TimeToLiveDescription ttl,
+                                    Long writeUnits) {
         return new BackupMetadata(FORMAT_VERSION, backupId, takenAt, expiresAt, account, region, table.tableName(),
                 SdkJson.toJson(table),
                 tags == null ? List.of() : tags.stream().map(t -> (JsonNode) SdkJson.toJson(t)).toList(),
-                ttl == null ? null : SdkJson.toJson(ttl));
+                ttl == null ? null : SdkJson.toJson(ttl), writeUnits);
     }
 
     public TableDescription tableDescription() {

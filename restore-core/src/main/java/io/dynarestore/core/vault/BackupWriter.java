@@ -50,6 +50,7 @@ public final class BackupWriter {
     private final List<ManifestFile> files = Collections.synchronizedList(new ArrayList<>());
     private final AtomicLong items = new AtomicLong();
     private final AtomicLong itemBytes = new AtomicLong();
+    private final AtomicLong writeUnits = new AtomicLong();
 
     public BackupWriter(S3Client s3, VaultLayout layout, String account, String region, String table, String backupId,
                         int itemsPerFile) {
@@ -100,7 +101,8 @@ public final class BackupWriter {
                 ManifestSummary.DYNAMODB_JSON, null, ManifestSummary.FULL_EXPORT);
         put(prefix + VaultLayout.MANIFEST_SUMMARY, Json.toBytes(summary), "application/json");
 
-        var metadata = BackupMetadata.of(backupId, takenAt, expiresAt, account, region, description, tags, ttl);
+        var metadata = BackupMetadata.of(backupId, takenAt, expiresAt, account, region, description, tags, ttl,
+                writeUnits.get());
         put(prefix + VaultLayout.BACKUP_JSON, Json.toBytes(metadata), "application/json");
         return new Backup(layout, metadata, summary, sorted);
     }
@@ -130,7 +132,9 @@ public final class BackupWriter {
                 generator.writeRaw('\n');
                 inFile++;
                 items.incrementAndGet();
-                itemBytes.addAndGet(ItemSize.of(item));
+                long size = ItemSize.of(item);
+                itemBytes.addAndGet(size);
+                writeUnits.addAndGet(ItemSize.wcu(size));
                 if (inFile >= itemsPerFile) {
                     cut();
                 }

@@ -74,10 +74,21 @@ public final class DataFileReader implements AutoCloseable {
             return ExportLine.of(parts);
         } catch (DynamoJsonException | StreamReadException e) {
             throw new CorruptDataFileException(name + " line " + Math.max(lines, 1) + ": " + e.getMessage(), e);
-        } catch (UncheckedIOException | tools.jackson.core.JacksonException e) {
-            throw new CorruptDataFileException(name + " could not be read (truncated or not gzip?): "
-                    + e.getMessage(), e);
+        } catch (tools.jackson.core.exc.JacksonIOException e) {
+            throw readFailure(e.getCause() != null ? e.getCause() : e);
+        } catch (UncheckedIOException e) {
+            throw readFailure(e.getCause());
         }
+    }
+
+    /** A damaged file is corrupt for good; a broken connection is worth another try. */
+    private RuntimeException readFailure(Throwable cause) {
+        if (cause instanceof java.io.EOFException || cause instanceof java.util.zip.ZipException) {
+            return new CorruptDataFileException(name + " is truncated or not gzip after line " + lines + ": "
+                    + cause.getMessage(), cause);
+        }
+        return new DataFileUnavailableException(name + " could not be read after line " + lines + ": " + cause,
+                cause);
     }
 
     /** Lines read so far. */
@@ -96,7 +107,7 @@ public final class DataFileReader implements AutoCloseable {
                 // drain
             }
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            throw readFailure(e);
         }
         String actual = Base64.getEncoder().encodeToString(digest.getMessageDigest().digest());
         if (!actual.equals(expectedMd5)) {

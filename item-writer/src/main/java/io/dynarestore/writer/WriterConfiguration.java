@@ -1,0 +1,28 @@
+package io.dynarestore.writer;
+
+import io.dynarestore.core.aws.AwsClients;
+import io.dynarestore.core.kafka.EventPublisher;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.core.KafkaAdmin;
+
+@Configuration(proxyBeanMethods = false)
+class WriterConfiguration {
+
+    @Bean(destroyMethod = "close")
+    AwsClients awsClients(WriterProperties properties) {
+        return new AwsClients(properties.aws());
+    }
+
+    @Bean(destroyMethod = "close")
+    EventPublisher eventPublisher(KafkaProperties kafka) {
+        return new EventPublisher(kafka.buildProducerProperties(), "item-writer");
+    }
+
+    @Bean
+    KafkaAdmin.NewTopics topics(WriterProperties properties) {
+        return new KafkaAdmin.NewTopics(properties.topics().newTopics().toArray(new NewTopic[0]));
+    }
+}

@@ -1,0 +1,83 @@
+package io.dynarestore.writer.segments;
+
+import io.dynarestore.core.aws.AwsClients;
+import io.dynarestore.core.kafka.EventPublisher;
+import io.dynarestore.core.retry.Backoff;
+import io.dynarestore.writer.WriterProperties;
+import java.net.InetAddress;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+/** Starts {@code writer.consumers} segment consumers, each with its own worker thread. */
+@Component
+class SegmentsWiring implements SmartLifecycle {
+
+    private final List<SegmentConsumer> consumers = new ArrayList<>();
+    private final List<Thread> threads = new ArrayList<>();
+    private final ExecutorService workers;
+    private volatile boolean running;
+
+    SegmentsWiring(KafkaProperties kafka, WriterProperties properties, AwsClients aws, EventPublisher publisher) {
+        var retry = properties.retry();
+        var segmentWriter = new SegmentWriter(aws, publisher,
+                new BatchWriter(new Backoff(retry.maxAttempts(), retry.baseDelay(), retry.maxDelay())),
+                properties.progressInterval(), Clock.systemUTC());
+        this.workers = Executors.newFixedThreadPool(properties.consumers(), r -> {
+            Thread t = new Thread(r, "segment-writer");
+            t.setDaemon(true);
+            return t;
+        });
+        String host = hostName();
+        long pid = ProcessHandle.current().pid();
+        for (int i = 0; i < properties.consumers(); i++) {
+            String name = host + "/" + pid + "/" + i;
+            var config = SegmentConsumer.consumerConfig(kafka.buildConsumerProperties(), properties.group(),
+                    "item-writer-" + pid + "-" + i);
+            consumers.add(new SegmentConsumer(config, segmentWriter, publisher, workers, name,
+                    properties.segmentAttempts()));
+        }
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (Exception e) {
+            return "item-writer";
+        }
+    }
+
+    @Override
+    public void start() {
+        running = true;
+        for (int i = 0; i < consumers.size(); i++) {
+            Thread t = new Thread(consumers.get(i), "segment-consumer-" + i);
+            threads.add(t);
+            t.start();
+        }
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+        consumers.forEach(SegmentConsumer::stop);
+        for (Thread t : threads) {
+            try {
+                t.join(40_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        workers.shutdownNow();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+}

@@ -1,0 +1,47 @@
+package io.dynarestore.api;
+
+import io.dynarestore.core.aws.AwsClients;
+import io.dynarestore.core.kafka.EventPublisher;
+import io.dynarestore.core.restore.RestoreValidator;
+import io.dynarestore.core.vault.VaultCatalog;
+import io.dynarestore.core.vault.VaultLayout;
+import java.time.Clock;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.core.KafkaAdmin;
+
+@Configuration(proxyBeanMethods = false)
+class ApiConfiguration {
+
+    @Bean(destroyMethod = "close")
+    AwsClients awsClients(ApiProperties properties) {
+        return new AwsClients(properties.aws());
+    }
+
+    @Bean
+    VaultCatalog vaultCatalog(AwsClients aws, ApiProperties properties) {
+        return new VaultCatalog(aws.s3(), new VaultLayout(properties.vault().bucket(), properties.vault().root()));
+    }
+
+    @Bean
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    @Bean
+    RestoreValidator restoreValidator(VaultCatalog catalog, AwsClients aws, Clock clock) {
+        return new RestoreValidator(catalog, aws, clock);
+    }
+
+    @Bean(destroyMethod = "close")
+    EventPublisher eventPublisher(KafkaProperties kafka) {
+        return new EventPublisher(kafka.buildProducerProperties(), "restore-api");
+    }
+
+    @Bean
+    KafkaAdmin.NewTopics topics(ApiProperties properties) {
+        return new KafkaAdmin.NewTopics(properties.topics().newTopics().toArray(new NewTopic[0]));
+    }
+}

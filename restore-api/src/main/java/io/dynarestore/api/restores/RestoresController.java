@@ -1,0 +1,98 @@
+package io.dynarestore.api.restores;
+
+import io.dynarestore.api.ApiProperties;
+import io.dynarestore.api.problems.ApiProblem;
+import io.dynarestore.contracts.Topic;
+import io.dynarestore.contracts.request.RestoreRequested;
+import io.dynarestore.contracts.status.RestoreState;
+import io.dynarestore.contracts.status.RestoreView;
+import io.dynarestore.core.aws.AwsClients;
+import io.dynarestore.core.kafka.EventPublisher;
+import io.dynarestore.core.request.RequestDefaults;
+import io.dynarestore.core.request.RequestReader;
+import io.dynarestore.core.restore.RestoreValidator;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.parameters.RequestBody;
+import java.net.URI;
+import java.time.Clock;
+import java.util.List;
+import java.util.UUID;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * {@code /restores}: submit a restore and follow it. A submission is checked exactly as the
+ * planner checks requests from Kafka, published to {@code restore.requests}, and answered with
+ * 202 and the restore's location; a POST with a restore id already used for the same request
+ * answers with the existing restore (200), for a different request with 409.
+ */
+@RestController
+class RestoresController {
+
+    private final RestoreViews views;
+    private final RestoreValidator validator;
+    private final EventPublisher publisher;
+    private final AwsClients aws;
+    private final ApiProperties properties;
+    private final Clock clock;
+
+    RestoresController(RestoreViews views, RestoreValidator validator, EventPublisher publisher, AwsClients aws,
+                       ApiProperties properties, Clock clock) {
+        this.views = views;
+        this.validator = validator;
+        this.publisher = publisher;
+        this.aws = aws;
+        this.properties = properties;
+        this.clock = clock;
+    }
+
+    @Operation(summary = "Start a restore",
+            description = "Takes the request JSON of RestoreRequested.schema.json. Answers 202 with Location "
+                    + "/restores/{restoreId}, 200 when the same restoreId was already submitted with the same "
+                    + "request, or a problem (400, 409, 422) that says what to fix.")
+    @PostMapping(path = "/restores", consumes = MediaType.APPLICATION_JSON_VALUE,
+            produces = MediaType.APPLICATION_JSON_VALUE)
+    ResponseEntity<RestoreView.Summary> submit(@RequestBody(description = "a RestoreRequested")
+                                               @org.springframework.web.bind.annotation.RequestBody byte[] body) {
+        RequestReader.Result result = RequestReader.read(body, UUID.randomUUID().toString());
+        if (result instanceof RequestReader.Invalid invalid) {
+            throw ApiProblem.rejected(invalid.code(), invalid.reason(), invalid.errors());
+        }
+        RestoreRequested request = RequestDefaults.apply(((RequestReader.Valid) result).request(),
+                aws.defaultAccount(), aws.defaultRegion(), UUID.randomUUID().toString(), clock.instant());
+        URI location = URI.create("/restores/" + request.restoreId());
+
+        var existing = views.request(request.restoreId());
+        if (existing.isPresent() || views.find(request.restoreId()).isPresent()) {
+            if (existing.isPresent() && existing.get().substance().equals(request.substance())) {
+                return ResponseEntity.ok().location(location).body(views.find(request.restoreId()).orElseThrow());
+            }
+            throw new ApiProblem(409, "RESTORE_ID_TAKEN", "restoreId " + request.restoreId()
+                    + " is already used by a different restore; leave restoreId out, or choose a new one.",
+                    List.of(new io.dynarestore.contracts.status.RestoreRejected.FieldError("/restoreId",
+                            "already used by a different restore")));
+        }
+        if (validator.check(request) instanceof RestoreValidator.Verdict.Problem p) {
+            throw ApiProblem.rejected(p.code(), p.reason(), p.errors());
+        }
+        EventPublisher.await(publisher.send(Topic.REQUESTS, request.restoreId(), request));
+        views.submitted(request);
+        RestoreView.Summary summary = views.awaitVerdict(request.restoreId(), properties.verdictTimeout());
+        if (summary.state() == RestoreState.REJECTED) {
+            throw ApiProblem.rejected(summary.code(), summary.reason(), null);
+        }
+        return ResponseEntity.accepted().location(location).body(summary);
+    }
+
+    @Operation(summary = "A restore's state, progress and timeline")
+    @GetMapping(path = "/restores/{restoreId}", produces = MediaType.APPLICATION_JSON_VALUE)
+    RestoreView.Summary get(@PathVariable String restoreId) {
+        return views.find(restoreId).orElseThrow(() -> new ApiProblem(404, "RESTORE_NOT_FOUND",
+                "No restore has the id " + restoreId + ". Restores started on Kafka appear once the planner "
+                        + "has answered them.", null));
+    }
+}

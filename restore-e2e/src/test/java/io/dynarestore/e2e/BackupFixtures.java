@@ -1,0 +1,96 @@
+package io.dynarestore.e2e;
+
+import io.dynarestore.core.vault.Backup;
+import io.dynarestore.core.vault.BackupWriter;
+import io.dynarestore.core.vault.VaultLayout;
+import io.dynarestore.testkit.RandomItems;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.LocalSecondaryIndex;
+import software.amazon.awssdk.services.dynamodb.model.Projection;
+import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
+import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughput;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+
+/** Source tables and backups for end-to-end tests. */
+final class BackupFixtures {
+
+    /** Key attributes: pk (S), sk (N); a GSI on g (S) and an LSI on (pk, l (S)). */
+    static final RandomItems.Shape SHAPE = new RandomItems.Shape("pk", "S", "sk", "N", Map.of("g", "S", "l", "S"));
+    static final List<String> KEYS = List.of("pk", "sk");
+
+    private BackupFixtures() {
+    }
+
+    /** Creates a provisioned table with one GSI and one LSI and returns its description. */
+    static TableDescription createSourceTable(DynamoDbClient dynamo, String name) {
+        dynamo.createTable(b -> b.tableName(name)
+                .attributeDefinitions(attr("pk", ScalarAttributeType.S), attr("sk", ScalarAttributeType.N),
+                        attr("g", ScalarAttributeType.S), attr("l", ScalarAttributeType.S))
+                .keySchema(key("pk", KeyType.HASH), key("sk", KeyType.RANGE))
+                .provisionedThroughput(throughput(25, 40))
+                .globalSecondaryIndexes(GlobalSecondaryIndex.builder().indexName("byG").keySchema(key("g", KeyType.HASH))
+                        .projection(Projection.builder().projectionType(ProjectionType.INCLUDE)
+                                .nonKeyAttributes("a1", "a2").build())
+                        .provisionedThroughput(throughput(5, 10)).build())
+                .localSecondaryIndexes(LocalSecondaryIndex.builder().indexName("byL")
+                        .keySchema(key("pk", KeyType.HASH), key("l", KeyType.RANGE))
+                        .projection(Projection.builder().projectionType(ProjectionType.ALL).build()).build()));
+        return dynamo.describeTable(b -> b.tableName(name)).table();
+    }
+
+    /**
+     * Writes a backup of {@code count} generated items straight into the vault (no source items
+     * needed), with item {@code largeAt} (if not negative) grown to about 350 KB.
+     */
+    static Backup writeBackup(RestoreStack stack, TableDescription table, String backupId, RandomItems items,
+                              int count, int itemsPerFile, int largeAt, Instant expiresAt) throws Exception {
+        var writer = new BackupWriter(stack.s3.client(), new VaultLayout(RestoreStack.BUCKET, ""), RestoreStack.ACCOUNT,
+                RestoreStack.REGION, table.tableName(), backupId, itemsPerFile);
+        int threads = 4;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            var futures = new java.util.ArrayList<Future<?>>();
+            for (int t = 0; t < threads; t++) {
+                int part = t;
+                futures.add(pool.submit(() -> {
+                    try (var p = writer.openPart()) {
+                        for (int i = part; i < count; i += threads) {
+                            p.write(i == largeAt ? items.largeItem(i, 350 * 1024) : items.item(i));
+                        }
+                    }
+                }));
+            }
+            for (Future<?> f : futures) {
+                f.get();
+            }
+        } finally {
+            pool.shutdown();
+        }
+        Instant takenAt = Instant.now().minus(Duration.ofHours(1));
+        return writer.finish(table, List.of(), null, takenAt, expiresAt);
+    }
+
+    static AttributeDefinition attr(String name, ScalarAttributeType type) {
+        return AttributeDefinition.builder().attributeName(name).attributeType(type).build();
+    }
+
+    static KeySchemaElement key(String name, KeyType type) {
+        return KeySchemaElement.builder().attributeName(name).keyType(type).build();
+    }
+
+    static ProvisionedThroughput throughput(long read, long write) {
+        return ProvisionedThroughput.builder().readCapacityUnits(read).writeCapacityUnits(write).build();
+    }
+}

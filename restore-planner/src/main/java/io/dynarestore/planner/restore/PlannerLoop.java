@@ -1,0 +1,313 @@
+package io.dynarestore.planner.restore;
+
+import io.dynarestore.contracts.Topic;
+import io.dynarestore.contracts.status.RestoreEvent;
+import io.dynarestore.contracts.status.RestoreFailed;
+import io.dynarestore.core.kafka.EventPublisher;
+import io.dynarestore.core.kafka.Messages;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.consumer.RangeAssignor;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * The planner's one consumer loop. It owns partition {@code p} of {@code restore.requests} and
+ * of {@code restore.status} together (range assignment over topics of equal partition count).
+ * When it gains a status partition it first replays it from the start, so that its view of
+ * every restore there is the log's, then goes on from the end. Requests are judged on this
+ * thread; steps (planning, table creation, dispatch, completion) run on a bounded pool and hand
+ * their events back here, so the views are only ever touched by this thread. Offsets of a
+ * request are committed only after its verdict is on the status topic: a crash loses nothing.
+ */
+public final class PlannerLoop implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(PlannerLoop.class);
+
+    private final Map<String, Object> consumerConfig;
+    private final RequestIntake intake;
+    private final RestoreSteps steps;
+    private final EventPublisher publisher;
+    private final ExecutorService workers;
+    private final OwnedRestores owned = new OwnedRestores();
+    private final ConcurrentLinkedQueue<StepDone> done = new ConcurrentLinkedQueue<>();
+    private volatile boolean running;
+    private volatile KafkaConsumer<String, byte[]> consumer;
+    private Thread thread;
+    private int partitions;
+
+    PlannerLoop(Map<String, Object> consumerConfig, RequestIntake intake, RestoreSteps steps,
+                EventPublisher publisher, ExecutorService workers) {
+        this.consumerConfig = consumerConfig;
+        this.intake = intake;
+        this.steps = steps;
+        this.publisher = publisher;
+        this.workers = workers;
+    }
+
+    /** Consumer settings of the loop: manual commits, range assignment, generous poll interval. */
+    public static Map<String, Object> consumerConfig(Map<String, Object> base, String group) {
+        var config = new HashMap<>(base);
+        config.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        config.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, RangeAssignor.class.getName());
+        config.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, 600_000);
+        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 200);
+        return config;
+    }
+
+    @Override
+    public void start() {
+        running = true;
+        thread = new Thread(this::run, "planner-loop");
+        thread.start();
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+        KafkaConsumer<String, byte[]> c = consumer;
+        if (c != null) {
+            c.wakeup();
+        }
+        try {
+            thread.join(30_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    private void run() {
+        try (var c = new KafkaConsumer<String, byte[]>(consumerConfig)) {
+            consumer = c;
+            partitions = checkPartitionCounts(c);
+            c.subscribe(List.of(Topic.REQUESTS.topicName(), Topic.STATUS.topicName()), new Rebalance());
+            long backoff = 0;
+            while (running) {
+                var records = c.poll(Duration.ofMillis(200));
+                var commits = new HashMap<TopicPartition, OffsetAndMetadata>();
+                Set<TopicPartition> stalled = new HashSet<>();
+                for (ConsumerRecord<String, byte[]> record : records) {
+                    var tp = new TopicPartition(record.topic(), record.partition());
+                    if (stalled.contains(tp)) {
+                        continue;
+                    }
+                    try {
+                        onRecord(record);
+                        commits.put(tp, new OffsetAndMetadata(record.offset() + 1));
+                    } catch (RuntimeException e) {
+                        // Kafka, S3 or DynamoDB unavailable: take the record again after a pause
+                        log.warn("could not handle {}-{}@{}, will retry: {}", record.topic(), record.partition(),
+                                record.offset(), e.toString());
+                        stalled.add(tp);
+                        c.seek(tp, record.offset());
+                        backoff = Math.min(backoff == 0 ? 200 : backoff * 2, 5_000);
+                    }
+                }
+                drainSteps();
+                if (!commits.isEmpty()) {
+                    c.commitSync(commits);
+                }
+                if (stalled.isEmpty()) {
+                    backoff = 0;
+                } else {
+                    Thread.sleep(backoff);
+                }
+            }
+        } catch (WakeupException e) {
+            if (running) {
+                throw e;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            log.error("planner loop stopped", e);
+            throw e;
+        } finally {
+            running = false;
+        }
+    }
+
+    /** requests, commands and status must be co-partitioned; refuse to start otherwise. */
+    private static int checkPartitionCounts(KafkaConsumer<String, byte[]> c) {
+        int requests = c.partitionsFor(Topic.REQUESTS.topicName(), Duration.ofSeconds(30)).size();
+        int status = c.partitionsFor(Topic.STATUS.topicName(), Duration.ofSeconds(30)).size();
+        if (requests != status || requests == 0) {
+            throw new IllegalStateException(Topic.REQUESTS.topicName() + " has " + requests + " partitions and "
+                    + Topic.STATUS.topicName() + " has " + status + "; they must be equal (and non-zero) so that "
+                    + "a restore's requests and events are on the same partition number. Recreate one of them.");
+        }
+        return status;
+    }
+
+    private void onRecord(ConsumerRecord<String, byte[]> record) {
+        if (record.topic().equals(Topic.STATUS.topicName())) {
+            onStatus(record);
+        } else {
+            TrackedRestore accepted = intake.handle(record, owned, partitions);
+            if (accepted != null) {
+                drive(accepted);
+            }
+        }
+    }
+
+    private void onStatus(ConsumerRecord<String, byte[]> record) {
+        RestoreEvent event = Messages.statusEvent(record.value());
+        if (event == null || event.restoreId() == null) {
+            log.warn("skipping a status message that is not a known event at {}-{}@{}", record.topic(),
+                    record.partition(), record.offset());
+            return;
+        }
+        TrackedRestore restore = owned.getOrCreate(record.partition(), event.restoreId());
+        restore.applyFromLog(event);
+        drive(restore);
+    }
+
+    /** Starts the restore's next step, if it needs one and none is under way. */
+    private void drive(TrackedRestore restore) {
+        if (restore.stepInFlight) {
+            return;
+        }
+        RestoreSteps.Step step = RestoreSteps.next(restore.view);
+        if (step == null) {
+            return;
+        }
+        restore.stepInFlight = true;
+        int partition = io.dynarestore.core.kafka.Partitions.of(restore.restoreId, partitions);
+        var view = RestoreSteps.Snapshot.of(restore.view);
+        workers.submit(() -> {
+            List<RestoreEvent> events;
+            try {
+                events = steps.run(step, view);
+            } catch (RuntimeException e) {
+                log.warn("restore {}: step {} failed", restore.restoreId, step, e);
+                events = failure(restore.restoreId, step, e, view.itemsWritten());
+            }
+            done.add(new StepDone(partition, restore.restoreId, events));
+        });
+    }
+
+    private List<RestoreEvent> failure(String restoreId, RestoreSteps.Step step, RuntimeException e, long written) {
+        String reason = e instanceof RestoreSteps.StepException ? e.getMessage()
+                : "The restore stopped at step " + step + ": " + e.getMessage()
+                  + ". Check that S3 and DynamoDB are reachable, then submit the restore again with a new restoreId.";
+        try {
+            var failed = RestoreFailed.of(restoreId, reason, written);
+            publisher.status(failed);
+            return List.of(failed);
+        } catch (RuntimeException kafkaDown) {
+            // the step will be taken again when this restore is driven next (after a restart at the latest)
+            return List.of();
+        }
+    }
+
+    private void drainSteps() {
+        StepDone d;
+        while ((d = done.poll()) != null) {
+            TrackedRestore restore = owned.get(d.partition(), d.restoreId());
+            if (restore == null) {
+                continue; // partition given up meanwhile; its new owner replays the events
+            }
+            restore.stepInFlight = false;
+            d.events().forEach(restore::applyLocal);
+            for (RestoreEvent e : d.events()) {
+                if (e instanceof io.dynarestore.contracts.status.RestoreCompleted c) {
+                    log.info("restore {} completed: {} items in {} segments, {} ms", c.restoreId(), c.itemsWritten(),
+                            c.segments(), c.durationMs());
+                } else if (e instanceof RestoreFailed f) {
+                    log.warn("restore {} failed after {} items: {}", f.restoreId(), f.itemsWritten(), f.reason());
+                }
+            }
+            drive(restore);
+        }
+    }
+
+    private final class Rebalance implements ConsumerRebalanceListener {
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> revoked) {
+            for (TopicPartition tp : revoked) {
+                if (tp.topic().equals(Topic.STATUS.topicName())) {
+                    owned.release(tp.partition());
+                }
+            }
+        }
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> assigned) {
+            var status = new ArrayList<TopicPartition>();
+            for (TopicPartition tp : assigned) {
+                if (tp.topic().equals(Topic.STATUS.topicName())) {
+                    status.add(tp);
+                }
+            }
+            if (status.isEmpty()) {
+                return;
+            }
+            Map<TopicPartition, Long> ends = replay(status);
+            ends.forEach(consumer::seek);
+            for (TopicPartition tp : status) {
+                for (TrackedRestore restore : new ArrayList<>(owned.in(tp.partition()))) {
+                    drive(restore);
+                }
+            }
+            log.info("owning status partitions {} with {} restores", status.stream().map(TopicPartition::partition)
+                    .toList(), owned.size());
+        }
+    }
+
+    /** Folds the given status partitions from their start to their current end. */
+    private Map<TopicPartition, Long> replay(List<TopicPartition> status) {
+        var config = new HashMap<>(consumerConfig);
+        config.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        config.put(ConsumerConfig.CLIENT_ID_CONFIG, "restore-planner-replay-" + ProcessHandle.current().pid());
+        try (var replayer = new KafkaConsumer<String, byte[]>(config)) {
+            replayer.assign(status);
+            replayer.seekToBeginning(status);
+            Map<TopicPartition, Long> ends = replayer.endOffsets(status);
+            for (TopicPartition tp : status) {
+                owned.own(tp.partition());
+            }
+            while (status.stream().anyMatch(tp -> replayer.position(tp) < ends.get(tp))) {
+                for (ConsumerRecord<String, byte[]> record : replayer.poll(Duration.ofMillis(200))) {
+                    if (record.offset() >= ends.get(new TopicPartition(record.topic(), record.partition()))) {
+                        continue;
+                    }
+                    RestoreEvent event = Messages.statusEvent(record.value());
+                    if (event != null && event.restoreId() != null) {
+                        owned.getOrCreate(record.partition(), event.restoreId()).applyFromLog(event);
+                    }
+                }
+            }
+            return ends;
+        }
+    }
+
+    private record StepDone(int partition, String restoreId, List<RestoreEvent> events) {
+    }
+}

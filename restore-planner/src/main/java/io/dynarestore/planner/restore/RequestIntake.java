@@ -1,0 +1,135 @@
+package io.dynarestore.planner.restore;
+
+import io.dynarestore.contracts.Topic;
+import io.dynarestore.contracts.request.RestoreRequested;
+import io.dynarestore.contracts.status.RestoreAccepted;
+import io.dynarestore.contracts.status.RestoreRejected;
+import io.dynarestore.core.kafka.DeadLetters;
+import io.dynarestore.core.kafka.EventPublisher;
+import io.dynarestore.core.kafka.Partitions;
+import io.dynarestore.core.request.RequestDefaults;
+import io.dynarestore.core.request.RequestReader;
+import io.dynarestore.core.restore.RestoreValidator;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Takes requests off {@code restore.requests}. Rules: a request is judged only on the partition
+ * that owns its restore id (others forward it there); a restore id is judged once (a repeat of
+ * the same request is ignored, a different request under a used id goes to the DLT without a
+ * status event, which would belong to the first); every rejection is a RestoreRejected event
+ * plus the original message on the DLT.
+ */
+final class RequestIntake {
+
+    private static final Logger log = LoggerFactory.getLogger(RequestIntake.class);
+
+    private final EventPublisher publisher;
+    private final RestoreValidator validator;
+    private final String defaultAccount;
+    private final String defaultRegion;
+    private final Clock clock;
+
+    RequestIntake(EventPublisher publisher, RestoreValidator validator, String defaultAccount, String defaultRegion,
+                  Clock clock) {
+        this.publisher = publisher;
+        this.validator = validator;
+        this.defaultAccount = defaultAccount;
+        this.defaultRegion = defaultRegion;
+        this.clock = clock;
+    }
+
+    /** Handles one request; returns the restore to drive on, or {@code null}. */
+    TrackedRestore handle(ConsumerRecord<String, byte[]> record, OwnedRestores owned, int partitions) {
+        // a redelivered record gets the same id, so a request without one is still idempotent; a
+        // forwarded record carries the id it was given on the partition it first arrived on
+        var assigned = record.headers().lastHeader(DeadLetters.RESTORE_ID);
+        String fallbackId = assigned != null ? new String(assigned.value(), StandardCharsets.UTF_8)
+                : UUID.nameUUIDFromBytes((record.topic() + "/" + record.partition() + "/" + record.offset())
+                        .getBytes(StandardCharsets.UTF_8)).toString();
+        RequestReader.Result result = RequestReader.read(record.value(), fallbackId);
+
+        if (result instanceof RequestReader.Invalid invalid) {
+            boolean ownId = !invalid.restoreId().equals(fallbackId);
+            int owner = Partitions.of(invalid.restoreId(), partitions);
+            if (ownId && owner != record.partition()) {
+                forward(record, invalid.restoreId(), record.value());
+                return null;
+            }
+            if (ownId && owned.get(owner, invalid.restoreId()) != null) {
+                deadLetter(record, "DUPLICATE_RESTORE_ID", "restoreId " + invalid.restoreId()
+                        + " belongs to an existing restore; this invalid message under it was set aside: "
+                        + invalid.reason(), null);
+                return null;
+            }
+            reject(record, RestoreRejected.of(invalid.restoreId(), invalid.code(), invalid.reason(), invalid.errors()),
+                    owned, ownId ? owner : -1);
+            return null;
+        }
+
+        RestoreRequested request = RequestDefaults.apply(((RequestReader.Valid) result).request(), defaultAccount,
+                defaultRegion, fallbackId, clock.instant());
+        int owner = Partitions.of(request.restoreId(), partitions);
+        if (owner != record.partition()) {
+            forward(record, request.restoreId(), record.value());
+            return null;
+        }
+        TrackedRestore known = owned.get(owner, request.restoreId());
+        if (known != null) {
+            RestoreRequested first = known.view.request();
+            if (first != null && first.substance().equals(request.substance())) {
+                log.info("restore {}: the same request again, ignored (idempotent)", request.restoreId());
+            } else {
+                deadLetter(record, "DUPLICATE_RESTORE_ID", "restoreId " + request.restoreId()
+                        + " is taken by another request; choose a new restoreId for a new restore", null);
+            }
+            return null;
+        }
+        RestoreValidator.Verdict verdict = validator.check(request);
+        if (verdict instanceof RestoreValidator.Verdict.Problem p) {
+            reject(record, RestoreRejected.of(request.restoreId(), p.code(), p.reason(), p.errors()), owned, owner);
+            return null;
+        }
+        var accepted = RestoreAccepted.of(request);
+        publisher.status(accepted);
+        TrackedRestore tracked = owned.getOrCreate(owner, request.restoreId());
+        tracked.applyLocal(accepted);
+        log.info("restore {} accepted: {} -> {}", request.restoreId(), request.source(), request.destination());
+        return tracked;
+    }
+
+    private void reject(ConsumerRecord<String, byte[]> record, RestoreRejected rejected, OwnedRestores owned,
+                        int owner) {
+        publisher.status(rejected);
+        deadLetter(record, rejected.code().name(), rejected.reason(), rejected.restoreId());
+        if (owner >= 0 && owned.owns(owner)) {
+            owned.getOrCreate(owner, rejected.restoreId()).applyLocal(rejected);
+        }
+        log.info("restore {} rejected ({}): {}", rejected.restoreId(), rejected.code(), rejected.reason());
+    }
+
+    private void deadLetter(ConsumerRecord<String, byte[]> record, String code, String reason, String restoreId) {
+        DeadLetters.send(publisher, record, code, reason, restoreId);
+    }
+
+    /**
+     * Puts the request, unchanged, on the partition that owns its restore id, keyed by it and with
+     * the id in a header (for a request that names none).
+     */
+    private void forward(ConsumerRecord<String, byte[]> record, String restoreId, byte[] value) {
+        var copy = new ProducerRecord<>(Topic.REQUESTS.topicName(), restoreId, value);
+        record.headers().forEach(h -> {
+            if (!h.key().equals(DeadLetters.RESTORE_ID)) {
+                copy.headers().add(h);
+            }
+        });
+        copy.headers().add(DeadLetters.RESTORE_ID, restoreId.getBytes(StandardCharsets.UTF_8));
+        publisher.sendRecord(copy);
+        log.debug("request for {} moved from partition {} to its owner", restoreId, record.partition());
+    }
+}

@@ -1,0 +1,41 @@
+package io.dynarestore.planner.restore;
+
+import io.dynarestore.core.aws.AwsClients;
+import io.dynarestore.core.kafka.EventPublisher;
+import io.dynarestore.core.restore.RestoreValidator;
+import io.dynarestore.core.vault.VaultCatalog;
+import io.dynarestore.planner.PlannerProperties;
+import io.dynarestore.planner.destination.TableCreator;
+import java.time.Clock;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+@Configuration(proxyBeanMethods = false)
+class RestoreWiring {
+
+    @Bean(destroyMethod = "shutdownNow")
+    ExecutorService plannerWorkers(PlannerProperties properties) {
+        // bounded queue; when full the loop thread runs the step itself, which slows intake down
+        return new ThreadPoolExecutor(properties.workers(), properties.workers(), 60, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(1_000), r -> {
+                    Thread t = new Thread(r, "planner-step");
+                    t.setDaemon(true);
+                    return t;
+                }, new ThreadPoolExecutor.CallerRunsPolicy());
+    }
+
+    @Bean
+    PlannerLoop plannerLoop(KafkaProperties kafka, PlannerProperties properties, EventPublisher publisher,
+                            RestoreValidator validator, VaultCatalog catalog, AwsClients aws, Clock clock,
+                            ExecutorService plannerWorkers) {
+        var intake = new RequestIntake(publisher, validator, aws.defaultAccount(), aws.defaultRegion(), clock);
+        var steps = new RestoreSteps(catalog, new TableCreator(aws, properties.tableActive()), publisher, clock);
+        return new PlannerLoop(PlannerLoop.consumerConfig(kafka.buildConsumerProperties(), properties.group()),
+                intake, steps, publisher, plannerWorkers);
+    }
+}
