@@ -35,13 +35,17 @@ public final class S3Server implements AutoCloseable {
         this.port = port;
     }
 
-    /** An in-memory S3 on a free port with {@code bucket} created. */
+    /** An in-memory S3 on a free port with {@code bucket} created, checking SigV4 signatures. */
     public static S3Server start(String bucket) {
-        return start(Ports.free(), null, bucket);
+        return start(Ports.free(), null, bucket, true);
     }
 
-    /** S3 on {@code port}; files under {@code dataDir}, or in memory when it is {@code null}. */
-    public static S3Server start(int port, Path dataDir, String bucket) {
+    /**
+     * S3 on {@code port}; files under {@code dataDir}, or in memory when it is {@code null}.
+     * With {@code checkSignatures} only {@link #ACCESS_KEY}/{@link #SECRET_KEY} are accepted;
+     * without, any credentials are (as the local stack offers it to the user's own tools).
+     */
+    public static S3Server start(int port, Path dataDir, String bucket, boolean checkSignatures) {
         var overrides = new Properties();
         String provider = dataDir == null ? "transient" : "filesystem";
         if (dataDir != null) {
@@ -52,7 +56,8 @@ public final class S3Server implements AutoCloseable {
         S3Proxy proxy = S3Proxy.builder()
                 .blobStore(context.getBlobStore())
                 .endpoint(URI.create("http://127.0.0.1:" + port))
-                .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
+                .awsAuthentication(checkSignatures ? AuthenticationType.AWS_V2_OR_V4 : AuthenticationType.NONE,
+                        ACCESS_KEY, SECRET_KEY)
                 .ignoreUnknownHeaders(true)
                 .build();
         try {
@@ -64,7 +69,9 @@ public final class S3Server implements AutoCloseable {
             context.close();
             throw new IllegalStateException("could not start S3Proxy on port " + port, e);
         }
-        context.getBlobStore().createContainerInLocation(null, bucket);
+        if (!context.getBlobStore().containerExists(bucket)) {
+            context.getBlobStore().createContainerInLocation(null, bucket);
+        }
         return new S3Server(proxy, context, port);
     }
 

@@ -1,0 +1,77 @@
+package io.dynarestore.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.dynarestore.testkit.ItemDigests;
+import io.dynarestore.testkit.RandomItems;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/** An item-writer killed with SIGKILL in the middle of a restore loses nothing. */
+class WriterCrashIT {
+
+    static final int ITEMS = 40_000;
+    static RestoreStack stack;
+    static StatusLog status;
+
+    @BeforeAll
+    static void startStack() {
+        stack = RestoreStack.infrastructure();
+        stack.startPlanner();
+        stack.startApi();
+        status = StatusLog.status(stack);
+    }
+
+    @AfterAll
+    static void stopStack() {
+        status.close();
+        stack.close();
+    }
+
+    @Test
+    void completesWithEveryItemAndAnExactCountAfterAWriterIsKilledMidRestore() throws Exception {
+        // Given a 40,000-item backup in 20 segments, and an item-writer running as its own process
+        var items = new RandomItems(77, BackupFixtures.SHAPE);
+        var source = BackupFixtures.createSourceTable(stack.dynalite.client(), "orders");
+        BackupFixtures.writeBackup(stack, source, "b-crash", items, ITEMS, 2_000, -1,
+                Instant.now().plus(Duration.ofDays(1)));
+        Process first = stack.startWriterProcess(RestoreStack.logDir().resolve("writer-killed.log"),
+                "--writer.consumers=2", "--writer.progress-interval=200ms");
+
+        // When a restore starts and the writer is killed (SIGKILL) while segments are being written
+        var response = Http.post(stack.apiUri("/restores"), """
+                {"restoreId": "crash-1", "source": {"table": "orders", "backupId": "b-crash"},
+                 "destination": {"type": "NEW_TABLE", "tableName": "orders-after-crash"}}""");
+        assertThat(response.status()).as(response.body()).isEqualTo(202);
+        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(50)).until(() ->
+                count("crash-1", "SegmentCompleted") >= 2 && count("crash-1", "SegmentProgressed") >= 1);
+        first.destroyForcibly().waitFor();
+        long completedAtKill = count("crash-1", "SegmentCompleted");
+        assertThat(completedAtKill).as("segments completed when the writer died").isLessThan(20);
+        assertThat(status.last("crash-1", "RestoreCompleted")).isNull();
+
+        // and another writer starts
+        stack.startWriterProcess(RestoreStack.logDir().resolve("writer-restarted.log"), "--writer.consumers=2");
+
+        // Then the restore completes with the exact count
+        JsonNode completed = await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200))
+                .until(() -> status.last("crash-1", "RestoreCompleted"), e -> e != null);
+        assertThat(completed.get("itemsWritten").asLong()).isEqualTo(ITEMS);
+        assertThat(completed.get("segments").asInt()).isEqualTo(20);
+        assertThat(Http.get(stack.apiUri("/restores/crash-1")).json().get("itemsWritten").asLong()).isEqualTo(ITEMS);
+
+        // and the table holds every item of the backup, nothing more
+        assertThat(ItemDigests.ofTable(stack.dynalite.client(), "orders-after-crash", BackupFixtures.KEYS))
+                .isEqualTo(ItemDigests.of(items.items(ITEMS), BackupFixtures.KEYS));
+    }
+
+    static long count(String restoreId, String type) {
+        return status.of(restoreId).stream().filter(e -> type.equals(e.type()))
+                .map(e -> e.json().get("segment").asInt()).distinct().count();
+    }
+}
