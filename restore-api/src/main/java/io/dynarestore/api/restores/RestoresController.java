@@ -66,10 +66,15 @@ class RestoresController {
                 aws.defaultAccount(), aws.defaultRegion(), UUID.randomUUID().toString(), clock.instant());
         URI location = URI.create("/restores/" + request.restoreId());
 
-        var existing = views.request(request.restoreId());
-        if (existing.isPresent() || views.find(request.restoreId()).isPresent()) {
+        var known = views.find(request.restoreId());
+        if (known.isPresent()) {
+            var existing = views.request(request.restoreId());
+            if (known.get().state() == RestoreState.REJECTED) {
+                throw ApiProblem.rejected(known.get().code(), "restoreId " + request.restoreId()
+                        + " was rejected and cannot be reused: " + known.get().reason(), null);
+            }
             if (existing.isPresent() && existing.get().substance().equals(request.substance())) {
-                return ResponseEntity.ok().location(location).body(views.find(request.restoreId()).orElseThrow());
+                return ResponseEntity.ok().location(location).body(known.get());
             }
             throw new ApiProblem(409, "RESTORE_ID_TAKEN", "restoreId " + request.restoreId()
                     + " is already used by a different restore; leave restoreId out, or choose a new one.",

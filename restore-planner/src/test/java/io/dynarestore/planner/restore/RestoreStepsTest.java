@@ -1,0 +1,83 @@
+package io.dynarestore.planner.restore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.dynarestore.contracts.request.Destination;
+import io.dynarestore.contracts.request.RestoreRequested;
+import io.dynarestore.contracts.request.Scope;
+import io.dynarestore.contracts.request.Source;
+import io.dynarestore.contracts.status.DestinationReady;
+import io.dynarestore.contracts.status.RestoreAccepted;
+import io.dynarestore.contracts.status.RestoreCompleted;
+import io.dynarestore.contracts.status.RestorePlanned;
+import io.dynarestore.contracts.status.RestoreView;
+import io.dynarestore.contracts.status.SegmentCompleted;
+import io.dynarestore.contracts.status.SegmentFailed;
+import io.dynarestore.contracts.status.SegmentsDispatched;
+import io.dynarestore.contracts.status.SourceRef;
+import io.dynarestore.contracts.status.TableRef;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class RestoreStepsTest {
+
+    static final TableRef TABLE = new TableRef("000000000000", "us-east-1", "t2");
+    static final RestoreRequested REQUEST = new RestoreRequested("r", null, null, null, null, null,
+            Source.backup("000000000000", "us-east-1", "t", "b"), new Scope.Full(),
+            new Destination.NewTable("000000000000", "us-east-1", "t2", null), null)
+            .normalized("r", "e", Instant.EPOCH);
+
+    static RestoreView planned(int segments) {
+        var view = new RestoreView("r");
+        view.apply(RestoreAccepted.of(REQUEST));
+        view.apply(RestorePlanned.of("r", RestorePlanned.Strategy.ITEM_WRITES,
+                new SourceRef("000000000000", "us-east-1", "t", "b", Instant.EPOCH), TABLE, segments, 10, 10, 10));
+        return view;
+    }
+
+    @Test
+    void walksARestoreThroughItsStepsInOrder() {
+        var view = new RestoreView("r");
+        assertThat(RestoreSteps.next(view)).isNull();
+        view.apply(RestoreAccepted.of(REQUEST));
+        assertThat(RestoreSteps.next(view)).isEqualTo(RestoreSteps.Step.PLAN);
+        view = planned(2);
+        assertThat(RestoreSteps.next(view)).isEqualTo(RestoreSteps.Step.PREPARE_DESTINATION);
+        view.apply(DestinationReady.of("r", TABLE, true));
+        assertThat(RestoreSteps.next(view)).isEqualTo(RestoreSteps.Step.DISPATCH);
+        view.apply(SegmentsDispatched.of("r", 2));
+        assertThat(RestoreSteps.next(view)).as("waits for writers").isNull();
+        view.apply(SegmentCompleted.of("r", 1, 5, 5, 5, "w", 1));
+        view.apply(SegmentCompleted.of("r", 1, 5, 5, 5, "w", 1));
+        assertThat(RestoreSteps.next(view)).as("a segment that completes twice counts once").isNull();
+        view.apply(SegmentCompleted.of("r", 0, 5, 5, 5, "w", 1));
+        assertThat(RestoreSteps.next(view)).isEqualTo(RestoreSteps.Step.COMPLETE);
+        view.apply(RestoreCompleted.of("r", TABLE, 10, 10, 2, 1));
+        assertThat(RestoreSteps.next(view)).isNull();
+    }
+
+    @Test
+    void completesARestoreOfAnEmptyBackupOnceDispatched() {
+        var view = planned(0);
+        view.apply(DestinationReady.of("r", TABLE, true));
+        view.apply(SegmentsDispatched.of("r", 0));
+        assertThat(RestoreSteps.next(view)).isEqualTo(RestoreSteps.Step.COMPLETE);
+    }
+
+    @Test
+    void failsARestoreWhenASegmentFailed() {
+        var view = planned(3);
+        view.apply(DestinationReady.of("r", TABLE, true));
+        view.apply(SegmentsDispatched.of("r", 3));
+        view.apply(SegmentFailed.of("r", 2, "corrupt", 0, "w"));
+        assertThat(RestoreSteps.next(view)).isEqualTo(RestoreSteps.Step.FAIL);
+    }
+
+    @Test
+    void redispatchesAfterACrashOnlyWhenDispatchWasNotRecorded() {
+        var view = planned(3);
+        view.apply(DestinationReady.of("r", TABLE, true));
+        view.apply(SegmentCompleted.of("r", 0, 5, 5, 5, "w", 1));
+        assertThat(RestoreSteps.next(view)).isEqualTo(RestoreSteps.Step.DISPATCH);
+    }
+}
