@@ -4,7 +4,6 @@ import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.kafka.EventPublisher;
 import io.dynarestore.core.restore.RestoreValidator;
 import io.dynarestore.core.vault.VaultCatalog;
-import io.dynarestore.core.vault.VaultLayout;
 import java.time.Clock;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
@@ -22,7 +21,7 @@ class ApiConfiguration {
 
     @Bean
     VaultCatalog vaultCatalog(AwsClients aws, ApiProperties properties) {
-        return new VaultCatalog(aws.s3(), new VaultLayout(properties.vault().bucket(), properties.vault().root()));
+        return new VaultCatalog(aws.s3(), properties.vault().layout());
     }
 
     @Bean

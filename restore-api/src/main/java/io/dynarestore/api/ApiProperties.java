@@ -2,6 +2,7 @@ package io.dynarestore.api;
 
 import io.dynarestore.core.aws.AwsSettings;
 import io.dynarestore.core.kafka.TopicDefinitions;
+import io.dynarestore.core.vault.VaultSettings;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -17,11 +18,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 @ConfigurationProperties("api")
 public record ApiProperties(
         AwsSettings aws,
-        Vault vault,
+        VaultSettings vault,
         TopicDefinitions topics,
         @DefaultValue("5s") Duration verdictTimeout) {
-
-    /** The vault: a bucket and an optional root prefix inside it. */
-    public record Vault(String bucket, @DefaultValue("") String root) {
-    }
 }

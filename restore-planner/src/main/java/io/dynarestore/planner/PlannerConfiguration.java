@@ -4,7 +4,6 @@ import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.kafka.EventPublisher;
 import io.dynarestore.core.restore.RestoreValidator;
 import io.dynarestore.core.vault.VaultCatalog;
-import io.dynarestore.core.vault.VaultLayout;
 import java.time.Clock;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
@@ -21,7 +20,7 @@ class PlannerConfiguration {
 
     @Bean
     VaultCatalog vaultCatalog(AwsClients aws, PlannerProperties properties) {
-        return new VaultCatalog(aws.s3(), new VaultLayout(properties.vault().bucket(), properties.vault().root()));
+        return new VaultCatalog(aws.s3(), properties.vault().layout());
     }
 
     @Bean

@@ -2,6 +2,7 @@ package io.dynarestore.planner;
 
 import io.dynarestore.core.aws.AwsSettings;
 import io.dynarestore.core.kafka.TopicDefinitions;
+import io.dynarestore.core.vault.VaultSettings;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -19,13 +20,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 @ConfigurationProperties("planner")
 public record PlannerProperties(
         AwsSettings aws,
-        Vault vault,
+        VaultSettings vault,
         TopicDefinitions topics,
         @DefaultValue("restore-planner") String group,
         @DefaultValue("4") int workers,
         @DefaultValue("10m") Duration tableActive) {
-
-    /** The vault: a bucket and an optional root prefix inside it. */
-    public record Vault(String bucket, @DefaultValue("") String root) {
-    }
 }

@@ -6,6 +6,7 @@ import io.dynarestore.contracts.Topic;
 import io.dynarestore.contracts.status.SegmentFailed;
 import io.dynarestore.contracts.work.SegmentDispatched;
 import io.dynarestore.contracts.work.SegmentWork;
+import io.dynarestore.core.kafka.ConsumerThread;
 import io.dynarestore.core.kafka.DeadLetters;
 import io.dynarestore.core.kafka.EventPublisher;
 import io.dynarestore.core.kafka.Messages;
@@ -25,9 +26,6 @@ import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * completion (or its failure) is on the status topic; a segment whose partition moves to another
  * member, or whose member dies, is written again from the start by the next owner.
  */
-final class SegmentConsumer implements Runnable {
+final class SegmentConsumer {
 
     private static final Logger log = LoggerFactory.getLogger(SegmentConsumer.class);
 
@@ -51,8 +49,8 @@ final class SegmentConsumer implements Runnable {
     private final int segmentAttempts;
     private final io.dynarestore.core.retry.Backoff segmentBackoff;
     private final Map<String, Integer> attempts = new HashMap<>();
-    private volatile boolean running = true;
-    private volatile KafkaConsumer<String, byte[]> consumer;
+    private final ConsumerThread thread;
+    private KafkaConsumer<String, byte[]> consumer;
     private Job job;
 
     SegmentConsumer(Map<String, Object> config, SegmentWriter writer, EventPublisher publisher, ExecutorService pool,
@@ -65,6 +63,7 @@ final class SegmentConsumer implements Runnable {
         this.segmentAttempts = segmentAttempts;
         this.segmentBackoff = new io.dynarestore.core.retry.Backoff(segmentAttempts, Duration.ofSeconds(1),
                 Duration.ofSeconds(30));
+        this.thread = new ConsumerThread("segment-consumer-" + name, config, this::loop);
     }
 
     /** Consumer settings: manual commits, one record per poll, cooperative rebalancing. */
@@ -72,8 +71,6 @@ final class SegmentConsumer implements Runnable {
         var c = new HashMap<>(base);
         c.put(ConsumerConfig.GROUP_ID_CONFIG, group);
         c.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
-        c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
-        c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1);
@@ -85,20 +82,20 @@ final class SegmentConsumer implements Runnable {
         return c;
     }
 
-    void stop() {
-        running = false;
-        KafkaConsumer<String, byte[]> c = consumer;
-        if (c != null) {
-            c.wakeup();
-        }
+    void start() {
+        thread.start();
     }
 
-    @Override
-    public void run() {
-        try (var c = new KafkaConsumer<String, byte[]>(config)) {
-            consumer = c;
+    /** Stops polling; a segment under way is given up uncommitted, for the next owner to redo. */
+    void stop() {
+        thread.stop(Duration.ofSeconds(40));
+    }
+
+    private void loop(KafkaConsumer<String, byte[]> c) {
+        consumer = c;
+        try {
             c.subscribe(List.of(Topic.SEGMENTS.topicName()), new Rebalance());
-            while (running) {
+            while (thread.running()) {
                 if (job != null) {
                     c.pause(c.assignment());
                 }
@@ -114,10 +111,6 @@ final class SegmentConsumer implements Runnable {
                     }
                     start(c, record);
                 }
-            }
-        } catch (WakeupException e) {
-            if (running) {
-                throw e;
             }
         } finally {
             abortJob();

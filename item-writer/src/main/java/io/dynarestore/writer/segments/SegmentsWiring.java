@@ -19,7 +19,6 @@ import org.springframework.stereotype.Component;
 class SegmentsWiring implements SmartLifecycle {
 
     private final List<SegmentConsumer> consumers = new ArrayList<>();
-    private final List<Thread> threads = new ArrayList<>();
     private final ExecutorService workers;
     private volatile boolean running;
 
@@ -55,24 +54,13 @@ class SegmentsWiring implements SmartLifecycle {
     @Override
     public void start() {
         running = true;
-        for (int i = 0; i < consumers.size(); i++) {
-            Thread t = new Thread(consumers.get(i), "segment-consumer-" + i);
-            threads.add(t);
-            t.start();
-        }
+        consumers.forEach(SegmentConsumer::start);
     }
 
     @Override
     public void stop() {
         running = false;
-        consumers.forEach(SegmentConsumer::stop);
-        for (Thread t : threads) {
-            try {
-                t.join(40_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        consumers.parallelStream().forEach(SegmentConsumer::stop);
         workers.shutdownNow();
     }
 

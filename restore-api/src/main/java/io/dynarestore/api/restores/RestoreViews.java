@@ -5,6 +5,7 @@ import io.dynarestore.contracts.request.RestoreRequested;
 import io.dynarestore.contracts.status.RestoreEvent;
 import io.dynarestore.contracts.status.RestoreState;
 import io.dynarestore.contracts.status.RestoreView;
+import io.dynarestore.core.kafka.ConsumerThread;
 import io.dynarestore.core.kafka.Messages;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,11 +18,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -32,23 +28,15 @@ import org.springframework.context.SmartLifecycle;
  */
 final class RestoreViews implements SmartLifecycle {
 
-    private static final Logger log = LoggerFactory.getLogger(RestoreViews.class);
-
-    private final Map<String, Object> consumerConfig;
     private final Map<String, RestoreView> views = new ConcurrentHashMap<>();
     private final Map<String, RestoreView> pending = new ConcurrentHashMap<>();
-    private volatile boolean running;
-    private volatile KafkaConsumer<String, byte[]> consumer;
-    private Thread thread;
+    private final ConsumerThread thread;
 
     RestoreViews(Map<String, Object> baseConsumerConfig) {
         var config = new HashMap<>(baseConsumerConfig);
         config.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
-        config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.CLIENT_ID_CONFIG, "restore-api-views-" + ProcessHandle.current().pid());
-        this.consumerConfig = config;
+        this.thread = new ConsumerThread("restore-views", config, this::follow);
     }
 
     /** The restore's summary, if any event (or this replica's own submission) named it. */
@@ -111,54 +99,31 @@ final class RestoreViews implements SmartLifecycle {
 
     @Override
     public void start() {
-        running = true;
-        thread = new Thread(this::run, "restore-views");
-        thread.setDaemon(true);
         thread.start();
     }
 
-    private void run() {
-        try (var c = new KafkaConsumer<String, byte[]>(consumerConfig)) {
-            consumer = c;
-            List<TopicPartition> partitions = c.partitionsFor(Topic.STATUS.topicName(), Duration.ofSeconds(60))
-                    .stream().map(p -> new TopicPartition(p.topic(), p.partition())).toList();
-            c.assign(partitions);
-            c.seekToBeginning(partitions);
-            while (running) {
-                for (ConsumerRecord<String, byte[]> record : c.poll(Duration.ofMillis(200))) {
-                    RestoreEvent event = Messages.statusEvent(record.value());
-                    if (event != null && event.restoreId() != null) {
-                        apply(event);
-                    }
+    private void follow(KafkaConsumer<String, byte[]> c) {
+        List<TopicPartition> partitions = c.partitionsFor(Topic.STATUS.topicName(), Duration.ofSeconds(60))
+                .stream().map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+        c.assign(partitions);
+        c.seekToBeginning(partitions);
+        while (thread.running()) {
+            for (ConsumerRecord<String, byte[]> record : c.poll(Duration.ofMillis(200))) {
+                RestoreEvent event = Messages.statusEvent(record.value());
+                if (event != null && event.restoreId() != null) {
+                    apply(event);
                 }
             }
-        } catch (WakeupException e) {
-            if (running) {
-                log.error("restore views stopped", e);
-            }
-        } catch (RuntimeException e) {
-            log.error("restore views stopped", e);
         }
     }
 
     @Override
     public void stop() {
-        running = false;
-        KafkaConsumer<String, byte[]> c = consumer;
-        if (c != null) {
-            c.wakeup();
-        }
-        if (thread != null) {
-            try {
-                thread.join(10_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        thread.stop(Duration.ofSeconds(10));
     }
 
     @Override
     public boolean isRunning() {
-        return running;
+        return thread.running();
     }
 }

@@ -51,6 +51,15 @@ public final class EventPublisher implements AutoCloseable {
     public CompletableFuture<RecordMetadata> send(Topic topic, String key, Envelope message) {
         var record = new ProducerRecord<String, byte[]>(topic.topicName(), key, Json.toBytes(message));
         CloudEvents.headers(message, service).forEach((k, v) -> record.headers().add(k, v));
+        return sendAsync(record);
+    }
+
+    /** Sends a prepared record (a forwarded or dead-lettered message) and waits until the broker has it. */
+    public RecordMetadata sendRecord(ProducerRecord<String, byte[]> record) {
+        return await(sendAsync(record));
+    }
+
+    private CompletableFuture<RecordMetadata> sendAsync(ProducerRecord<String, byte[]> record) {
         var future = new CompletableFuture<RecordMetadata>();
         producer.send(record, (metadata, error) -> {
             if (error != null) {
@@ -60,19 +69,6 @@ public final class EventPublisher implements AutoCloseable {
             }
         });
         return future;
-    }
-
-    /** Sends a prepared record (a forwarded or dead-lettered message) and waits until the broker has it. */
-    public RecordMetadata sendRecord(ProducerRecord<String, byte[]> record) {
-        var future = new CompletableFuture<RecordMetadata>();
-        producer.send(record, (metadata, error) -> {
-            if (error != null) {
-                future.completeExceptionally(error);
-            } else {
-                future.complete(metadata);
-            }
-        });
-        return await(future);
     }
 
     /** Sends a status event keyed by its restore id and waits until the broker has it. */

@@ -3,6 +3,7 @@ package io.dynarestore.planner.restore;
 import io.dynarestore.contracts.Topic;
 import io.dynarestore.contracts.status.RestoreEvent;
 import io.dynarestore.contracts.status.RestoreFailed;
+import io.dynarestore.core.kafka.ConsumerThread;
 import io.dynarestore.core.kafka.EventPublisher;
 import io.dynarestore.core.kafka.Messages;
 import java.time.Duration;
@@ -22,9 +23,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.RangeAssignor;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -49,9 +47,8 @@ public final class PlannerLoop implements SmartLifecycle {
     private final ExecutorService workers;
     private final OwnedRestores owned = new OwnedRestores();
     private final ConcurrentLinkedQueue<StepDone> done = new ConcurrentLinkedQueue<>();
-    private volatile boolean running;
-    private volatile KafkaConsumer<String, byte[]> consumer;
-    private Thread thread;
+    private final ConsumerThread thread;
+    private KafkaConsumer<String, byte[]> consumer;
     private int partitions;
 
     PlannerLoop(Map<String, Object> consumerConfig, RequestIntake intake, RestoreSteps steps,
@@ -61,14 +58,13 @@ public final class PlannerLoop implements SmartLifecycle {
         this.steps = steps;
         this.publisher = publisher;
         this.workers = workers;
+        this.thread = new ConsumerThread("planner-loop", consumerConfig, this::loop);
     }
 
     /** Consumer settings of the loop: manual commits, range assignment, generous poll interval. */
     public static Map<String, Object> consumerConfig(Map<String, Object> base, String group) {
         var config = new HashMap<>(base);
         config.put(ConsumerConfig.GROUP_ID_CONFIG, group);
-        config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
-        config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         config.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, RangeAssignor.class.getName());
@@ -79,78 +75,62 @@ public final class PlannerLoop implements SmartLifecycle {
 
     @Override
     public void start() {
-        running = true;
-        thread = new Thread(this::run, "planner-loop");
         thread.start();
     }
 
     @Override
     public void stop() {
-        running = false;
-        KafkaConsumer<String, byte[]> c = consumer;
-        if (c != null) {
-            c.wakeup();
-        }
-        try {
-            thread.join(30_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        thread.stop(Duration.ofSeconds(30));
     }
 
     @Override
     public boolean isRunning() {
-        return running;
+        return thread.running();
     }
 
-    private void run() {
-        try (var c = new KafkaConsumer<String, byte[]>(consumerConfig)) {
-            consumer = c;
-            partitions = checkPartitionCounts(c);
-            c.subscribe(List.of(Topic.REQUESTS.topicName(), Topic.STATUS.topicName()), new Rebalance());
-            long backoff = 0;
-            while (running) {
-                var records = c.poll(Duration.ofMillis(200));
-                var commits = new HashMap<TopicPartition, OffsetAndMetadata>();
-                Set<TopicPartition> stalled = new HashSet<>();
-                for (ConsumerRecord<String, byte[]> record : records) {
-                    var tp = new TopicPartition(record.topic(), record.partition());
-                    if (stalled.contains(tp)) {
-                        continue;
-                    }
-                    try {
-                        onRecord(record);
-                        commits.put(tp, new OffsetAndMetadata(record.offset() + 1));
-                    } catch (RuntimeException e) {
-                        // Kafka, S3 or DynamoDB unavailable: take the record again after a pause
-                        log.warn("could not handle {}-{}@{}, will retry: {}", record.topic(), record.partition(),
-                                record.offset(), e.toString());
-                        stalled.add(tp);
-                        c.seek(tp, record.offset());
-                        backoff = Math.min(backoff == 0 ? 200 : backoff * 2, 5_000);
-                    }
+    private void loop(KafkaConsumer<String, byte[]> c) {
+        consumer = c;
+        partitions = checkPartitionCounts(c);
+        c.subscribe(List.of(Topic.REQUESTS.topicName(), Topic.STATUS.topicName()), new Rebalance());
+        long backoff = 0;
+        while (thread.running()) {
+            var records = c.poll(Duration.ofMillis(200));
+            var commits = new HashMap<TopicPartition, OffsetAndMetadata>();
+            Set<TopicPartition> stalled = new HashSet<>();
+            for (ConsumerRecord<String, byte[]> record : records) {
+                var tp = new TopicPartition(record.topic(), record.partition());
+                if (stalled.contains(tp)) {
+                    continue;
                 }
-                drainSteps();
-                if (!commits.isEmpty()) {
-                    c.commitSync(commits);
-                }
-                if (stalled.isEmpty()) {
-                    backoff = 0;
-                } else {
-                    Thread.sleep(backoff);
+                try {
+                    onRecord(record);
+                    commits.put(tp, new OffsetAndMetadata(record.offset() + 1));
+                } catch (RuntimeException e) {
+                    // Kafka, S3 or DynamoDB unavailable: take the record again after a pause
+                    log.warn("could not handle {}-{}@{}, will retry: {}", record.topic(), record.partition(),
+                            record.offset(), e.toString());
+                    stalled.add(tp);
+                    c.seek(tp, record.offset());
+                    backoff = Math.min(backoff == 0 ? 200 : backoff * 2, 5_000);
                 }
             }
-        } catch (WakeupException e) {
-            if (running) {
-                throw e;
+            drainSteps();
+            if (!commits.isEmpty()) {
+                c.commitSync(commits);
             }
+            if (stalled.isEmpty()) {
+                backoff = 0;
+            } else {
+                sleep(backoff);
+            }
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
-            log.error("planner loop stopped", e);
-            throw e;
-        } finally {
-            running = false;
         }
     }
 
@@ -286,6 +266,8 @@ public final class PlannerLoop implements SmartLifecycle {
         var config = new HashMap<>(consumerConfig);
         config.remove(ConsumerConfig.GROUP_ID_CONFIG);
         config.put(ConsumerConfig.CLIENT_ID_CONFIG, "restore-planner-replay-" + ProcessHandle.current().pid());
+        config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, org.apache.kafka.common.serialization.StringDeserializer.class);
+        config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, org.apache.kafka.common.serialization.ByteArrayDeserializer.class);
         try (var replayer = new KafkaConsumer<String, byte[]>(config)) {
             replayer.assign(status);
             replayer.seekToBeginning(status);

@@ -1,0 +1,82 @@
+package io.dynarestore.core.kafka;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Kafka consumer (String keys, raw values) owned by one thread, which runs {@code body}
+ * until {@link #stop()}: a stop wakes the consumer out of {@code poll()}, the body returns and
+ * the consumer is closed on its own thread (a KafkaConsumer is not thread-safe).
+ */
+public final class ConsumerThread {
+
+    private static final Logger log = LoggerFactory.getLogger(ConsumerThread.class);
+
+    private final String name;
+    private final Map<String, Object> config;
+    private final Consumer<KafkaConsumer<String, byte[]>> body;
+    private volatile boolean running;
+    private volatile KafkaConsumer<String, byte[]> consumer;
+    private Thread thread;
+
+    public ConsumerThread(String name, Map<String, Object> config, Consumer<KafkaConsumer<String, byte[]>> body) {
+        var c = new HashMap<>(config);
+        c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        c.putIfAbsent(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        this.name = name;
+        this.config = c;
+        this.body = body;
+    }
+
+    public void start() {
+        running = true;
+        thread = new Thread(this::run, name);
+        thread.start();
+    }
+
+    /** Whether the body should go on: true until {@link #stop()}. */
+    public boolean running() {
+        return running;
+    }
+
+    private void run() {
+        try (var c = new KafkaConsumer<String, byte[]>(config)) {
+            consumer = c;
+            body.accept(c);
+        } catch (WakeupException e) {
+            if (running) {
+                log.error("{} woken up while running", name, e);
+            }
+        } catch (RuntimeException e) {
+            log.error("{} stopped", name, e);
+        } finally {
+            running = false;
+        }
+    }
+
+    /** Stops the body and waits (bounded) for the thread to end. */
+    public void stop(Duration wait) {
+        running = false;
+        KafkaConsumer<String, byte[]> c = consumer;
+        if (c != null) {
+            c.wakeup();
+        }
+        if (thread != null) {
+            try {
+                thread.join(wait.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
