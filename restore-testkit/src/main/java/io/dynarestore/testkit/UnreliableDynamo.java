@@ -1,0 +1,172 @@
+package io.dynarestore.testkit;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A DynamoDB-protocol proxy in front of dynalite that behaves the way DynamoDB does under load
+ * and dynalite never does: a share of BatchWriteItem calls write only half their items and
+ * return the rest as {@code UnprocessedItems}, and a share of calls fail with
+ * {@code ProvisionedThroughputExceededException}. Seeded, so a test run is repeatable.
+ */
+public final class UnreliableDynamo implements AutoCloseable {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final Set<String> HOP_HEADERS = Set.of("host", "content-length", "connection", "expect",
+            "transfer-encoding", "upgrade");
+
+    private final HttpServer server;
+    private final HttpClient client = HttpClient.newHttpClient();
+    private final URI target;
+    private final Random random;
+    private final double unprocessedRate;
+    private final double throttleRate;
+    private final AtomicLong batchCalls = new AtomicLong();
+    private final AtomicLong partialAnswers = new AtomicLong();
+    private final AtomicLong throttled = new AtomicLong();
+
+    private UnreliableDynamo(URI target, long seed, double unprocessedRate, double throttleRate) throws IOException {
+        this.target = target;
+        this.random = new Random(seed);
+        this.unprocessedRate = unprocessedRate;
+        this.throttleRate = throttleRate;
+        this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", this::handle);
+        server.setExecutor(Executors.newFixedThreadPool(8));
+        server.start();
+    }
+
+    /**
+     * @param unprocessedRate share of BatchWriteItem calls answered with half their items unprocessed
+     * @param throttleRate    share of BatchWriteItem calls refused as throttled
+     */
+    public static UnreliableDynamo inFrontOf(URI dynamo, long seed, double unprocessedRate, double throttleRate)
+            throws IOException {
+        return new UnreliableDynamo(dynamo, seed, unprocessedRate, throttleRate);
+    }
+
+    public URI endpoint() {
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+    }
+
+    public long batchCalls() {
+        return batchCalls.get();
+    }
+
+    public long partialAnswers() {
+        return partialAnswers.get();
+    }
+
+    public long throttled() {
+        return throttled.get();
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            byte[] body = exchange.getRequestBody().readAllBytes();
+            String action = exchange.getRequestHeaders().getFirst("X-Amz-Target");
+            ObjectNode unprocessed = null;
+            if (action != null && action.endsWith(".BatchWriteItem")) {
+                batchCalls.incrementAndGet();
+                double roll;
+                synchronized (random) {
+                    roll = random.nextDouble();
+                }
+                if (roll < throttleRate) {
+                    throttled.incrementAndGet();
+                    reply(exchange, 400, "{\"__type\":\"com.amazonaws.dynamodb.v20120810#"
+                            + "ProvisionedThroughputExceededException\",\"message\":\"The level of configured "
+                            + "provisioned throughput for the table was exceeded.\"}");
+                    return;
+                }
+                if (roll < throttleRate + unprocessedRate) {
+                    ObjectNode request = (ObjectNode) JSON.readTree(body);
+                    unprocessed = split((ObjectNode) request.get("RequestItems"));
+                    if (unprocessed != null) {
+                        partialAnswers.incrementAndGet();
+                        body = JSON.writeValueAsBytes(request);
+                    }
+                }
+            }
+            var forward = HttpRequest.newBuilder(target.resolve(exchange.getRequestURI()))
+                    .method(exchange.getRequestMethod(), HttpRequest.BodyPublishers.ofByteArray(body));
+            for (Map.Entry<String, java.util.List<String>> h : exchange.getRequestHeaders().entrySet()) {
+                if (!HOP_HEADERS.contains(h.getKey().toLowerCase())) {
+                    h.getValue().forEach(v -> forward.header(h.getKey(), v));
+                }
+            }
+            HttpResponse<byte[]> response = client.send(forward.build(), HttpResponse.BodyHandlers.ofByteArray());
+            byte[] answer = response.body();
+            if (unprocessed != null && response.statusCode() == 200) {
+                ObjectNode json = (ObjectNode) JSON.readTree(answer);
+                json.set("UnprocessedItems", unprocessed);
+                answer = JSON.writeValueAsBytes(json);
+            }
+            response.headers().map().forEach((k, values) -> {
+                // a changed body would fail the SDK's CRC32 check
+                if (!HOP_HEADERS.contains(k.toLowerCase()) && !k.equalsIgnoreCase("x-amz-crc32") && !k.startsWith(":")) {
+                    values.forEach(v -> exchange.getResponseHeaders().add(k, v));
+                }
+            });
+            exchange.sendResponseHeaders(response.statusCode(), answer.length == 0 ? -1 : answer.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(answer);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Keeps the first half of each table's writes in {@code requestItems}; returns the rest. */
+    private static ObjectNode split(ObjectNode requestItems) {
+        ObjectNode rest = JSON.createObjectNode();
+        for (Iterator<Map.Entry<String, JsonNode>> it = requestItems.properties().iterator(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> table = it.next();
+            ArrayNode writes = (ArrayNode) table.getValue();
+            if (writes.size() < 2) {
+                continue;
+            }
+            int keep = (writes.size() + 1) / 2;
+            ArrayNode kept = JSON.createArrayNode();
+            ArrayNode left = JSON.createArrayNode();
+            for (int i = 0; i < writes.size(); i++) {
+                (i < keep ? kept : left).add(writes.get(i));
+            }
+            table.setValue(kept);
+            rest.set(table.getKey(), left);
+        }
+        return rest.isEmpty() ? null : rest;
+    }
+
+    private static void reply(HttpExchange exchange, int status, String json) throws IOException {
+        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("Content-Type", "application/x-amz-json-1.0");
+        exchange.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}
