@@ -67,6 +67,9 @@ final class RestoreViews implements SmartLifecycle {
     /** Records a request this replica published, until the planner answers it. */
     void submitted(RestoreRequested request) {
         pending.putIfAbsent(request.restoreId(), RestoreView.requested(request));
+        if (views.containsKey(request.restoreId())) {
+            pending.remove(request.restoreId()); // the planner was quicker than this line
+        }
     }
 
     /** Waits until the planner answered the restore (or {@code timeout} passed) and returns its summary. */

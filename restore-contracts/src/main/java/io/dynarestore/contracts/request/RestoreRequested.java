@@ -41,11 +41,6 @@ public record RestoreRequested(
                 notification);
     }
 
-    public RestoreRequested withRestoreId(String id) {
-        return new RestoreRequested(id, type, schemaVersion, eventId, occurredAt, requestedBy,
-                source, scope, destination, notification);
-    }
-
     /** The same request without the fields that differ between two publications of it. */
     public RestoreRequested substance() {
         return new RestoreRequested(restoreId, null, null, null, null, requestedBy,

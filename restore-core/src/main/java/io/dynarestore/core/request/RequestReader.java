@@ -3,7 +3,6 @@ package io.dynarestore.core.request;
 import io.dynarestore.contracts.Json;
 import io.dynarestore.contracts.Schemas;
 import io.dynarestore.contracts.request.RestoreRequested;
-import io.dynarestore.contracts.request.Source;
 import io.dynarestore.contracts.status.RejectionCode;
 import io.dynarestore.contracts.status.RestoreRejected.FieldError;
 import java.util.ArrayList;
@@ -112,10 +111,5 @@ public final class RequestReader {
     /** A request that does not, with the id to report it under and why. */
     public record Invalid(String restoreId, RejectionCode code, String reason, List<FieldError> errors)
             implements Result {
-    }
-
-    /** The kind of source a valid request names. */
-    public static Source.Kind kind(RestoreRequested request) {
-        return request.source().kind();
     }
 }
