@@ -34,7 +34,7 @@ final class RandomMessages {
             return value(permitted[random.nextInt(permitted.length)], null, name);
         }
         if (raw.isRecord()) {
-            return record(raw);
+            return record(raw, name);
         }
         if (raw.isEnum()) {
             Object[] constants = raw.getEnumConstants();
@@ -77,7 +77,7 @@ final class RandomMessages {
         throw new IllegalArgumentException("no generator for " + raw + " (" + name + ")");
     }
 
-    private Object record(Class<?> type) {
+    private Object record(Class<?> type, String path) {
         RecordComponent[] components = type.getRecordComponents();
         Object[] args = new Object[components.length];
         Class<?>[] types = new Class<?>[components.length];
@@ -85,8 +85,9 @@ final class RandomMessages {
             types[i] = components[i].getType();
             String name = components[i].getName();
             String qualified = type.getSimpleName() + "." + name;
+            String nested = path + "." + name;
             args[i] = value(components[i].getType(), components[i].getGenericType(),
-                    OWNED.contains(qualified) ? qualified : name);
+                    OWNED.contains(nested) ? nested : OWNED.contains(qualified) ? qualified : name);
         }
         try {
             var ctor = type.getDeclaredConstructor(types);
@@ -97,12 +98,15 @@ final class RandomMessages {
         }
     }
 
-    private static final java.util.Set<String> OWNED = java.util.Set.of("File.format", "AttributeFilter.type");
+    private static final java.util.Set<String> OWNED = java.util.Set.of("File.format", "AttributeFilter.type",
+            "skipKeys.format");
 
     private String string(String name) {
         switch (name) {
             case "File.format":
                 return "CSV";
+            case "skipKeys.format":
+                return "KEY_HASHES";
             case "AttributeFilter.type":
                 return new String[]{"S", "N", "B", "BOOL", "NULL"}[random.nextInt(5)];
             case "account":

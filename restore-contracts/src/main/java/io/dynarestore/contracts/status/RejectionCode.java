@@ -12,6 +12,14 @@ public enum RejectionCode {
     BACKUP_EXPIRED,
     /** A new table was asked for, but a table of that name exists. */
     TABLE_EXISTS,
+    /** The point in time is outside every restorable window; the reason names the nearest ones. */
+    POINT_NOT_RESTORABLE,
+    /** An existing table was named as the destination, but there is no such table. */
+    TABLE_NOT_FOUND,
+    /** A full restore into an existing table needs it empty; it holds items. */
+    TABLE_NOT_EMPTY,
+    /** The destination's key schema differs from the backup's. */
+    KEY_SCHEMA_MISMATCH,
     /** The account or region is not in the configured registry. */
     UNKNOWN_ACCOUNT,
     /** A valid request this version cannot carry out yet. */

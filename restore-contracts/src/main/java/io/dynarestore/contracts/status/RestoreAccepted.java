@@ -4,11 +4,20 @@ import io.dynarestore.contracts.Envelope;
 import io.dynarestore.contracts.request.RestoreRequested;
 import java.time.Instant;
 
-/** The planner checked the request against the vault and the destination and took it on. */
+/**
+ * The planner checked the request against the vault and the destination and took it on. For a
+ * point-in-time request, {@code pointInTime} is the second it resolved to (for {@code latest},
+ * the latest restorable second when the request was accepted), fixed for the whole restore.
+ */
 public record RestoreAccepted(String eventId, String restoreId, Integer schemaVersion, Instant occurredAt,
-                              RestoreRequested request) implements RestoreEvent {
+                              RestoreRequested request, Instant pointInTime) implements RestoreEvent {
 
     public static RestoreAccepted of(RestoreRequested request) {
-        return new RestoreAccepted(Envelope.newEventId(), request.restoreId(), SCHEMA_VERSION, Envelope.now(), request);
+        return of(request, null);
+    }
+
+    public static RestoreAccepted of(RestoreRequested request, Instant pointInTime) {
+        return new RestoreAccepted(Envelope.newEventId(), request.restoreId(), SCHEMA_VERSION, Envelope.now(), request,
+                pointInTime);
     }
 }

@@ -5,12 +5,17 @@ import java.time.Instant;
 
 /** Every segment is written. {@code itemsWritten} counts each item of the source once. */
 public record RestoreCompleted(String eventId, String restoreId, Integer schemaVersion, Instant occurredAt,
-                               TableRef destination, long itemsWritten, long bytesWritten, int segments,
-                               long durationMs) implements RestoreEvent {
+                               TableRef destination, long itemsWritten, long itemsDeleted, long bytesWritten,
+                               int segments, long durationMs) implements RestoreEvent {
 
     public static RestoreCompleted of(String restoreId, TableRef destination, long items, long bytes, int segments,
                                       long durationMs) {
+        return of(restoreId, destination, items, 0, bytes, segments, durationMs);
+    }
+
+    public static RestoreCompleted of(String restoreId, TableRef destination, long items, long deleted, long bytes,
+                                      int segments, long durationMs) {
         return new RestoreCompleted(Envelope.newEventId(), restoreId, SCHEMA_VERSION, Envelope.now(), destination,
-                items, bytes, segments, durationMs);
+                items, deleted, bytes, segments, durationMs);
     }
 }

@@ -18,6 +18,7 @@ public final class RestoreView {
     private final String restoreId;
     private RestoreState state;
     private RestoreRequested request;
+    private Instant pointInTime;
     private RestorePlanned plan;
     private TableRef destination;
     private final Map<Integer, long[]> completed = new HashMap<>();
@@ -55,6 +56,7 @@ public final class RestoreView {
         }
         if (event instanceof RestoreAccepted e) {
             request = e.request();
+            pointInTime = e.pointInTime();
             moveTo(RestoreState.ACCEPTED, e);
         } else if (event instanceof RestoreRejected e) {
             if (state != null && state != RestoreState.REQUESTED) {
@@ -78,7 +80,7 @@ public final class RestoreView {
             }
         } else if (event instanceof SegmentCompleted e) {
             inFlight.remove(e.segment());
-            completed.putIfAbsent(e.segment(), new long[]{e.itemsWritten(), e.bytesWritten()});
+            completed.putIfAbsent(e.segment(), new long[]{e.itemsWritten(), e.bytesWritten(), e.itemsDeleted()});
         } else if (event instanceof SegmentFailed e) {
             failedSegments.put(e.segment(), e.reason());
         } else if (event instanceof RestoreCompleted e) {
@@ -127,6 +129,19 @@ public final class RestoreView {
     /** Segments that failed for good, with the reasons. */
     public Map<Integer, String> failedSegments() {
         return java.util.Collections.unmodifiableMap(failedSegments);
+    }
+
+    public long itemsDeleted() {
+        long sum = 0;
+        for (long[] c : completed.values()) {
+            sum += c.length > 2 ? c[2] : 0;
+        }
+        return sum;
+    }
+
+    /** The point in time the restore resolved to, for point-in-time restores. */
+    public Instant pointInTime() {
+        return pointInTime;
     }
 
     public long bytesWritten() {

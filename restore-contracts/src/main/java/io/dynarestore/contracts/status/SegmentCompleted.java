@@ -9,12 +9,24 @@ import java.time.Instant;
  * count a segment once.
  */
 public record SegmentCompleted(String eventId, String restoreId, Integer schemaVersion, Instant occurredAt,
-                               int segment, long itemsWritten, long bytesWritten, long wcuConsumed, String writer,
-                               long durationMs) implements RestoreEvent {
+                               int segment, long itemsWritten, long itemsDeleted, long itemsSkipped,
+                               long bytesWritten, long wcuConsumed, String writer, long durationMs)
+        implements RestoreEvent {
 
+    /** A segment of puts only. */
     public static SegmentCompleted of(String restoreId, int segment, long items, long bytes, long wcu, String writer,
                                       long durationMs) {
+        return of(restoreId, segment, items, 0, 0, bytes, wcu, writer, durationMs);
+    }
+
+    /**
+     * @param deleted items deleted from the destination
+     * @param skipped items of the file not written: superseded by a later change, or deletes of
+     *                items a new table cannot hold
+     */
+    public static SegmentCompleted of(String restoreId, int segment, long items, long deleted, long skipped,
+                                      long bytes, long wcu, String writer, long durationMs) {
         return new SegmentCompleted(Envelope.newEventId(), restoreId, SCHEMA_VERSION, Envelope.now(), segment, items,
-                bytes, wcu, writer, durationMs);
+                deleted, skipped, bytes, wcu, writer, durationMs);
     }
 }

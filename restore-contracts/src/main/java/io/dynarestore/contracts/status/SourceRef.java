@@ -2,6 +2,14 @@ package io.dynarestore.contracts.status;
 
 import java.time.Instant;
 
-/** The backup (or point in time) a restore reads, as resolved by the planner. */
-public record SourceRef(String account, String region, String table, String backupId, Instant takenAt) {
+/**
+ * What a restore reads, as resolved by the planner: the base backup and, for a point-in-time
+ * restore, the second restored to and how many incremental exports are replayed on the base.
+ */
+public record SourceRef(String account, String region, String table, String backupId, Instant takenAt,
+                        Instant pointInTime, Integer exports) {
+
+    public SourceRef(String account, String region, String table, String backupId, Instant takenAt) {
+        this(account, region, table, backupId, takenAt, null, null);
+    }
 }

@@ -9,18 +9,38 @@ import java.util.List;
  * table. Kafka carries the descriptor only; the items stay in S3.
  */
 public record SegmentDispatched(String eventId, String restoreId, Integer schemaVersion, Instant occurredAt,
-                                int segment, int segmentCount, DataFile source, WriteTarget target)
+                                int segment, int segmentCount, Role role, DataFile source, WriteTarget target,
+                                DataFile skipKeys, boolean applyDeletes)
         implements SegmentWork {
 
+    /** A segment of a full backup, written as it is. */
     public static SegmentDispatched of(String restoreId, int segment, int segmentCount, DataFile source,
                                        WriteTarget target) {
-        return new SegmentDispatched(Envelope.newEventId(), restoreId, SCHEMA_VERSION, Envelope.now(), segment,
-                segmentCount, source, target);
+        return of(restoreId, segment, segmentCount, Role.BASE, source, target, null, false);
     }
 
     /**
-     * A gzip data file of DynamoDB JSON lines in S3, with the item count and the base64 MD5 of
-     * the object that its manifest states.
+     * @param skipKeys     for a BASE segment, the keys a later change supersedes (not written)
+     * @param applyDeletes for a DELTA segment, whether keys without a final image are deleted
+     *                     from the destination (not needed for a new or empty table)
+     */
+    public static SegmentDispatched of(String restoreId, int segment, int segmentCount, Role role, DataFile source,
+                                       WriteTarget target, DataFile skipKeys, boolean applyDeletes) {
+        return new SegmentDispatched(Envelope.newEventId(), restoreId, SCHEMA_VERSION, Envelope.now(), segment,
+                segmentCount, role, source, target, skipKeys, applyDeletes);
+    }
+
+    /**
+     * BASE: a data file of the base backup ({@code Item} lines). DELTA: final images and deletes
+     * of the keys changed between the backup and the point in time ({@code Keys} and
+     * {@code NewImage} lines, as in incremental exports).
+     */
+    public enum Role { BASE, DELTA }
+
+    /**
+     * A file in S3: a gzip data file of DynamoDB JSON lines (format {@code DYNAMODB_JSON}) with
+     * its item count and the base64 MD5 of the object that its manifest states, or a sorted list
+     * of key hashes (format {@code KEY_HASHES}, 16 bytes each).
      */
     public record DataFile(String bucket, String key, long itemCount, String md5Checksum, String format) {
     }

@@ -14,7 +14,8 @@ import tools.jackson.databind.JsonNode;
  * {@code list-tags-of-resource} ({@code tags}) and TTL in the shape of
  * {@code describe-time-to-live} ({@code timeToLive}), so a user can write one from the AWS CLI.
  * {@code writeUnits} is the sum over items of ceil(size / 1 KB): the WCU one write of each item
- * costs (absent for backups whose items were not sized).
+ * costs (absent for backups whose items were not sized). {@code location} is set for a native
+ * full export registered where it lies: its manifests and data files are read from there.
  */
 public record BackupMetadata(
         int formatVersion,
@@ -27,7 +28,8 @@ public record BackupMetadata(
         JsonNode table,
         List<JsonNode> tags,
         JsonNode timeToLive,
-        Long writeUnits) {
+        Long writeUnits,
+        ExportLocation location) {
 
     public static final int FORMAT_VERSION = 1;
 
@@ -37,7 +39,13 @@ public record BackupMetadata(
         return new BackupMetadata(FORMAT_VERSION, backupId, takenAt, expiresAt, account, region, table.tableName(),
                 SdkJson.toJson(table),
                 tags == null ? List.of() : tags.stream().map(t -> (JsonNode) SdkJson.toJson(t)).toList(),
-                ttl == null ? null : SdkJson.toJson(ttl), writeUnits);
+                ttl == null ? null : SdkJson.toJson(ttl), writeUnits, null);
+    }
+
+    /** This metadata for a native export registered at {@code where}. */
+    public BackupMetadata at(ExportLocation where) {
+        return new BackupMetadata(formatVersion, backupId, takenAt, expiresAt, account, region, tableName, table, tags,
+                timeToLive, writeUnits, where);
     }
 
     public TableDescription tableDescription() {

@@ -35,13 +35,22 @@ public final class DataFileReader implements AutoCloseable {
     private boolean done;
 
     public DataFileReader(String name, InputStream compressed, String expectedMd5) {
+        this(name, compressed, expectedMd5, true);
+    }
+
+    /** A reader of an uncompressed file of lines (the planner's own spill files). */
+    public static DataFileReader plain(String name, InputStream in) {
+        return new DataFileReader(name, in, null, false);
+    }
+
+    private DataFileReader(String name, InputStream in, String expectedMd5, boolean gzip) {
         this.name = name;
         this.expectedMd5 = expectedMd5;
-        this.raw = compressed;
+        this.raw = in;
         try {
-            this.digest = new DigestInputStream(new BufferedInputStream(compressed, 1 << 16),
+            this.digest = new DigestInputStream(new BufferedInputStream(in, 1 << 16),
                     MessageDigest.getInstance("MD5"));
-            this.parser = DynamoJson.parser(new GZIPInputStream(digest, 1 << 16));
+            this.parser = DynamoJson.parser(gzip ? new GZIPInputStream(digest, 1 << 16) : digest);
         } catch (IOException e) {
             throw new CorruptDataFileException(name + " is not a gzip file: " + e.getMessage(), e);
         } catch (NoSuchAlgorithmException e) {

@@ -47,8 +47,10 @@ public final class VaultCatalog {
                     continue;
                 }
                 readMetadata(cp.prefix()).ifPresent(meta -> {
-                    ManifestSummary summary = readJson(cp.prefix() + VaultLayout.MANIFEST_SUMMARY, ManifestSummary.class)
-                            .orElse(null);
+                    ExportLocation where = meta.location();
+                    ManifestSummary summary = readJson(where != null ? where.bucket() : layout.bucket(),
+                            (where != null ? where.prefix() : cp.prefix()) + VaultLayout.MANIFEST_SUMMARY,
+                            ManifestSummary.class).orElse(null);
                     result.add(BackupSummary.of(meta, summary));
                 });
             }
@@ -67,26 +69,85 @@ public final class VaultCatalog {
         if (metadata.isEmpty()) {
             return Optional.empty();
         }
-        ManifestSummary summary = readJson(prefix + VaultLayout.MANIFEST_SUMMARY, ManifestSummary.class)
-                .orElseThrow(() -> new IllegalStateException("backup " + backupId + " has backup.json but no "
-                        + VaultLayout.MANIFEST_SUMMARY));
-        String filesKey = summary.manifestFilesS3Key() != null ? summary.manifestFilesS3Key()
-                : prefix + VaultLayout.MANIFEST_FILES;
-        return Optional.of(new Backup(layout, metadata.get(), summary, readManifestFiles(filesKey)));
+        ExportLocation where = metadata.get().location();
+        String bucket = where != null ? where.bucket() : layout.bucket();
+        String root = where != null ? where.prefix() : prefix;
+        ManifestSummary summary = readJson(bucket, root + VaultLayout.MANIFEST_SUMMARY, ManifestSummary.class)
+                .orElseThrow(() -> new IllegalStateException("backup " + backupId + " has no "
+                        + VaultLayout.MANIFEST_SUMMARY + " at s3://" + bucket + "/" + root));
+        return Optional.of(new Backup(layout, metadata.get(), summary, readManifestFiles(bucket, root, where)));
+    }
+
+    /** The incremental exports of a table, oldest first. */
+    public List<ExportMetadata> listExports(String account, String region, String table) {
+        var result = new ArrayList<ExportMetadata>();
+        String prefix = layout.exportsPrefix(account, region, table);
+        for (var page : s3.listObjectsV2Paginator(b -> b.bucket(layout.bucket()).prefix(prefix).delimiter("/"))) {
+            for (CommonPrefix cp : page.commonPrefixes()) {
+                if (cp.prefix().length() > prefix.length() + 1) {
+                    readJson(layout.bucket(), cp.prefix() + VaultLayout.EXPORT_JSON, ExportMetadata.class)
+                            .ifPresent(result::add);
+                }
+            }
+        }
+        result.sort(Comparator.comparing(ExportMetadata::from).thenComparing(ExportMetadata::to));
+        return result;
+    }
+
+    /** The data files of an incremental export, with keys in {@link #exportBucket(ExportMetadata)}. */
+    public List<ManifestFile> exportFiles(ExportMetadata export) {
+        ExportLocation where = export.location();
+        String root = where != null ? where.prefix()
+                : layout.exportPrefix(export.account(), export.region(), export.tableName(), export.exportId());
+        return readManifestFiles(exportBucket(export), root, where);
+    }
+
+    public String exportBucket(ExportMetadata export) {
+        return export.location() != null ? export.location().bucket() : layout.bucket();
+    }
+
+    /** The Snaps (AWS-native backups) of a table, oldest first. */
+    public List<SnapMetadata> listSnaps(String account, String region, String table) {
+        var result = new ArrayList<SnapMetadata>();
+        String prefix = layout.snapsPrefix(account, region, table);
+        for (var page : s3.listObjectsV2Paginator(b -> b.bucket(layout.bucket()).prefix(prefix))) {
+            for (var object : page.contents()) {
+                if (object.key().endsWith(".json")) {
+                    readJson(layout.bucket(), object.key(), SnapMetadata.class).ifPresent(result::add);
+                }
+            }
+        }
+        result.sort(Comparator.comparing(SnapMetadata::takenAt));
+        return result;
+    }
+
+    /** Writes a vault entry ({@code backup.json}, {@code export.json}, a Snap) as JSON. */
+    public void put(String key, Object value) {
+        s3.putObject(b -> b.bucket(layout.bucket()).key(key).contentType("application/json"),
+                software.amazon.awssdk.core.sync.RequestBody.fromBytes(Json.toBytes(value)));
+    }
+
+    /** Reads a JSON object from any bucket the services may read, if it exists. */
+    public <T> Optional<T> read(String bucket, String key, Class<T> type) {
+        return readJson(bucket, key, type);
     }
 
     private Optional<BackupMetadata> readMetadata(String backupPrefix) {
-        return readJson(backupPrefix + VaultLayout.BACKUP_JSON, BackupMetadata.class);
+        return readJson(layout.bucket(), backupPrefix + VaultLayout.BACKUP_JSON, BackupMetadata.class);
     }
 
-    private List<ManifestFile> readManifestFiles(String key) {
+    private List<ManifestFile> readManifestFiles(String bucket, String root, ExportLocation where) {
         var files = new ArrayList<ManifestFile>();
-        try (var in = s3.getObject(b -> b.bucket(layout.bucket()).key(key));
+        try (var in = s3.getObject(b -> b.bucket(bucket).key(root + VaultLayout.MANIFEST_FILES));
              var reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
             String line;
             while ((line = reader.readLine()) != null) {
                 if (!line.isBlank()) {
-                    files.add(Json.mapper().readValue(line, ManifestFile.class));
+                    ManifestFile f = Json.mapper().readValue(line, ManifestFile.class);
+                    if (where != null) {
+                        f = new ManifestFile(f.itemCount(), f.md5Checksum(), f.etag(), where.resolve(f.dataFileS3Key()));
+                    }
+                    files.add(f);
                 }
             }
         } catch (IOException e) {
@@ -95,8 +156,8 @@ public final class VaultCatalog {
         return files;
     }
 
-    private <T> Optional<T> readJson(String key, Class<T> type) {
-        try (ResponseInputStream<GetObjectResponse> in = s3.getObject(b -> b.bucket(layout.bucket()).key(key))) {
+    private <T> Optional<T> readJson(String bucket, String key, Class<T> type) {
+        try (ResponseInputStream<GetObjectResponse> in = s3.getObject(b -> b.bucket(bucket).key(key))) {
             return Optional.of(Json.mapper().readValue(in, type));
         } catch (NoSuchKeyException e) {
             return Optional.empty();

@@ -1,0 +1,206 @@
+package io.dynarestore.core.pitr;
+
+import io.dynarestore.core.vault.ExportMetadata;
+import io.dynarestore.core.vault.VaultCatalog.BackupSummary;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Which seconds of a table's history can be restored, from its unexpired backups and its
+ * incremental exports (ADR 0006).
+ *
+ * <p>Rules. The image at second {@code T} is the table after every write made before
+ * {@code T + 1s}. It can be built from a backup taken at {@code T0 < T + 1s} when the writes in
+ * [{@code T0}, {@code T + 1s}) are known exactly. From {@code T0}, an export covering
+ * [{@code from}, {@code to}) that starts at or before an instant already known exactly makes
+ * known: every instant up to {@code to} if it holds every write (the vault's own exports), or
+ * only {@code to} if it is compacted to each key's last write (native exports).
+ */
+public final class PitrCoverage {
+
+    private static final long SECOND = 1_000_000L;
+
+    private final List<BackupSummary> bases;
+    private final List<ExportMetadata> exports;
+
+    private PitrCoverage(List<BackupSummary> bases, List<ExportMetadata> exports) {
+        this.bases = bases;
+        this.exports = exports;
+    }
+
+    /** Coverage from the backups unexpired at {@code now} and all exports. */
+    public static PitrCoverage of(List<BackupSummary> backups, List<ExportMetadata> exports, Instant now) {
+        var bases = backups.stream().filter(b -> !b.expiredAt(now)).sorted(Comparator.comparing(BackupSummary::takenAt))
+                .toList();
+        var sorted = exports.stream().sorted(Comparator.comparing(ExportMetadata::from)).toList();
+        return new PitrCoverage(bases, sorted);
+    }
+
+    /** Restorable seconds, as inclusive [start, end] windows. */
+    public record Window(Instant start, Instant end) {
+        public boolean contains(Instant t) {
+            return !t.isBefore(start) && !t.isAfter(end);
+        }
+    }
+
+    /** The windows, the gaps between them, and the latest restorable second. */
+    public record Availability(List<Window> windows, List<Window> gaps, Instant latestRestorable) {
+    }
+
+    /** What a restore to a second reads: the base backup and the exports that may hold writes after it. */
+    public record Resolution(BackupSummary base, Instant pointInTime, List<ExportMetadata> exports) {
+    }
+
+    public Availability availability() {
+        var windows = new ArrayList<long[]>();
+        for (BackupSummary base : bases) {
+            long t0 = micros(base.takenAt());
+            for (long[] exact : exactSet(t0)) {
+                long lo = Math.max(exact[0], t0 + 1);
+                long first = ceilSeconds(lo) - 1;
+                long last = Math.floorDiv(exact[1], SECOND) - 1;
+                if (first <= last) {
+                    windows.add(new long[]{first, last});
+                }
+            }
+        }
+        windows.sort(Comparator.comparingLong(w -> w[0]));
+        var merged = new ArrayList<long[]>();
+        for (long[] w : windows) {
+            long[] tail = merged.isEmpty() ? null : merged.get(merged.size() - 1);
+            if (tail != null && w[0] <= tail[1] + 1) {
+                tail[1] = Math.max(tail[1], w[1]);
+            } else {
+                merged.add(new long[]{w[0], w[1]});
+            }
+        }
+        var result = merged.stream().map(w -> new Window(Instant.ofEpochSecond(w[0]), Instant.ofEpochSecond(w[1])))
+                .toList();
+        var gaps = new ArrayList<Window>();
+        for (int i = 1; i < merged.size(); i++) {
+            gaps.add(new Window(Instant.ofEpochSecond(merged.get(i - 1)[1] + 1),
+                    Instant.ofEpochSecond(merged.get(i)[0] - 1)));
+        }
+        return new Availability(result, gaps, result.isEmpty() ? null : result.get(result.size() - 1).end());
+    }
+
+    /** How to restore to whole second {@code t}, if it is restorable: from the latest base that reaches it. */
+    public Optional<Resolution> resolve(Instant t) {
+        long target = micros(t) + SECOND;
+        for (int i = bases.size() - 1; i >= 0; i--) {
+            BackupSummary base = bases.get(i);
+            long t0 = micros(base.takenAt());
+            if (t0 >= target) {
+                continue;
+            }
+            if (contains(exactSet(t0), target)) {
+                var used = exports.stream().filter(e -> micros(e.to()) > t0 && micros(e.from()) < target).toList();
+                return Optional.of(new Resolution(base, t, used));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** A sentence naming the restorable seconds nearest to {@code t}, for a rejection. */
+    public String nearest(Instant t) {
+        var windows = availability().windows();
+        if (windows.isEmpty()) {
+            return "No second of this table is restorable: it needs an unexpired backup followed by incremental "
+                    + "exports.";
+        }
+        Instant before = null;
+        Instant after = null;
+        for (Window w : windows) {
+            if (w.end().isBefore(t)) {
+                before = w.end();
+            } else if (after == null && w.start().isAfter(t)) {
+                after = w.start();
+            }
+        }
+        var sb = new StringBuilder("The nearest restorable seconds are ");
+        if (before != null) {
+            sb.append(before).append(" (before)");
+        }
+        if (before != null && after != null) {
+            sb.append(" and ");
+        }
+        if (after != null) {
+            sb.append(after).append(" (after)");
+        }
+        return sb.append('.').toString();
+    }
+
+    /** The instants (microseconds) at which the state is known exactly, from a base taken at {@code t0}. */
+    private List<long[]> exactSet(long t0) {
+        var set = new ArrayList<long[]>();
+        set.add(new long[]{t0, t0});
+        boolean grew = true;
+        while (grew) {
+            grew = false;
+            for (ExportMetadata e : exports) {
+                long from = micros(e.from());
+                long to = micros(e.to());
+                if (to <= t0) {
+                    continue;
+                }
+                Long start = firstMember(set, from, to);
+                if (start == null) {
+                    continue;
+                }
+                grew |= add(set, e.compacted() ? to : start, to);
+            }
+        }
+        return set;
+    }
+
+    private static Long firstMember(List<long[]> set, long from, long to) {
+        for (long[] s : set) {
+            if (s[1] < from) {
+                continue;
+            }
+            if (s[0] > to) {
+                return null;
+            }
+            return Math.max(s[0], from);
+        }
+        return null;
+    }
+
+    /** Adds [a, b] to the sorted, disjoint set; returns whether the set grew. */
+    private static boolean add(List<long[]> set, long a, long b) {
+        for (long[] s : set) {
+            if (s[0] <= a && b <= s[1]) {
+                return false;
+            }
+        }
+        set.add(new long[]{a, b});
+        set.sort(Comparator.comparingLong(s -> s[0]));
+        var merged = new ArrayList<long[]>();
+        for (long[] s : set) {
+            long[] tail = merged.isEmpty() ? null : merged.get(merged.size() - 1);
+            if (tail != null && s[0] <= tail[1]) {
+                tail[1] = Math.max(tail[1], s[1]);
+            } else {
+                merged.add(new long[]{s[0], s[1]});
+            }
+        }
+        set.clear();
+        set.addAll(merged);
+        return true;
+    }
+
+    private static boolean contains(List<long[]> set, long x) {
+        return set.stream().anyMatch(s -> s[0] <= x && x <= s[1]);
+    }
+
+    static long micros(Instant t) {
+        return Math.addExact(Math.multiplyExact(t.getEpochSecond(), SECOND), t.getNano() / 1_000);
+    }
+
+    private static long ceilSeconds(long micros) {
+        return Math.floorDiv(micros + SECOND - 1, SECOND);
+    }
+}

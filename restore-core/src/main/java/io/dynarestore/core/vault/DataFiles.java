@@ -1,0 +1,151 @@
+package io.dynarestore.core.vault;
+
+import io.dynarestore.contracts.Json;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.DigestOutputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.Consumer;
+import java.util.zip.GZIPOutputStream;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import tools.jackson.core.JsonGenerator;
+
+/**
+ * The data files of one export (full, incremental, or a restore's delta): gzip files of one JSON
+ * object per line under {@code <prefix>data/}, each cut at a fixed number of lines, staged on
+ * local disk and then uploaded, so memory stays flat. Lines are written through {@link Part}s,
+ * one per writing thread; {@link #writeManifest()} lists the files in {@code manifest-files.json}.
+ */
+public final class DataFiles {
+
+    private final S3Client s3;
+    private final String bucket;
+    private final String prefix;
+    private final int linesPerFile;
+    private final List<ManifestFile> files = Collections.synchronizedList(new ArrayList<>());
+
+    public DataFiles(S3Client s3, String bucket, String prefix, int linesPerFile) {
+        if (linesPerFile < 1) {
+            throw new IllegalArgumentException("linesPerFile must be at least 1");
+        }
+        this.s3 = s3;
+        this.bucket = bucket;
+        this.prefix = prefix;
+        this.linesPerFile = linesPerFile;
+    }
+
+    public Part openPart() {
+        return new Part();
+    }
+
+    /** The files written so far, in key order (which makes segment numbers stable). */
+    public List<ManifestFile> files() {
+        List<ManifestFile> sorted;
+        synchronized (files) {
+            sorted = new ArrayList<>(files);
+        }
+        sorted.sort(Comparator.comparing(ManifestFile::dataFileS3Key));
+        return sorted;
+    }
+
+    /** Writes {@code manifest-files.json} (one JSON object per line) and returns its key. */
+    public String writeManifest() {
+        var lines = new StringBuilder();
+        for (ManifestFile f : files()) {
+            lines.append(Json.toString(f)).append('\n');
+        }
+        String key = prefix + VaultLayout.MANIFEST_FILES;
+        put(key, lines.toString().getBytes(StandardCharsets.UTF_8), "application/json");
+        return key;
+    }
+
+    /** Puts a small object (a manifest or marker) under this export's prefix. */
+    public void put(String key, byte[] body, String contentType) {
+        s3.putObject(b -> b.bucket(bucket).key(key).contentType(contentType), RequestBody.fromBytes(body));
+    }
+
+    public String prefix() {
+        return prefix;
+    }
+
+    public String bucket() {
+        return bucket;
+    }
+
+    /** Writes lines into data files for one thread; not thread-safe. Close it to upload its last file. */
+    public final class Part implements AutoCloseable {
+        private Path file;
+        private OutputStream out;
+        private MessageDigest md5;
+        private JsonGenerator generator;
+        private long inFile;
+
+        /** Writes one line: {@code line} writes one JSON object to the generator. */
+        public void write(Consumer<JsonGenerator> line) {
+            try {
+                if (generator == null) {
+                    open();
+                }
+                line.accept(generator);
+                generator.writeRaw('\n');
+                inFile++;
+                if (inFile >= linesPerFile) {
+                    cut();
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        private void open() throws IOException {
+            file = Files.createTempFile("vault-part-", ".json.gz");
+            try {
+                md5 = MessageDigest.getInstance("MD5");
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException(e);
+            }
+            out = new GZIPOutputStream(new DigestOutputStream(new BufferedOutputStream(Files.newOutputStream(file),
+                    1 << 16), md5), 1 << 16);
+            generator = io.dynarestore.core.codec.DynamoJson.generator(out);
+            inFile = 0;
+        }
+
+        private void cut() throws IOException {
+            generator.close();
+            out.close();
+            String key = prefix + "data/" + UUID.randomUUID().toString().replace("-", "") + ".json.gz";
+            String etag = s3.putObject(b -> b.bucket(bucket).key(key).contentType("application/gzip"),
+                    RequestBody.fromFile(file)).eTag();
+            files.add(new ManifestFile(inFile, Base64.getEncoder().encodeToString(md5.digest()),
+                    etag == null ? null : etag.replace("\"", ""), key));
+            Files.deleteIfExists(file);
+            generator = null;
+            out = null;
+            file = null;
+        }
+
+        @Override
+        public void close() {
+            try {
+                if (generator != null) {
+                    cut();
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+}
