@@ -64,8 +64,8 @@ final class RestoreStack implements AutoCloseable {
                 "--S3_ENDPOINT=" + s3.endpoint());
     }
 
-    ConfigurableApplicationContext startPlanner() {
-        return run(PlannerApplication.builder());
+    ConfigurableApplicationContext startPlanner(String... extra) {
+        return run(PlannerApplication.builder(), extra);
     }
 
     ConfigurableApplicationContext startWriter(String... extra) {

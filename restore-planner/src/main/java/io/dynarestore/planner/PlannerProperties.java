@@ -24,5 +24,19 @@ public record PlannerProperties(
         TopicDefinitions topics,
         @DefaultValue("restore-planner") String group,
         @DefaultValue("4") int workers,
-        @DefaultValue("10m") Duration tableActive) {
+        @DefaultValue("10m") Duration tableActive,
+        @DefaultValue Pitr pitr) {
+
+    /**
+     * Point-in-time restores.
+     *
+     * @param deltaMemory    memory for computing the delta: one bucket of changes is held at a time
+     * @param skipKeysLimit  most changed keys writers hold as a skip set (16 bytes each); beyond it
+     *                       the base is written first and the delta after it (ADR 0006)
+     * @param linesPerFile   lines per staged delta file (one delta segment each)
+     */
+    public record Pitr(@DefaultValue("64MB") org.springframework.util.unit.DataSize deltaMemory,
+                       @DefaultValue("4000000") long skipKeysLimit,
+                       @DefaultValue("10000") int linesPerFile) {
+    }
 }

@@ -58,7 +58,8 @@ public final class RandomItems {
     public Map<String, AttributeValue> item(long index, int version) {
         Random r = new Random(seed * 1_000_003L + index * 31L + version);
         var item = new LinkedHashMap<String, AttributeValue>();
-        item.put(shape.partitionKey(), keyValue(shape.partitionType(), "p" + index / 7));
+        // seven items share a partition key when there is a sort key to tell them apart
+        item.put(shape.partitionKey(), keyValue(shape.partitionType(), "p" + (shape.sortKey() == null ? index : index / 7)));
         if (shape.sortKey() != null) {
             item.put(shape.sortKey(), keyValue(shape.sortType(), String.valueOf(index % 7)));
         }
@@ -89,7 +90,9 @@ public final class RandomItems {
     private static AttributeValue keyValue(String type, String text) {
         return switch (type) {
             case "S" -> AttributeValue.fromS(text);
-            case "N" -> AttributeValue.fromN(String.valueOf(Math.abs(text.hashCode()) % 1_000_000));
+            // the digits of the text: distinct texts of one kind ("p12", "p13") give distinct numbers
+            case "N" -> AttributeValue.fromN(text.replaceAll("\\D", "").isEmpty() ? "0"
+                    : new java.math.BigInteger(text.replaceAll("\\D", "")).toString());
             case "B" -> AttributeValue.fromB(SdkBytes.fromByteArray(text.getBytes(StandardCharsets.UTF_8)));
             default -> throw new IllegalArgumentException("key type " + type);
         };

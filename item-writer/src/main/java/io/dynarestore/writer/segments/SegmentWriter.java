@@ -7,6 +7,8 @@ import io.dynarestore.contracts.work.SegmentDispatched;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.codec.ItemSize;
 import io.dynarestore.core.kafka.EventPublisher;
+import io.dynarestore.core.pitr.KeyHash;
+import io.dynarestore.core.pitr.SkipKeys;
 import io.dynarestore.core.vault.CorruptDataFileException;
 import io.dynarestore.core.vault.DataFileReader;
 import io.dynarestore.core.vault.DataFileUnavailableException;
@@ -28,10 +30,13 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
- * Writes one segment: streams its data file from S3 line by line and puts the items in batches
- * of 25 (never two puts of one key in a batch, which DynamoDB refuses). Reports progress at a
- * fixed interval and completion with exact counts; a data file whose line count differs from
- * its manifest fails the segment rather than restoring a partial file silently.
+ * Writes one segment: streams its data file from S3 line by line and writes in batches of 25
+ * (never two writes of one key in a batch, which DynamoDB refuses). A BASE segment puts each
+ * {@code Item} unless a later change supersedes its key (the restore's skip set); a DELTA
+ * segment puts each final image and deletes keys that have none (or skips them when the
+ * destination cannot hold them). Reports progress at a fixed interval and completion with exact
+ * counts; a data file whose line count differs from its manifest fails the segment rather than
+ * restoring a partial file silently.
  */
 final class SegmentWriter {
 
@@ -42,8 +47,10 @@ final class SegmentWriter {
     private final BatchWriter batches;
     private final Duration progressInterval;
     private final Clock clock;
+    private final SkipKeysCache skipSets;
 
     SegmentWriter(AwsClients aws, EventPublisher publisher, BatchWriter batches, Duration progressInterval, Clock clock) {
+        this.skipSets = new SkipKeysCache(aws.s3(), 4);
         this.aws = aws;
         this.publisher = publisher;
         this.batches = batches;
@@ -61,9 +68,13 @@ final class SegmentWriter {
         var target = work.target();
         DynamoDbClient dynamo = aws.dynamo(target.account(), target.region());
         long items = 0;
+        long deleted = 0;
+        long skipped = 0;
         long bytes = 0;
         long wcu = 0;
         long nextProgress = started + progressInterval.toMillis();
+        boolean delta = work.role() == SegmentDispatched.Role.DELTA;
+        SkipKeys skip = work.skipKeys() == null ? null : skipSets.get(work.skipKeys());
         var batch = new ArrayList<WriteRequest>(BATCH);
         Set<List<AttributeValue>> keysInBatch = new HashSet<>();
         try (var reader = open(work)) {
@@ -72,21 +83,39 @@ final class SegmentWriter {
                 if (aborted.getAsBoolean() || Thread.currentThread().isInterrupted()) {
                     throw new SegmentAbortedException();
                 }
-                Map<String, AttributeValue> item = line.item();
+                Map<String, AttributeValue> item = delta ? line.keys() : line.item();
                 if (item == null) {
-                    throw new PermanentWriteException(work.source().key() + " line " + reader.lines()
-                            + " has no Item member; it is not a full-export data file", null);
+                    throw new PermanentWriteException(work.source().key() + " line " + reader.lines() + " has no "
+                            + (delta ? "Keys" : "Item") + " member; it is not a " + (delta ? "delta" : "full-export")
+                            + " data file", null);
                 }
                 List<AttributeValue> key = keyOf(item, target.keyAttributes(), work, reader.lines());
+                WriteRequest write;
+                if (delta && line.newImage() == null) {
+                    if (!work.applyDeletes()) {
+                        skipped++;
+                        continue;
+                    }
+                    write = WriteRequest.builder().deleteRequest(d -> d.key(keyMap(item, target.keyAttributes())))
+                            .build();
+                    deleted++;
+                } else {
+                    Map<String, AttributeValue> image = delta ? line.newImage() : item;
+                    if (skip != null && skip.contains(KeyHash.of(image, target.keyAttributes()))) {
+                        skipped++;
+                        continue;
+                    }
+                    write = WriteRequest.builder().putRequest(PutRequest.builder().item(image).build()).build();
+                    long size = ItemSize.of(image);
+                    items++;
+                    bytes += size;
+                    wcu += ItemSize.wcu(size);
+                }
                 if (!keysInBatch.add(key)) {
                     flush(dynamo, target.tableName(), batch, keysInBatch);
                     keysInBatch.add(key);
                 }
-                batch.add(WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build());
-                long size = ItemSize.of(item);
-                items++;
-                bytes += size;
-                wcu += ItemSize.wcu(size);
+                batch.add(write);
                 if (batch.size() == BATCH) {
                     flush(dynamo, target.tableName(), batch, keysInBatch);
                 }
@@ -108,8 +137,8 @@ final class SegmentWriter {
         } catch (DataFileUnavailableException e) {
             throw new TransientWriteException(e.getMessage(), e);
         }
-        var completed = SegmentCompleted.of(work.restoreId(), work.segment(), items, bytes, wcu, writer,
-                clock.millis() - started);
+        var completed = SegmentCompleted.of(work.restoreId(), work.segment(), items, deleted, skipped, bytes, wcu,
+                writer, clock.millis() - started);
         publisher.status(completed);
         return completed;
     }
@@ -141,6 +170,12 @@ final class SegmentWriter {
         batches.write(dynamo, table, List.copyOf(batch));
         batch.clear();
         keysInBatch.clear();
+    }
+
+    private static Map<String, AttributeValue> keyMap(Map<String, AttributeValue> item, List<String> keyAttributes) {
+        var key = new java.util.LinkedHashMap<String, AttributeValue>();
+        keyAttributes.forEach(k -> key.put(k, item.get(k)));
+        return key;
     }
 
     private static List<AttributeValue> keyOf(Map<String, AttributeValue> item, List<String> keyAttributes,

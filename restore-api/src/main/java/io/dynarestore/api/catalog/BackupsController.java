@@ -1,7 +1,5 @@
 package io.dynarestore.api.catalog;
 
-import io.dynarestore.api.problems.ApiProblem;
-import io.dynarestore.contracts.status.RestoreRejected.FieldError;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.vault.VaultCatalog;
 import io.swagger.v3.oas.annotations.Operation;
@@ -32,22 +30,13 @@ class BackupsController {
     @GetMapping(path = "/tables/{table}/backups", produces = MediaType.APPLICATION_JSON_VALUE)
     Backups backups(@PathVariable String table, @RequestParam(required = false) String account,
                     @RequestParam(required = false) String region) {
-        if (!table.matches("[A-Za-z0-9_.-]{3,255}")) {
-            throw new ApiProblem(400, "INVALID_REQUEST", "'" + table + "' is not a DynamoDB table name: use 3 to "
-                    + "255 of A-Z a-z 0-9 _ - .", List.of(new FieldError("/table", "not a table name")));
-        }
-        String acct = account != null ? account : aws.defaultAccount();
-        String reg = region != null ? region : aws.defaultRegion();
-        if (!aws.allows(acct, reg)) {
-            throw new ApiProblem(422, "UNKNOWN_ACCOUNT", "Account " + acct + " region " + reg
-                    + " is not in the account registry.", null);
-        }
+        var ref = TableRefs.of(table, account, region, aws);
         Instant now = clock.instant();
-        var list = catalog.listBackups(acct, reg, table).stream()
+        var list = catalog.listBackups(ref.account(), ref.region(), table).stream()
                 .map(b -> new BackupEntry(b.backupId(), b.takenAt(), b.expiresAt(), b.expiredAt(now), b.itemCount(),
                         b.sizeBytes()))
                 .toList();
-        return new Backups(table, acct, reg, list);
+        return new Backups(table, ref.account(), ref.region(), list);
     }
 
     /** A table's backups. */

@@ -3,22 +3,12 @@ package io.dynarestore.api.problems;
 import io.dynarestore.contracts.status.RejectionCode;
 import io.dynarestore.contracts.status.RestoreRejected.FieldError;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A request that cannot be served, with the HTTP status, a stable code, a detail that says what
  * is wrong and how to fix it, and the fields at fault. Rendered as RFC 9457 problem details.
  */
 public class ApiProblem extends RuntimeException {
-
-    private static final Map<RejectionCode, Integer> STATUS = Map.of(
-            RejectionCode.INVALID_JSON, 400,
-            RejectionCode.INVALID_REQUEST, 400,
-            RejectionCode.BACKUP_NOT_FOUND, 422,
-            RejectionCode.BACKUP_EXPIRED, 422,
-            RejectionCode.TABLE_EXISTS, 409,
-            RejectionCode.UNKNOWN_ACCOUNT, 422,
-            RejectionCode.UNSUPPORTED, 422);
 
     private final int status;
     private final String code;
@@ -33,7 +23,17 @@ public class ApiProblem extends RuntimeException {
 
     /** The problem of a rejected request, with the status its code calls for. */
     public static ApiProblem rejected(RejectionCode code, String detail, List<FieldError> errors) {
-        return new ApiProblem(STATUS.getOrDefault(code, 400), code.name(), detail, errors);
+        return new ApiProblem(status(code), code.name(), detail, errors);
+    }
+
+    /** 400 for a malformed request, 409 when the world conflicts with it, 422 when it cannot be served. */
+    static int status(RejectionCode code) {
+        return switch (code) {
+            case INVALID_JSON, INVALID_REQUEST -> 400;
+            case TABLE_EXISTS, TABLE_NOT_EMPTY -> 409;
+            case BACKUP_NOT_FOUND, BACKUP_EXPIRED, POINT_NOT_RESTORABLE, TABLE_NOT_FOUND, KEY_SCHEMA_MISMATCH,
+                 UNKNOWN_ACCOUNT, UNSUPPORTED -> 422;
+        };
     }
 
     public int status() {

@@ -9,12 +9,30 @@ import java.time.Instant;
  */
 public record RestorePlanned(String eventId, String restoreId, Integer schemaVersion, Instant occurredAt,
                              Strategy strategy, SourceRef source, TableRef destination, int segments,
-                             long estimatedItems, long estimatedBytes, long estimatedWcu) implements RestoreEvent {
+                             int deltaSegments, boolean phased, long estimatedItems, long estimatedBytes,
+                             long estimatedWcu) implements RestoreEvent {
 
+    /** A plan of base segments only (a restore of a backup). */
     public static RestorePlanned of(String restoreId, Strategy strategy, SourceRef source, TableRef destination,
                                     int segments, long items, long bytes, long wcu) {
+        return of(restoreId, strategy, source, destination, segments, 0, false, items, bytes, wcu);
+    }
+
+    /**
+     * @param segments      all segments: the base's first, then {@code deltaSegments} of the delta
+     * @param phased        whether the delta is written only after the whole base (when its key
+     *                      set is too large for writers to hold; see ADR 0006)
+     */
+    public static RestorePlanned of(String restoreId, Strategy strategy, SourceRef source, TableRef destination,
+                                    int segments, int deltaSegments, boolean phased, long items, long bytes,
+                                    long wcu) {
         return new RestorePlanned(Envelope.newEventId(), restoreId, SCHEMA_VERSION, Envelope.now(), strategy, source,
-                destination, segments, items, bytes, wcu);
+                destination, segments, deltaSegments, phased, items, bytes, wcu);
+    }
+
+    /** Segments of the base backup: numbers {@code 0 .. baseSegments() - 1}. */
+    public int baseSegments() {
+        return segments - deltaSegments;
     }
 
     /** How items reach the destination. */

@@ -25,6 +25,7 @@ public final class RestoreView {
     private final Map<Integer, long[]> inFlight = new HashMap<>();
     private final Map<Integer, String> failedSegments = new HashMap<>();
     private boolean dispatched;
+    private boolean deltaDispatched;
     private RejectionCode code;
     private String reason;
     private Long finalItems;
@@ -72,8 +73,13 @@ public final class RestoreView {
         } else if (event instanceof DestinationReady e) {
             destination = e.table();
             moveTo(RestoreState.RUNNING, e);
-        } else if (event instanceof SegmentsDispatched) {
-            dispatched = true;
+        } else if (event instanceof SegmentsDispatched e) {
+            if (e.phase() == SegmentsDispatched.Phase.DELTA) {
+                deltaDispatched = true;
+            } else {
+                dispatched = true;
+                deltaDispatched |= e.phase() == null || e.phase() == SegmentsDispatched.Phase.ALL;
+            }
         } else if (event instanceof SegmentProgressed e) {
             if (!completed.containsKey(e.segment())) {
                 inFlight.put(e.segment(), new long[]{e.itemsWritten(), e.bytesWritten()});
@@ -116,9 +122,14 @@ public final class RestoreView {
         return plan;
     }
 
-    /** Whether every segment's work item was published. */
+    /** Whether the work items of every segment (or of the base, for a phased restore) were published. */
     public boolean dispatched() {
         return dispatched;
+    }
+
+    /** Whether the delta's work items were published (always with the base unless the restore is phased). */
+    public boolean deltaDispatched() {
+        return deltaDispatched;
     }
 
     /** Segments that completed (each once), with their item and byte counts. */

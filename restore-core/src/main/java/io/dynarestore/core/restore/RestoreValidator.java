@@ -7,9 +7,11 @@ import io.dynarestore.contracts.request.Source;
 import io.dynarestore.contracts.status.RejectionCode;
 import io.dynarestore.contracts.status.RestoreRejected.FieldError;
 import io.dynarestore.core.aws.AwsClients;
+import io.dynarestore.core.pitr.PitrCoverage;
 import io.dynarestore.core.vault.Backup;
 import io.dynarestore.core.vault.VaultCatalog;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -18,8 +20,10 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 
 /**
  * Checks a (defaulted) request against the world before anything is changed: what this version
- * can do, the account registry, the vault (backup exists, not expired) and the destination
- * (a new table must not exist yet, unless this very restore created it). restore-api and the
+ * can do, the account registry, the vault (the backup exists and is unexpired; a point in time
+ * is restorable, and {@code latest} is fixed to a second) and the destination (a new table must
+ * not exist yet, unless this very restore created it; an existing table must exist, have the
+ * backup's key schema and be empty). restore-api and the
  * planner run the same checks, so a request is judged the same way on REST and on Kafka.
  */
 public final class RestoreValidator {
@@ -39,60 +43,150 @@ public final class RestoreValidator {
 
     public Verdict check(RestoreRequested request) {
         Source source = request.source();
-        if (source.kind() != Source.Kind.BACKUP) {
-            return problem(RejectionCode.UNSUPPORTED, "/source", "Restoring from "
-                    + (source.kind() == Source.Kind.SNAP ? "a Snap" : "a point in time")
-                    + " is not supported by this version; restore from a backup (source.backupId). "
-                    + "List a table's backups with GET /tables/{table}/backups.");
+        if (source.kind() == Source.Kind.SNAP) {
+            return problem(RejectionCode.UNSUPPORTED, "/source/snapId", "Restoring from a Snap is not supported by "
+                    + "this version; restore from a backup (source.backupId) or a point in time (source.pointInTime).");
         }
         if (!(request.scope() instanceof Scope.Full)) {
             return problem(RejectionCode.UNSUPPORTED, "/scope",
                     "Record restores (scope RECORDS) are not supported by this version; use scope FULL.");
         }
-        if (!(request.destination() instanceof Destination.NewTable destination)) {
-            return problem(RejectionCode.UNSUPPORTED, "/destination/type",
-                    "Only NEW_TABLE destinations are supported by this version; restore into a new table.");
+        if (!(request.destination() instanceof Destination.NewTable)
+                && !(request.destination() instanceof Destination.ExistingTable)) {
+            return problem(RejectionCode.UNSUPPORTED, "/destination/type", "This version restores into a NEW_TABLE "
+                    + "or an EXISTING_TABLE only.");
         }
         if (!aws.allows(source.account(), source.region())) {
             return problem(RejectionCode.UNKNOWN_ACCOUNT, "/source", "Account " + source.account() + " region "
                     + source.region() + " is not in the account registry; use a registered account and region.");
         }
-        if (!aws.allows(destination.account(), destination.region())) {
-            return problem(RejectionCode.UNKNOWN_ACCOUNT, "/destination", "Account " + destination.account()
-                    + " region " + destination.region()
+        Target target = Target.of(request.destination());
+        if (!aws.allows(target.account(), target.region())) {
+            return problem(RejectionCode.UNKNOWN_ACCOUNT, "/destination", "Account " + target.account()
+                    + " region " + target.region()
                     + " is not in the account registry; use a registered account and region.");
         }
-        Optional<Backup> found = catalog.findBackup(source.account(), source.region(), source.table(),
-                source.backupId());
+
+        Instant pointInTime = null;
+        String backupId = source.backupId();
+        if (source.kind() == Source.Kind.POINT_IN_TIME) {
+            var coverage = PitrCoverage.of(catalog.listBackups(source.account(), source.region(), source.table()),
+                    catalog.listExports(source.account(), source.region(), source.table()), clock.instant());
+            if ("latest".equals(source.pointInTime())) {
+                pointInTime = coverage.availability().latestRestorable();
+                if (pointInTime == null) {
+                    return problem(RejectionCode.POINT_NOT_RESTORABLE, "/source/pointInTime", "No second of table "
+                            + source.table() + " is restorable: it needs an unexpired backup followed by incremental "
+                            + "exports. See GET /tables/" + source.table() + "/pitr-windows.");
+                }
+            } else {
+                pointInTime = parseInstant(source.pointInTime());
+                if (pointInTime == null) {
+                    return problem(RejectionCode.INVALID_REQUEST, "/source/pointInTime", "pointInTime '"
+                            + source.pointInTime() + "' is not an ISO-8601 time such as 2026-11-30T10:15:42Z, "
+                            + "nor 'latest'.");
+                }
+                if (pointInTime.getNano() != 0) {
+                    return problem(RejectionCode.INVALID_REQUEST, "/source/pointInTime", "pointInTime "
+                            + source.pointInTime() + " has a fraction of a second; restores are to whole seconds, "
+                            + "such as " + pointInTime.truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + ".");
+                }
+            }
+            var resolution = coverage.resolve(pointInTime);
+            if (resolution.isEmpty()) {
+                return problem(RejectionCode.POINT_NOT_RESTORABLE, "/source/pointInTime", "Table " + source.table()
+                        + " cannot be restored to " + pointInTime + ": no backup and incremental exports cover it. "
+                        + coverage.nearest(pointInTime) + " See GET /tables/" + source.table() + "/pitr-windows.");
+            }
+            backupId = resolution.get().base().backupId();
+        }
+
+        Optional<Backup> found = catalog.findBackup(source.account(), source.region(), source.table(), backupId);
         if (found.isEmpty()) {
             return problem(RejectionCode.BACKUP_NOT_FOUND, "/source/backupId", "There is no backup "
-                    + source.backupId() + " of table " + source.table() + " in account " + source.account()
+                    + backupId + " of table " + source.table() + " in account " + source.account()
                     + " region " + source.region() + ". List the table's backups with GET /tables/"
                     + source.table() + "/backups and use one of their backupId values.");
         }
         Backup backup = found.get();
         if (backup.metadata().expiredAt(clock.instant())) {
-            return problem(RejectionCode.BACKUP_EXPIRED, "/source/backupId", "Backup " + source.backupId()
+            return problem(RejectionCode.BACKUP_EXPIRED, "/source/backupId", "Backup " + backupId
                     + " of table " + source.table() + " expired at " + backup.metadata().expiresAt()
                     + " and can no longer be restored. Choose an unexpired backup (GET /tables/" + source.table()
                     + "/backups).");
         }
-        var options = destination.options();
         TableDescription table = backup.metadata().tableDescription();
-        boolean backupHasLsis = table.hasLocalSecondaryIndexes() && !table.localSecondaryIndexes().isEmpty();
-        if (options != null && Boolean.TRUE.equals(options.includeLocalSecondaryIndexes()) && !backupHasLsis) {
-            return problem(RejectionCode.INVALID_REQUEST, "/destination/options/includeLocalSecondaryIndexes",
-                    "Backup " + source.backupId() + " has no local secondary indexes; leave "
-                            + "includeLocalSecondaryIndexes out or set it to false.");
+        DynamoDbClient dynamo = aws.dynamo(target.account(), target.region());
+        Optional<TableDescription> existing = describe(dynamo, target.tableName());
+
+        if (request.destination() instanceof Destination.NewTable destination) {
+            var options = destination.options();
+            boolean backupHasLsis = table.hasLocalSecondaryIndexes() && !table.localSecondaryIndexes().isEmpty();
+            if (options != null && Boolean.TRUE.equals(options.includeLocalSecondaryIndexes()) && !backupHasLsis) {
+                return problem(RejectionCode.INVALID_REQUEST, "/destination/options/includeLocalSecondaryIndexes",
+                        "Backup " + backupId + " has no local secondary indexes; leave "
+                                + "includeLocalSecondaryIndexes out or set it to false.");
+            }
+            if (existing.isPresent() && !createdBy(dynamo, existing.get(), request.restoreId())) {
+                return problem(RejectionCode.TABLE_EXISTS, "/destination/tableName", "Table " + target.tableName()
+                        + " already exists in account " + target.account() + " region " + target.region()
+                        + ". Choose another tableName (or leave it out for Restored-<table>-<time>), or restore "
+                        + "into it as an EXISTING_TABLE if it is empty.");
+            }
+        } else {
+            if (existing.isEmpty()) {
+                return problem(RejectionCode.TABLE_NOT_FOUND, "/destination/tableName", "There is no table "
+                        + target.tableName() + " in account " + target.account() + " region " + target.region()
+                        + ". Create it with the backup's key schema, or restore into a NEW_TABLE.");
+            }
+            String mismatch = keySchemaMismatch(table, existing.get());
+            if (mismatch != null) {
+                return problem(RejectionCode.KEY_SCHEMA_MISMATCH, "/destination/tableName", "Table "
+                        + target.tableName() + " cannot take the backup's items: " + mismatch + ".");
+            }
+            if (!dynamo.scan(b -> b.tableName(target.tableName()).limit(1)).items().isEmpty()) {
+                return problem(RejectionCode.TABLE_NOT_EMPTY, "/destination/tableName", "Table "
+                        + target.tableName() + " holds items; a full restore into an existing table needs it empty "
+                        + "(empty it, or restore into a NEW_TABLE).");
+            }
         }
-        DynamoDbClient dynamo = aws.dynamo(destination.account(), destination.region());
-        Optional<TableDescription> existing = describe(dynamo, destination.tableName());
-        if (existing.isPresent() && !createdBy(dynamo, existing.get(), request.restoreId())) {
-            return problem(RejectionCode.TABLE_EXISTS, "/destination/tableName", "Table " + destination.tableName()
-                    + " already exists in account " + destination.account() + " region " + destination.region()
-                    + ". Choose another tableName (or leave it out for Restored-<table>-<time>).");
+        return new Verdict.Ok(backup, existing.isPresent(), pointInTime);
+    }
+
+    private static Instant parseInstant(String text) {
+        try {
+            return java.time.OffsetDateTime.parse(text).toInstant();
+        } catch (java.time.format.DateTimeParseException e) {
+            return null;
         }
-        return new Verdict.Ok(backup, existing.isPresent());
+    }
+
+    /** How the destination's key schema differs from the backup table's, or {@code null}. */
+    static String keySchemaMismatch(TableDescription backup, TableDescription destination) {
+        String want = keySignature(backup);
+        String have = keySignature(destination);
+        return want.equals(have) ? null : "its key is " + have + " but the backup's is " + want;
+    }
+
+    private static String keySignature(TableDescription t) {
+        var types = new java.util.HashMap<String, String>();
+        t.attributeDefinitions().forEach(a -> types.put(a.attributeName(), a.attributeTypeAsString()));
+        return t.keySchema().stream()
+                .map(k -> k.attributeName() + " (" + types.get(k.attributeName()) + ", " + k.keyTypeAsString() + ")")
+                .collect(java.util.stream.Collectors.joining(" + "));
+    }
+
+    /** The account, region and name of a table destination. */
+    public record Target(String account, String region, String tableName) {
+        public static Target of(Destination destination) {
+            if (destination instanceof Destination.NewTable t) {
+                return new Target(t.account(), t.region(), t.tableName());
+            }
+            if (destination instanceof Destination.ExistingTable t) {
+                return new Target(t.account(), t.region(), t.tableName());
+            }
+            throw new IllegalArgumentException("not a table destination: " + destination);
+        }
     }
 
     static Optional<TableDescription> describe(DynamoDbClient dynamo, String table) {
@@ -116,8 +210,11 @@ public final class RestoreValidator {
     /** The outcome of the checks. */
     public sealed interface Verdict permits Verdict.Ok, Verdict.Problem {
 
-        /** The request can be carried out from {@code backup}; the table may exist already (ours). */
-        record Ok(Backup backup, boolean destinationExists) implements Verdict {
+        /**
+         * The request can be carried out from {@code backup} (for a point-in-time request, the base
+         * backup of {@code pointInTime}, the second it resolved to); the table may exist already.
+         */
+        record Ok(Backup backup, boolean destinationExists, Instant pointInTime) implements Verdict {
         }
 
         record Problem(RejectionCode code, String reason, List<FieldError> errors) implements Verdict {

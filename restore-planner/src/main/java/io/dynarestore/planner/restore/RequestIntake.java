@@ -95,7 +95,7 @@ final class RequestIntake {
             reject(record, RestoreRejected.of(request.restoreId(), p.code(), p.reason(), p.errors()), owned, owner);
             return null;
         }
-        var accepted = RestoreAccepted.of(request);
+        var accepted = RestoreAccepted.of(request, ((RestoreValidator.Verdict.Ok) verdict).pointInTime());
         publisher.status(accepted);
         TrackedRestore tracked = owned.getOrCreate(owner, request.restoreId());
         tracked.applyLocal(accepted);

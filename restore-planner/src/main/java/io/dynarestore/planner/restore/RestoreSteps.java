@@ -13,41 +13,61 @@ import io.dynarestore.contracts.status.SegmentsDispatched;
 import io.dynarestore.contracts.status.SourceRef;
 import io.dynarestore.contracts.status.TableRef;
 import io.dynarestore.contracts.work.SegmentDispatched;
+import io.dynarestore.contracts.work.SegmentDispatched.DataFile;
+import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.kafka.EventPublisher;
+import io.dynarestore.core.pitr.DeltaStager;
+import io.dynarestore.core.pitr.PitrCoverage;
+import io.dynarestore.core.restore.RestoreValidator.Target;
 import io.dynarestore.core.table.TableSpecs;
+import io.dynarestore.core.table.TableWaiter;
 import io.dynarestore.core.vault.Backup;
 import io.dynarestore.core.vault.ManifestFile;
-import io.dynarestore.core.vault.ManifestSummary;
 import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.planner.destination.TableCreator;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 
 /**
- * The steps of a restore, each a function of its folded view that publishes the event(s) that
- * move it on. Each step is safe to run again after a crash: planning is pure, table creation is
- * idempotent by tag, segments dispatched twice are written twice (puts are idempotent) and
- * counted once.
+ * The steps of a restore, each a function of its folded view that publishes the event that moves
+ * it on. Each step is safe to run again after a crash: planning is pure (staging a delta again
+ * overwrites it), table creation is idempotent by tag, segments dispatched twice are written
+ * twice (puts are idempotent) and counted once.
  */
 final class RestoreSteps {
 
-    enum Step { PLAN, PREPARE_DESTINATION, DISPATCH, COMPLETE, FAIL }
+    private static final Logger log = LoggerFactory.getLogger(RestoreSteps.class);
+
+    enum Step { PLAN, PREPARE_DESTINATION, DISPATCH, DISPATCH_DELTA, COMPLETE, FAIL }
 
     private final VaultCatalog catalog;
     private final TableCreator tables;
+    private final DeltaStager stager;
+    private final AwsClients aws;
     private final EventPublisher publisher;
     private final Clock clock;
+    private final long skipKeysLimit;
+    private final Duration tableActive;
 
-    RestoreSteps(VaultCatalog catalog, TableCreator tables, EventPublisher publisher, Clock clock) {
+    RestoreSteps(VaultCatalog catalog, TableCreator tables, DeltaStager stager, AwsClients aws,
+                 EventPublisher publisher, Clock clock, long skipKeysLimit, Duration tableActive) {
         this.catalog = catalog;
         this.tables = tables;
+        this.stager = stager;
+        this.aws = aws;
         this.publisher = publisher;
         this.clock = clock;
+        this.skipKeysLimit = skipKeysLimit;
+        this.tableActive = tableActive;
     }
 
     /** The step a restore in this state needs next, or {@code null} when it waits for others. */
@@ -67,7 +87,13 @@ final class RestoreSteps {
                 if (!view.failedSegments().isEmpty()) {
                     return Step.FAIL;
                 }
-                return view.completedSegments().size() >= view.plan().segments() ? Step.COMPLETE : null;
+                RestorePlanned plan = view.plan();
+                if (!view.deltaDispatched()) {
+                    long baseDone = view.completedSegments().keySet().stream()
+                            .filter(s -> s < plan.baseSegments()).count();
+                    return baseDone >= plan.baseSegments() ? Step.DISPATCH_DELTA : null;
+                }
+                return view.completedSegments().size() >= plan.segments() ? Step.COMPLETE : null;
             default:
                 return null;
         }
@@ -77,11 +103,13 @@ final class RestoreSteps {
      * What a step may read of a restore: taken on the loop thread, so that steps on other threads
      * never see the view change under them.
      */
-    record Snapshot(String restoreId, RestoreRequested request, RestorePlanned plan, long itemsWritten,
-                    long bytesWritten, java.time.Instant createdAt, java.util.Map<Integer, String> failedSegments) {
+    record Snapshot(String restoreId, RestoreRequested request, Instant pointInTime, RestorePlanned plan,
+                    long itemsWritten, long itemsDeleted, long bytesWritten, Instant createdAt,
+                    Map<Integer, String> failedSegments) {
         static Snapshot of(RestoreView view) {
-            return new Snapshot(view.restoreId(), view.request(), view.plan(), view.itemsWritten(),
-                    view.bytesWritten(), view.createdAt(), new java.util.TreeMap<>(view.failedSegments()));
+            return new Snapshot(view.restoreId(), view.request(), view.pointInTime(), view.plan(), view.itemsWritten(),
+                    view.itemsDeleted(), view.bytesWritten(), view.createdAt(),
+                    new java.util.TreeMap<>(view.failedSegments()));
         }
     }
 
@@ -89,12 +117,11 @@ final class RestoreSteps {
     List<RestoreEvent> run(Step step, Snapshot view) {
         RestoreRequested request = view.request();
         return switch (step) {
-            case PLAN -> List.of(publish(plan(request)));
-            case PREPARE_DESTINATION -> List.of(publish(prepare(request)));
-            case DISPATCH -> List.of(publish(dispatch(request, view.plan())));
-            case COMPLETE -> List.of(publish(RestoreCompleted.of(view.restoreId(), view.plan().destination(),
-                    view.itemsWritten(), view.bytesWritten(), view.plan().segments(),
-                    Duration.between(view.createdAt(), clock.instant()).toMillis())));
+            case PLAN -> List.of(publish(plan(request, view.pointInTime())));
+            case PREPARE_DESTINATION -> List.of(publish(prepare(request, view.plan())));
+            case DISPATCH -> List.of(publish(dispatch(request, view.plan(), false)));
+            case DISPATCH_DELTA -> List.of(publish(dispatch(request, view.plan(), true)));
+            case COMPLETE -> List.of(publish(complete(view)));
             case FAIL -> {
                 var failed = view.failedSegments().entrySet().iterator().next();
                 yield List.of(publish(RestoreFailed.of(view.restoreId(), "Segment " + failed.getKey() + " of "
@@ -110,64 +137,148 @@ final class RestoreSteps {
         return event;
     }
 
-    private Backup backup(RestoreRequested request) {
+    private Backup backup(RestoreRequested request, String backupId) {
         var s = request.source();
-        return catalog.findBackup(s.account(), s.region(), s.table(), s.backupId()).orElseThrow(() ->
-                new StepException("Backup " + s.backupId() + " of table " + s.table()
+        return catalog.findBackup(s.account(), s.region(), s.table(), backupId).orElseThrow(() ->
+                new StepException("Backup " + backupId + " of table " + s.table()
                         + " is no longer in the vault (deleted after the restore was accepted)."));
     }
 
-    RestorePlanned plan(RestoreRequested request) {
-        Backup backup = backup(request);
-        var destination = (Destination.NewTable) request.destination();
-        TableDescription table = backup.metadata().tableDescription();
-        var options = destination.options();
-        int lsis = table.hasLocalSecondaryIndexes() && (options == null || options.includeLocalSecondaryIndexes() == null
-                || options.includeLocalSecondaryIndexes()) ? table.localSecondaryIndexes().size() : 0;
-        long items = backup.itemCount();
-        ManifestSummary summary = backup.summary();
-        long bytes = summary.billedSizeBytes() == null ? 0 : summary.billedSizeBytes();
-        long unitWrites = backup.metadata().writeUnits() != null ? backup.metadata().writeUnits()
-                : Math.max(items, (bytes + 1023) / 1024);
-        // every write is applied to each LSI that projects the item: the same units again per LSI
-        long wcu = unitWrites * (1 + lsis);
-        var source = new SourceRef(request.source().account(), request.source().region(), request.source().table(),
-                backup.backupId(), backup.metadata().takenAt());
-        return RestorePlanned.of(request.restoreId(), RestorePlanned.Strategy.ITEM_WRITES, source,
-                new TableRef(destination.account(), destination.region(), destination.tableName()),
-                backup.files().size(), items, bytes, wcu);
-    }
-
-    DestinationReady prepare(RestoreRequested request) {
-        Backup backup = backup(request);
-        var destination = (Destination.NewTable) request.destination();
-        try {
-            tables.ensure(request.restoreId(), destination, backup.metadata().tableDescription(),
-                    backup.metadata().tableTags());
-        } catch (TableCreator.DestinationException e) {
-            throw new StepException(e.getMessage());
+    RestorePlanned plan(RestoreRequested request, Instant pointInTime) {
+        var s = request.source();
+        Target target = Target.of(request.destination());
+        var tableRef = new TableRef(target.account(), target.region(), target.tableName());
+        if (pointInTime == null) {
+            Backup backup = backup(request, s.backupId());
+            long wcu = writeUnits(backup) * (1 + lsis(request, backup.metadata().tableDescription()));
+            return RestorePlanned.of(request.restoreId(), RestorePlanned.Strategy.ITEM_WRITES, sourceRef(request, backup,
+                    null, null), tableRef, backup.files().size(), backup.itemCount(), bytes(backup), wcu);
         }
-        return DestinationReady.of(request.restoreId(),
-                new TableRef(destination.account(), destination.region(), destination.tableName()), true);
+        var coverage = PitrCoverage.of(catalog.listBackups(s.account(), s.region(), s.table()),
+                catalog.listExports(s.account(), s.region(), s.table()), clock.instant());
+        var resolution = coverage.resolve(pointInTime).orElseThrow(() -> new StepException("Table " + s.table()
+                + " can no longer be restored to " + pointInTime + " (a backup expired or an export was removed "
+                + "after the restore was accepted). " + coverage.nearest(pointInTime)));
+        Backup base = backup(request, resolution.base().backupId());
+        TableDescription table = base.metadata().tableDescription();
+        var delta = stager.stage(request.restoreId(), resolution, TableSpecs.keyAttributes(table.keySchema()));
+        boolean phased = delta.keys() > skipKeysLimit;
+        long puts = delta.puts();
+        long wcu = (writeUnits(base) + puts) * (1 + lsis(request, table));
+        log.info("restore {}: {} of {} from base {} and {} exports: {} changes read, {} keys changed ({} deleted){}",
+                request.restoreId(), s.table(), pointInTime, base.backupId(), resolution.exports().size(),
+                delta.changesRead(), delta.keys(), delta.deletes(), phased ? ", phased" : "");
+        return RestorePlanned.of(request.restoreId(), RestorePlanned.Strategy.ITEM_WRITES,
+                sourceRef(request, base, pointInTime, resolution.exports().size()), tableRef,
+                base.files().size() + delta.files().size(), delta.files().size(), phased, base.itemCount() + puts,
+                bytes(base), wcu);
     }
 
-    SegmentsDispatched dispatch(RestoreRequested request, RestorePlanned plan) {
-        Backup backup = backup(request);
+    private static SourceRef sourceRef(RestoreRequested request, Backup backup, Instant pointInTime, Integer exports) {
+        var s = request.source();
+        return new SourceRef(s.account(), s.region(), s.table(), backup.backupId(), backup.metadata().takenAt(),
+                pointInTime, exports);
+    }
+
+    private static long bytes(Backup backup) {
+        return backup.summary().billedSizeBytes() == null ? 0 : backup.summary().billedSizeBytes();
+    }
+
+    /** Units for one write of every item: exact when the backup sized its items, else a lower bound. */
+    private static long writeUnits(Backup backup) {
+        return backup.metadata().writeUnits() != null ? backup.metadata().writeUnits()
+                : Math.max(backup.itemCount(), (bytes(backup) + 1023) / 1024);
+    }
+
+    /** LSIs the restored table has: every write costs the same units again for each (DESIGN). */
+    private static int lsis(RestoreRequested request, TableDescription table) {
+        if (!table.hasLocalSecondaryIndexes()) {
+            return 0;
+        }
+        if (request.destination() instanceof Destination.NewTable t && t.options() != null
+                && Boolean.FALSE.equals(t.options().includeLocalSecondaryIndexes())) {
+            return 0;
+        }
+        return table.localSecondaryIndexes().size();
+    }
+
+    DestinationReady prepare(RestoreRequested request, RestorePlanned plan) {
+        Target target = Target.of(request.destination());
+        var ref = new TableRef(target.account(), target.region(), target.tableName());
+        if (request.destination() instanceof Destination.NewTable destination) {
+            // the table is made like the base backup's (for a point in time, the planned base)
+            Backup backup = backup(request, plan.source().backupId());
+            try {
+                tables.ensure(request.restoreId(), destination, backup.metadata().tableDescription(),
+                        backup.metadata().tableTags());
+            } catch (TableCreator.DestinationException e) {
+                throw new StepException(e.getMessage());
+            }
+            return DestinationReady.of(request.restoreId(), ref, true);
+        }
+        TableWaiter.untilActive(aws.dynamo(target.account(), target.region()), target.tableName(), tableActive);
+        return DestinationReady.of(request.restoreId(), ref, false);
+    }
+
+    SegmentsDispatched dispatch(RestoreRequested request, RestorePlanned plan, boolean deltaOnly) {
+        Backup backup = backup(request, plan.source().backupId());
         List<String> keys = TableSpecs.keyAttributes(backup.metadata().tableDescription().keySchema());
         var target = new SegmentDispatched.WriteTarget(plan.destination().account(), plan.destination().region(),
                 plan.destination().tableName(), keys);
         var sends = new ArrayList<CompletableFuture<RecordMetadata>>();
-        List<ManifestFile> files = backup.files();
-        for (int i = 0; i < files.size(); i++) {
-            ManifestFile f = files.get(i);
-            var work = SegmentDispatched.of(request.restoreId(), i, files.size(),
-                    new SegmentDispatched.DataFile(backup.layout().bucket(), f.dataFileS3Key(),
-                            f.itemCount() == null ? 0 : f.itemCount(), f.md5Checksum(), "DYNAMODB_JSON"),
-                    target);
-            sends.add(publisher.send(Topic.SEGMENTS, Topic.workKey(request.restoreId(), i), work));
+        int total = plan.segments();
+        DeltaStager.StagedDelta delta = plan.deltaSegments() == 0 && plan.source().pointInTime() == null ? null
+                : stager.find(request.restoreId()).orElseThrow(() -> new StepException("The delta staged for restore "
+                        + request.restoreId() + " is missing from the vault; submit the restore again."));
+        if (!deltaOnly) {
+            DataFile skip = delta == null || delta.keys() == 0 || plan.phased() ? null
+                    : new DataFile(delta.bucket(), delta.skipKeys(), delta.keys(), null, "KEY_HASHES");
+            List<ManifestFile> files = backup.files();
+            for (int i = 0; i < files.size(); i++) {
+                sends.add(send(request, SegmentDispatched.of(request.restoreId(), i, total, SegmentDispatched.Role.BASE,
+                        dataFile(backup.dataBucket(), files.get(i)), target, skip, false)));
+            }
+        }
+        if (delta != null && (deltaOnly || !plan.phased())) {
+            int base = plan.baseSegments();
+            for (int i = 0; i < delta.files().size(); i++) {
+                // deletes matter only where the base wrote the key: in a phased restore
+                sends.add(send(request, SegmentDispatched.of(request.restoreId(), base + i, total,
+                        SegmentDispatched.Role.DELTA, dataFile(delta.bucket(), delta.files().get(i)), target, null,
+                        plan.phased())));
+            }
         }
         sends.forEach(EventPublisher::await);
-        return SegmentsDispatched.of(request.restoreId(), files.size());
+        if (deltaOnly) {
+            return SegmentsDispatched.of(request.restoreId(), plan.deltaSegments(), SegmentsDispatched.Phase.DELTA);
+        }
+        return plan.phased()
+                ? SegmentsDispatched.of(request.restoreId(), plan.baseSegments(), SegmentsDispatched.Phase.BASE)
+                : SegmentsDispatched.of(request.restoreId(), total, SegmentsDispatched.Phase.ALL);
+    }
+
+    private CompletableFuture<RecordMetadata> send(RestoreRequested request, SegmentDispatched work) {
+        return publisher.send(Topic.SEGMENTS, Topic.workKey(request.restoreId(), work.segment()), work);
+    }
+
+    private static DataFile dataFile(String bucket, ManifestFile f) {
+        return new DataFile(bucket, f.dataFileS3Key(), f.itemCount() == null ? 0 : f.itemCount(), f.md5Checksum(),
+                "DYNAMODB_JSON");
+    }
+
+    RestoreCompleted complete(Snapshot view) {
+        var completed = RestoreCompleted.of(view.restoreId(), view.plan().destination(), view.itemsWritten(),
+                view.itemsDeleted(), view.bytesWritten(), view.plan().segments(),
+                Duration.between(view.createdAt(), clock.instant()).toMillis());
+        if (view.pointInTime() != null) {
+            try {
+                stager.discard(view.restoreId());
+            } catch (RuntimeException e) {
+                log.warn("restore {}: could not remove its staged delta (a lifecycle rule on _staging/ will): {}",
+                        view.restoreId(), e.toString());
+            }
+        }
+        return completed;
     }
 
     /** A step cannot go on; the message is the restore's failure reason. */

@@ -2,6 +2,7 @@ package io.dynarestore.planner.restore;
 
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.kafka.EventPublisher;
+import io.dynarestore.core.pitr.DeltaStager;
 import io.dynarestore.core.restore.RestoreValidator;
 import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.planner.PlannerProperties;
@@ -34,7 +35,10 @@ class RestoreWiring {
                             RestoreValidator validator, VaultCatalog catalog, AwsClients aws, Clock clock,
                             ExecutorService plannerWorkers) {
         var intake = new RequestIntake(publisher, validator, aws.defaultAccount(), aws.defaultRegion(), clock);
-        var steps = new RestoreSteps(catalog, new TableCreator(aws, properties.tableActive()), publisher, clock);
+        var pitr = properties.pitr();
+        var stager = new DeltaStager(aws.s3(), catalog, pitr.deltaMemory().toBytes(), pitr.linesPerFile());
+        var steps = new RestoreSteps(catalog, new TableCreator(aws, properties.tableActive()), stager, aws, publisher,
+                clock, pitr.skipKeysLimit(), properties.tableActive());
         return new PlannerLoop(PlannerLoop.consumerConfig(kafka.buildConsumerProperties(), properties.group()),
                 intake, steps, publisher, plannerWorkers);
     }

@@ -1,0 +1,104 @@
+package io.dynarestore.e2e;
+
+import io.dynarestore.core.codec.SdkJson;
+import io.dynarestore.core.vault.BackupWriter;
+import io.dynarestore.core.vault.ExportLine;
+import io.dynarestore.core.vault.IncrementalExportWriter;
+import io.dynarestore.core.vault.VaultLayout;
+import io.dynarestore.testkit.ItemDigests;
+import io.dynarestore.testkit.RandomHistory;
+import io.dynarestore.testkit.RandomItems;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Random;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+
+/** Tables with a random history in the vault: a base backup and incremental exports over it. */
+final class HistoryFixtures {
+
+    static final long SECOND = 1_000_000L;
+    private static final String[] KEY_TYPES = {"S", "N", "B"};
+
+    private HistoryFixtures() {
+    }
+
+    /** A random key shape: partition key of any key type, a sort key or none. */
+    static RandomItems.Shape shape(Random r) {
+        String pkType = KEY_TYPES[r.nextInt(3)];
+        boolean sorted = r.nextInt(4) > 0;
+        return new RandomItems.Shape("id", pkType, sorted ? "at" : null, KEY_TYPES[r.nextInt(3)],
+                java.util.Map.of());
+    }
+
+    /** The description of a provisioned table with this shape, as DescribeTable would give it. */
+    static TableDescription description(String table, RandomItems.Shape shape) {
+        var defs = new StringBuilder("{\"AttributeName\":\"" + shape.partitionKey() + "\",\"AttributeType\":\""
+                + shape.partitionType() + "\"}");
+        var keys = new StringBuilder("{\"AttributeName\":\"" + shape.partitionKey() + "\",\"KeyType\":\"HASH\"}");
+        if (shape.sortKey() != null) {
+            defs.append(",{\"AttributeName\":\"").append(shape.sortKey()).append("\",\"AttributeType\":\"")
+                    .append(shape.sortType()).append("\"}");
+            keys.append(",{\"AttributeName\":\"").append(shape.sortKey()).append("\",\"KeyType\":\"RANGE\"}");
+        }
+        return SdkJson.fromJson("{\"TableName\":\"" + table + "\",\"AttributeDefinitions\":[" + defs
+                + "],\"KeySchema\":[" + keys + "],\"TableStatus\":\"ACTIVE\","
+                + "\"TableArn\":\"arn:aws:dynamodb:us-east-1:000000000000:table/" + table + "\","
+                + "\"ProvisionedThroughput\":{\"ReadCapacityUnits\":5,\"WriteCapacityUnits\":5}}",
+                TableDescription.builder());
+    }
+
+    /** Writes the base backup at {@code t0} and exports over the history; returns the export ranges. */
+    static List<long[]> writeToVault(RestoreStack stack, String table, RandomItems.Shape shape, RandomHistory history,
+                                     long t0, long end, Random r) {
+        var layout = new VaultLayout(RestoreStack.BUCKET, "");
+        var backup = new BackupWriter(stack.s3.client(), layout, RestoreStack.ACCOUNT, RestoreStack.REGION, table,
+                "base", 1 + r.nextInt(25));
+        try (var part = backup.openPart()) {
+            history.base().forEach(part::write);
+        }
+        backup.finish(description(table, shape), List.of(), null, instant(t0), null);
+        var ranges = new ArrayList<long[]>();
+        long cursor = t0 - r.nextInt(2) * SECOND;
+        int n = 0;
+        while (cursor < end) {
+            long length = (2 + r.nextInt(25)) * SECOND + r.nextInt(1000) * 1000L;
+            boolean gap = n > 0 && r.nextInt(8) == 0;
+            if (!gap) {
+                writeExport(stack, layout, table, "x" + n, history, cursor, cursor + length, r.nextInt(4) == 0);
+                ranges.add(new long[]{cursor, cursor + length});
+            }
+            n++;
+            cursor += length;
+        }
+        return ranges;
+    }
+
+    static void writeExport(RestoreStack stack, VaultLayout layout, String table, String id, RandomHistory history,
+                            long from, long to, boolean compacted) {
+        var writer = new IncrementalExportWriter(stack.s3.client(), layout, RestoreStack.ACCOUNT, RestoreStack.REGION,
+                table, id, instant(from), instant(to), 1 + new Random(from).nextInt(30), compacted);
+        var lines = new ArrayList<RandomHistory.Write>();
+        for (RandomHistory.Write w : history.writes()) {
+            if (w.micros() >= from && w.micros() < to) {
+                lines.add(w);
+            }
+        }
+        if (compacted) {
+            var last = new LinkedHashMap<String, RandomHistory.Write>();
+            lines.forEach(w -> last.put(ItemDigests.key(w.keys(), history.keyAttributes()), w));
+            lines = new ArrayList<>(last.values());
+        }
+        try (var part = writer.openPart()) {
+            for (RandomHistory.Write w : lines) {
+                part.write(ExportLine.change(w.keys(), w.oldImage(), w.newImage(), w.micros()));
+            }
+        }
+        writer.finish();
+    }
+
+    static Instant instant(long micros) {
+        return Instant.ofEpochSecond(Math.floorDiv(micros, SECOND), Math.floorMod(micros, SECOND) * 1_000);
+    }
+}
