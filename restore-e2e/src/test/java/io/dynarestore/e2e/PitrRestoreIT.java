@@ -174,6 +174,52 @@ class PitrRestoreIT {
         }
     }
 
+    @Test
+    void restoresIntoAnExistingEmptyTableAndRefusesOneThatIsNotEmptyOrKeyedDifferently() throws Exception {
+        // Given a history, and three existing tables: empty with the same key, non-empty, keyed otherwise
+        var shape = new RandomItems.Shape("id", "S", "at", "N", Map.of());
+        var history = new RandomHistory(11, shape, 30, 60, T0, 60 * SECOND);
+        HistoryFixtures.writeToVault(stack, "source-x", shape, history, T0, T0 + 65 * SECOND, new Random(11));
+        var dynamo = stack.dynalite.client();
+        for (String name : List.of("empty-x", "full-x")) {
+            dynamo.createTable(b -> b.tableName(name)
+                    .attributeDefinitions(a -> a.attributeName("id").attributeType("S"),
+                            a -> a.attributeName("at").attributeType("N"))
+                    .keySchema(k -> k.attributeName("id").keyType("HASH"), k -> k.attributeName("at").keyType("RANGE"))
+                    .provisionedThroughput(p -> p.readCapacityUnits(5L).writeCapacityUnits(5L)));
+        }
+        dynamo.putItem(b -> b.tableName("full-x").item(Map.of("id", AttributeValue.fromS("x"),
+                "at", AttributeValue.fromN("1"))));
+        dynamo.createTable(b -> b.tableName("other-x")
+                .attributeDefinitions(a -> a.attributeName("id").attributeType("N"))
+                .keySchema(k -> k.attributeName("id").keyType("HASH"))
+                .provisionedThroughput(p -> p.readCapacityUnits(5L).writeCapacityUnits(5L)));
+        Instant t = coverage("source-x").availability().latestRestorable();
+
+        // When it is restored into each
+        String body = "{\"source\":{\"table\":\"source-x\",\"pointInTime\":\"" + t
+                + "\"},\"destination\":{\"type\":\"EXISTING_TABLE\",\"tableName\":\"%s\"}}";
+        var intoEmpty = Http.post(stack.apiUri("/restores"), body.formatted("empty-x"));
+        var intoFull = Http.post(stack.apiUri("/restores"), body.formatted("full-x"));
+        var intoOther = Http.post(stack.apiUri("/restores"), body.formatted("other-x"));
+        var intoMissing = Http.post(stack.apiUri("/restores"), body.formatted("missing-x"));
+
+        // Then the empty one receives the image; the others are refused with what to do
+        assertThat(intoEmpty.status()).as(intoEmpty.body()).isEqualTo(202);
+        String id = intoEmpty.json().get("restoreId").asString();
+        await().atMost(Duration.ofSeconds(60)).until(() -> status.last(id, "RestoreCompleted") != null);
+        assertThat(ItemDigests.ofTable(dynamo, "empty-x", history.keyAttributes()))
+                .isEqualTo(digests(history.imageBefore(micros(t) + SECOND)));
+        assertThat(status.last(id, "DestinationReady").get("created").asBoolean()).isFalse();
+        assertThat(intoFull.status()).isEqualTo(409);
+        assertThat(intoFull.json().get("code").asString()).isEqualTo("TABLE_NOT_EMPTY");
+        assertThat(intoOther.status()).isEqualTo(422);
+        assertThat(intoOther.json().get("code").asString()).isEqualTo("KEY_SCHEMA_MISMATCH");
+        assertThat(intoOther.json().get("detail").asString()).contains("id (N, HASH)").contains("id (S, HASH) + at (N, RANGE)");
+        assertThat(intoMissing.status()).isEqualTo(422);
+        assertThat(intoMissing.json().get("code").asString()).isEqualTo("TABLE_NOT_FOUND");
+    }
+
     static PitrCoverage coverage(String table) {
         return PitrCoverage.of(catalog.listBackups(RestoreStack.ACCOUNT, RestoreStack.REGION, table),
                 catalog.listExports(RestoreStack.ACCOUNT, RestoreStack.REGION, table), Instant.now());
