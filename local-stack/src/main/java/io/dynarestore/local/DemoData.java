@@ -1,6 +1,7 @@
 package io.dynarestore.local;
 
 import io.dynarestore.core.vault.BackupTaker;
+import io.dynarestore.core.vault.ChangeCapture;
 import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.core.vault.VaultLayout;
 import java.math.BigDecimal;
@@ -31,8 +32,8 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * The demo: a table {@code orders} (customerId + orderId, a GSI by status, an LSI by total) of
- * 2,000 orders with values of every type, and three backups in the vault: one expired, one from
- * yesterday, one from two hours ago (after some orders changed and some were deleted).
+ * 2,000 orders with values of every type, three backups in the vault (one expired) and hours of
+ * point-in-time history with a gap.
  */
 final class DemoData {
 
@@ -44,7 +45,12 @@ final class DemoData {
     private DemoData() {
     }
 
-    /** Seeds the demo unless the vault already has backups of it; returns the backup ids. */
+    /**
+     * Seeds the demo unless the vault already has backups of it; returns the backup ids. The
+     * table's story: 2,000 orders; a backup 40 days ago (expired) and one 26 hours ago; two hours
+     * of recorded business after it; a day the vault did not record (a gap); a backup two hours
+     * ago and every write since recorded, in exports of 15 minutes.
+     */
     static List<String> seed(DynamoDbClient dynamo, S3Client s3, VaultLayout layout) {
         var catalog = new VaultCatalog(s3, layout);
         if (!catalog.listBackups(ACCOUNT, REGION, TABLE).isEmpty()) {
@@ -59,25 +65,51 @@ final class DemoData {
         }
         put(dynamo, items);
         var taker = new BackupTaker(dynamo, s3, layout);
-        Instant now = Instant.now();
+        Instant now = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
         var settings = BackupTaker.Settings.defaults().withItemsPerFile(500);
         taker.take(ACCOUNT, REGION, TABLE, settings.withTakenAt(now.minus(Duration.ofDays(40))));
         taker.take(ACCOUNT, REGION, TABLE, settings.withTakenAt(now.minus(Duration.ofHours(26))));
 
-        // a day of business: a tenth of the orders change status, a few are deleted
-        var changed = new ArrayList<Map<String, AttributeValue>>();
-        for (int i = 0; i < 2_000; i += 10) {
-            var order = new java.util.LinkedHashMap<>(items.get(i));
-            order.put("status", AttributeValue.fromS(STATUSES[(i / 10) % STATUSES.length]));
-            changed.add(order);
-        }
-        put(dynamo, changed);
-        for (int i = 5; i < 2_000; i += 100) {
-            var key = Map.of("customerId", items.get(i).get("customerId"), "orderId", items.get(i).get("orderId"));
-            dynamo.deleteItem(b -> b.tableName(TABLE).key(key));
-        }
+        var capture = new ChangeCapture(dynamo, TABLE, List.of("customerId", "orderId"));
+        int next = 2_000;
+        next = business(capture, random, items, next, now.minus(Duration.ofHours(26)), now.minus(Duration.ofHours(24)));
+        exportEvery15Minutes(capture, s3, layout, now.minus(Duration.ofHours(26)), now.minus(Duration.ofHours(24)));
+        next = business(capture, random, items, next, now.minus(Duration.ofHours(24)), now.minus(Duration.ofHours(2)));
+        capture.discard();
         taker.take(ACCOUNT, REGION, TABLE, settings.withTakenAt(now.minus(Duration.ofHours(2))));
+        business(capture, random, items, next, now.minus(Duration.ofHours(2)), now);
+        exportEvery15Minutes(capture, s3, layout, now.minus(Duration.ofHours(2)), now);
         return catalog.listBackups(ACCOUNT, REGION, TABLE).stream().map(VaultCatalog.BackupSummary::backupId).toList();
+    }
+
+    /** Orders change status, some are cancelled (deleted), new ones come in: about one write a minute. */
+    private static int business(ChangeCapture capture, Random r, List<Map<String, AttributeValue>> items, int next,
+                                Instant from, Instant to) {
+        for (Instant t = from.plusSeconds(r.nextInt(60)); t.isBefore(to); t = t.plusSeconds(20 + r.nextInt(80))) {
+            int kind = r.nextInt(10);
+            if (kind < 6) {
+                var order = new java.util.LinkedHashMap<>(items.get(r.nextInt(items.size())));
+                order.put("status", AttributeValue.fromS(STATUSES[r.nextInt(STATUSES.length)]));
+                capture.put(order, t);
+            } else if (kind < 7) {
+                var order = items.get(r.nextInt(items.size()));
+                capture.delete(Map.of("customerId", order.get("customerId"), "orderId", order.get("orderId")), t);
+            } else {
+                var order = order(r, next++);
+                items.add(order);
+                capture.put(order, t);
+            }
+        }
+        return next;
+    }
+
+    private static void exportEvery15Minutes(ChangeCapture capture, S3Client s3, VaultLayout layout, Instant from,
+                                             Instant to) {
+        for (Instant start = from; start.isBefore(to); start = start.plus(Duration.ofMinutes(15))) {
+            Instant end = start.plus(Duration.ofMinutes(15)).isAfter(to) ? to : start.plus(Duration.ofMinutes(15));
+            String id = BackupTaker.newBackupId(start);
+            capture.export(s3, layout, ACCOUNT, REGION, id, start, end);
+        }
     }
 
     private static void createTable(DynamoDbClient dynamo) {

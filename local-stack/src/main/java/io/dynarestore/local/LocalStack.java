@@ -221,6 +221,8 @@ public final class LocalStack implements AutoCloseable {
             sb.append("\nDemo table \"orders\" (account 000000000000, us-east-1); backups (oldest first, the first "
                     + "has expired):\n");
             backups.forEach(b -> sb.append("  ").append(b).append('\n'));
+            sb.append("Point-in-time history: the 2 hours after the second backup, and the last 2 hours "
+                    + "(GET /tables/orders/pitr-windows).\n");
         }
         sb.append("""
 
@@ -229,6 +231,11 @@ public final class LocalStack implements AutoCloseable {
                     -d '{"source":{"table":"orders","backupId":"%2$s"},"destination":{"type":"NEW_TABLE","tableName":"orders-restored"}}'
                   curl %1$s/restores/<restoreId from the Location header>
                   curl %1$s/tables/orders/backups
+                  curl %1$s/tables/orders/pitr-windows
+
+                ... or to the latest restorable second (or any second of a window):
+                  curl -i -X POST %1$s/restores -H 'Content-Type: application/json' \\
+                    -d '{"source":{"table":"orders","pointInTime":"latest"},"destination":{"type":"NEW_TABLE","tableName":"orders-latest"}}'
 
                 ... or with a plain Kafka client (kcat):
                   echo '{"restoreId":"demo-1","source":{"table":"orders","backupId":"%2$s"},"destination":{"type":"NEW_TABLE","tableName":"orders-demo-1"}}' \\

@@ -14,13 +14,23 @@ public final class Ports {
     private Ports() {
     }
 
+    /**
+     * A port free now, below Linux's ephemeral range (32768 and up), so that outgoing connections
+     * made before a server binds it cannot take it first.
+     */
     public static int free() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            s.setReuseAddress(true);
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        var random = java.util.concurrent.ThreadLocalRandom.current();
+        for (int attempt = 0; attempt < 200; attempt++) {
+            int port = 20_000 + random.nextInt(12_000);
+            try (ServerSocket s = new ServerSocket()) {
+                s.setReuseAddress(true);
+                s.bind(new InetSocketAddress("127.0.0.1", port));
+                return port;
+            } catch (IOException e) {
+                // taken: try another
+            }
         }
+        throw new UncheckedIOException(new IOException("no free port found between 20000 and 32000"));
     }
 
     public static boolean accepting(int port) {
