@@ -128,6 +128,40 @@ class NativeExportsIT {
         assertThat(notS3.status()).isEqualTo(400);
     }
 
+    @Test
+    void theCommandLineRegistersAnExportShowsTheWindowsAndStartsARestore() throws Exception {
+        // Given the dynarestore command line pointed at the API
+        String exportUri = "s3://customer-exports/exports/AWSDynamoDB/";
+
+        // When it registers both exports under another table name and asks for the windows
+        var full = cli("register-export", "catalog-cli", exportUri + FULL + "/",
+                fixtures.resolve("describe-table.json").toString());
+        var incremental = cli("register-export", "catalog-cli", exportUri + INCREMENTAL + "/");
+        var windows = cli("pitr-windows", "catalog-cli");
+        var restore = cli("restore", "catalog-cli", "--at", "latest", "--into", "catalog-cli-latest", "--id", "cli-1");
+
+        // Then each answered as the API does
+        assertThat(full.get("kind").asString()).isEqualTo("FULL");
+        assertThat(incremental.get("kind").asString()).isEqualTo("INCREMENTAL");
+        assertThat(windows.get("latestRestorable").asString()).isEqualTo("2025-12-01T10:14:59Z");
+        assertThat(restore.get("restoreId").asString()).isEqualTo("cli-1");
+        await().atMost(Duration.ofSeconds(60)).until(() -> "COMPLETED".equals(cli("status", "cli-1").get("state")
+                .asString()));
+        assertThat(cli("status", "cli-1").get("itemsWritten").asLong()).isEqualTo(6);
+    }
+
+    static JsonNode cli(String... args) throws Exception {
+        var command = new ArrayList<String>(List.of("bash", io.dynarestore.testkit.RepoRoot.find().resolve("dynarestore")
+                .toString()));
+        command.addAll(List.of(args));
+        var builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().put("DYNARESTORE_API", stack.apiUri("").toString());
+        Process p = builder.start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertThat(p.waitFor()).as(out).isZero();
+        return io.dynarestore.contracts.Json.mapper().readTree(out);
+    }
+
     static String restore(String body) throws Exception {
         var response = Http.post(stack.apiUri("/restores"), body);
         assertThat(response.status()).as(response.body()).isEqualTo(202);

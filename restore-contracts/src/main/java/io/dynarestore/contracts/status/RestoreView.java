@@ -182,9 +182,10 @@ public final class RestoreView {
     }
 
     public Summary summary() {
-        return new Summary(restoreId, state, request == null ? null : request.source(),
+        return new Summary(restoreId, state, request == null ? null : request.source(), pointInTime,
                 destination, plan == null ? null : plan.strategy(), plan == null ? null : plan.segments(),
-                completed.size(), itemsWritten(), plan == null ? null : plan.estimatedItems(), code, reason,
+                completed.size(), itemsWritten(), itemsDeleted(), plan == null ? null : plan.estimatedItems(), code,
+                reason,
                 failedSegments.isEmpty() ? null : Map.copyOf(failedSegments), createdAt, updatedAt,
                 List.copyOf(timeline));
     }
@@ -195,8 +196,9 @@ public final class RestoreView {
 
     /** An immutable snapshot of a restore, as the tasks API and dashboards show it. */
     public record Summary(String restoreId, RestoreState state, io.dynarestore.contracts.request.Source source,
-                          TableRef destination, RestorePlanned.Strategy strategy, Integer segments,
-                          int segmentsCompleted, long itemsWritten, Long estimatedItems, RejectionCode code,
+                          Instant pointInTime, TableRef destination, RestorePlanned.Strategy strategy, Integer segments,
+                          int segmentsCompleted, long itemsWritten, long itemsDeleted, Long estimatedItems,
+                          RejectionCode code,
                           String reason, Map<Integer, String> failedSegments, Instant createdAt, Instant updatedAt,
                           List<Milestone> timeline) {
     }
