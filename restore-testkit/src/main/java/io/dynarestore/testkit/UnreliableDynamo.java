@@ -25,11 +25,17 @@ import tools.jackson.databind.node.ObjectNode;
  * A DynamoDB-protocol proxy in front of dynalite that behaves the way DynamoDB does under load
  * and dynalite never does: a share of BatchWriteItem calls write only half their items and
  * return the rest as {@code UnprocessedItems}, and a share of calls fail with
- * {@code ProvisionedThroughputExceededException}. Seeded, so a test run is repeatable.
+ * {@code ProvisionedThroughputExceededException}. Seeded, so a test run is repeatable. It can also
+ * discard writes ({@link #discardingWrites()}) for measurements at volumes dynalite cannot hold.
  */
 public final class UnreliableDynamo implements AutoCloseable {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    static {
+        // without it the JDK's HTTP server answers small responses 40 ms late (Nagle and delayed ACKs)
+        System.setProperty("sun.net.httpserver.nodelay", "true");
+    }
     private static final Set<String> HOP_HEADERS = Set.of("host", "content-length", "connection", "expect",
             "transfer-encoding", "upgrade");
 
@@ -42,6 +48,8 @@ public final class UnreliableDynamo implements AutoCloseable {
     private final AtomicLong batchCalls = new AtomicLong();
     private final AtomicLong partialAnswers = new AtomicLong();
     private final AtomicLong throttled = new AtomicLong();
+    private final AtomicLong discardedItems = new AtomicLong();
+    private volatile boolean discardWrites;
 
     private UnreliableDynamo(URI target, long seed, double unprocessedRate, double throttleRate) throws IOException {
         this.target = target;
@@ -79,6 +87,19 @@ public final class UnreliableDynamo implements AutoCloseable {
         return throttled.get();
     }
 
+    /**
+     * From now on, answer every BatchWriteItem as fully processed without storing anything: for
+     * measuring writers at volumes dynalite would need gigabytes for (it keeps every item in memory).
+     */
+    public UnreliableDynamo discardingWrites() {
+        discardWrites = true;
+        return this;
+    }
+
+    public long discardedItems() {
+        return discardedItems.get();
+    }
+
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
             byte[] body = exchange.getRequestBody().readAllBytes();
@@ -95,6 +116,12 @@ public final class UnreliableDynamo implements AutoCloseable {
                     reply(exchange, 400, "{\"__type\":\"com.amazonaws.dynamodb.v20120810#"
                             + "ProvisionedThroughputExceededException\",\"message\":\"The level of configured "
                             + "provisioned throughput for the table was exceeded.\"}");
+                    return;
+                }
+                if (discardWrites) {
+                    JsonNode request = JSON.readTree(body);
+                    request.get("RequestItems").forEach(writes -> discardedItems.addAndGet(writes.size()));
+                    reply(exchange, 200, "{\"UnprocessedItems\":{}}");
                     return;
                 }
                 if (roll < throttleRate + unprocessedRate) {
