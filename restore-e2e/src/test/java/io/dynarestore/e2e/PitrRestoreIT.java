@@ -36,8 +36,14 @@ class PitrRestoreIT {
     static StatusLog status;
     static KafkaProducer<String, String> producer;
     static VaultCatalog catalog;
-    /** Base of every history: two hours ago, so that backups are well inside retention. */
-    static final long T0 = (Instant.now().minus(Duration.ofHours(2)).getEpochSecond()) * SECOND + 250_000;
+    /** Base of every history: noon UTC of the latest past noon, so that a history never spans midnight. */
+    static final long T0 = noon() * SECOND + 250_000;
+
+    static long noon() {
+        Instant today = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.DAYS).plus(Duration.ofHours(12));
+        return (today.isAfter(Instant.now().minusSeconds(600)) ? today.minus(Duration.ofDays(1)) : today)
+                .getEpochSecond();
+    }
 
     @BeforeAll
     static void startStack() {
