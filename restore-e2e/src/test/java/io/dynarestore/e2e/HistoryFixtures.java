@@ -10,7 +10,6 @@ import io.dynarestore.testkit.RandomHistory;
 import io.dynarestore.testkit.RandomItems;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Random;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
@@ -79,17 +78,7 @@ final class HistoryFixtures {
                             long from, long to, boolean compacted) {
         var writer = new IncrementalExportWriter(stack.s3.client(), layout, RestoreStack.ACCOUNT, RestoreStack.REGION,
                 table, id, instant(from), instant(to), 1 + new Random(from).nextInt(30), compacted);
-        var lines = new ArrayList<RandomHistory.Write>();
-        for (RandomHistory.Write w : history.writes()) {
-            if (w.micros() >= from && w.micros() < to) {
-                lines.add(w);
-            }
-        }
-        if (compacted) {
-            var last = new LinkedHashMap<String, RandomHistory.Write>();
-            lines.forEach(w -> last.put(ItemDigests.key(w.keys(), history.keyAttributes()), w));
-            lines = new ArrayList<>(last.values());
-        }
+        var lines = history.writesIn(from, to, compacted);
         try (var part = writer.openPart()) {
             for (RandomHistory.Write w : lines) {
                 part.write(ExportLine.change(w.keys(), w.oldImage(), w.newImage(), w.micros()));

@@ -106,6 +106,25 @@ public final class RandomHistory {
         return writes;
     }
 
+    /**
+     * The writes made in [{@code fromMicros}, {@code toMicros}), in time order; {@code compacted}
+     * keeps only each key's last one, as a native DynamoDB incremental export does.
+     */
+    public List<Write> writesIn(long fromMicros, long toMicros, boolean compacted) {
+        var in = new ArrayList<Write>();
+        for (Write w : writes) {
+            if (w.micros() >= fromMicros && w.micros() < toMicros) {
+                in.add(w);
+            }
+        }
+        if (!compacted) {
+            return in;
+        }
+        var last = new LinkedHashMap<String, Write>();
+        in.forEach(w -> last.put(ItemDigests.key(w.keys(), keyAttributes), w));
+        return new ArrayList<>(last.values());
+    }
+
     /** The table after every write before {@code untilMicros}, keyed by canonical key. */
     public TreeMap<String, Map<String, AttributeValue>> imageBefore(long untilMicros) {
         var image = new TreeMap<String, Map<String, AttributeValue>>();

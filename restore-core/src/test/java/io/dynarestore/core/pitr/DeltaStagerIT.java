@@ -16,7 +16,6 @@ import io.dynarestore.testkit.RandomItems;
 import io.dynarestore.testkit.S3Server;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -114,17 +113,7 @@ class DeltaStagerIT {
     static void writeExport(String table, String id, RandomHistory history, long from, long to, boolean compacted) {
         var writer = new IncrementalExportWriter(s3.client(), layout, "000000000000", "us-east-1", table, id,
                 instant(from), instant(to), 5, compacted);
-        var lines = new ArrayList<RandomHistory.Write>();
-        for (RandomHistory.Write w : history.writes()) {
-            if (w.micros() >= from && w.micros() < to) {
-                lines.add(w);
-            }
-        }
-        if (compacted) {
-            var last = new LinkedHashMap<String, RandomHistory.Write>();
-            lines.forEach(w -> last.put(ItemDigests.key(w.keys(), history.keyAttributes()), w));
-            lines = new ArrayList<>(last.values());
-        }
+        var lines = history.writesIn(from, to, compacted);
         try (var part = writer.openPart()) {
             for (RandomHistory.Write w : lines) {
                 part.write(ExportLine.change(w.keys(), w.oldImage(), w.newImage(), w.micros()));
