@@ -192,7 +192,7 @@ class RequestsIT {
             "unknown backup | {\"source\": {\"table\": \"orders\", \"backupId\": \"nope\"}, \"destination\": {\"type\": \"NEW_TABLE\"}} | 422 | BACKUP_NOT_FOUND | /source/backupId",
             "expired backup | {\"source\": {\"table\": \"orders\", \"backupId\": \"b-expired\"}, \"destination\": {\"type\": \"NEW_TABLE\"}} | 422 | BACKUP_EXPIRED | /source/backupId",
             "existing table | {\"source\": {\"table\": \"orders\", \"backupId\": \"b-live\"}, \"destination\": {\"type\": \"NEW_TABLE\", \"tableName\": \"taken\"}} | 409 | TABLE_EXISTS | /destination/tableName",
-            "not supported  | {\"source\": {\"table\": \"orders\", \"snapId\": \"s-1\"}, \"destination\": {\"type\": \"NEW_TABLE\"}} | 422 | UNSUPPORTED | /source",
+            "not supported  | {\"source\": {\"table\": \"orders\", \"snapId\": \"s-1\"}, \"destination\": {\"type\": \"NEW_TABLE\"}} | 422 | UNSUPPORTED | /source/snapId",
             "unknown account| {\"source\": {\"account\": \"111111111111\", \"table\": \"orders\", \"backupId\": \"b-live\"}, \"destination\": {\"type\": \"NEW_TABLE\"}} | 422 | UNKNOWN_ACCOUNT | /source",
     })
     void answersABadRestRequestWithProblemDetailsNamingTheFix(String name, String body, int httpStatus, String code,
