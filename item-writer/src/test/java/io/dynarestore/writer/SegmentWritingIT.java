@@ -114,6 +114,7 @@ class SegmentWritingIT {
                 .keySchema(k -> k.attributeName("pk").keyType(KeyType.HASH),
                         k -> k.attributeName("sk").keyType(KeyType.RANGE))
                 .provisionedThroughput(p -> p.readCapacityUnits(5L).writeCapacityUnits(5L)));
+        Dynalite.awaitActive(dynalite.client(), name);
     }
 
     static Backup backup(String table, int count, int perFile) {
@@ -131,7 +132,7 @@ class SegmentWritingIT {
         return SegmentDispatched.of(restoreId, segment, of,
                 new SegmentDispatched.DataFile("vault", f.dataFileS3Key(), count != null ? count : f.itemCount(),
                         md5 != null ? md5 : f.md5Checksum(), "DYNAMODB_JSON"),
-                new SegmentDispatched.WriteTarget("000000000000", "us-east-1", table, List.of("pk", "sk")));
+                new SegmentDispatched.WriteTarget("000000000000", "us-east-1", table, List.of("pk", "sk"), List.of("S", "N")));
     }
 
     static void dispatch(SegmentDispatched w) {

@@ -132,6 +132,7 @@ final class DemoData {
                 .localSecondaryIndexes(LocalSecondaryIndex.builder().indexName("byTotal")
                         .keySchema(key("customerId", KeyType.HASH), key("total", KeyType.RANGE))
                         .projection(Projection.builder().projectionType(ProjectionType.KEYS_ONLY).build()).build()));
+        io.dynarestore.testkit.Dynalite.awaitActive(dynamo, TABLE);
     }
 
     private static Map<String, AttributeValue> order(Random r, int i) {

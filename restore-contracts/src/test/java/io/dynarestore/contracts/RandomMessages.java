@@ -57,7 +57,7 @@ final class RandomMessages {
         }
         if (raw == List.class) {
             Type element = ((ParameterizedType) generic).getActualTypeArguments()[0];
-            int n = name.equals("keyAttributes") ? 1 + random.nextInt(2) : name.equals("values") ? random.nextInt(3) : 1 + random.nextInt(3);
+            int n = name.equals("keyAttributes") || name.equals("keyTypes") ? 1 + random.nextInt(2) : name.equals("values") ? random.nextInt(3) : 1 + random.nextInt(3);
             var list = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 list.add(value(rawOf(element), element, singular(name)));
@@ -127,6 +127,8 @@ final class RandomMessages {
                 return "20261130T101500Z-" + Integer.toHexString(random.nextInt());
             case "condition":
                 return "EqualTo";
+            case "keyType":
+                return new String[]{"S", "N", "B"}[random.nextInt(3)];
             case "email": case "emails": case "recipient": case "recipients":
                 return "user" + random.nextInt(100) + "@example.com";
             case "webhook": case "webhooks":

@@ -204,6 +204,7 @@ class PitrRestoreIT {
                     .keySchema(k -> k.attributeName("id").keyType("HASH"), k -> k.attributeName("at").keyType("RANGE"))
                     .provisionedThroughput(p -> p.readCapacityUnits(5L).writeCapacityUnits(5L)));
         }
+        io.dynarestore.testkit.Dynalite.awaitActive(dynamo, "full-x");
         dynamo.putItem(b -> b.tableName("full-x").item(Map.of("id", AttributeValue.fromS("x"),
                 "at", AttributeValue.fromN("1"))));
         dynamo.createTable(b -> b.tableName("other-x")

@@ -73,6 +73,26 @@ public final class Dynalite implements AutoCloseable {
         return client;
     }
 
+    /**
+     * Waits until a table just created is ACTIVE: dynalite answers CreateTable with CREATING and
+     * refuses writes until the next tick, even with {@code --createTableMs 0}.
+     */
+    public static void awaitActive(DynamoDbClient dynamo, String table) {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (dynamo.describeTable(b -> b.tableName(table)).table().tableStatus()
+                != software.amazon.awssdk.services.dynamodb.model.TableStatus.ACTIVE) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("table " + table + " did not become ACTIVE within 10 s");
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
     public static DynamoDbClient client(URI endpoint) {
         return DynamoDbClient.builder().endpointOverride(endpoint).region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))

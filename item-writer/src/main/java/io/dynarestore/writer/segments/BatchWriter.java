@@ -64,6 +64,55 @@ final class BatchWriter {
         }
     }
 
+    /**
+     * Reads the current items of up to 100 keys (consistently), retrying UnprocessedKeys and
+     * throttling like writes; returns them by key values, in key-attribute order.
+     */
+    java.util.Map<List<software.amazon.awssdk.services.dynamodb.model.AttributeValue>,
+            java.util.Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue>> read(
+            DynamoDbClient dynamo, String table, List<String> keyAttributes,
+            List<java.util.Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue>> keys) {
+        var found = new java.util.HashMap<List<software.amazon.awssdk.services.dynamodb.model.AttributeValue>,
+                java.util.Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue>>();
+        var pending = software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes.builder().keys(keys)
+                .consistentRead(true).build();
+        for (int attempt = 1; ; attempt++) {
+            try {
+                var request = software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest.builder()
+                        .requestItems(Map.of(table, pending)).build();
+                var response = dynamo.batchGetItem(request);
+                for (var item : response.responses().getOrDefault(table, List.of())) {
+                    found.put(keyAttributes.stream().map(item::get).toList(), item);
+                }
+                var left = response.hasUnprocessedKeys() ? response.unprocessedKeys().get(table) : null;
+                if (left == null || left.keys().isEmpty()) {
+                    return found;
+                }
+                pending = left;
+                if (attempt >= backoff.maxAttempts()) {
+                    throw new TransientWriteException(left.keys().size() + " keys of " + table
+                            + " could not be read after " + attempt + " attempts (the table is throttling)");
+                }
+            } catch (ResourceNotFoundException e) {
+                throw new PermanentWriteException("table " + table + " does not exist (deleted during the restore?)", e);
+            } catch (DynamoDbException e) {
+                if (!retryable(e) || attempt >= backoff.maxAttempts()) {
+                    throw retryable(e) ? new TransientWriteException("DynamoDB kept failing for " + table + ": "
+                            + e.awsErrorDetails().errorMessage(), e)
+                            : new PermanentWriteException("DynamoDB refused to read " + table + ": "
+                            + e.awsErrorDetails().errorMessage(), e);
+                }
+            } catch (SdkClientException e) {
+                if (attempt >= backoff.maxAttempts()) {
+                    throw new TransientWriteException("DynamoDB is unreachable: " + e.getMessage(), e);
+                }
+            }
+            if (!backoff.pause(attempt)) {
+                throw new SegmentAbortedException();
+            }
+        }
+    }
+
     static boolean retryable(DynamoDbException e) {
         if (e.isThrottlingException() || e.statusCode() >= 500) {
             return true;

@@ -148,7 +148,7 @@ final class SegmentConsumer {
             return Outcome.DONE;
         } catch (SegmentAbortedException e) {
             return Outcome.ABORTED;
-        } catch (PermanentWriteException e) {
+        } catch (PermanentWriteException | io.dynarestore.core.filter.InvalidFilterException e) {
             log.warn("restore {} segment {} failed: {}", segment.restoreId(), segment.segment(), e.getMessage());
             publisher.status(SegmentFailed.of(segment.restoreId(), segment.segment(), e.getMessage(), 0, writerId));
             return Outcome.FAILED;

@@ -5,7 +5,10 @@ import io.dynarestore.contracts.status.SegmentCompleted;
 import io.dynarestore.contracts.status.SegmentProgressed;
 import io.dynarestore.contracts.work.SegmentDispatched;
 import io.dynarestore.core.aws.AwsClients;
+import io.dynarestore.core.codec.ItemEquality;
 import io.dynarestore.core.codec.ItemSize;
+import io.dynarestore.core.filter.KeySchema;
+import io.dynarestore.core.filter.RecordFilter;
 import io.dynarestore.core.kafka.EventPublisher;
 import io.dynarestore.core.pitr.KeyHash;
 import io.dynarestore.core.pitr.SkipKeys;
@@ -17,6 +20,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -31,12 +35,16 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * Writes one segment: streams its data file from S3 line by line and writes in batches of 25
- * (never two writes of one key in a batch, which DynamoDB refuses). A BASE segment puts each
- * {@code Item} unless a later change supersedes its key (the restore's skip set); a DELTA
- * segment puts each final image and deletes keys that have none (or skips them when the
- * destination cannot hold them). Reports progress at a fixed interval and completion with exact
- * counts; a data file whose line count differs from its manifest fails the segment rather than
- * restoring a partial file silently.
+ * (never two writes of one key in a batch, which DynamoDB refuses).
+ *
+ * <p>Rules. A BASE line's item is written unless a later change supersedes its key (the restore's
+ * skip set). A DELTA line writes its final image, or deletes its key when it has none (only when
+ * the destination may hold it; else the line is skipped). A record restore writes only images
+ * its filter matches and never deletes. Where the destination may hold the keys already, each
+ * batch is read first: an item equal to its image is not written again (unchanged), a different
+ * one is overwritten, and a delete of an absent key is skipped. Progress is reported at a fixed
+ * interval, completion with exact counts; a data file whose line count differs from its manifest
+ * fails the segment rather than restoring a partial file silently.
  */
 final class SegmentWriter {
 
@@ -50,32 +58,50 @@ final class SegmentWriter {
     private final SkipKeysCache skipSets;
 
     SegmentWriter(AwsClients aws, EventPublisher publisher, BatchWriter batches, Duration progressInterval, Clock clock) {
-        this.skipSets = new SkipKeysCache(aws.s3(), 4);
         this.aws = aws;
         this.publisher = publisher;
         this.batches = batches;
         this.progressInterval = progressInterval;
         this.clock = clock;
+        this.skipSets = new SkipKeysCache(aws.s3(), 4);
+    }
+
+    /** One write of a batch: an image to put, or {@code null} to delete the key. */
+    private record Op(List<AttributeValue> key, Map<String, AttributeValue> keys, Map<String, AttributeValue> image) {
+    }
+
+    /** The running counts of a segment. */
+    private static final class Tally {
+        long written;
+        long overwritten;
+        long unchanged;
+        long deleted;
+        long skipped;
+        long bytes;
+        long wcu;
+
+        SegmentCompleted.Counts counts() {
+            return new SegmentCompleted.Counts(written, overwritten, unchanged, deleted, skipped);
+        }
     }
 
     /**
      * Writes the segment and publishes its completion.
      *
-     * @param aborted polled between batches; when it turns true the segment is given up
+     * @param aborted polled between lines; when it turns true the segment is given up
      */
     SegmentCompleted write(SegmentDispatched work, String writer, BooleanSupplier aborted) {
         long started = clock.millis();
         var target = work.target();
         DynamoDbClient dynamo = aws.dynamo(target.account(), target.region());
-        long items = 0;
-        long deleted = 0;
-        long skipped = 0;
-        long bytes = 0;
-        long wcu = 0;
-        long nextProgress = started + progressInterval.toMillis();
+        List<String> keyNames = target.keyAttributes();
         boolean delta = work.role() == SegmentDispatched.Role.DELTA;
         SkipKeys skip = work.skipKeys() == null ? null : skipSets.get(work.skipKeys());
-        var batch = new ArrayList<WriteRequest>(BATCH);
+        RecordFilter filter = work.filter() == null ? null
+                : RecordFilter.compile(work.filter(), KeySchema.of(keyNames, target.keyTypes()));
+        var tally = new Tally();
+        long nextProgress = started + progressInterval.toMillis();
+        var batch = new ArrayList<Op>(BATCH);
         Set<List<AttributeValue>> keysInBatch = new HashSet<>();
         try (var reader = open(work)) {
             ExportLine line;
@@ -83,50 +109,44 @@ final class SegmentWriter {
                 if (aborted.getAsBoolean() || Thread.currentThread().isInterrupted()) {
                     throw new SegmentAbortedException();
                 }
-                Map<String, AttributeValue> item = delta ? line.keys() : line.item();
-                if (item == null) {
+                Map<String, AttributeValue> keyed = delta ? line.keys() : line.item();
+                if (keyed == null) {
                     throw new PermanentWriteException(work.source().key() + " line " + reader.lines() + " has no "
                             + (delta ? "Keys" : "Item") + " member; it is not a " + (delta ? "delta" : "full-export")
                             + " data file", null);
                 }
-                List<AttributeValue> key = keyOf(item, target.keyAttributes(), work, reader.lines());
-                WriteRequest write;
-                if (delta && line.newImage() == null) {
-                    if (!work.applyDeletes()) {
-                        skipped++;
+                Map<String, AttributeValue> image = delta ? line.newImage() : line.item();
+                List<AttributeValue> key = keyOf(keyed, keyNames, work, reader.lines());
+                Op op;
+                if (image == null) {
+                    if (!work.applyDeletes() || filter != null) {
+                        tally.skipped++;
                         continue;
                     }
-                    write = WriteRequest.builder().deleteRequest(d -> d.key(keyMap(item, target.keyAttributes())))
-                            .build();
-                    deleted++;
+                    op = new Op(key, keyMap(keyed, keyNames), null);
+                } else if (skip != null && skip.contains(KeyHash.of(image, keyNames))
+                        || filter != null && !filter.matches(image)) {
+                    tally.skipped++;
+                    continue;
                 } else {
-                    Map<String, AttributeValue> image = delta ? line.newImage() : item;
-                    if (skip != null && skip.contains(KeyHash.of(image, target.keyAttributes()))) {
-                        skipped++;
-                        continue;
-                    }
-                    write = WriteRequest.builder().putRequest(PutRequest.builder().item(image).build()).build();
-                    long size = ItemSize.of(image);
-                    items++;
-                    bytes += size;
-                    wcu += ItemSize.wcu(size);
+                    op = new Op(key, keyMap(image, keyNames), image);
                 }
                 if (!keysInBatch.add(key)) {
-                    flush(dynamo, target.tableName(), batch, keysInBatch);
+                    flush(dynamo, work, batch, keysInBatch, tally);
                     keysInBatch.add(key);
                 }
-                batch.add(write);
+                batch.add(op);
                 if (batch.size() == BATCH) {
-                    flush(dynamo, target.tableName(), batch, keysInBatch);
+                    flush(dynamo, work, batch, keysInBatch, tally);
                 }
                 if (clock.millis() >= nextProgress) {
-                    flush(dynamo, target.tableName(), batch, keysInBatch);
+                    flush(dynamo, work, batch, keysInBatch, tally);
                     publisher.send(Topic.STATUS, work.restoreId(),
-                            SegmentProgressed.of(work.restoreId(), work.segment(), items, bytes, writer));
+                            SegmentProgressed.of(work.restoreId(), work.segment(), tally.written, tally.bytes, writer));
                     nextProgress = clock.millis() + progressInterval.toMillis();
                 }
             }
-            flush(dynamo, target.tableName(), batch, keysInBatch);
+            flush(dynamo, work, batch, keysInBatch, tally);
             if (reader.lines() != work.source().itemCount()) {
                 throw new PermanentWriteException(work.source().key() + " holds " + reader.lines()
                         + " items but its manifest says " + work.source().itemCount()
@@ -137,7 +157,7 @@ final class SegmentWriter {
         } catch (DataFileUnavailableException e) {
             throw new TransientWriteException(e.getMessage(), e);
         }
-        var completed = SegmentCompleted.of(work.restoreId(), work.segment(), items, deleted, skipped, bytes, wcu,
+        var completed = SegmentCompleted.of(work.restoreId(), work.segment(), tally.counts(), tally.bytes, tally.wcu,
                 writer, clock.millis() - started);
         publisher.status(completed);
         return completed;
@@ -162,18 +182,49 @@ final class SegmentWriter {
         }
     }
 
-    private void flush(DynamoDbClient dynamo, String table, List<WriteRequest> batch,
-                       Set<List<AttributeValue>> keysInBatch) {
+    private void flush(DynamoDbClient dynamo, SegmentDispatched work, List<Op> batch,
+                       Set<List<AttributeValue>> keysInBatch, Tally tally) {
         if (batch.isEmpty()) {
             return;
         }
-        batches.write(dynamo, table, List.copyOf(batch));
+        Map<List<AttributeValue>, Map<String, AttributeValue>> current = work.readBeforeWrite()
+                ? batches.read(dynamo, work.target().tableName(), work.target().keyAttributes(),
+                        batch.stream().map(Op::keys).toList())
+                : Map.of();
+        var writes = new ArrayList<WriteRequest>(batch.size());
+        for (Op op : batch) {
+            Map<String, AttributeValue> now = current.get(op.key());
+            if (op.image() == null) {
+                if (work.readBeforeWrite() && now == null) {
+                    tally.skipped++;
+                    continue;
+                }
+                writes.add(WriteRequest.builder().deleteRequest(d -> d.key(op.keys())).build());
+                tally.deleted++;
+                continue;
+            }
+            if (now != null && ItemEquality.same(now, op.image())) {
+                tally.unchanged++;
+                continue;
+            }
+            if (now != null) {
+                tally.overwritten++;
+            }
+            writes.add(WriteRequest.builder().putRequest(PutRequest.builder().item(op.image()).build()).build());
+            long size = ItemSize.of(op.image());
+            tally.written++;
+            tally.bytes += size;
+            tally.wcu += ItemSize.wcu(size);
+        }
+        if (!writes.isEmpty()) {
+            batches.write(dynamo, work.target().tableName(), writes);
+        }
         batch.clear();
         keysInBatch.clear();
     }
 
     private static Map<String, AttributeValue> keyMap(Map<String, AttributeValue> item, List<String> keyAttributes) {
-        var key = new java.util.LinkedHashMap<String, AttributeValue>();
+        var key = new LinkedHashMap<String, AttributeValue>();
         keyAttributes.forEach(k -> key.put(k, item.get(k)));
         return key;
     }

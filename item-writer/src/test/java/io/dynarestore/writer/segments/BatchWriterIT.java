@@ -52,6 +52,7 @@ class BatchWriterIT {
                         a -> a.attributeName("sk").attributeType(ScalarAttributeType.N))
                 .keySchema(k -> k.attributeName("pk").keyType(KeyType.HASH), k -> k.attributeName("sk").keyType(KeyType.RANGE))
                 .provisionedThroughput(p -> p.readCapacityUnits(5L).writeCapacityUnits(5L)));
+        Dynalite.awaitActive(dynalite.client(), name);
     }
 
     static List<WriteRequest> puts(RandomItems items, int from, int to) {

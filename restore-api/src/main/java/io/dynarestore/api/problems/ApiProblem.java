@@ -29,7 +29,7 @@ public class ApiProblem extends RuntimeException {
     /** 400 for a malformed request, 409 when the world conflicts with it, 422 when it cannot be served. */
     static int status(RejectionCode code) {
         return switch (code) {
-            case INVALID_JSON, INVALID_REQUEST -> 400;
+            case INVALID_JSON, INVALID_REQUEST, INVALID_FILTER -> 400;
             case TABLE_EXISTS, TABLE_NOT_EMPTY -> 409;
             case BACKUP_NOT_FOUND, BACKUP_EXPIRED, POINT_NOT_RESTORABLE, TABLE_NOT_FOUND, KEY_SCHEMA_MISMATCH,
                  UNKNOWN_ACCOUNT, UNSUPPORTED -> 422;

@@ -31,7 +31,14 @@ public sealed interface Scope {
     record AttributeFilter(String name, String type, String condition, List<String> values) {
     }
 
-    /** A condition such as {@code EqualTo} or {@code BeginsWith} with its operands, as strings. */
-    record Condition(String condition, List<String> values) {
+    /**
+     * A condition such as {@code EqualTo} or {@code BeginsWith} with its operands, as strings
+     * (numbers as decimals, binary as base64). In a key filter, {@code name} may repeat the key
+     * attribute's name; it must then be that name.
+     */
+    record Condition(String name, String condition, List<String> values) {
+        public Condition(String condition, List<String> values) {
+            this(null, condition, values);
+        }
     }
 }

@@ -6,6 +6,8 @@ public enum RejectionCode {
     INVALID_JSON,
     /** The JSON does not match the request schema or its rules. */
     INVALID_REQUEST,
+    /** A filter of a record restore cannot be applied to the table; the reason names it and the fix. */
+    INVALID_FILTER,
     /** The source backup (or table) is not in the vault. */
     BACKUP_NOT_FOUND,
     /** The source backup is past its expiry. */

@@ -86,7 +86,8 @@ public final class RestoreView {
             }
         } else if (event instanceof SegmentCompleted e) {
             inFlight.remove(e.segment());
-            completed.putIfAbsent(e.segment(), new long[]{e.itemsWritten(), e.bytesWritten(), e.itemsDeleted()});
+            completed.putIfAbsent(e.segment(), new long[]{e.itemsWritten(), e.bytesWritten(), e.itemsDeleted(),
+                    e.itemsOverwritten(), e.itemsUnchanged()});
         } else if (event instanceof SegmentFailed e) {
             failedSegments.put(e.segment(), e.reason());
         } else if (event instanceof RestoreCompleted e) {
@@ -143,9 +144,21 @@ public final class RestoreView {
     }
 
     public long itemsDeleted() {
+        return sum(2);
+    }
+
+    public long itemsOverwritten() {
+        return sum(3);
+    }
+
+    public long itemsUnchanged() {
+        return sum(4);
+    }
+
+    private long sum(int field) {
         long sum = 0;
         for (long[] c : completed.values()) {
-            sum += c.length > 2 ? c[2] : 0;
+            sum += c[field];
         }
         return sum;
     }
@@ -184,8 +197,8 @@ public final class RestoreView {
     public Summary summary() {
         return new Summary(restoreId, state, request == null ? null : request.source(), pointInTime,
                 destination, plan == null ? null : plan.strategy(), plan == null ? null : plan.segments(),
-                completed.size(), itemsWritten(), itemsDeleted(), plan == null ? null : plan.estimatedItems(), code,
-                reason,
+                completed.size(), itemsWritten(), itemsOverwritten(), itemsUnchanged(), itemsDeleted(),
+                plan == null ? null : plan.estimatedItems(), plan == null ? null : plan.warnings(), code, reason,
                 failedSegments.isEmpty() ? null : Map.copyOf(failedSegments), createdAt, updatedAt,
                 List.copyOf(timeline));
     }
@@ -197,8 +210,8 @@ public final class RestoreView {
     /** An immutable snapshot of a restore, as the tasks API and dashboards show it. */
     public record Summary(String restoreId, RestoreState state, io.dynarestore.contracts.request.Source source,
                           Instant pointInTime, TableRef destination, RestorePlanned.Strategy strategy, Integer segments,
-                          int segmentsCompleted, long itemsWritten, long itemsDeleted, Long estimatedItems,
-                          RejectionCode code,
+                          int segmentsCompleted, long itemsWritten, long itemsOverwritten, long itemsUnchanged,
+                          long itemsDeleted, Long estimatedItems, List<String> warnings, RejectionCode code,
                           String reason, Map<Integer, String> failedSegments, Instant createdAt, Instant updatedAt,
                           List<Milestone> timeline) {
     }

@@ -9,24 +9,34 @@ import java.time.Instant;
  * count a segment once.
  */
 public record SegmentCompleted(String eventId, String restoreId, Integer schemaVersion, Instant occurredAt,
-                               int segment, long itemsWritten, long itemsDeleted, long itemsSkipped,
-                               long bytesWritten, long wcuConsumed, String writer, long durationMs)
+                               int segment, long itemsWritten, long itemsOverwritten, long itemsUnchanged,
+                               long itemsDeleted, long itemsSkipped, long bytesWritten, long wcuConsumed,
+                               String writer, long durationMs)
         implements RestoreEvent {
 
     /** A segment of puts only. */
     public static SegmentCompleted of(String restoreId, int segment, long items, long bytes, long wcu, String writer,
                                       long durationMs) {
-        return of(restoreId, segment, items, 0, 0, bytes, wcu, writer, durationMs);
+        return of(restoreId, segment, new Counts(items, 0, 0, 0, 0), bytes, wcu, writer, durationMs);
+    }
+
+    public static SegmentCompleted of(String restoreId, int segment, Counts counts, long bytes, long wcu,
+                                      String writer, long durationMs) {
+        return new SegmentCompleted(Envelope.newEventId(), restoreId, SCHEMA_VERSION, Envelope.now(), segment,
+                counts.written(), counts.overwritten(), counts.unchanged(), counts.deleted(), counts.skipped(), bytes,
+                wcu, writer, durationMs);
     }
 
     /**
-     * @param deleted items deleted from the destination
-     * @param skipped items of the file not written: superseded by a later change, or deletes of
-     *                items a new table cannot hold
+     * What became of a segment's lines.
+     *
+     * @param written     items put into the destination
+     * @param overwritten of those, items that replaced a different item of the same key (irreversible)
+     * @param unchanged   items not written because the destination already held them as they are
+     * @param deleted     items deleted from the destination
+     * @param skipped     lines not written: superseded by a later change, not matching the filter, or
+     *                    deletes of items the destination cannot hold
      */
-    public static SegmentCompleted of(String restoreId, int segment, long items, long deleted, long skipped,
-                                      long bytes, long wcu, String writer, long durationMs) {
-        return new SegmentCompleted(Envelope.newEventId(), restoreId, SCHEMA_VERSION, Envelope.now(), segment, items,
-                deleted, skipped, bytes, wcu, writer, durationMs);
+    public record Counts(long written, long overwritten, long unchanged, long deleted, long skipped) {
     }
 }

@@ -1,6 +1,7 @@
 package io.dynarestore.contracts.work;
 
 import io.dynarestore.contracts.Envelope;
+import io.dynarestore.contracts.request.Scope;
 import java.time.Instant;
 import java.util.List;
 
@@ -10,24 +11,29 @@ import java.util.List;
  */
 public record SegmentDispatched(String eventId, String restoreId, Integer schemaVersion, Instant occurredAt,
                                 int segment, int segmentCount, Role role, DataFile source, WriteTarget target,
-                                DataFile skipKeys, boolean applyDeletes)
+                                DataFile skipKeys, boolean applyDeletes, Scope.Records filter,
+                                boolean readBeforeWrite)
         implements SegmentWork {
 
     /** A segment of a full backup, written as it is. */
     public static SegmentDispatched of(String restoreId, int segment, int segmentCount, DataFile source,
                                        WriteTarget target) {
-        return of(restoreId, segment, segmentCount, Role.BASE, source, target, null, false);
+        return of(restoreId, segment, segmentCount, Role.BASE, source, target, null, false, null, false);
     }
 
     /**
      * @param skipKeys     for a BASE segment, the keys a later change supersedes (not written)
      * @param applyDeletes for a DELTA segment, whether keys without a final image are deleted
      *                     from the destination (not needed for a new or empty table)
+     * @param filter       for a record restore, the records to write (evaluated on each image)
+     * @param readBeforeWrite whether the destination may hold the keys already: the writer reads
+     *                     each batch first, to count overwrites and to skip items already equal
      */
     public static SegmentDispatched of(String restoreId, int segment, int segmentCount, Role role, DataFile source,
-                                       WriteTarget target, DataFile skipKeys, boolean applyDeletes) {
+                                       WriteTarget target, DataFile skipKeys, boolean applyDeletes,
+                                       Scope.Records filter, boolean readBeforeWrite) {
         return new SegmentDispatched(Envelope.newEventId(), restoreId, SCHEMA_VERSION, Envelope.now(), segment,
-                segmentCount, role, source, target, skipKeys, applyDeletes);
+                segmentCount, role, source, target, skipKeys, applyDeletes, filter, readBeforeWrite);
     }
 
     /**
@@ -45,7 +51,11 @@ public record SegmentDispatched(String eventId, String restoreId, Integer schema
     public record DataFile(String bucket, String key, long itemCount, String md5Checksum, String format) {
     }
 
-    /** The destination table and the names of its key attributes (partition key first). */
-    public record WriteTarget(String account, String region, String tableName, List<String> keyAttributes) {
+    /**
+     * The destination table, the names of its key attributes (partition key first) and their
+     * types ({@code S}, {@code N} or {@code B}, in the same order).
+     */
+    public record WriteTarget(String account, String region, String tableName, List<String> keyAttributes,
+                              List<String> keyTypes) {
     }
 }

@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import tools.jackson.core.JsonGenerator;
 
 /**
@@ -109,10 +108,27 @@ public final class DeltaBuilder implements AutoCloseable {
      * sorted key hashes into {@code skipKeys}.
      */
     public Result build(DataFiles out, OutputStream skipKeys) {
+        try (var part = out.openPart(); var hashes = new DataOutputStream(new BufferedOutputStream(skipKeys, 1 << 16))) {
+            return build((key, change) -> {
+                try {
+                    hashes.writeLong(key.hi());
+                    hashes.writeLong(key.lo());
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                part.write(ExportLine.change(change.keys(), null, change.newImage(), change.writeTimestampMicros())::write);
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Reduces every bucket and hands each key's last write to {@code sink}, in key-hash order. */
+    public Result build(java.util.function.BiConsumer<KeyHash, ExportLine> sink) {
         long puts = 0;
         long deletes = 0;
         long maxBucket = 0;
-        try (var part = out.openPart(); var hashes = new DataOutputStream(new BufferedOutputStream(skipKeys, 1 << 16))) {
+        try {
             for (int b = 0; b < buckets.length; b++) {
                 if (buckets[b] == null) {
                     continue;
@@ -134,12 +150,8 @@ public final class DeltaBuilder implements AutoCloseable {
                 var sorted = new ArrayList<>(last.entrySet());
                 sorted.sort(Map.Entry.comparingByKey());
                 for (var e : sorted) {
-                    hashes.writeLong(e.getKey().hi());
-                    hashes.writeLong(e.getKey().lo());
-                    ExportLine change = e.getValue();
-                    Map<String, AttributeValue> image = change.newImage();
-                    part.write(ExportLine.change(change.keys(), null, image, change.writeTimestampMicros())::write);
-                    if (image == null) {
+                    sink.accept(e.getKey(), e.getValue());
+                    if (e.getValue().newImage() == null) {
                         deletes++;
                     } else {
                         puts++;

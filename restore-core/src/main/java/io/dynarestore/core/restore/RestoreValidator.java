@@ -7,6 +7,9 @@ import io.dynarestore.contracts.request.Source;
 import io.dynarestore.contracts.status.RejectionCode;
 import io.dynarestore.contracts.status.RestoreRejected.FieldError;
 import io.dynarestore.core.aws.AwsClients;
+import io.dynarestore.core.filter.InvalidFilterException;
+import io.dynarestore.core.filter.KeySchema;
+import io.dynarestore.core.filter.RecordFilter;
 import io.dynarestore.core.pitr.PitrCoverage;
 import io.dynarestore.core.vault.Backup;
 import io.dynarestore.core.vault.VaultCatalog;
@@ -23,7 +26,8 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
  * can do, the account registry, the vault (the backup exists and is unexpired; a point in time
  * is restorable, and {@code latest} is fixed to a second) and the destination (a new table must
  * not exist yet, unless this very restore created it; an existing table must exist, have the
- * backup's key schema and be empty). restore-api and the
+ * backup's key schema and, for a full restore, be empty; in place, the source table must exist with
+ * the backup's key schema), and the filters of a record restore against the table's key. restore-api and the
  * planner run the same checks, so a request is judged the same way on REST and on Kafka.
  */
 public final class RestoreValidator {
@@ -47,20 +51,16 @@ public final class RestoreValidator {
             return problem(RejectionCode.UNSUPPORTED, "/source/snapId", "Restoring from a Snap is not supported by "
                     + "this version; restore from a backup (source.backupId) or a point in time (source.pointInTime).");
         }
-        if (!(request.scope() instanceof Scope.Full)) {
-            return problem(RejectionCode.UNSUPPORTED, "/scope",
-                    "Record restores (scope RECORDS) are not supported by this version; use scope FULL.");
-        }
-        if (!(request.destination() instanceof Destination.NewTable)
-                && !(request.destination() instanceof Destination.ExistingTable)) {
-            return problem(RejectionCode.UNSUPPORTED, "/destination/type", "This version restores into a NEW_TABLE "
-                    + "or an EXISTING_TABLE only.");
+        if (request.destination() instanceof Destination.File) {
+            return problem(RejectionCode.UNSUPPORTED, "/destination/type", "Restoring into a FILE (granular "
+                    + "recovery) is not supported by this version; restore into a NEW_TABLE, an EXISTING_TABLE or "
+                    + "IN_PLACE.");
         }
         if (!aws.allows(source.account(), source.region())) {
             return problem(RejectionCode.UNKNOWN_ACCOUNT, "/source", "Account " + source.account() + " region "
                     + source.region() + " is not in the account registry; use a registered account and region.");
         }
-        Target target = Target.of(request.destination());
+        Target target = Target.of(request);
         if (!aws.allows(target.account(), target.region())) {
             return problem(RejectionCode.UNKNOWN_ACCOUNT, "/destination", "Account " + target.account()
                     + " region " + target.region()
@@ -116,6 +116,14 @@ public final class RestoreValidator {
                     + "/backups).");
         }
         TableDescription table = backup.metadata().tableDescription();
+        if (request.scope() instanceof Scope.Records records) {
+            try {
+                RecordFilter.compile(records, KeySchema.of(table));
+            } catch (InvalidFilterException e) {
+                return new Verdict.Problem(RejectionCode.INVALID_FILTER, "The filters cannot be applied to table "
+                        + source.table() + ": " + e.getMessage() + ".", e.errors());
+            }
+        }
         DynamoDbClient dynamo = aws.dynamo(target.account(), target.region());
         Optional<TableDescription> existing = describe(dynamo, target.tableName());
 
@@ -134,17 +142,22 @@ public final class RestoreValidator {
                         + "into it as an EXISTING_TABLE if it is empty.");
             }
         } else {
+            boolean inPlace = request.destination() instanceof Destination.InPlace;
+            String field = inPlace ? "/source/table" : "/destination/tableName";
             if (existing.isEmpty()) {
-                return problem(RejectionCode.TABLE_NOT_FOUND, "/destination/tableName", "There is no table "
+                return problem(RejectionCode.TABLE_NOT_FOUND, field, "There is no table "
                         + target.tableName() + " in account " + target.account() + " region " + target.region()
-                        + ". Create it with the backup's key schema, or restore into a NEW_TABLE.");
+                        + (inPlace ? " to restore in place; restore into a NEW_TABLE instead."
+                        : ". Create it with the backup's key schema, or restore into a NEW_TABLE."));
             }
             String mismatch = keySchemaMismatch(table, existing.get());
             if (mismatch != null) {
-                return problem(RejectionCode.KEY_SCHEMA_MISMATCH, "/destination/tableName", "Table "
+                return problem(RejectionCode.KEY_SCHEMA_MISMATCH, field, "Table "
                         + target.tableName() + " cannot take the backup's items: " + mismatch + ".");
             }
-            if (!dynamo.scan(b -> b.tableName(target.tableName()).limit(1)).items().isEmpty()) {
+            // a full restore into another existing table must not mix with what it holds; in place, it replaces it
+            if (!inPlace && request.scope() instanceof Scope.Full
+                    && !dynamo.scan(b -> b.tableName(target.tableName()).limit(1)).items().isEmpty()) {
                 return problem(RejectionCode.TABLE_NOT_EMPTY, "/destination/tableName", "Table "
                         + target.tableName() + " holds items; a full restore into an existing table needs it empty "
                         + "(empty it, or restore into a NEW_TABLE).");
@@ -176,14 +189,19 @@ public final class RestoreValidator {
                 .collect(java.util.stream.Collectors.joining(" + "));
     }
 
-    /** The account, region and name of a table destination. */
+    /** The account, region and name of the table a restore writes into (in place: its source). */
     public record Target(String account, String region, String tableName) {
-        public static Target of(Destination destination) {
+        public static Target of(RestoreRequested request) {
+            Destination destination = request.destination();
             if (destination instanceof Destination.NewTable t) {
                 return new Target(t.account(), t.region(), t.tableName());
             }
             if (destination instanceof Destination.ExistingTable t) {
                 return new Target(t.account(), t.region(), t.tableName());
+            }
+            if (destination instanceof Destination.InPlace) {
+                var s = request.source();
+                return new Target(s.account(), s.region(), s.table());
             }
             throw new IllegalArgumentException("not a table destination: " + destination);
         }

@@ -51,6 +51,7 @@ class BackupTakerIT {
         var shape = new RandomItems.Shape("pk", "S", "sk", "N", Map.of("g", "S", "l", "S"));
         var items = new RandomItems(11, shape);
         createTable(dynamo, "live");
+        Dynalite.awaitActive(dynamo, "live");
         var batch = new ArrayList<WriteRequest>();
         for (int i = 0; i < 3_000; i++) {
             batch.add(WriteRequest.builder().putRequest(PutRequest.builder().item(items.item(i)).build()).build());

@@ -3,12 +3,14 @@ package io.dynarestore.planner.restore;
 import io.dynarestore.contracts.Topic;
 import io.dynarestore.contracts.request.Destination;
 import io.dynarestore.contracts.request.RestoreRequested;
+import io.dynarestore.contracts.request.Scope;
 import io.dynarestore.contracts.status.DestinationReady;
 import io.dynarestore.contracts.status.RestoreCompleted;
 import io.dynarestore.contracts.status.RestoreEvent;
 import io.dynarestore.contracts.status.RestoreFailed;
 import io.dynarestore.contracts.status.RestorePlanned;
 import io.dynarestore.contracts.status.RestoreView;
+import io.dynarestore.contracts.status.SegmentCompleted;
 import io.dynarestore.contracts.status.SegmentsDispatched;
 import io.dynarestore.contracts.status.SourceRef;
 import io.dynarestore.contracts.status.TableRef;
@@ -17,6 +19,8 @@ import io.dynarestore.contracts.work.SegmentDispatched.DataFile;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.kafka.EventPublisher;
 import io.dynarestore.core.pitr.DeltaStager;
+import io.dynarestore.core.pitr.SweepStager;
+import io.dynarestore.core.filter.KeySchema;
 import io.dynarestore.core.pitr.PitrCoverage;
 import io.dynarestore.core.restore.RestoreValidator.Target;
 import io.dynarestore.core.table.TableSpecs;
@@ -52,17 +56,19 @@ final class RestoreSteps {
     private final VaultCatalog catalog;
     private final TableCreator tables;
     private final DeltaStager stager;
+    private final SweepStager sweeper;
     private final AwsClients aws;
     private final EventPublisher publisher;
     private final Clock clock;
     private final long skipKeysLimit;
     private final Duration tableActive;
 
-    RestoreSteps(VaultCatalog catalog, TableCreator tables, DeltaStager stager, AwsClients aws,
+    RestoreSteps(VaultCatalog catalog, TableCreator tables, DeltaStager stager, SweepStager sweeper, AwsClients aws,
                  EventPublisher publisher, Clock clock, long skipKeysLimit, Duration tableActive) {
         this.catalog = catalog;
         this.tables = tables;
         this.stager = stager;
+        this.sweeper = sweeper;
         this.aws = aws;
         this.publisher = publisher;
         this.clock = clock;
@@ -104,12 +110,17 @@ final class RestoreSteps {
      * never see the view change under them.
      */
     record Snapshot(String restoreId, RestoreRequested request, Instant pointInTime, RestorePlanned plan,
-                    long itemsWritten, long itemsDeleted, long bytesWritten, Instant createdAt,
+                    SegmentCompleted.Counts counts, long bytesWritten, Instant createdAt,
                     Map<Integer, String> failedSegments) {
         static Snapshot of(RestoreView view) {
-            return new Snapshot(view.restoreId(), view.request(), view.pointInTime(), view.plan(), view.itemsWritten(),
-                    view.itemsDeleted(), view.bytesWritten(), view.createdAt(),
+            return new Snapshot(view.restoreId(), view.request(), view.pointInTime(), view.plan(),
+                    new SegmentCompleted.Counts(view.itemsWritten(), view.itemsOverwritten(), view.itemsUnchanged(),
+                            view.itemsDeleted(), 0), view.bytesWritten(), view.createdAt(),
                     new java.util.TreeMap<>(view.failedSegments()));
+        }
+
+        long itemsWritten() {
+            return counts.written();
         }
     }
 
@@ -146,32 +157,72 @@ final class RestoreSteps {
 
     RestorePlanned plan(RestoreRequested request, Instant pointInTime) {
         var s = request.source();
-        Target target = Target.of(request.destination());
+        Target target = Target.of(request);
         var tableRef = new TableRef(target.account(), target.region(), target.tableName());
+        boolean records = request.scope() instanceof Scope.Records;
+        boolean inPlace = request.destination() instanceof Destination.InPlace;
+        Backup base;
+        DeltaStager.StagedDelta delta = null;
+        SourceRef source;
+        int exports = 0;
         if (pointInTime == null) {
-            Backup backup = backup(request, s.backupId());
-            long wcu = writeUnits(backup) * (1 + lsis(request, backup.metadata().tableDescription()));
-            return RestorePlanned.of(request.restoreId(), RestorePlanned.Strategy.ITEM_WRITES, sourceRef(request, backup,
-                    null, null), tableRef, backup.files().size(), backup.itemCount(), bytes(backup), wcu);
+            base = backup(request, s.backupId());
+            source = sourceRef(request, base, null, null);
+        } else {
+            var coverage = PitrCoverage.of(catalog.listBackups(s.account(), s.region(), s.table()),
+                    catalog.listExports(s.account(), s.region(), s.table()), clock.instant());
+            var resolution = coverage.resolve(pointInTime).orElseThrow(() -> new StepException("Table " + s.table()
+                    + " can no longer be restored to " + pointInTime + " (a backup expired or an export was removed "
+                    + "after the restore was accepted). " + coverage.nearest(pointInTime)));
+            base = backup(request, resolution.base().backupId());
+            exports = resolution.exports().size();
+            delta = stager.stage(request.restoreId(), resolution,
+                    TableSpecs.keyAttributes(base.metadata().tableDescription().keySchema()));
+            source = sourceRef(request, base, pointInTime, exports);
+            log.info("restore {}: {} of {} from base {} and {} exports: {} changes read, {} keys changed ({} deleted)",
+                    request.restoreId(), s.table(), pointInTime, base.backupId(), exports, delta.changesRead(),
+                    delta.keys(), delta.deletes());
         }
-        var coverage = PitrCoverage.of(catalog.listBackups(s.account(), s.region(), s.table()),
-                catalog.listExports(s.account(), s.region(), s.table()), clock.instant());
-        var resolution = coverage.resolve(pointInTime).orElseThrow(() -> new StepException("Table " + s.table()
-                + " can no longer be restored to " + pointInTime + " (a backup expired or an export was removed "
-                + "after the restore was accepted). " + coverage.nearest(pointInTime)));
-        Backup base = backup(request, resolution.base().backupId());
         TableDescription table = base.metadata().tableDescription();
-        var delta = stager.stage(request.restoreId(), resolution, TableSpecs.keyAttributes(table.keySchema()));
-        boolean phased = delta.keys() > skipKeysLimit;
-        long puts = delta.puts();
+        boolean phased = delta != null && delta.keys() > skipKeysLimit;
+        if (phased && records) {
+            throw new StepException("A record restore needs every key changed since the base backup in writers' memory "
+                    + "(" + delta.keys() + " keys are more than planner.pitr.skip-keys-limit = " + skipKeysLimit
+                    + "). Restore to a point closer to a backup, take a new backup, or raise the limit.");
+        }
+        int sweepFiles = 0;
+        if (inPlace && !records) {
+            var sweep = sweeper.stage(request.restoreId(), base, delta, aws.dynamo(target.account(), target.region()),
+                    target.tableName(), TableSpecs.keyAttributes(table.keySchema()));
+            sweepFiles = sweep.files().size();
+            log.info("restore {}: {} of the {} keys of {} are not in the image and will be deleted", request.restoreId(),
+                    sweep.deletes(), sweep.tableKeys(), target.tableName());
+        }
+        int deltaFiles = delta == null ? 0 : delta.files().size();
+        long puts = delta == null ? 0 : delta.puts();
         long wcu = (writeUnits(base) + puts) * (1 + lsis(request, table));
-        log.info("restore {}: {} of {} from base {} and {} exports: {} changes read, {} keys changed ({} deleted){}",
-                request.restoreId(), s.table(), pointInTime, base.backupId(), resolution.exports().size(),
-                delta.changesRead(), delta.keys(), delta.deletes(), phased ? ", phased" : "");
-        return RestorePlanned.of(request.restoreId(), RestorePlanned.Strategy.ITEM_WRITES,
-                sourceRef(request, base, pointInTime, resolution.exports().size()), tableRef,
-                base.files().size() + delta.files().size(), delta.files().size(), phased, base.itemCount() + puts,
-                bytes(base), wcu);
+        return RestorePlanned.of(request.restoreId(), RestorePlanned.Strategy.ITEM_WRITES, source, tableRef,
+                base.files().size() + deltaFiles + sweepFiles, deltaFiles + sweepFiles, phased,
+                base.itemCount() + puts, bytes(base), wcu, warnings(request, target, pointInTime));
+    }
+
+    /** What a restore into an existing table does that cannot be undone. */
+    private static List<String> warnings(RestoreRequested request, Target target, Instant pointInTime) {
+        if (request.destination() instanceof Destination.NewTable) {
+            return List.of();
+        }
+        String at = pointInTime != null ? "as they were at " + pointInTime
+                : "as they were in backup " + request.source().backupId();
+        if (request.scope() instanceof Scope.Records) {
+            return List.of("Items of " + target.tableName() + " that match the filters will be overwritten with the "
+                    + "items " + at + ". An overwrite cannot be undone, even if the restore is cancelled.");
+        }
+        if (request.destination() instanceof Destination.InPlace) {
+            return List.of("Table " + target.tableName() + " will be made equal to the table " + at + ": items "
+                    + "changed since are overwritten and items created since are deleted. This cannot be undone, "
+                    + "even if the restore is cancelled.");
+        }
+        return List.of();
     }
 
     private static SourceRef sourceRef(RestoreRequested request, Backup backup, Instant pointInTime, Integer exports) {
@@ -203,7 +254,7 @@ final class RestoreSteps {
     }
 
     DestinationReady prepare(RestoreRequested request, RestorePlanned plan) {
-        Target target = Target.of(request.destination());
+        Target target = Target.of(request);
         var ref = new TableRef(target.account(), target.region(), target.tableName());
         if (request.destination() instanceof Destination.NewTable destination) {
             // the table is made like the base backup's (for a point in time, the planned base)
@@ -216,18 +267,22 @@ final class RestoreSteps {
             }
             return DestinationReady.of(request.restoreId(), ref, true);
         }
+        // an existing table, or the source itself
         TableWaiter.untilActive(aws.dynamo(target.account(), target.region()), target.tableName(), tableActive);
         return DestinationReady.of(request.restoreId(), ref, false);
     }
 
     SegmentsDispatched dispatch(RestoreRequested request, RestorePlanned plan, boolean deltaOnly) {
         Backup backup = backup(request, plan.source().backupId());
-        List<String> keys = TableSpecs.keyAttributes(backup.metadata().tableDescription().keySchema());
+        var key = KeySchema.of(backup.metadata().tableDescription());
         var target = new SegmentDispatched.WriteTarget(plan.destination().account(), plan.destination().region(),
-                plan.destination().tableName(), keys);
+                plan.destination().tableName(), key.names(), key.types());
+        Scope.Records filter = request.scope() instanceof Scope.Records r ? r : null;
+        boolean newTable = request.destination() instanceof Destination.NewTable;
+        boolean fullInPlace = filter == null && request.destination() instanceof Destination.InPlace;
         var sends = new ArrayList<CompletableFuture<RecordMetadata>>();
         int total = plan.segments();
-        DeltaStager.StagedDelta delta = plan.deltaSegments() == 0 && plan.source().pointInTime() == null ? null
+        DeltaStager.StagedDelta delta = plan.source().pointInTime() == null ? null
                 : stager.find(request.restoreId()).orElseThrow(() -> new StepException("The delta staged for restore "
                         + request.restoreId() + " is missing from the vault; submit the restore again."));
         if (!deltaOnly) {
@@ -236,16 +291,26 @@ final class RestoreSteps {
             List<ManifestFile> files = backup.files();
             for (int i = 0; i < files.size(); i++) {
                 sends.add(send(request, SegmentDispatched.of(request.restoreId(), i, total, SegmentDispatched.Role.BASE,
-                        dataFile(backup.dataBucket(), files.get(i)), target, skip, false)));
+                        dataFile(backup.dataBucket(), files.get(i)), target, skip, false, filter, !newTable)));
             }
         }
-        if (delta != null && (deltaOnly || !plan.phased())) {
-            int base = plan.baseSegments();
-            for (int i = 0; i < delta.files().size(); i++) {
-                // deletes matter only where the base wrote the key: in a phased restore
-                sends.add(send(request, SegmentDispatched.of(request.restoreId(), base + i, total,
-                        SegmentDispatched.Role.DELTA, dataFile(delta.bucket(), delta.files().get(i)), target, null,
-                        plan.phased())));
+        if (deltaOnly || !plan.phased()) {
+            int next = plan.baseSegments();
+            // deletes are needed where the destination may hold the key: after a phased base, or in place
+            boolean applyDeletes = filter == null && (plan.phased() || fullInPlace);
+            for (ManifestFile f : delta == null ? List.<ManifestFile>of() : delta.files()) {
+                sends.add(send(request, SegmentDispatched.of(request.restoreId(), next++, total,
+                        SegmentDispatched.Role.DELTA, dataFile(delta.bucket(), f), target, null, applyDeletes, filter,
+                        !newTable)));
+            }
+            if (fullInPlace) {
+                var sweep = sweeper.find(request.restoreId()).orElseThrow(() -> new StepException("The deletes staged "
+                        + "for restore " + request.restoreId() + " are missing from the vault; submit it again."));
+                for (ManifestFile f : sweep.files()) {
+                    sends.add(send(request, SegmentDispatched.of(request.restoreId(), next++, total,
+                            SegmentDispatched.Role.DELTA, dataFile(sweep.bucket(), f), target, null, true, null,
+                            true)));
+                }
             }
         }
         sends.forEach(EventPublisher::await);
@@ -267,10 +332,9 @@ final class RestoreSteps {
     }
 
     RestoreCompleted complete(Snapshot view) {
-        var completed = RestoreCompleted.of(view.restoreId(), view.plan().destination(), view.itemsWritten(),
-                view.itemsDeleted(), view.bytesWritten(), view.plan().segments(),
-                Duration.between(view.createdAt(), clock.instant()).toMillis());
-        if (view.pointInTime() != null) {
+        var completed = RestoreCompleted.of(view.restoreId(), view.plan().destination(), view.counts(),
+                view.bytesWritten(), view.plan().segments(), Duration.between(view.createdAt(), clock.instant()).toMillis());
+        if (view.pointInTime() != null || view.plan().deltaSegments() > 0) {
             try {
                 stager.discard(view.restoreId());
             } catch (RuntimeException e) {

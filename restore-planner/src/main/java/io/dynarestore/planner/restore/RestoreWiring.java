@@ -3,6 +3,7 @@ package io.dynarestore.planner.restore;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.kafka.EventPublisher;
 import io.dynarestore.core.pitr.DeltaStager;
+import io.dynarestore.core.pitr.SweepStager;
 import io.dynarestore.core.restore.RestoreValidator;
 import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.planner.PlannerProperties;
@@ -37,8 +38,9 @@ class RestoreWiring {
         var intake = new RequestIntake(publisher, validator, aws.defaultAccount(), aws.defaultRegion(), clock);
         var pitr = properties.pitr();
         var stager = new DeltaStager(aws.s3(), catalog, pitr.deltaMemory().toBytes(), pitr.linesPerFile());
-        var steps = new RestoreSteps(catalog, new TableCreator(aws, properties.tableActive()), stager, aws, publisher,
-                clock, pitr.skipKeysLimit(), properties.tableActive());
+        var sweeper = new SweepStager(aws.s3(), catalog, pitr.deltaMemory().toBytes(), pitr.linesPerFile());
+        var steps = new RestoreSteps(catalog, new TableCreator(aws, properties.tableActive()), stager, sweeper, aws,
+                publisher, clock, pitr.skipKeysLimit(), properties.tableActive());
         return new PlannerLoop(PlannerLoop.consumerConfig(kafka.buildConsumerProperties(), properties.group()),
                 intake, steps, publisher, plannerWorkers);
     }

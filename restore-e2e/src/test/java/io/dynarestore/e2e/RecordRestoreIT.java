@@ -1,0 +1,350 @@
+package io.dynarestore.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.dynarestore.contracts.Json;
+import io.dynarestore.contracts.request.Scope;
+import io.dynarestore.core.filter.KeySchema;
+import io.dynarestore.core.filter.RecordFilter;
+import io.dynarestore.core.vault.VaultLayout;
+import io.dynarestore.testkit.ItemDigests;
+import io.dynarestore.testkit.RandomHistory;
+import io.dynarestore.testkit.RandomItems;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.PutRequest;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Record restores (filters) and in-place restores against an oracle: a brute-force replay of
+ * random histories, with the live table changed after the restored point.
+ */
+class RecordRestoreIT {
+
+    static final long SECOND = HistoryFixtures.SECOND;
+    static final RandomItems.Shape SHAPE = RandomItems.Shape.simple();
+    static final KeySchema KEY = new KeySchema("pk", "S", "sk", "N");
+    static final long T0 = PitrRestoreIT.noon() * SECOND + 500_000;
+    static RestoreStack stack;
+    static StatusLog status;
+    static KafkaProducer<String, String> producer;
+
+    @BeforeAll
+    static void startStack() {
+        stack = RestoreStack.start();
+        status = StatusLog.status(stack);
+        producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafka.bootstrapServers(),
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class));
+    }
+
+    @AfterAll
+    static void stopStack() {
+        producer.close();
+        status.close();
+        stack.close();
+    }
+
+    /** A table with a history in the vault (base at T0, every write over 90 s exported) and its live state at the end. */
+    static RandomHistory table(String name, long seed) {
+        var history = new RandomHistory(seed, SHAPE, 30 + (int) (seed % 40), 80 + (int) (seed % 120), T0, 90 * SECOND);
+        var layout = new VaultLayout(RestoreStack.BUCKET, "");
+        var backup = new io.dynarestore.core.vault.BackupWriter(stack.s3.client(), layout, RestoreStack.ACCOUNT,
+                RestoreStack.REGION, name, "base", 11);
+        try (var part = backup.openPart()) {
+            history.base().forEach(part::write);
+        }
+        backup.finish(HistoryFixtures.description(name, SHAPE), List.of(), null, HistoryFixtures.instant(T0), null);
+        for (int e = 0; e < 3; e++) {
+            HistoryFixtures.writeExport(stack, layout, name, "x" + e, history, T0 + e * 31 * SECOND,
+                    T0 + (e + 1) * 31 * SECOND, false);
+        }
+        createTable(name);
+        put(name, history.imageBefore(Long.MAX_VALUE).values());
+        return history;
+    }
+
+    static void createTable(String name) {
+        stack.dynalite.client().createTable(b -> b.tableName(name)
+                .attributeDefinitions(a -> a.attributeName("pk").attributeType("S"),
+                        a -> a.attributeName("sk").attributeType("N"))
+                .keySchema(k -> k.attributeName("pk").keyType("HASH"), k -> k.attributeName("sk").keyType("RANGE"))
+                .provisionedThroughput(p -> p.readCapacityUnits(5L).writeCapacityUnits(5L)));
+        io.dynarestore.testkit.Dynalite.awaitActive(stack.dynalite.client(), name);
+    }
+
+    static void put(String table, Iterable<Map<String, AttributeValue>> items) {
+        var batch = new ArrayList<WriteRequest>();
+        for (var item : items) {
+            batch.add(WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build());
+            if (batch.size() == 25) {
+                var copy = List.copyOf(batch);
+                stack.dynalite.client().batchWriteItem(b -> b.requestItems(Map.of(table, copy)));
+                batch.clear();
+            }
+        }
+        if (!batch.isEmpty()) {
+            stack.dynalite.client().batchWriteItem(b -> b.requestItems(Map.of(table, batch)));
+        }
+    }
+
+    /** A random filter: one to three key filters, sometimes with a sort-key condition, and an attribute filter. */
+    static Scope.Records randomFilter(Random r) {
+        var keyFilters = new ArrayList<Scope.KeyFilter>();
+        for (int i = 0; i < 1 + r.nextInt(3); i++) {
+            Scope.Condition pk = switch (r.nextInt(3)) {
+                case 0 -> new Scope.Condition("EqualTo", List.of("p" + r.nextInt(8)));
+                case 1 -> new Scope.Condition("BeginsWith", List.of("p" + (1 + r.nextInt(3))));
+                default -> new Scope.Condition("Between", List.of("p2", "p6"));
+            };
+            Scope.Condition sk = r.nextBoolean() ? new Scope.Condition("LessThan", List.of(String.valueOf(2 + r.nextInt(5))))
+                    : null;
+            keyFilters.add(new Scope.KeyFilter(pk, sk));
+        }
+        var attributeFilters = r.nextInt(3) == 0
+                ? List.of(new Scope.AttributeFilter("a" + r.nextInt(30), "S", r.nextBoolean() ? "Exists" : "NotExists",
+                List.of()))
+                : List.<Scope.AttributeFilter>of();
+        return new Scope.Records(keyFilters, attributeFilters);
+    }
+
+    record Case(String restoreId, String destination, TreeMap<String, String> expected) {
+    }
+
+    @Test
+    void recordRestoresOfRandomHistoriesWriteTheMatchingImageAndTouchNothingElse() throws Exception {
+        // Given 12 tables with random histories, each live table changed after the history's start
+        var cases = new ArrayList<Case>();
+        for (int seed = 0; seed < 12; seed++) {
+            Random r = new Random(seed);
+            String source = "rec-" + seed;
+            var history = table(source, seed);
+            Scope.Records scope = randomFilter(r);
+            RecordFilter filter = RecordFilter.compile(scope, KEY);
+            boolean atBackup = seed % 2 == 0;
+            // the restored second T holds every write before T + 1 s
+            Instant t = Instant.ofEpochSecond(T0 / SECOND + 1 + r.nextInt(88));
+            var image = atBackup ? baseImage(history) : history.imageBefore((t.getEpochSecond() + 1) * SECOND);
+            var matched = new TreeMap<String, Map<String, AttributeValue>>();
+            image.forEach((k, item) -> {
+                if (filter.matches(item)) {
+                    matched.put(k, item);
+                }
+            });
+            String sourceJson = "{\"table\":\"" + source + "\"," + (atBackup ? "\"backupId\":\"base\""
+                    : "\"pointInTime\":\"" + t + "\"") + "}";
+            String scopeJson = Json.toString(scope).replace("\"type\":\"RECORDS\",", "");
+            scopeJson = "{\"type\":\"RECORDS\"," + scopeJson.substring(1);
+
+            // into a new table: exactly the matching items
+            cases.add(submit("rec-new-" + seed, sourceJson, scopeJson, "{\"type\":\"NEW_TABLE\",\"tableName\":\"rec-new-"
+                    + seed + "\"}", "rec-new-" + seed, digests(matched)));
+
+            // into an existing table holding other items and other versions of some: matches overwritten, rest kept
+            String existing = "rec-existing-" + seed;
+            createTable(existing);
+            var other = new TreeMap<String, Map<String, AttributeValue>>();
+            var otherItems = new RandomItems(1_000 + seed, SHAPE);
+            for (int i = 0; i < 60; i++) {
+                var item = otherItems.item(i, 3);
+                other.put(ItemDigests.key(item, history.keyAttributes()), item);
+            }
+            put(existing, other.values());
+            var expectedExisting = new TreeMap<>(other);
+            expectedExisting.putAll(matched);
+            cases.add(submit("rec-existing-" + seed, sourceJson, scopeJson, "{\"type\":\"EXISTING_TABLE\","
+                    + "\"tableName\":\"" + existing + "\"}", existing, digests(expectedExisting)));
+
+            // in place: the live table, changed after T; matches put back as they were, the rest untouched
+            var live = history.imageBefore(Long.MAX_VALUE);
+            var expectedLive = new TreeMap<>(live);
+            expectedLive.putAll(matched);
+            cases.add(submit("rec-inplace-" + seed, sourceJson, scopeJson, "{\"type\":\"IN_PLACE\"}", source,
+                    digests(expectedLive)));
+        }
+
+        // When they complete
+        awaitAll(cases);
+
+        // Then every destination equals its oracle
+        for (Case c : cases) {
+            assertThat(ItemDigests.ofTable(stack.dynalite.client(), c.destination(), List.of("pk", "sk")))
+                    .as(c.restoreId()).isEqualTo(c.expected());
+        }
+        // and the counts say what happened: overwrites in place and in existing tables, with a warning
+        JsonNode planned = status.last("rec-inplace-1", "RestorePlanned");
+        assertThat(planned.get("warnings").get(0).asString()).contains("cannot be undone");
+        long unchanged = cases.stream().filter(c -> c.restoreId().startsWith("rec-inplace"))
+                .mapToLong(c -> status.last(c.restoreId(), "RestoreCompleted").get("itemsUnchanged").asLong()).sum();
+        assertThat(unchanged).as("items already as they were are not written again").isPositive();
+        assertThat(status.last("rec-new-1", "RestorePlanned").get("warnings")).isNull();
+    }
+
+    @Test
+    void aFullInPlaceRestoreLeavesTheTableEqualToTheImageDeletingWhatCameLater() throws Exception {
+        // Given tables whose live state went on after the restored point: creates, updates, deletes
+        var cases = new ArrayList<Case>();
+        for (int seed = 20; seed < 26; seed++) {
+            String source = "full-" + seed;
+            var history = table(source, seed);
+            Instant t = Instant.ofEpochSecond(T0 / SECOND + 10 + seed);
+            String sourceJson = seed % 3 == 0 ? "{\"table\":\"" + source + "\",\"backupId\":\"base\"}"
+                    : "{\"table\":\"" + source + "\",\"pointInTime\":\"" + t + "\"}";
+            var image = seed % 3 == 0 ? baseImage(history) : history.imageBefore((t.getEpochSecond() + 1) * SECOND);
+            cases.add(submit("full-inplace-" + seed, sourceJson, null, "{\"type\":\"IN_PLACE\"}", source, digests(image)));
+        }
+
+        // When they complete
+        awaitAll(cases);
+
+        // Then each table equals the image, items created after the point gone
+        long deleted = 0;
+        for (Case c : cases) {
+            assertThat(ItemDigests.ofTable(stack.dynalite.client(), c.destination(), List.of("pk", "sk")))
+                    .as(c.restoreId()).isEqualTo(c.expected());
+            deleted += status.last(c.restoreId(), "RestoreCompleted").get("itemsDeleted").asLong();
+        }
+        assertThat(deleted).isPositive();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "no key filter      | {\"type\":\"RECORDS\",\"keyFilters\":[]}                                                              | /scope/keyFilters",
+            "number for a string| {\"type\":\"RECORDS\",\"keyFilters\":[{\"partitionKey\":{\"condition\":\"EqualTo\",\"values\":[\"p1\"]},\"sortKey\":{\"condition\":\"EqualTo\",\"values\":[\"one\"]}}]} | /scope/keyFilters/0/sortKey/values/0",
+            "BeginsWith a number| {\"type\":\"RECORDS\",\"keyFilters\":[{\"partitionKey\":{\"condition\":\"EqualTo\",\"values\":[\"p1\"]},\"sortKey\":{\"condition\":\"BeginsWith\",\"values\":[\"1\"]}}]} | /scope/keyFilters/0/sortKey/condition",
+            "non-key as key     | {\"type\":\"RECORDS\",\"keyFilters\":[{\"partitionKey\":{\"name\":\"a1\",\"condition\":\"EqualTo\",\"values\":[\"x\"]}}]} | /scope/keyFilters/0/partitionKey/name",
+    })
+    void rejectsABadFilterOnRestAndOnKafkaWithTheFilterAndTheFix(String name, String scope, String field)
+            throws Exception {
+        if (stack.dynalite.client().listTables().tableNames().stream().noneMatch("bad-f"::equals)) {
+            table("bad-f", 99);
+        }
+        String body = "{\"source\":{\"table\":\"bad-f\",\"backupId\":\"base\"},\"scope\":" + scope
+                + ",\"destination\":{\"type\":\"NEW_TABLE\"}}";
+        var response = Http.post(stack.apiUri("/restores"), body);
+        assertThat(response.status()).as(response.body()).isEqualTo(400);
+        assertThat(response.json().get("code").asString()).isEqualTo("INVALID_FILTER");
+        assertThat(response.json().get("errors").findValuesAsString("field")).contains(field);
+
+        String id = "bad-filter-" + Math.abs(name.hashCode());
+        producer.send(new ProducerRecord<>("restore.requests", id, body.replace("{\"source\"",
+                "{\"restoreId\":\"" + id + "\",\"source\""))).get();
+        JsonNode rejected = await().atMost(Duration.ofSeconds(30)).until(() -> status.last(id, "RestoreRejected"),
+                e -> e != null);
+        assertThat(rejected.get("code").asString()).isEqualTo("INVALID_FILTER");
+        assertThat(rejected.get("errors").findValuesAsString("field")).contains(field);
+    }
+
+    @Test
+    void previewsTheFirstMatchesOfABackupAndOfAPointAndSaysWhetherItReadEverything() throws Exception {
+        var history = table("prev", 42);
+        var scope = new Scope.Records(List.of(new Scope.KeyFilter(new Scope.Condition("BeginsWith", List.of("p1")),
+                null)), List.of());
+        var filter = RecordFilter.compile(scope, KEY);
+        String scopeJson = "{\"type\":\"RECORDS\",\"keyFilters\":[{\"partitionKey\":{\"condition\":\"BeginsWith\","
+                + "\"values\":[\"p1\"]}}]}";
+
+        // at the backup, with room for all matches: every match, the whole backup read
+        var all = Http.post(stack.apiUri("/restores/preview"), "{\"source\":{\"table\":\"prev\",\"backupId\":\"base\"},"
+                + "\"scope\":" + scopeJson + ",\"limit\":1000}").json();
+        var expected = new TreeMap<String, String>();
+        baseImage(history).forEach((k, v) -> {
+            if (filter.matches(v)) {
+                expected.put(k, ItemDigests.digest(v));
+            }
+        });
+        assertThat(all.get("complete").asBoolean()).isTrue();
+        assertThat(records(all)).isEqualTo(expected);
+        assertThat(all.get("columns").get(0).asString()).isEqualTo("pk");
+        assertThat(all.get("columns").get(1).asString()).isEqualTo("sk");
+
+        // at a point in time: the image's matches
+        Instant t = Instant.ofEpochSecond(T0 / SECOND + 44);
+        var atPoint = Http.post(stack.apiUri("/restores/preview"), "{\"source\":{\"table\":\"prev\",\"pointInTime\":\""
+                + t + "\"},\"scope\":" + scopeJson + ",\"limit\":1000}").json();
+        var expectedAtPoint = new TreeMap<String, String>();
+        history.imageBefore((t.getEpochSecond() + 1) * SECOND).forEach((k, v) -> {
+            if (filter.matches(v)) {
+                expectedAtPoint.put(k, ItemDigests.digest(v));
+            }
+        });
+        assertThat(atPoint.get("complete").asBoolean()).isTrue();
+        assertThat(records(atPoint)).isEqualTo(expectedAtPoint);
+
+        // with a limit: the first matches only, and not complete
+        var first = Http.post(stack.apiUri("/restores/preview"), "{\"source\":{\"table\":\"prev\",\"backupId\":\"base\"},"
+                + "\"scope\":" + scopeJson + ",\"limit\":2}").json();
+        assertThat(first.get("count").asInt()).isEqualTo(2);
+        assertThat(first.get("complete").asBoolean()).isFalse();
+        assertThat(expected).containsAllEntriesOf(records(first));
+
+        // within a time bound too short to read anything: not complete
+        var rushed = Http.post(stack.apiUri("/restores/preview"), "{\"source\":{\"table\":\"prev\",\"backupId\":"
+                + "\"base\"},\"timeLimitMs\":1,\"limit\":1000}");
+        assertThat(rushed.status()).isEqualTo(200);
+        assertThat(rushed.json().get("complete").asBoolean()).isFalse();
+
+        // and a bad filter is a 400 that names it
+        var bad = Http.post(stack.apiUri("/restores/preview"), "{\"source\":{\"table\":\"prev\",\"backupId\":\"base\"},"
+                + "\"scope\":{\"type\":\"RECORDS\",\"keyFilters\":[]}}");
+        assertThat(bad.status()).isEqualTo(400);
+        assertThat(bad.json().get("code").asString()).isEqualTo("INVALID_FILTER");
+    }
+
+    static TreeMap<String, String> records(JsonNode preview) {
+        var result = new TreeMap<String, String>();
+        for (JsonNode r : preview.get("records")) {
+            var item = io.dynarestore.core.codec.DynamoJson.fromJson(r.toString());
+            result.put(ItemDigests.key(item, List.of("pk", "sk")), ItemDigests.digest(item));
+        }
+        return result;
+    }
+
+    static TreeMap<String, Map<String, AttributeValue>> baseImage(RandomHistory history) {
+        var image = new TreeMap<String, Map<String, AttributeValue>>();
+        history.base().forEach(item -> image.put(ItemDigests.key(item, history.keyAttributes()), item));
+        return image;
+    }
+
+    static Case submit(String restoreId, String source, String scope, String destination, String table,
+                       TreeMap<String, String> expected) throws Exception {
+        String body = "{\"restoreId\":\"" + restoreId + "\",\"source\":" + source
+                + (scope == null ? "" : ",\"scope\":" + scope) + ",\"destination\":" + destination + "}";
+        producer.send(new ProducerRecord<>("restore.requests", restoreId, body));
+        return new Case(restoreId, table, expected);
+    }
+
+    static void awaitAll(List<Case> cases) {
+        producer.flush();
+        await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+            for (Case c : cases) {
+                assertThat(status.last(c.restoreId(), "RestoreRejected")).as(c.restoreId()).isNull();
+                assertThat(status.last(c.restoreId(), "RestoreFailed")).as(c.restoreId()).isNull();
+                assertThat(status.last(c.restoreId(), "RestoreCompleted")).as(c.restoreId()).isNotNull();
+            }
+        });
+    }
+
+    static TreeMap<String, String> digests(Map<String, Map<String, AttributeValue>> image) {
+        var d = new TreeMap<String, String>();
+        image.forEach((k, v) -> d.put(k, ItemDigests.digest(v)));
+        return d;
+    }
+}
