@@ -253,6 +253,21 @@ class RecordRestoreIT {
     }
 
     @Test
+    void warnsWhenItAcceptsARestoreThatOverwritesThatItCannotBeUndone() throws Exception {
+        table("warned", 77);
+        var response = Http.post(stack.apiUri("/restores"), "{\"source\":{\"table\":\"warned\",\"backupId\":\"base\"},"
+                + "\"scope\":{\"type\":\"RECORDS\",\"keyFilters\":[{\"partitionKey\":{\"condition\":\"EqualTo\","
+                + "\"values\":[\"p1\"]}}]},\"destination\":{\"type\":\"IN_PLACE\"}}");
+        assertThat(response.status()).as(response.body()).isEqualTo(202);
+        assertThat(response.json().get("warnings").get(0).asString())
+                .contains("Items of warned that match the filters will be overwritten").contains("cannot be undone");
+        String id = response.json().get("restoreId").asString();
+        await().atMost(Duration.ofSeconds(60)).until(() -> status.last(id, "RestoreCompleted") != null);
+        var done = Http.get(stack.apiUri("/restores/" + id)).json();
+        assertThat(done.get("itemsWritten").asLong() + done.get("itemsUnchanged").asLong()).isPositive();
+    }
+
+    @Test
     void previewsTheFirstMatchesOfABackupAndOfAPointAndSaysWhetherItReadEverything() throws Exception {
         var history = table("prev", 42);
         var scope = new Scope.Records(List.of(new Scope.KeyFilter(new Scope.Condition("BeginsWith", List.of("p1")),

@@ -3,6 +3,7 @@ package io.dynarestore.contracts.status;
 import io.dynarestore.contracts.Envelope;
 import io.dynarestore.contracts.request.RestoreRequested;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * The planner checked the request against the vault and the destination and took it on. For a
@@ -10,14 +11,16 @@ import java.time.Instant;
  * the latest restorable second when the request was accepted), fixed for the whole restore.
  */
 public record RestoreAccepted(String eventId, String restoreId, Integer schemaVersion, Instant occurredAt,
-                              RestoreRequested request, Instant pointInTime) implements RestoreEvent {
+                              RestoreRequested request, Instant pointInTime, List<String> warnings)
+        implements RestoreEvent {
 
     public static RestoreAccepted of(RestoreRequested request) {
-        return of(request, null);
+        return of(request, null, null);
     }
 
-    public static RestoreAccepted of(RestoreRequested request, Instant pointInTime) {
+    /** @param warnings what the restore does that cannot be undone (overwrites, deletes) */
+    public static RestoreAccepted of(RestoreRequested request, Instant pointInTime, List<String> warnings) {
         return new RestoreAccepted(Envelope.newEventId(), request.restoreId(), SCHEMA_VERSION, Envelope.now(), request,
-                pointInTime);
+                pointInTime, warnings == null || warnings.isEmpty() ? null : List.copyOf(warnings));
     }
 }

@@ -19,6 +19,7 @@ public final class RestoreView {
     private RestoreState state;
     private RestoreRequested request;
     private Instant pointInTime;
+    private List<String> warnings;
     private RestorePlanned plan;
     private TableRef destination;
     private final Map<Integer, long[]> completed = new HashMap<>();
@@ -58,6 +59,7 @@ public final class RestoreView {
         if (event instanceof RestoreAccepted e) {
             request = e.request();
             pointInTime = e.pointInTime();
+            warnings = e.warnings();
             moveTo(RestoreState.ACCEPTED, e);
         } else if (event instanceof RestoreRejected e) {
             if (state != null && state != RestoreState.REQUESTED) {
@@ -69,6 +71,9 @@ public final class RestoreView {
         } else if (event instanceof RestorePlanned e) {
             plan = e;
             destination = e.destination();
+            if (e.warnings() != null) {
+                warnings = e.warnings();
+            }
             moveTo(RestoreState.PLANNED, e);
         } else if (event instanceof DestinationReady e) {
             destination = e.table();
@@ -198,7 +203,7 @@ public final class RestoreView {
         return new Summary(restoreId, state, request == null ? null : request.source(), pointInTime,
                 destination, plan == null ? null : plan.strategy(), plan == null ? null : plan.segments(),
                 completed.size(), itemsWritten(), itemsOverwritten(), itemsUnchanged(), itemsDeleted(),
-                plan == null ? null : plan.estimatedItems(), plan == null ? null : plan.warnings(), code, reason,
+                plan == null ? null : plan.estimatedItems(), warnings, code, reason,
                 failedSegments.isEmpty() ? null : Map.copyOf(failedSegments), createdAt, updatedAt,
                 List.copyOf(timeline));
     }

@@ -166,6 +166,26 @@ public final class RestoreValidator {
         return new Verdict.Ok(backup, existing.isPresent(), pointInTime);
     }
 
+    /** What a restore does that cannot be undone, in words for the person who asked for it. */
+    public static List<String> warnings(RestoreRequested request, Instant pointInTime) {
+        if (request.destination() instanceof Destination.NewTable) {
+            return List.of();
+        }
+        Target target = Target.of(request);
+        String at = pointInTime != null ? "as they were at " + pointInTime
+                : "as they were in backup " + request.source().backupId();
+        if (request.scope() instanceof Scope.Records) {
+            return List.of("Items of " + target.tableName() + " that match the filters will be overwritten with the "
+                    + "items " + at + ". An overwrite cannot be undone, even if the restore is cancelled.");
+        }
+        if (request.destination() instanceof Destination.InPlace) {
+            return List.of("Table " + target.tableName() + " will be made equal to the table " + at + ": items "
+                    + "changed since are overwritten and items created since are deleted. This cannot be undone, "
+                    + "even if the restore is cancelled.");
+        }
+        return List.of();
+    }
+
     private static Instant parseInstant(String text) {
         try {
             return java.time.OffsetDateTime.parse(text).toInstant();

@@ -95,7 +95,8 @@ final class RequestIntake {
             reject(record, RestoreRejected.of(request.restoreId(), p.code(), p.reason(), p.errors()), owned, owner);
             return null;
         }
-        var accepted = RestoreAccepted.of(request, ((RestoreValidator.Verdict.Ok) verdict).pointInTime());
+        var pointInTime = ((RestoreValidator.Verdict.Ok) verdict).pointInTime();
+        var accepted = RestoreAccepted.of(request, pointInTime, RestoreValidator.warnings(request, pointInTime));
         publisher.status(accepted);
         TrackedRestore tracked = owned.getOrCreate(owner, request.restoreId());
         tracked.applyLocal(accepted);

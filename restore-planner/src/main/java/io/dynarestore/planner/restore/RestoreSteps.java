@@ -22,6 +22,7 @@ import io.dynarestore.core.pitr.DeltaStager;
 import io.dynarestore.core.pitr.SweepStager;
 import io.dynarestore.core.filter.KeySchema;
 import io.dynarestore.core.pitr.PitrCoverage;
+import io.dynarestore.core.restore.RestoreValidator;
 import io.dynarestore.core.restore.RestoreValidator.Target;
 import io.dynarestore.core.table.TableSpecs;
 import io.dynarestore.core.table.TableWaiter;
@@ -203,26 +204,7 @@ final class RestoreSteps {
         long wcu = (writeUnits(base) + puts) * (1 + lsis(request, table));
         return RestorePlanned.of(request.restoreId(), RestorePlanned.Strategy.ITEM_WRITES, source, tableRef,
                 base.files().size() + deltaFiles + sweepFiles, deltaFiles + sweepFiles, phased,
-                base.itemCount() + puts, bytes(base), wcu, warnings(request, target, pointInTime));
-    }
-
-    /** What a restore into an existing table does that cannot be undone. */
-    private static List<String> warnings(RestoreRequested request, Target target, Instant pointInTime) {
-        if (request.destination() instanceof Destination.NewTable) {
-            return List.of();
-        }
-        String at = pointInTime != null ? "as they were at " + pointInTime
-                : "as they were in backup " + request.source().backupId();
-        if (request.scope() instanceof Scope.Records) {
-            return List.of("Items of " + target.tableName() + " that match the filters will be overwritten with the "
-                    + "items " + at + ". An overwrite cannot be undone, even if the restore is cancelled.");
-        }
-        if (request.destination() instanceof Destination.InPlace) {
-            return List.of("Table " + target.tableName() + " will be made equal to the table " + at + ": items "
-                    + "changed since are overwritten and items created since are deleted. This cannot be undone, "
-                    + "even if the restore is cancelled.");
-        }
-        return List.of();
+                base.itemCount() + puts, bytes(base), wcu, RestoreValidator.warnings(request, pointInTime));
     }
 
     private static SourceRef sourceRef(RestoreRequested request, Backup backup, Instant pointInTime, Integer exports) {
