@@ -47,7 +47,10 @@ final class RandomMessages {
             return name.equals("schemaVersion") ? 1 : name.equals("segmentCount") ? 1 + random.nextInt(100) : random.nextInt(1000);
         }
         if (raw == long.class || raw == Long.class) {
-            return (long) random.nextInt(Integer.MAX_VALUE);
+            return 1L + random.nextInt(Integer.MAX_VALUE - 1);
+        }
+        if (raw == double.class || raw == Double.class) {
+            return random.nextInt(1_000_000) / 1000.0;
         }
         if (raw == boolean.class || raw == Boolean.class) {
             return random.nextBoolean();

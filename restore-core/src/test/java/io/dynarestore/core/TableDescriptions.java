@@ -35,6 +35,18 @@ public final class TableDescriptions {
     private TableDescriptions() {
     }
 
+    /** Orders as it was at backup time with a stream, a KMS key, the IA class and deletion protection on. */
+    public static TableDescription configured(String kmsKeyArn) {
+        String json = ORDERS_WITH_GSI.replace("\"TableStatus\": \"ACTIVE\",", """
+                "TableStatus": "ACTIVE",
+                "StreamSpecification": {"StreamEnabled": true, "StreamViewType": "NEW_AND_OLD_IMAGES"},
+                "SSEDescription": {"Status": "ENABLED", "SSEType": "KMS", "KMSMasterKeyArn": "%s"},
+                "TableClassSummary": {"TableClass": "STANDARD_INFREQUENT_ACCESS"},
+                "DeletionProtectionEnabled": true,
+                """.formatted(kmsKeyArn));
+        return SdkJson.fromJson(json, TableDescription.builder());
+    }
+
     public static TableDescription ordersWithGsi() {
         return SdkJson.fromJson(ORDERS_WITH_GSI, TableDescription.builder());
     }

@@ -33,11 +33,30 @@ final class RestoreStack implements AutoCloseable {
     private final List<ConfigurableApplicationContext> contexts = new ArrayList<>();
     private final List<Process> processes = new ArrayList<>();
     ConfigurableApplicationContext api;
+    /** Where the services reach DynamoDB: dynalite, or a proxy in front of it. */
+    URI dynamoEndpoint;
+    /** Settings every service gets, as {@code aws.*} keys under each service's own prefix. */
+    private final List<String> awsSettings = new ArrayList<>();
 
     private RestoreStack() {
         kafka = KafkaBroker.start(TopicDefinitions.local().partitionCounts());
         dynalite = Dynalite.start();
         s3 = S3Server.start(BUCKET);
+        dynamoEndpoint = dynalite.endpoint();
+    }
+
+    /**
+     * Gives every service these {@code aws.} settings (for example {@code aws.accounts[1].id=...}),
+     * under restore-api's, restore-planner's and item-writer's prefixes. A list set this way
+     * replaces the configured list, so give all of its elements.
+     */
+    RestoreStack aws(String... settings) {
+        for (String setting : settings) {
+            for (String prefix : List.of("api", "planner", "writer")) {
+                awsSettings.add("--" + prefix + "." + setting);
+            }
+        }
+        return this;
     }
 
     /** Infrastructure only; start the services with the methods below. */
@@ -56,12 +75,14 @@ final class RestoreStack implements AutoCloseable {
 
     /** Command-line arguments pointing a service at this stack. */
     List<String> arguments() {
-        return List.of(
+        var args = new ArrayList<>(List.of(
                 "--spring.profiles.active=local",
                 "--server.port=0",
                 "--KAFKA_BOOTSTRAP_SERVERS=" + kafka.bootstrapServers(),
-                "--DYNAMODB_ENDPOINT=" + dynalite.endpoint(),
-                "--S3_ENDPOINT=" + s3.endpoint());
+                "--DYNAMODB_ENDPOINT=" + dynamoEndpoint,
+                "--S3_ENDPOINT=" + s3.endpoint()));
+        args.addAll(awsSettings);
+        return args;
     }
 
     ConfigurableApplicationContext startPlanner(String... extra) {
@@ -87,10 +108,19 @@ final class RestoreStack implements AutoCloseable {
 
     /** An item-writer as a separate JVM, so that a test can kill it with SIGKILL. */
     Process startWriterProcess(Path log, String... extra) throws Exception {
+        return startProcess(WriterApplication.class, log, extra);
+    }
+
+    /** A restore-planner as a separate JVM, so that a test can kill it with SIGKILL. */
+    Process startPlannerProcess(Path log, String... extra) throws Exception {
+        return startProcess(PlannerApplication.class, log, extra);
+    }
+
+    private Process startProcess(Class<?> main, Path log, String... extra) throws Exception {
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         var command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-cp", classpath, WriterApplication.class.getName()));
+                "-Xmx512m", "-cp", classpath, main.getName()));
         command.addAll(arguments());
         command.addAll(List.of(extra));
         Files.createDirectories(log.getParent());

@@ -16,6 +16,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param group       its consumer group
  * @param workers     threads that carry out plan steps (table creation, dispatch)
  * @param tableActive how long a created table may take to become ACTIVE
+ * @param pitr        point-in-time restores
+ * @param strategy    how the planner chooses between item writes and DynamoDB's import
+ * @param capacity    raising an existing table's write capacity for a restore
  */
 @ConfigurationProperties("planner")
 public record PlannerProperties(
@@ -25,7 +28,41 @@ public record PlannerProperties(
         @DefaultValue("restore-planner") String group,
         @DefaultValue("4") int workers,
         @DefaultValue("10m") Duration tableActive,
-        @DefaultValue Pitr pitr) {
+        @DefaultValue Pitr pitr,
+        @DefaultValue Strategy strategy,
+        @DefaultValue Capacity capacity) {
+
+    /**
+     * Strategy and estimates.
+     *
+     * @param importFromS3         restore new tables without LSIs by DynamoDB ImportTable (where the
+     *                             endpoint implements it; see the account registry's import-table)
+     * @param writeUnitsPerSecond  the writers' write budget, for the duration estimate of item writes
+     * @param importRate           the import rate assumed for the duration estimate of an import
+     * @param importOverhead       the fixed time of an import (table creation, indexes), for its estimate
+     * @param poll                 how often an import or a Snap restore under way is checked
+     * @param stagingLinesPerFile  items per staged import file
+     */
+    public record Strategy(@DefaultValue("true") boolean importFromS3,
+                           @DefaultValue("1000") long writeUnitsPerSecond,
+                           @DefaultValue("5MB") org.springframework.util.unit.DataSize importRate,
+                           @DefaultValue("5m") Duration importOverhead,
+                           @DefaultValue("30s") Duration poll,
+                           @DefaultValue("100000") int stagingLinesPerFile) {
+    }
+
+    /**
+     * Write capacity of existing provisioned tables.
+     *
+     * @param raise        whether a restore may raise it (and put it back after)
+     * @param writeUnits   the write units a raised table and its GSIs get for the restore
+     * @param putBackRetry how long to wait before trying a put-back DynamoDB refused again
+     */
+    public record Capacity(@DefaultValue("true") boolean raise,
+                           @DefaultValue("1000") long writeUnits,
+                           @DefaultValue("15m") Duration putBackRetry) {
+    }
+
 
     /**
      * Point-in-time restores.

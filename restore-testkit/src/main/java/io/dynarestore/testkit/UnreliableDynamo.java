@@ -3,17 +3,12 @@ package io.dynarestore.testkit;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import tools.jackson.databind.JsonNode;
@@ -32,16 +27,8 @@ public final class UnreliableDynamo implements AutoCloseable {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    static {
-        // without it the JDK's HTTP server answers small responses 40 ms late (Nagle and delayed ACKs)
-        System.setProperty("sun.net.httpserver.nodelay", "true");
-    }
-    private static final Set<String> HOP_HEADERS = Set.of("host", "content-length", "connection", "expect",
-            "transfer-encoding", "upgrade");
-
     private final HttpServer server;
-    private final HttpClient client = HttpClient.newHttpClient();
-    private final URI target;
+    private final Forwarding forwarding;
     private final Random random;
     private final double unprocessedRate;
     private final double throttleRate;
@@ -52,7 +39,7 @@ public final class UnreliableDynamo implements AutoCloseable {
     private volatile boolean discardWrites;
 
     private UnreliableDynamo(URI target, long seed, double unprocessedRate, double throttleRate) throws IOException {
-        this.target = target;
+        this.forwarding = new Forwarding(target);
         this.random = new Random(seed);
         this.unprocessedRate = unprocessedRate;
         this.throttleRate = throttleRate;
@@ -113,7 +100,7 @@ public final class UnreliableDynamo implements AutoCloseable {
                 }
                 if (roll < throttleRate) {
                     throttled.incrementAndGet();
-                    reply(exchange, 400, "{\"__type\":\"com.amazonaws.dynamodb.v20120810#"
+                    Forwarding.reply(exchange, 400, "{\"__type\":\"com.amazonaws.dynamodb.v20120810#"
                             + "ProvisionedThroughputExceededException\",\"message\":\"The level of configured "
                             + "provisioned throughput for the table was exceeded.\"}");
                     return;
@@ -121,7 +108,7 @@ public final class UnreliableDynamo implements AutoCloseable {
                 if (discardWrites) {
                     JsonNode request = JSON.readTree(body);
                     request.get("RequestItems").forEach(writes -> discardedItems.addAndGet(writes.size()));
-                    reply(exchange, 200, "{\"UnprocessedItems\":{}}");
+                    Forwarding.reply(exchange, 200, "{\"UnprocessedItems\":{}}");
                     return;
                 }
                 if (roll < throttleRate + unprocessedRate) {
@@ -133,30 +120,14 @@ public final class UnreliableDynamo implements AutoCloseable {
                     }
                 }
             }
-            var forward = HttpRequest.newBuilder(target.resolve(exchange.getRequestURI()))
-                    .method(exchange.getRequestMethod(), HttpRequest.BodyPublishers.ofByteArray(body));
-            for (Map.Entry<String, java.util.List<String>> h : exchange.getRequestHeaders().entrySet()) {
-                if (!HOP_HEADERS.contains(h.getKey().toLowerCase())) {
-                    h.getValue().forEach(v -> forward.header(h.getKey(), v));
-                }
-            }
-            HttpResponse<byte[]> response = client.send(forward.build(), HttpResponse.BodyHandlers.ofByteArray());
+            HttpResponse<byte[]> response = forwarding.forward(exchange, body);
             byte[] answer = response.body();
             if (unprocessed != null && response.statusCode() == 200) {
                 ObjectNode json = (ObjectNode) JSON.readTree(answer);
                 json.set("UnprocessedItems", unprocessed);
                 answer = JSON.writeValueAsBytes(json);
             }
-            response.headers().map().forEach((k, values) -> {
-                // a changed body would fail the SDK's CRC32 check
-                if (!HOP_HEADERS.contains(k.toLowerCase()) && !k.equalsIgnoreCase("x-amz-crc32") && !k.startsWith(":")) {
-                    values.forEach(v -> exchange.getResponseHeaders().add(k, v));
-                }
-            });
-            exchange.sendResponseHeaders(response.statusCode(), answer.length == 0 ? -1 : answer.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(answer);
-            }
+            Forwarding.copyBack(exchange, response, answer);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -181,15 +152,6 @@ public final class UnreliableDynamo implements AutoCloseable {
             rest.set(table.getKey(), left);
         }
         return rest.isEmpty() ? null : rest;
-    }
-
-    private static void reply(HttpExchange exchange, int status, String json) throws IOException {
-        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().add("Content-Type", "application/x-amz-json-1.0");
-        exchange.sendResponseHeaders(status, bytes.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(bytes);
-        }
     }
 
     @Override

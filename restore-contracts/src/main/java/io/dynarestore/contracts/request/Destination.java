@@ -26,8 +26,14 @@ public sealed interface Destination {
     record ExistingTable(String account, String region, String tableName) implements Destination {
     }
 
-    /** The source table itself. */
-    record InPlace() implements Destination {
+    /**
+     * The source table itself. {@code account} and {@code region} may be left out; when given they
+     * must be the source's, since an in-place restore never crosses accounts or regions.
+     */
+    record InPlace(String account, String region) implements Destination {
+        public InPlace() {
+            this(null, null);
+        }
     }
 
     /** A file of the matched items (granular recovery). */
@@ -35,12 +41,53 @@ public sealed interface Destination {
     }
 
     /**
-     * Settings of a restored table. Indexes are included by default: every GSI, and every LSI
-     * when the backup has LSIs. Tags are added to the restored table.
+     * Settings of a restored table. Every option left out takes its value at backup time (for
+     * indexes: every GSI, and every LSI when the backup has LSIs); the tags are added to the
+     * backup's tags.
+     *
+     * @param encryption          the key that encrypts the table at rest
+     * @param streams             the stream view, or {@code DISABLED}
+     * @param pointInTimeRecovery whether DynamoDB's own PITR is on for the restored table
+     * @param billing             billing mode, and the throughput of a provisioned table
+     * @param deletionProtection  whether the table refuses DeleteTable
+     * @param timeToLive          the TTL attribute, or disabled
+     * @param tableClass          STANDARD or STANDARD_INFREQUENT_ACCESS
      */
     record TableOptions(Boolean includeGlobalSecondaryIndexes, Boolean includeLocalSecondaryIndexes,
-                        Map<String, String> tags) {
+                        Map<String, String> tags, Encryption encryption, StreamView streams,
+                        Boolean pointInTimeRecovery, Billing billing, Boolean deletionProtection,
+                        TimeToLive timeToLive, TableClass tableClass) {
+
+        public TableOptions(Boolean includeGlobalSecondaryIndexes, Boolean includeLocalSecondaryIndexes,
+                            Map<String, String> tags) {
+            this(includeGlobalSecondaryIndexes, includeLocalSecondaryIndexes, tags, null, null, null, null, null,
+                    null, null);
+        }
     }
+
+    /**
+     * Encryption at rest: {@code DEFAULT} (a key owned by DynamoDB), {@code AWS_MANAGED} (the
+     * account's {@code aws/dynamodb} KMS key) or {@code CUSTOMER_MANAGED} (the KMS key of
+     * {@code kmsKeyArn}, in the destination's region).
+     */
+    record Encryption(Type type, String kmsKeyArn) {
+        public enum Type { DEFAULT, AWS_MANAGED, CUSTOMER_MANAGED }
+    }
+
+    /** What the table's stream records hold, or {@code DISABLED} for no stream. */
+    enum StreamView { DISABLED, KEYS_ONLY, NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES }
+
+    /** Billing mode; a provisioned table also gets its read and write capacity units. */
+    record Billing(Mode mode, Long readCapacityUnits, Long writeCapacityUnits) {
+        public enum Mode { PROVISIONED, PAY_PER_REQUEST }
+    }
+
+    /** TTL: the attribute that holds each item's expiry (epoch seconds), or disabled. */
+    record TimeToLive(Boolean enabled, String attributeName) {
+    }
+
+    /** DynamoDB table classes. */
+    enum TableClass { STANDARD, STANDARD_INFREQUENT_ACCESS }
 
     /** How a file reaches its reader. */
     @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "type")

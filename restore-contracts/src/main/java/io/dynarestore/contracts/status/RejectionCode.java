@@ -24,6 +24,8 @@ public enum RejectionCode {
     KEY_SCHEMA_MISMATCH,
     /** The account or region is not in the configured registry. */
     UNKNOWN_ACCOUNT,
+    /** The account's role could not be assumed (for example a trust policy without this installation's ExternalId). */
+    ACCESS_DENIED,
     /** A valid request this version cannot carry out yet. */
     UNSUPPORTED
 }

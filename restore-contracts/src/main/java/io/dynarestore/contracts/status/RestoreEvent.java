@@ -20,11 +20,18 @@ import io.dynarestore.contracts.Envelope;
         @JsonSubTypes.Type(value = SegmentCompleted.class, name = "SegmentCompleted"),
         @JsonSubTypes.Type(value = SegmentFailed.class, name = "SegmentFailed"),
         @JsonSubTypes.Type(value = RestoreCompleted.class, name = "RestoreCompleted"),
-        @JsonSubTypes.Type(value = RestoreFailed.class, name = "RestoreFailed")
+        @JsonSubTypes.Type(value = RestoreFailed.class, name = "RestoreFailed"),
+        @JsonSubTypes.Type(value = CapacityRaiseStarted.class, name = "CapacityRaiseStarted"),
+        @JsonSubTypes.Type(value = CapacityRestored.class, name = "CapacityRestored"),
+        @JsonSubTypes.Type(value = ImportStaged.class, name = "ImportStaged"),
+        @JsonSubTypes.Type(value = ImportStarted.class, name = "ImportStarted"),
+        @JsonSubTypes.Type(value = ImportCompleted.class, name = "ImportCompleted"),
+        @JsonSubTypes.Type(value = SnapRestoreStarted.class, name = "SnapRestoreStarted")
 })
 public sealed interface RestoreEvent extends Envelope
         permits RestoreAccepted, RestoreRejected, RestorePlanned, DestinationReady, SegmentsDispatched, SegmentProgressed,
-        SegmentCompleted, SegmentFailed, RestoreCompleted, RestoreFailed {
+        SegmentCompleted, SegmentFailed, RestoreCompleted, RestoreFailed, CapacityRaiseStarted, CapacityRestored,
+        ImportStaged, ImportStarted, ImportCompleted, SnapRestoreStarted {
 
     int SCHEMA_VERSION = 1;
 

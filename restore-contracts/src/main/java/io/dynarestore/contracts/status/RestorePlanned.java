@@ -5,14 +5,19 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * The planner resolved the source and chose how to restore: the strategy, the destination, the
- * number of segments and the estimates. WCU counts one unit per started KB of each item.
- * {@code warnings} say what cannot be undone (overwriting or deleting items of an existing table).
+ * The planner resolved the source and chose how to restore: the strategy and why, the
+ * destination, the number of segments and the estimates. WCU counts ceil(size / 1 KB) per item,
+ * plus the same again for each LSI that projects it; the duration is at the configured write
+ * budget (ITEM_WRITES) or import rate (IMPORT_FROM_S3). {@code capacity} says what happens to an
+ * existing provisioned table's write capacity. {@code warnings} say what cannot be undone
+ * (overwriting or deleting items of an existing table).
  */
 public record RestorePlanned(String eventId, String restoreId, Integer schemaVersion, Instant occurredAt,
-                             Strategy strategy, SourceRef source, TableRef destination, int segments,
-                             int deltaSegments, boolean phased, long estimatedItems, long estimatedBytes,
-                             long estimatedWcu, List<String> warnings) implements RestoreEvent {
+                             Strategy strategy, String strategyReason, SourceRef source, TableRef destination,
+                             int segments, int deltaSegments, boolean phased, long estimatedItems,
+                             long estimatedBytes, long estimatedWcu, Double estimatedImportGb,
+                             Long estimatedDurationSeconds, CapacityPlan capacity, List<String> warnings)
+        implements RestoreEvent {
 
     /** A plan of base segments only (a restore of a backup). */
     public static RestorePlanned of(String restoreId, Strategy strategy, SourceRef source, TableRef destination,
@@ -28,9 +33,23 @@ public record RestorePlanned(String eventId, String restoreId, Integer schemaVer
     public static RestorePlanned of(String restoreId, Strategy strategy, SourceRef source, TableRef destination,
                                     int segments, int deltaSegments, boolean phased, long items, long bytes,
                                     long wcu, List<String> warnings) {
-        return new RestorePlanned(Envelope.newEventId(), restoreId, SCHEMA_VERSION, Envelope.now(), strategy, source,
-                destination, segments, deltaSegments, phased, items, bytes, wcu,
+        return new RestorePlanned(Envelope.newEventId(), restoreId, SCHEMA_VERSION, Envelope.now(), strategy, null,
+                source, destination, segments, deltaSegments, phased, items, bytes, wcu, null, null, null,
                 warnings == null || warnings.isEmpty() ? null : List.copyOf(warnings));
+    }
+
+    /** This plan with the reason for its strategy and its import and duration estimates. */
+    public RestorePlanned withEstimates(String reason, Double importGb, Long durationSeconds) {
+        return new RestorePlanned(eventId, restoreId, schemaVersion, occurredAt, strategy, reason, source,
+                destination, segments, deltaSegments, phased, estimatedItems, estimatedBytes, estimatedWcu, importGb,
+                durationSeconds, capacity, warnings);
+    }
+
+    /** This plan with what it does to the destination's write capacity. */
+    public RestorePlanned withCapacity(CapacityPlan plan) {
+        return new RestorePlanned(eventId, restoreId, schemaVersion, occurredAt, strategy, strategyReason, source,
+                destination, segments, deltaSegments, phased, estimatedItems, estimatedBytes, estimatedWcu,
+                estimatedImportGb, estimatedDurationSeconds, plan, warnings);
     }
 
     /** Segments of the base backup: numbers {@code 0 .. baseSegments() - 1}. */
@@ -39,5 +58,12 @@ public record RestorePlanned(String eventId, String restoreId, Integer schemaVer
     }
 
     /** How items reach the destination. */
-    public enum Strategy { ITEM_WRITES, IMPORT_FROM_S3, SNAP }
+    public enum Strategy {
+        /** Item-writers put every item (and delete what must go) through the table's write capacity. */
+        ITEM_WRITES,
+        /** DynamoDB ImportTable creates the new table from a staged copy; no write capacity is used. */
+        IMPORT_FROM_S3,
+        /** DynamoDB RestoreTableFromBackup restores an AWS-native backup (a Snap) into a new table. */
+        SNAP
+    }
 }

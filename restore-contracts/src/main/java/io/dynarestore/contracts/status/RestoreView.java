@@ -10,7 +10,9 @@ import java.util.Map;
 /**
  * Folds the status events of one restore, in log order, into a summary. Rules: a terminal state
  * never changes; a segment counts once however often it completes; items written are the
- * completed segments' counts plus the latest progress of segments still being written.
+ * completed segments' counts plus the latest progress of segments still being written, or what
+ * an import loaded. Capacity events are folded even after the end, since capacity raised for a
+ * restore is put back whatever became of it.
  * Not thread-safe: one thread folds, readers take {@link #summary()} snapshots.
  */
 public final class RestoreView {
@@ -33,6 +35,12 @@ public final class RestoreView {
     private Instant createdAt;
     private Instant updatedAt;
     private final List<Milestone> timeline = new ArrayList<>();
+    private CapacityRaiseStarted capacityRaised;
+    private CapacityRestored capacityRestored;
+    private ImportStaged importStaged;
+    private ImportStarted importStarted;
+    private ImportCompleted importCompleted;
+    private SnapRestoreStarted snapStarted;
 
     public RestoreView(String restoreId) {
         this.restoreId = restoreId;
@@ -53,6 +61,16 @@ public final class RestoreView {
             createdAt = event.occurredAt();
         }
         updatedAt = event.occurredAt();
+        if (event instanceof CapacityRaiseStarted e) {
+            if (capacityRaised == null) {
+                capacityRaised = e; // the first carries the values from before any raise
+            }
+            return;
+        }
+        if (event instanceof CapacityRestored e) {
+            capacityRestored = e;
+            return;
+        }
         if (state != null && state.terminal()) {
             return;
         }
@@ -93,6 +111,14 @@ public final class RestoreView {
             inFlight.remove(e.segment());
             completed.putIfAbsent(e.segment(), new long[]{e.itemsWritten(), e.bytesWritten(), e.itemsDeleted(),
                     e.itemsOverwritten(), e.itemsUnchanged()});
+        } else if (event instanceof ImportStaged e) {
+            importStaged = e;
+        } else if (event instanceof ImportStarted e) {
+            importStarted = e;
+        } else if (event instanceof ImportCompleted e) {
+            importCompleted = e;
+        } else if (event instanceof SnapRestoreStarted e) {
+            snapStarted = e;
         } else if (event instanceof SegmentFailed e) {
             failedSegments.put(e.segment(), e.reason());
         } else if (event instanceof RestoreCompleted e) {
@@ -174,7 +200,7 @@ public final class RestoreView {
     }
 
     public long bytesWritten() {
-        long sum = 0;
+        long sum = importCompleted == null ? 0 : importCompleted.bytesProcessed();
         for (long[] c : completed.values()) {
             sum += c[1];
         }
@@ -189,7 +215,7 @@ public final class RestoreView {
         if (finalItems != null) {
             return finalItems;
         }
-        long sum = 0;
+        long sum = importCompleted == null ? 0 : importCompleted.itemsImported();
         for (long[] c : completed.values()) {
             sum += c[0];
         }
@@ -206,6 +232,32 @@ public final class RestoreView {
                 plan == null ? null : plan.estimatedItems(), warnings, code, reason,
                 failedSegments.isEmpty() ? null : Map.copyOf(failedSegments), createdAt, updatedAt,
                 List.copyOf(timeline));
+    }
+
+    /** The raise of the destination's write capacity, with the original values, if one was started. */
+    public CapacityRaiseStarted capacityRaised() {
+        return capacityRaised;
+    }
+
+    /** Whether capacity was raised for this restore and is not yet put back. */
+    public boolean capacityToPutBack() {
+        return capacityRaised != null && capacityRestored == null;
+    }
+
+    public ImportStaged importStaged() {
+        return importStaged;
+    }
+
+    public ImportStarted importStarted() {
+        return importStarted;
+    }
+
+    public ImportCompleted importCompleted() {
+        return importCompleted;
+    }
+
+    public SnapRestoreStarted snapStarted() {
+        return snapStarted;
     }
 
     /** A state change, with the event that caused it. */

@@ -13,18 +13,25 @@ import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sts.StsClient;
+import software.amazon.awssdk.services.sts.auth.StsAssumeRoleCredentialsProvider;
 
 /**
  * Builds and caches the AWS clients of a service: one S3 client for the vault, and one DynamoDB
  * client per registered account and region. An account or region outside the registry is
  * refused with {@link UnknownAccountException}, so a request cannot reach arbitrary endpoints.
+ * An account with a role is reached with that role's temporary credentials, assumed through STS
+ * with the account's ExternalId ({@link ExternalIds}) and refreshed before they expire; a region
+ * of an account is reached at its own endpoint.
  */
 public final class AwsClients implements AutoCloseable {
 
     private final AwsSettings settings;
     private final AwsCredentialsProvider credentials;
     private final Map<String, DynamoDbClient> dynamo = new ConcurrentHashMap<>();
+    private final Map<String, AwsCredentialsProvider> accountCredentials = new ConcurrentHashMap<>();
     private volatile S3Client s3;
+    private volatile StsClient sts;
 
     public AwsClients(AwsSettings settings) {
         this.settings = settings;
@@ -89,7 +96,7 @@ public final class AwsClients implements AutoCloseable {
         }
         return dynamo.computeIfAbsent(account + "/" + region, k -> {
             var builder = DynamoDbClient.builder()
-                    .credentialsProvider(credentials)
+                    .credentialsProvider(credentialsOf(account))
                     .region(Region.of(region))
                     .httpClientBuilder(ApacheHttpClient.builder().maxConnections(64)
                             .connectionTimeout(Duration.ofSeconds(5)).socketTimeout(Duration.ofSeconds(30)));
@@ -100,11 +107,78 @@ public final class AwsClients implements AutoCloseable {
         });
     }
 
+    /** The region entry of the registry, or {@code null} when the account or region is not registered. */
+    public AwsSettings.Region region(String account, String region) {
+        return findRegion(account, region);
+    }
+
+    /**
+     * Makes sure this service can act in {@code account}: for an account with a role, assumes it
+     * now (credentials are cached until shortly before they expire).
+     *
+     * @throws AccountAccessException when STS refuses, with the role, the ExternalId and the fix
+     */
+    public void verifyAccess(String account) {
+        AwsSettings.Account a = findAccount(account);
+        if (a == null || a.roleArn() == null) {
+            return;
+        }
+        try {
+            credentialsOf(account).resolveCredentials();
+        } catch (RuntimeException e) {
+            throw AccountAccessException.of(a, ExternalIds.forAccount(settings, a), e);
+        }
+    }
+
+    private AwsCredentialsProvider credentialsOf(String account) {
+        AwsSettings.Account a = findAccount(account);
+        if (a == null || a.roleArn() == null) {
+            return credentials;
+        }
+        return accountCredentials.computeIfAbsent(account, k -> StsAssumeRoleCredentialsProvider.builder()
+                .stsClient(sts())
+                .refreshRequest(r -> r.roleArn(a.roleArn()).externalId(ExternalIds.forAccount(settings, a))
+                        .roleSessionName("dynarestore").durationSeconds(3600))
+                .asyncCredentialUpdateEnabled(false)
+                .build());
+    }
+
+    private StsClient sts() {
+        StsClient client = sts;
+        if (client == null) {
+            synchronized (this) {
+                if (sts == null) {
+                    AwsSettings.Sts cfg = settings.sts();
+                    var builder = StsClient.builder().credentialsProvider(credentials)
+                            .region(Region.of(cfg != null && cfg.region() != null ? cfg.region()
+                                    : settings.defaultRegion()))
+                            .httpClientBuilder(ApacheHttpClient.builder().connectionTimeout(Duration.ofSeconds(5))
+                                    .socketTimeout(Duration.ofSeconds(30)));
+                    if (cfg != null && cfg.endpoint() != null) {
+                        builder.endpointOverride(cfg.endpoint());
+                    }
+                    sts = builder.build();
+                }
+                client = sts;
+            }
+        }
+        return client;
+    }
+
+    private AwsSettings.Account findAccount(String account) {
+        for (AwsSettings.Account a : settings.accounts()) {
+            if (a.id().equals(account)) {
+                return a;
+            }
+        }
+        return null;
+    }
+
     private AwsSettings.Region findRegion(String account, String region) {
         for (AwsSettings.Account a : settings.accounts()) {
             if (a.id().equals(account) && a.regions() != null && a.regions().containsKey(region)) {
                 AwsSettings.Region r = a.regions().get(region);
-                return r == null ? new AwsSettings.Region(null) : r;
+                return r == null ? new AwsSettings.Region(null, null, null) : r;
             }
         }
         return null;
@@ -113,6 +187,18 @@ public final class AwsClients implements AutoCloseable {
     @Override
     public void close() {
         dynamo.values().forEach(DynamoDbClient::close);
+        accountCredentials.values().forEach(p -> {
+            if (p instanceof AutoCloseable c) {
+                try {
+                    c.close();
+                } catch (Exception ignored) {
+                    // closing
+                }
+            }
+        });
+        if (sts != null) {
+            sts.close();
+        }
         if (s3 != null) {
             s3.close();
         }

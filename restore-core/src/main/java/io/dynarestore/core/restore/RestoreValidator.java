@@ -6,12 +6,14 @@ import io.dynarestore.contracts.request.Scope;
 import io.dynarestore.contracts.request.Source;
 import io.dynarestore.contracts.status.RejectionCode;
 import io.dynarestore.contracts.status.RestoreRejected.FieldError;
+import io.dynarestore.core.aws.AccountAccessException;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.filter.InvalidFilterException;
 import io.dynarestore.core.filter.KeySchema;
 import io.dynarestore.core.filter.RecordFilter;
 import io.dynarestore.core.pitr.PitrCoverage;
 import io.dynarestore.core.vault.Backup;
+import io.dynarestore.core.vault.SnapMetadata;
 import io.dynarestore.core.vault.VaultCatalog;
 import java.time.Clock;
 import java.time.Instant;
@@ -23,7 +25,8 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 
 /**
  * Checks a (defaulted) request against the world before anything is changed: what this version
- * can do, the account registry, the vault (the backup exists and is unexpired; a point in time
+ * can do, the account registry (and that the destination account's role can be assumed; an
+ * in-place restore never crosses accounts or regions), the options of a new table, the vault (the backup exists and is unexpired; a point in time
  * is restorable, and {@code latest} is fixed to a second) and the destination (a new table must
  * not exist yet, unless this very restore created it; an existing table must exist, have the
  * backup's key schema and, for a full restore, be empty; in place, the source table must exist with
@@ -33,7 +36,7 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 public final class RestoreValidator {
 
     /** Tag that marks a table as created by a restore, with the restore's id. */
-    public static final String RESTORE_TAG = "dynarestore:restore-id";
+    public static final String RESTORE_TAG = io.dynarestore.core.table.TableSettings.RESTORE_TAG;
 
     private final VaultCatalog catalog;
     private final AwsClients aws;
@@ -47,14 +50,16 @@ public final class RestoreValidator {
 
     public Verdict check(RestoreRequested request) {
         Source source = request.source();
-        if (source.kind() == Source.Kind.SNAP) {
-            return problem(RejectionCode.UNSUPPORTED, "/source/snapId", "Restoring from a Snap is not supported by "
-                    + "this version; restore from a backup (source.backupId) or a point in time (source.pointInTime).");
-        }
         if (request.destination() instanceof Destination.File) {
             return problem(RejectionCode.UNSUPPORTED, "/destination/type", "Restoring into a FILE (granular "
                     + "recovery) is not supported by this version; restore into a NEW_TABLE, an EXISTING_TABLE or "
                     + "IN_PLACE.");
+        }
+        if (request.destination() instanceof Destination.InPlace inPlace) {
+            Verdict crossing = inPlaceCrossing(source, inPlace);
+            if (crossing != null) {
+                return crossing;
+            }
         }
         if (!aws.allows(source.account(), source.region())) {
             return problem(RejectionCode.UNKNOWN_ACCOUNT, "/source", "Account " + source.account() + " region "
@@ -65,6 +70,9 @@ public final class RestoreValidator {
             return problem(RejectionCode.UNKNOWN_ACCOUNT, "/destination", "Account " + target.account()
                     + " region " + target.region()
                     + " is not in the account registry; use a registered account and region.");
+        }
+        if (source.kind() == Source.Kind.SNAP) {
+            return checkSnap(request, target);
         }
 
         Instant pointInTime = null;
@@ -124,22 +132,21 @@ public final class RestoreValidator {
                         + source.table() + ": " + e.getMessage() + ".", e.errors());
             }
         }
+        Verdict access = access(target);
+        if (access != null) {
+            return access;
+        }
         DynamoDbClient dynamo = aws.dynamo(target.account(), target.region());
         Optional<TableDescription> existing = describe(dynamo, target.tableName());
 
         if (request.destination() instanceof Destination.NewTable destination) {
-            var options = destination.options();
-            boolean backupHasLsis = table.hasLocalSecondaryIndexes() && !table.localSecondaryIndexes().isEmpty();
-            if (options != null && Boolean.TRUE.equals(options.includeLocalSecondaryIndexes()) && !backupHasLsis) {
-                return problem(RejectionCode.INVALID_REQUEST, "/destination/options/includeLocalSecondaryIndexes",
-                        "Backup " + backupId + " has no local secondary indexes; leave "
-                                + "includeLocalSecondaryIndexes out or set it to false.");
+            Verdict options = options(destination, table, backup.metadata().tableTags(), target);
+            if (options != null) {
+                return options;
             }
-            if (existing.isPresent() && !createdBy(dynamo, existing.get(), request.restoreId())) {
-                return problem(RejectionCode.TABLE_EXISTS, "/destination/tableName", "Table " + target.tableName()
-                        + " already exists in account " + target.account() + " region " + target.region()
-                        + ". Choose another tableName (or leave it out for Restored-<table>-<time>), or restore "
-                        + "into it as an EXISTING_TABLE if it is empty.");
+            Verdict exists = tableExists(dynamo, existing, request, target);
+            if (exists != null) {
+                return exists;
             }
         } else {
             boolean inPlace = request.destination() instanceof Destination.InPlace;
@@ -163,7 +170,113 @@ public final class RestoreValidator {
                         + "(empty it, or restore into a NEW_TABLE).");
             }
         }
-        return new Verdict.Ok(backup, existing.isPresent(), pointInTime);
+        return new Verdict.Ok(backup, null, existing.isPresent(), pointInTime);
+    }
+
+    /** An in-place restore names the source's account and region or none: it never crosses either. */
+    private static Verdict inPlaceCrossing(Source source, Destination.InPlace inPlace) {
+        boolean otherAccount = inPlace.account() != null && !inPlace.account().equals(source.account());
+        boolean otherRegion = inPlace.region() != null && !inPlace.region().equals(source.region());
+        if (!otherAccount && !otherRegion) {
+            return null;
+        }
+        String crossing = otherAccount && otherRegion ? "account " + inPlace.account() + " and region "
+                + inPlace.region() : otherAccount ? "account " + inPlace.account() : "region " + inPlace.region();
+        return problem(RejectionCode.INVALID_REQUEST, otherAccount ? "/destination/account" : "/destination/region",
+                "An in-place restore writes back into the source table " + source.table() + " of account "
+                        + source.account() + " region " + source.region() + "; it cannot cross to " + crossing
+                        + ". To restore into another account or region, use a NEW_TABLE or EXISTING_TABLE "
+                        + "destination with that account and region.");
+    }
+
+    /** The restore can act in the destination's account (its role can be assumed), or the problem. */
+    private Verdict access(Target target) {
+        try {
+            aws.verifyAccess(target.account());
+            return null;
+        } catch (AccountAccessException e) {
+            return problem(RejectionCode.ACCESS_DENIED, "/destination/account", e.getMessage());
+        }
+    }
+
+    private static Verdict options(Destination.NewTable destination, TableDescription table,
+                                   List<software.amazon.awssdk.services.dynamodb.model.Tag> tags, Target target) {
+        var errors = TableOptionsCheck.check(destination.options(), table, tags, target.region());
+        if (errors.isEmpty()) {
+            return null;
+        }
+        return new Verdict.Problem(RejectionCode.INVALID_REQUEST, "The options of the new table cannot be applied: "
+                + errors.stream().map(e -> e.field() + ": " + e.message())
+                .collect(java.util.stream.Collectors.joining("; ")) + ".", errors);
+    }
+
+    private static Verdict tableExists(DynamoDbClient dynamo, Optional<TableDescription> existing,
+                                       RestoreRequested request, Target target) {
+        if (existing.isPresent() && !createdBy(dynamo, existing.get(), request.restoreId())) {
+            return problem(RejectionCode.TABLE_EXISTS, "/destination/tableName", "Table " + target.tableName()
+                    + " already exists in account " + target.account() + " region " + target.region()
+                    + ". Choose another tableName (or leave it out for Restored-<table>-<time>), or restore "
+                    + "into it as an EXISTING_TABLE if it is empty.");
+        }
+        return null;
+    }
+
+    /**
+     * A Snap is restored by DynamoDB itself (RestoreTableFromBackup): whole, into a new table, in
+     * the Snap's own account and region, where the endpoint implements native backups.
+     */
+    private Verdict checkSnap(RestoreRequested request, Target target) {
+        Source source = request.source();
+        if (!(request.scope() instanceof Scope.Full)) {
+            return problem(RejectionCode.INVALID_REQUEST, "/scope", "A Snap is restored whole by DynamoDB; a "
+                    + "record restore needs a vault backup (source.backupId) or a point in time (source.pointInTime).");
+        }
+        if (!(request.destination() instanceof Destination.NewTable destination)) {
+            return problem(RejectionCode.INVALID_REQUEST, "/destination/type", "A Snap can only be restored into a "
+                    + "NEW_TABLE; to restore into an existing table or in place, use a vault backup "
+                    + "(source.backupId) or a point in time (source.pointInTime).");
+        }
+        if (!target.account().equals(source.account()) || !target.region().equals(source.region())) {
+            return problem(RejectionCode.INVALID_REQUEST, target.account().equals(source.account())
+                    ? "/destination/region" : "/destination/account", "DynamoDB restores a native backup only in "
+                    + "its own account and region (" + source.account() + ", " + source.region() + "). Restore the "
+                    + "Snap there, or restore a vault backup of the table (source.backupId), which can go to any "
+                    + "registered account and region.");
+        }
+        if (!aws.region(target.account(), target.region()).supportsNativeBackups()) {
+            return problem(RejectionCode.UNSUPPORTED, "/source/snapId", "The DynamoDB endpoint of account "
+                    + target.account() + " region " + target.region() + " does not implement RestoreTableFromBackup "
+                    + "(native-backups is off for it in the account registry, as for a local dynalite); restore a "
+                    + "vault backup (source.backupId) instead.");
+        }
+        Optional<SnapMetadata> found = catalog.findSnap(source.account(), source.region(), source.table(),
+                source.snapId());
+        if (found.isEmpty()) {
+            return problem(RejectionCode.BACKUP_NOT_FOUND, "/source/snapId", "There is no Snap " + source.snapId()
+                    + " of table " + source.table() + " in account " + source.account() + " region "
+                    + source.region() + ". See the table's calendar (GET /tables/" + source.table()
+                    + "/calendar) for its Snaps.");
+        }
+        SnapMetadata snap = found.get();
+        if (snap.expiredAt(clock.instant())) {
+            return problem(RejectionCode.BACKUP_EXPIRED, "/source/snapId", "Snap " + snap.snapId() + " of table "
+                    + source.table() + " expired at " + snap.expiresAt() + " and can no longer be restored.");
+        }
+        Verdict access = access(target);
+        if (access != null) {
+            return access;
+        }
+        Verdict options = options(destination, snap.sourceTable(), List.of(), target);
+        if (options != null) {
+            return options;
+        }
+        DynamoDbClient dynamo = aws.dynamo(target.account(), target.region());
+        Optional<TableDescription> existing = describe(dynamo, target.tableName());
+        Verdict exists = tableExists(dynamo, existing, request, target);
+        if (exists != null) {
+            return exists;
+        }
+        return new Verdict.Ok(null, snap, existing.isPresent(), null);
     }
 
     /** What a restore does that cannot be undone, in words for the person who asked for it. */
@@ -250,9 +363,11 @@ public final class RestoreValidator {
 
         /**
          * The request can be carried out from {@code backup} (for a point-in-time request, the base
-         * backup of {@code pointInTime}, the second it resolved to); the table may exist already.
+         * backup of {@code pointInTime}, the second it resolved to), or from {@code snap} for a
+         * Snap restore; the table may exist already.
          */
-        record Ok(Backup backup, boolean destinationExists, Instant pointInTime) implements Verdict {
+        record Ok(Backup backup, SnapMetadata snap, boolean destinationExists, Instant pointInTime)
+                implements Verdict {
         }
 
         record Problem(RejectionCode code, String reason, List<FieldError> errors) implements Verdict {

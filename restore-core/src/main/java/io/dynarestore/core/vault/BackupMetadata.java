@@ -3,6 +3,8 @@ package io.dynarestore.core.vault;
 import io.dynarestore.core.codec.SdkJson;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.model.ContinuousBackupsDescription;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.Tag;
 import software.amazon.awssdk.services.dynamodb.model.TimeToLiveDescription;
@@ -14,8 +16,12 @@ import tools.jackson.databind.JsonNode;
  * {@code list-tags-of-resource} ({@code tags}) and TTL in the shape of
  * {@code describe-time-to-live} ({@code timeToLive}), so a user can write one from the AWS CLI.
  * {@code writeUnits} is the sum over items of ceil(size / 1 KB): the WCU one write of each item
- * costs (absent for backups whose items were not sized). {@code location} is set for a native
- * full export registered where it lies: its manifests and data files are read from there.
+ * costs (absent for backups whose items were not sized); {@code indexWriteUnits} the same per
+ * local secondary index, over the items it projects (those with the index's sort key).
+ * {@code continuousBackups} is the table's PITR setting in the shape of
+ * {@code describe-continuous-backups} (absent when the endpoint could not say). {@code location}
+ * is set for a native full export registered where it lies: its manifests and data files are
+ * read from there.
  */
 public record BackupMetadata(
         int formatVersion,
@@ -29,23 +35,34 @@ public record BackupMetadata(
         List<JsonNode> tags,
         JsonNode timeToLive,
         Long writeUnits,
-        ExportLocation location) {
+        ExportLocation location,
+        Map<String, Long> indexWriteUnits,
+        JsonNode continuousBackups) {
 
     public static final int FORMAT_VERSION = 1;
 
     public static BackupMetadata of(String backupId, Instant takenAt, Instant expiresAt, String account, String region,
                                     TableDescription table, List<Tag> tags, TimeToLiveDescription ttl,
                                     Long writeUnits) {
+        return of(backupId, takenAt, expiresAt, account, region, table, tags, ttl, null, writeUnits, null);
+    }
+
+    public static BackupMetadata of(String backupId, Instant takenAt, Instant expiresAt, String account, String region,
+                                    TableDescription table, List<Tag> tags, TimeToLiveDescription ttl,
+                                    ContinuousBackupsDescription continuous, Long writeUnits,
+                                    Map<String, Long> indexWriteUnits) {
         return new BackupMetadata(FORMAT_VERSION, backupId, takenAt, expiresAt, account, region, table.tableName(),
                 SdkJson.toJson(table),
                 tags == null ? List.of() : tags.stream().map(t -> (JsonNode) SdkJson.toJson(t)).toList(),
-                ttl == null ? null : SdkJson.toJson(ttl), writeUnits, null);
+                ttl == null ? null : SdkJson.toJson(ttl), writeUnits, null,
+                indexWriteUnits == null || indexWriteUnits.isEmpty() ? null : Map.copyOf(indexWriteUnits),
+                continuous == null ? null : SdkJson.toJson(continuous));
     }
 
     /** This metadata for a native export registered at {@code where}. */
     public BackupMetadata at(ExportLocation where) {
         return new BackupMetadata(formatVersion, backupId, takenAt, expiresAt, account, region, tableName, table, tags,
-                timeToLive, writeUnits, where);
+                timeToLive, writeUnits, where, indexWriteUnits, continuousBackups);
     }
 
     public TableDescription tableDescription() {
@@ -58,6 +75,11 @@ public record BackupMetadata(
 
     public TimeToLiveDescription ttl() {
         return timeToLive == null ? null : SdkJson.fromJson(timeToLive, TimeToLiveDescription.builder());
+    }
+
+    public ContinuousBackupsDescription continuous() {
+        return continuousBackups == null ? null
+                : SdkJson.fromJson(continuousBackups, ContinuousBackupsDescription.builder());
     }
 
     public boolean expiredAt(Instant now) {

@@ -18,6 +18,7 @@ import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.Tag;
+import software.amazon.awssdk.services.dynamodb.model.ContinuousBackupsDescription;
 import software.amazon.awssdk.services.dynamodb.model.TimeToLiveDescription;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -54,7 +55,9 @@ public final class BackupTaker {
         List<Tag> tags = dynamo.listTagsOfResource(b -> b.resourceArn(description.tableArn())).tags();
         TimeToLiveDescription ttl = dynamo.describeTimeToLive(b -> b.tableName(table)).timeToLiveDescription();
 
-        var writer = new BackupWriter(s3, layout, account, region, table, backupId, settings.itemsPerFile());
+        ContinuousBackupsDescription continuous = continuousBackups(table);
+        var writer = new BackupWriter(s3, layout, account, region, table, backupId, settings.itemsPerFile())
+                .countingIndexesOf(description);
         ExecutorService pool = Executors.newFixedThreadPool(settings.scanSegments());
         try {
             var futures = new ArrayList<Future<?>>();
@@ -73,7 +76,20 @@ public final class BackupTaker {
         } finally {
             pool.shutdownNow();
         }
-        return writer.finish(description, tags, ttl, takenAt, takenAt.plus(settings.retention()));
+        return writer.finish(description, tags, ttl, continuous, takenAt, takenAt.plus(settings.retention()));
+    }
+
+    /** The table's PITR setting, or {@code null} where the endpoint does not implement the call (dynalite). */
+    private ContinuousBackupsDescription continuousBackups(String table) {
+        try {
+            return dynamo.describeContinuousBackups(b -> b.tableName(table)).continuousBackupsDescription();
+        } catch (software.amazon.awssdk.services.dynamodb.model.DynamoDbException e) {
+            String code = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
+            if (code != null && code.endsWith("UnknownOperationException")) {
+                return null;
+            }
+            throw e;
+        }
     }
 
     private void scanSegment(String table, int segment, int total, BackupWriter writer) {

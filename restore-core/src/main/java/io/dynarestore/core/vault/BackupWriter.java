@@ -31,6 +31,8 @@ public final class BackupWriter {
     private final AtomicLong items = new AtomicLong();
     private final AtomicLong itemBytes = new AtomicLong();
     private final AtomicLong writeUnits = new AtomicLong();
+    private final Map<String, String> lsiSortKeys = new java.util.LinkedHashMap<>();
+    private final Map<String, AtomicLong> lsiUnits = new java.util.concurrent.ConcurrentHashMap<>();
 
     public BackupWriter(S3Client s3, VaultLayout layout, String account, String region, String table, String backupId,
                         int itemsPerFile) {
@@ -41,6 +43,21 @@ public final class BackupWriter {
         this.backupId = backupId;
         this.prefix = layout.backupPrefix(account, region, table, backupId);
         this.data = new DataFiles(s3, layout.bucket(), prefix, itemsPerFile);
+    }
+
+    /**
+     * Counts, per local secondary index of {@code table}, the write units of the items it projects
+     * (those that have its sort key); call before any part is opened.
+     */
+    public BackupWriter countingIndexesOf(TableDescription table) {
+        if (table.hasLocalSecondaryIndexes()) {
+            for (var lsi : table.localSecondaryIndexes()) {
+                lsi.keySchema().stream().filter(k -> k.keyType() == software.amazon.awssdk.services.dynamodb.model.KeyType.RANGE)
+                        .forEach(k -> lsiSortKeys.put(lsi.indexName(), k.attributeName()));
+                lsiUnits.put(lsi.indexName(), new AtomicLong());
+            }
+        }
+        return this;
     }
 
     /** A writer of data files for one thread. Close it to upload its last file. */
@@ -58,6 +75,12 @@ public final class BackupWriter {
      */
     public Backup finish(TableDescription description, List<Tag> tags, TimeToLiveDescription ttl, Instant takenAt,
                          Instant expiresAt) {
+        return finish(description, tags, ttl, null, takenAt, expiresAt);
+    }
+
+    public Backup finish(TableDescription description, List<Tag> tags, TimeToLiveDescription ttl,
+                         software.amazon.awssdk.services.dynamodb.model.ContinuousBackupsDescription continuous,
+                         Instant takenAt, Instant expiresAt) {
         String manifestFilesKey = data.writeManifest();
         String tableArn = "arn:aws:dynamodb:" + region + ":" + account + ":table/" + table;
         var summary = new ManifestSummary("2020-06-30", tableArn + "/export/" + backupId,
@@ -66,8 +89,10 @@ public final class BackupWriter {
                 ManifestSummary.DYNAMODB_JSON, null, ManifestSummary.FULL_EXPORT);
         data.put(prefix + VaultLayout.MANIFEST_SUMMARY, Json.toBytes(summary), "application/json");
 
+        var indexUnits = new java.util.TreeMap<String, Long>();
+        lsiUnits.forEach((index, units) -> indexUnits.put(index, units.get()));
         var metadata = BackupMetadata.of(backupId, takenAt, expiresAt, account, region, description, tags, ttl,
-                writeUnits.get());
+                continuous, writeUnits.get(), indexUnits);
         data.put(prefix + VaultLayout.BACKUP_JSON, Json.toBytes(metadata), "application/json");
         return new Backup(layout, metadata, summary, data.files());
     }
@@ -90,7 +115,13 @@ public final class BackupWriter {
             long size = ItemSize.of(item);
             items.incrementAndGet();
             itemBytes.addAndGet(size);
-            writeUnits.addAndGet(ItemSize.wcu(size));
+            long units = ItemSize.wcu(size);
+            writeUnits.addAndGet(units);
+            lsiSortKeys.forEach((index, sortKey) -> {
+                if (item.containsKey(sortKey)) {
+                    lsiUnits.get(index).addAndGet(units);
+                }
+            });
         }
 
         @Override

@@ -121,6 +121,15 @@ public final class VaultCatalog {
         return result;
     }
 
+    /** The Snap {@code snapId} of a table, if the vault has it. */
+    public Optional<SnapMetadata> findSnap(String account, String region, String table, String snapId) {
+        if (!isSafeId(snapId)) {
+            return Optional.empty();
+        }
+        return readJson(layout.bucket(), layout.snapsPrefix(account, region, table) + snapId + ".json",
+                SnapMetadata.class);
+    }
+
     /** Writes a vault entry ({@code backup.json}, {@code export.json}, a Snap) as JSON. */
     public void put(String key, Object value) {
         s3.putObject(b -> b.bucket(layout.bucket()).key(key).contentType("application/json"),

@@ -2,7 +2,11 @@ package io.dynarestore.core.pitr;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.dynarestore.contracts.request.Scope;
 import io.dynarestore.core.TableDescriptions;
+import io.dynarestore.core.filter.KeySchema;
+import io.dynarestore.core.filter.RecordFilter;
+import io.dynarestore.core.imports.ImportStager;
 import io.dynarestore.core.vault.BackupWriter;
 import io.dynarestore.core.vault.DataFileReader;
 import io.dynarestore.core.vault.ExportLine;
@@ -108,6 +112,44 @@ class DeltaStagerIT {
         var expected = history.imageBefore(PitrCoverage.micros(t) + SECOND);
         assertThat(digests(restored)).isEqualTo(digests(expected));
         assertThat(stager.find("restore-" + seed)).isPresent();
+
+        // and the copy staged for ImportTable holds exactly that image, or the part a filter selects
+        var importer = new ImportStager(s3.client(), catalog, 1 + r.nextInt(50));
+        var staged = importer.stage("restore-" + seed, base, delta, null, history.keyAttributes());
+        assertThat(digests(readStaged(staged))).isEqualTo(digests(expected));
+        assertThat(staged.items()).isEqualTo(expected.size());
+        var filter = RecordFilter.compile(new Scope.Records(List.of(new Scope.KeyFilter(
+                new Scope.Condition(null, "NotEqualTo", List.of("none")),
+                new Scope.Condition(null, "LessThan", List.of(String.valueOf(r.nextInt(40)))))), null),
+                KeySchema.of(history.keyAttributes(), List.of("S", "N")));
+        var selected = importer.stage("restore-" + seed, base, delta, filter, history.keyAttributes());
+        var expectedSelected = new TreeMap<String, Map<String, AttributeValue>>();
+        expected.forEach((k, v) -> {
+            if (filter.matches(v)) {
+                expectedSelected.put(k, v);
+            }
+        });
+        assertThat(digests(readStaged(selected))).isEqualTo(digests(expectedSelected));
+    }
+
+    /** Every object under the staged prefix, read as ImportTable reads them: one {"Item": ...} per line. */
+    static Map<String, Map<String, AttributeValue>> readStaged(ImportStager.Staged staged) {
+        var items = new TreeMap<String, Map<String, AttributeValue>>();
+        int files = 0;
+        for (var object : s3.client().listObjectsV2(b -> b.bucket(staged.bucket()).prefix(staged.prefix())).contents()) {
+            files++;
+            assertThat(object.key()).endsWith(".json.gz");
+            try (var reader = new DataFileReader(object.key(),
+                    s3.client().getObject(b -> b.bucket(staged.bucket()).key(object.key())), null)) {
+                for (ExportLine line; (line = reader.next()) != null; ) {
+                    assertThat(line.item()).as("an Item line").isNotNull();
+                    String key = ItemDigests.key(line.item(), List.of("pk", "sk"));
+                    assertThat(items.put(key, line.item())).as("each key once").isNull();
+                }
+            }
+        }
+        assertThat(files).isEqualTo(staged.files());
+        return items;
     }
 
     static void writeExport(String table, String id, RandomHistory history, long from, long to, boolean compacted) {

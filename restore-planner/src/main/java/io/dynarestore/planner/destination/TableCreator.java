@@ -3,22 +3,23 @@ package io.dynarestore.planner.destination;
 import io.dynarestore.contracts.request.Destination;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.restore.RestoreValidator;
+import io.dynarestore.core.table.TableFinisher;
+import io.dynarestore.core.table.TableSettings;
 import io.dynarestore.core.table.TableSpecs;
 import io.dynarestore.core.table.TableWaiter;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
-import software.amazon.awssdk.services.dynamodb.model.Tag;
 
 /**
- * Creates the new table of a restore from the backup's table description and waits until it is
- * ACTIVE. Idempotent across planner crashes: a table that exists and carries this restore's tag
- * is taken as the one this restore created; any other existing table is never touched.
+ * Creates the new table of a restore by item writes, with its settings (the backup's unless the
+ * request overrides them), waits until it is ACTIVE and sets what CreateTable cannot (TTL, PITR;
+ * tags again for servers that ignore them at creation). Idempotent across planner crashes: a
+ * table that exists and carries this restore's tag is taken as the one this restore created; any
+ * other existing table is never touched.
  */
 public final class TableCreator {
 
@@ -30,45 +31,44 @@ public final class TableCreator {
         this.activeTimeout = activeTimeout;
     }
 
+    /** The table, ready, and the warnings of settings the endpoint could not apply. */
+    public record Ready(TableDescription table, List<String> warnings) {
+    }
+
     /** Creates (or finds) the table; throws {@link DestinationException} with a reason otherwise. */
-    public TableDescription ensure(String restoreId, Destination.NewTable destination, TableDescription backupTable,
-                                   List<Tag> backupTags) {
+    public Ready ensure(String restoreId, Destination.NewTable destination, TableDescription backupTable,
+                        TableSettings settings) {
         DynamoDbClient dynamo = aws.dynamo(destination.account(), destination.region());
         String name = destination.tableName();
-        var options = destination.options();
-        boolean hasLsis = backupTable.hasLocalSecondaryIndexes() && !backupTable.localSecondaryIndexes().isEmpty();
-        boolean includeGsis = options == null || options.includeGlobalSecondaryIndexes() == null
-                || options.includeGlobalSecondaryIndexes();
-        boolean includeLsis = hasLsis && (options == null || options.includeLocalSecondaryIndexes() == null
-                || options.includeLocalSecondaryIndexes());
-        List<Tag> tags = tags(restoreId, backupTags, options == null ? null : options.tags());
-
         boolean createdNow = false;
         if (!exists(dynamo, name)) {
             try {
-                dynamo.createTable(TableSpecs.createRequest(backupTable, name, includeGsis, includeLsis, tags));
+                dynamo.createTable(TableSpecs.createRequest(backupTable, name, settings));
                 createdNow = true;
             } catch (ResourceInUseException e) {
                 // created in the meantime: by an earlier attempt of this restore, or by someone else
             } catch (software.amazon.awssdk.services.dynamodb.model.DynamoDbException e) {
                 throw new DestinationException("DynamoDB refused to create table " + name + " in account "
                         + destination.account() + " region " + destination.region() + ": "
-                        + e.awsErrorDetails().errorMessage() + ". Fix the cause (limits, permissions, name) and "
-                        + "submit the restore again with a new restoreId.", e);
+                        + e.awsErrorDetails().errorMessage() + ". Fix the cause (limits, permissions, name, KMS key) "
+                        + "and submit the restore again with a new restoreId.", e);
             }
         }
         TableDescription table = TableWaiter.untilActive(dynamo, name, activeTimeout);
-        boolean ours = RestoreValidator.createdBy(dynamo, table, restoreId);
-        if (!ours && !createdNow) {
+        if (!createdNow && !RestoreValidator.createdBy(dynamo, table, restoreId)) {
             throw new DestinationException("Table " + name + " exists but was not created by restore " + restoreId
                     + " (it lacks the tag " + RestoreValidator.RESTORE_TAG + "); nothing was written to it. "
                     + "Submit the restore again with another table name.", null);
         }
-        if (!ours) {
-            // DynamoDB applies tags at creation; servers that ignore them there (dynalite) get them now
-            dynamo.tagResource(b -> b.resourceArn(table.tableArn()).tags(tags));
+        try {
+            var warnings = TableFinisher.finish(dynamo, table, settings, TableFinisher.CreatedBy.CREATE_TABLE,
+                    activeTimeout);
+            return new Ready(table, warnings);
+        } catch (software.amazon.awssdk.services.dynamodb.model.DynamoDbException e) {
+            throw new DestinationException("Table " + name + " was created but DynamoDB refused one of its "
+                    + "settings: " + e.awsErrorDetails().errorMessage() + ". Nothing was written to it; fix the "
+                    + "cause and submit the restore again with a new restoreId.", e);
         }
-        return table;
     }
 
     private static boolean exists(DynamoDbClient dynamo, String table) {
@@ -78,21 +78,6 @@ public final class TableCreator {
         } catch (ResourceNotFoundException e) {
             return false;
         }
-    }
-
-    /** The backup's tags, then the request's, then this restore's own tag. */
-    static List<Tag> tags(String restoreId, List<Tag> backupTags, Map<String, String> requested) {
-        var merged = new java.util.LinkedHashMap<String, String>();
-        if (backupTags != null) {
-            backupTags.forEach(t -> merged.put(t.key(), t.value()));
-        }
-        if (requested != null) {
-            merged.putAll(requested);
-        }
-        merged.put(RestoreValidator.RESTORE_TAG, restoreId);
-        var tags = new ArrayList<Tag>();
-        merged.forEach((k, v) -> tags.add(Tag.builder().key(k).value(v).build()));
-        return tags;
     }
 
     /** The destination could not be prepared; the message says why and what to do. */

@@ -47,6 +47,9 @@ public final class PlannerLoop implements SmartLifecycle {
     private final ExecutorService workers;
     private final OwnedRestores owned = new OwnedRestores();
     private final ConcurrentLinkedQueue<StepDone> done = new ConcurrentLinkedQueue<>();
+    // restores whose step asked to be taken again later (an import or Snap restore under way,
+    // a refused put-back); bounded by the restores this planner owns
+    private final java.util.PriorityQueue<Wake> wakes = new java.util.PriorityQueue<>();
     private final ConsumerThread thread;
     private KafkaConsumer<String, byte[]> consumer;
     private int partitions;
@@ -115,6 +118,7 @@ public final class PlannerLoop implements SmartLifecycle {
                 }
             }
             drainSteps();
+            wakeDue();
             if (!commits.isEmpty()) {
                 c.commitSync(commits);
             }
@@ -182,15 +186,27 @@ public final class PlannerLoop implements SmartLifecycle {
         int partition = io.dynarestore.core.kafka.Partitions.of(restore.restoreId, partitions);
         var view = RestoreSteps.Snapshot.of(restore.view);
         workers.submit(() -> {
-            List<RestoreEvent> events;
+            RestoreSteps.Outcome outcome;
             try {
-                events = steps.run(step, view);
+                outcome = steps.run(step, view);
             } catch (RuntimeException e) {
                 log.warn("restore {}: step {} failed", restore.restoreId, step, e);
-                events = failure(restore.restoreId, step, e, view.itemsWritten());
+                outcome = new RestoreSteps.Outcome(failure(restore.restoreId, step, e, view.itemsWritten()), null);
             }
-            done.add(new StepDone(partition, restore.restoreId, events));
+            done.add(new StepDone(partition, restore.restoreId, outcome.events(), outcome.again()));
         });
+    }
+
+    /** Drives the restores whose pause is over. */
+    private void wakeDue() {
+        long now = System.nanoTime();
+        while (!wakes.isEmpty() && wakes.peek().at() - now <= 0) {
+            Wake wake = wakes.poll();
+            TrackedRestore restore = owned.get(wake.partition(), wake.restoreId());
+            if (restore != null) {
+                drive(restore);
+            }
+        }
     }
 
     private List<RestoreEvent> failure(String restoreId, RestoreSteps.Step step, RuntimeException e, long written) {
@@ -216,6 +232,11 @@ public final class PlannerLoop implements SmartLifecycle {
             }
             restore.stepInFlight = false;
             d.events().forEach(restore::applyLocal);
+            if (d.again() != null && RestoreSteps.next(restore.view) != null) {
+                // the same step is due again after the pause; do not spin on it
+                wakes.add(new Wake(System.nanoTime() + d.again().toNanos(), d.partition(), d.restoreId()));
+                continue;
+            }
             for (RestoreEvent e : d.events()) {
                 if (e instanceof io.dynarestore.contracts.status.RestoreCompleted c) {
                     log.info("restore {} completed: {} items in {} segments, {} ms", c.restoreId(), c.itemsWritten(),
@@ -290,6 +311,13 @@ public final class PlannerLoop implements SmartLifecycle {
         }
     }
 
-    private record StepDone(int partition, String restoreId, List<RestoreEvent> events) {
+    private record StepDone(int partition, String restoreId, List<RestoreEvent> events, Duration again) {
+    }
+
+    private record Wake(long at, int partition, String restoreId) implements Comparable<Wake> {
+        @Override
+        public int compareTo(Wake o) {
+            return Long.compare(at, o.at);
+        }
     }
 }

@@ -4,31 +4,46 @@ import io.dynarestore.contracts.Topic;
 import io.dynarestore.contracts.request.Destination;
 import io.dynarestore.contracts.request.RestoreRequested;
 import io.dynarestore.contracts.request.Scope;
+import io.dynarestore.contracts.status.CapacityPlan;
+import io.dynarestore.contracts.status.CapacityRaiseStarted;
+import io.dynarestore.contracts.status.CapacityRestored;
 import io.dynarestore.contracts.status.DestinationReady;
+import io.dynarestore.contracts.status.ImportCompleted;
+import io.dynarestore.contracts.status.ImportStaged;
+import io.dynarestore.contracts.status.ImportStarted;
 import io.dynarestore.contracts.status.RestoreCompleted;
 import io.dynarestore.contracts.status.RestoreEvent;
 import io.dynarestore.contracts.status.RestoreFailed;
 import io.dynarestore.contracts.status.RestorePlanned;
+import io.dynarestore.contracts.status.RestorePlanned.Strategy;
 import io.dynarestore.contracts.status.RestoreView;
 import io.dynarestore.contracts.status.SegmentCompleted;
 import io.dynarestore.contracts.status.SegmentsDispatched;
+import io.dynarestore.contracts.status.SnapRestoreStarted;
 import io.dynarestore.contracts.status.SourceRef;
 import io.dynarestore.contracts.status.TableRef;
 import io.dynarestore.contracts.work.SegmentDispatched;
 import io.dynarestore.contracts.work.SegmentDispatched.DataFile;
 import io.dynarestore.core.aws.AwsClients;
+import io.dynarestore.core.filter.KeySchema;
+import io.dynarestore.core.filter.RecordFilter;
+import io.dynarestore.core.imports.ImportStager;
 import io.dynarestore.core.kafka.EventPublisher;
 import io.dynarestore.core.pitr.DeltaStager;
-import io.dynarestore.core.pitr.SweepStager;
-import io.dynarestore.core.filter.KeySchema;
 import io.dynarestore.core.pitr.PitrCoverage;
+import io.dynarestore.core.pitr.SweepStager;
 import io.dynarestore.core.restore.RestoreValidator;
 import io.dynarestore.core.restore.RestoreValidator.Target;
+import io.dynarestore.core.table.TableFinisher;
+import io.dynarestore.core.table.TableSettings;
 import io.dynarestore.core.table.TableSpecs;
 import io.dynarestore.core.table.TableWaiter;
 import io.dynarestore.core.vault.Backup;
 import io.dynarestore.core.vault.ManifestFile;
+import io.dynarestore.core.vault.SnapMetadata;
 import io.dynarestore.core.vault.VaultCatalog;
+import io.dynarestore.planner.capacity.CapacityManager;
+import io.dynarestore.planner.destination.NativeTables;
 import io.dynarestore.planner.destination.TableCreator;
 import java.time.Clock;
 import java.time.Duration;
@@ -43,58 +58,112 @@ import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 
 /**
- * The steps of a restore, each a function of its folded view that publishes the event that moves
- * it on. Each step is safe to run again after a crash: planning is pure (staging a delta again
- * overwrites it), table creation is idempotent by tag, segments dispatched twice are written
- * twice (puts are idempotent) and counted once.
+ * The steps of a restore, each a function of its folded view that publishes the events that move
+ * it on. Each step is safe to run again after a crash: planning is pure (staging a delta or an
+ * import again overwrites it), table creation is idempotent by tag, an import by its client token,
+ * a Snap restore by the backup the table was restored from, segments dispatched twice are written
+ * twice (puts are idempotent) and counted once, a capacity raise is recorded before it is made and
+ * raising again is a no-op. A step that waits on DynamoDB (an import, a Snap restore, a refused
+ * put-back) returns {@link Outcome#later} and is taken again after a pause.
  */
 final class RestoreSteps {
 
     private static final Logger log = LoggerFactory.getLogger(RestoreSteps.class);
+    private static final double GIB = 1024.0 * 1024 * 1024;
 
-    enum Step { PLAN, PREPARE_DESTINATION, DISPATCH, DISPATCH_DELTA, COMPLETE, FAIL }
+    enum Step {
+        PLAN, PREPARE_DESTINATION, DISPATCH, DISPATCH_DELTA, COMPLETE, FAIL,
+        STAGE_IMPORT, START_IMPORT, AWAIT_IMPORT, START_SNAP, AWAIT_SNAP, PUT_BACK_CAPACITY
+    }
+
+    /** What a step published, and whether to take the restore's next step again after a pause. */
+    record Outcome(List<RestoreEvent> events, Duration again) {
+        static Outcome of(RestoreEvent... events) {
+            return new Outcome(List.of(events), null);
+        }
+
+        static Outcome later(Duration pause, RestoreEvent... events) {
+            return new Outcome(List.of(events), pause);
+        }
+    }
+
+    /**
+     * Settings of the steps.
+     *
+     * @param skipKeysLimit        most changed keys writers hold as a skip set (beyond: phased, ADR 0006)
+     * @param tableActive          how long a table may take to become ACTIVE
+     * @param importFromS3         whether new tables without LSIs are restored by ImportTable
+     * @param writeUnitsPerSecond  the writers' write budget, for the duration estimate of item writes
+     * @param importBytesPerSecond the import rate assumed for the duration estimate of an import
+     * @param importOverhead       the fixed time of an import, for its estimate
+     * @param poll                 how often an import or a Snap restore is checked
+     * @param putBackRetry         how long to wait before putting capacity back again when DynamoDB refused
+     * @param stagingLinesPerFile  lines per staged import file
+     */
+    record Settings(long skipKeysLimit, Duration tableActive, boolean importFromS3, long writeUnitsPerSecond,
+                    long importBytesPerSecond, Duration importOverhead, Duration poll, Duration putBackRetry) {
+    }
 
     private final VaultCatalog catalog;
     private final TableCreator tables;
     private final DeltaStager stager;
     private final SweepStager sweeper;
+    private final ImportStager importer;
+    private final NativeTables nativeTables;
+    private final CapacityManager capacity;
     private final AwsClients aws;
     private final EventPublisher publisher;
     private final Clock clock;
-    private final long skipKeysLimit;
-    private final Duration tableActive;
+    private final Settings settings;
 
-    RestoreSteps(VaultCatalog catalog, TableCreator tables, DeltaStager stager, SweepStager sweeper, AwsClients aws,
-                 EventPublisher publisher, Clock clock, long skipKeysLimit, Duration tableActive) {
+    RestoreSteps(VaultCatalog catalog, TableCreator tables, DeltaStager stager, SweepStager sweeper,
+                 ImportStager importer, NativeTables nativeTables, CapacityManager capacity, AwsClients aws,
+                 EventPublisher publisher, Clock clock, Settings settings) {
         this.catalog = catalog;
         this.tables = tables;
         this.stager = stager;
         this.sweeper = sweeper;
+        this.importer = importer;
+        this.nativeTables = nativeTables;
+        this.capacity = capacity;
         this.aws = aws;
         this.publisher = publisher;
         this.clock = clock;
-        this.skipKeysLimit = skipKeysLimit;
-        this.tableActive = tableActive;
+        this.settings = settings;
     }
 
     /** The step a restore in this state needs next, or {@code null} when it waits for others. */
     static Step next(RestoreView view) {
-        if (view.state() == null || view.state().terminal() || view.request() == null) {
+        if (view.state() == null || view.request() == null) {
             return null;
         }
+        if (view.state().terminal()) {
+            // capacity raised for a restore goes back whatever became of it
+            return view.capacityToPutBack() ? Step.PUT_BACK_CAPACITY : null;
+        }
+        RestorePlanned plan = view.plan();
         switch (view.state()) {
             case ACCEPTED:
                 return Step.PLAN;
             case PLANNED:
+                if (plan.strategy() == Strategy.IMPORT_FROM_S3) {
+                    return view.importStaged() == null ? Step.STAGE_IMPORT
+                            : view.importStarted() == null ? Step.START_IMPORT : Step.AWAIT_IMPORT;
+                }
+                if (plan.strategy() == Strategy.SNAP) {
+                    return view.snapStarted() == null ? Step.START_SNAP : Step.AWAIT_SNAP;
+                }
                 return Step.PREPARE_DESTINATION;
             case RUNNING:
+                if (plan.strategy() != Strategy.ITEM_WRITES) {
+                    return Step.COMPLETE; // DynamoDB filled the table
+                }
                 if (!view.dispatched()) {
                     return Step.DISPATCH;
                 }
                 if (!view.failedSegments().isEmpty()) {
                     return Step.FAIL;
                 }
-                RestorePlanned plan = view.plan();
                 if (!view.deltaDispatched()) {
                     long baseDone = view.completedSegments().keySet().stream()
                             .filter(s -> s < plan.baseSegments()).count();
@@ -112,12 +181,15 @@ final class RestoreSteps {
      */
     record Snapshot(String restoreId, RestoreRequested request, Instant pointInTime, RestorePlanned plan,
                     SegmentCompleted.Counts counts, long bytesWritten, Instant createdAt,
-                    Map<Integer, String> failedSegments) {
+                    Map<Integer, String> failedSegments, CapacityRaiseStarted capacityRaised,
+                    ImportStaged importStaged, ImportStarted importStarted, ImportCompleted importCompleted,
+                    SnapRestoreStarted snapStarted) {
         static Snapshot of(RestoreView view) {
             return new Snapshot(view.restoreId(), view.request(), view.pointInTime(), view.plan(),
                     new SegmentCompleted.Counts(view.itemsWritten(), view.itemsOverwritten(), view.itemsUnchanged(),
                             view.itemsDeleted(), 0), view.bytesWritten(), view.createdAt(),
-                    new java.util.TreeMap<>(view.failedSegments()));
+                    new java.util.TreeMap<>(view.failedSegments()), view.capacityRaised(), view.importStaged(),
+                    view.importStarted(), view.importCompleted(), view.snapStarted());
         }
 
         long itemsWritten() {
@@ -125,22 +197,28 @@ final class RestoreSteps {
         }
     }
 
-    /** Runs a step and returns the events it published. */
-    List<RestoreEvent> run(Step step, Snapshot view) {
+    /** Runs a step and returns what it published. */
+    Outcome run(Step step, Snapshot view) {
         RestoreRequested request = view.request();
         return switch (step) {
-            case PLAN -> List.of(publish(plan(request, view.pointInTime())));
-            case PREPARE_DESTINATION -> List.of(publish(prepare(request, view.plan())));
-            case DISPATCH -> List.of(publish(dispatch(request, view.plan(), false)));
-            case DISPATCH_DELTA -> List.of(publish(dispatch(request, view.plan(), true)));
-            case COMPLETE -> List.of(publish(complete(view)));
+            case PLAN -> Outcome.of(publish(plan(request, view.pointInTime())));
+            case PREPARE_DESTINATION -> prepare(view);
+            case DISPATCH -> Outcome.of(publish(dispatch(request, view.plan(), false)));
+            case DISPATCH_DELTA -> Outcome.of(publish(dispatch(request, view.plan(), true)));
+            case COMPLETE -> Outcome.of(publish(complete(view)));
             case FAIL -> {
                 var failed = view.failedSegments().entrySet().iterator().next();
-                yield List.of(publish(RestoreFailed.of(view.restoreId(), "Segment " + failed.getKey() + " of "
+                yield Outcome.of(publish(RestoreFailed.of(view.restoreId(), "Segment " + failed.getKey() + " of "
                         + view.plan().segments() + " could not be written: " + failed.getValue()
                         + ". Items already written stay in " + view.plan().destination().tableName() + ".",
                         view.itemsWritten())));
             }
+            case STAGE_IMPORT -> Outcome.of(publish(stageImport(view)));
+            case START_IMPORT -> Outcome.of(publish(startImport(view)));
+            case AWAIT_IMPORT -> awaitImport(view);
+            case START_SNAP -> startSnap(view);
+            case AWAIT_SNAP -> awaitSnap(view);
+            case PUT_BACK_CAPACITY -> putBack(view);
         };
     }
 
@@ -156,7 +234,17 @@ final class RestoreSteps {
                         + " is no longer in the vault (deleted after the restore was accepted)."));
     }
 
+    private SnapMetadata snap(RestoreRequested request) {
+        var s = request.source();
+        return catalog.findSnap(s.account(), s.region(), s.table(), s.snapId()).orElseThrow(() ->
+                new StepException("Snap " + s.snapId() + " of table " + s.table()
+                        + " is no longer in the vault (removed after the restore was accepted)."));
+    }
+
     RestorePlanned plan(RestoreRequested request, Instant pointInTime) {
+        if (request.source().snapId() != null) {
+            return planSnap(request);
+        }
         var s = request.source();
         Target target = Target.of(request);
         var tableRef = new TableRef(target.account(), target.region(), target.tableName());
@@ -165,7 +253,6 @@ final class RestoreSteps {
         Backup base;
         DeltaStager.StagedDelta delta = null;
         SourceRef source;
-        int exports = 0;
         if (pointInTime == null) {
             base = backup(request, s.backupId());
             source = sourceRef(request, base, null, null);
@@ -176,21 +263,39 @@ final class RestoreSteps {
                     + " can no longer be restored to " + pointInTime + " (a backup expired or an export was removed "
                     + "after the restore was accepted). " + coverage.nearest(pointInTime)));
             base = backup(request, resolution.base().backupId());
-            exports = resolution.exports().size();
             delta = stager.stage(request.restoreId(), resolution,
                     TableSpecs.keyAttributes(base.metadata().tableDescription().keySchema()));
-            source = sourceRef(request, base, pointInTime, exports);
+            source = sourceRef(request, base, pointInTime, resolution.exports().size());
             log.info("restore {}: {} of {} from base {} and {} exports: {} changes read, {} keys changed ({} deleted)",
-                    request.restoreId(), s.table(), pointInTime, base.backupId(), exports, delta.changesRead(),
-                    delta.keys(), delta.deletes());
+                    request.restoreId(), s.table(), pointInTime, base.backupId(), resolution.exports().size(),
+                    delta.changesRead(), delta.keys(), delta.deletes());
         }
         TableDescription table = base.metadata().tableDescription();
-        boolean phased = delta != null && delta.keys() > skipKeysLimit;
+        boolean phased = delta != null && delta.keys() > settings.skipKeysLimit();
         if (phased && records) {
             throw new StepException("A record restore needs every key changed since the base backup in writers' memory "
-                    + "(" + delta.keys() + " keys are more than planner.pitr.skip-keys-limit = " + skipKeysLimit
-                    + "). Restore to a point closer to a backup, take a new backup, or raise the limit.");
+                    + "(" + delta.keys() + " keys are more than planner.pitr.skip-keys-limit = "
+                    + settings.skipKeysLimit() + "). Restore to a point closer to a backup, take a new backup, or "
+                    + "raise the limit.");
         }
+        long puts = delta == null ? 0 : delta.puts();
+        long items = base.itemCount() + puts;
+        int lsis = restoredLsis(request, base);
+        long wcu = writeUnits(base, lsis) + puts * (1 + lsis);
+        long bytes = bytes(base);
+        var warnings = RestoreValidator.warnings(request, pointInTime);
+
+        String importRefusal = importRefusal(request, target, lsis, phased);
+        if (importRefusal == null) {
+            double gb = Math.ceil(bytes / GIB * 1000) / 1000;
+            long seconds = settings.importOverhead().toSeconds()
+                    + bytes / Math.max(1, settings.importBytesPerSecond());
+            return RestorePlanned.of(request.restoreId(), Strategy.IMPORT_FROM_S3, source, tableRef, 0, 0, false,
+                    items, bytes, wcu, warnings).withEstimates("A new table without local secondary indexes: "
+                    + "DynamoDB's ImportTable loads it from a staged copy of the items, billed per GB imported, "
+                    + "without consuming write capacity.", gb, seconds);
+        }
+
         int sweepFiles = 0;
         if (inPlace && !records) {
             var sweep = sweeper.stage(request.restoreId(), base, delta, aws.dynamo(target.account(), target.region()),
@@ -200,11 +305,55 @@ final class RestoreSteps {
                     sweep.deletes(), sweep.tableKeys(), target.tableName());
         }
         int deltaFiles = delta == null ? 0 : delta.files().size();
-        long puts = delta == null ? 0 : delta.puts();
-        long wcu = (writeUnits(base) + puts) * (1 + lsis(request, table));
-        return RestorePlanned.of(request.restoreId(), RestorePlanned.Strategy.ITEM_WRITES, source, tableRef,
-                base.files().size() + deltaFiles + sweepFiles, deltaFiles + sweepFiles, phased,
-                base.itemCount() + puts, bytes(base), wcu, RestoreValidator.warnings(request, pointInTime));
+        var plan = RestorePlanned.of(request.restoreId(), Strategy.ITEM_WRITES, source, tableRef,
+                base.files().size() + deltaFiles + sweepFiles, deltaFiles + sweepFiles, phased, items, bytes, wcu,
+                warnings).withEstimates(importRefusal, null,
+                (wcu + settings.writeUnitsPerSecond() - 1) / Math.max(1, settings.writeUnitsPerSecond()));
+        if (!(request.destination() instanceof Destination.NewTable)) {
+            plan = plan.withCapacity(capacity.plan(tableRef));
+        }
+        return plan;
+    }
+
+    /** Why this restore is not done by ImportTable, or {@code null} when it is. */
+    private String importRefusal(RestoreRequested request, Target target, int lsis, boolean phased) {
+        if (!(request.destination() instanceof Destination.NewTable)) {
+            return "Items are written into the existing table: DynamoDB's ImportTable only creates new tables.";
+        }
+        if (lsis > 0) {
+            return "The restored table has " + lsis + " local secondary index" + (lsis == 1 ? "" : "es")
+                    + ", which ImportTable cannot create, so items are written; each write costs its units again "
+                    + "for every index that projects the item.";
+        }
+        if (!settings.importFromS3()) {
+            return "Restoring by ImportTable is off (planner.strategy.import-from-s3), so items are written.";
+        }
+        var region = aws.region(target.account(), target.region());
+        if (region == null || !region.supportsImportTable()) {
+            return "The DynamoDB endpoint of account " + target.account() + " region " + target.region()
+                    + " does not implement ImportTable (import-table is off for it in the account registry, as "
+                    + "for a local dynalite), so items are written.";
+        }
+        if (phased) {
+            return "The point in time changed more keys than can be held in memory to stage one copy, so the "
+                    + "base and then the changes are written.";
+        }
+        return null;
+    }
+
+    private RestorePlanned planSnap(RestoreRequested request) {
+        var s = request.source();
+        SnapMetadata snap = snap(request);
+        Target target = Target.of(request);
+        TableDescription table = snap.sourceTable();
+        long items = table.itemCount() == null ? 0 : table.itemCount();
+        long bytes = table.tableSizeBytes() == null ? 0 : table.tableSizeBytes();
+        var source = new SourceRef(s.account(), s.region(), s.table(), null, snap.takenAt(), null, null,
+                snap.snapId());
+        return RestorePlanned.of(request.restoreId(), Strategy.SNAP, source,
+                new TableRef(target.account(), target.region(), target.tableName()), 0, 0, false, items, bytes, 0,
+                null).withEstimates("A Snap is an AWS-native backup: DynamoDB restores it itself "
+                + "(RestoreTableFromBackup) without consuming write capacity.", null, null);
     }
 
     private static SourceRef sourceRef(RestoreRequested request, Backup backup, Instant pointInTime, Integer exports) {
@@ -217,41 +366,90 @@ final class RestoreSteps {
         return backup.summary().billedSizeBytes() == null ? 0 : backup.summary().billedSizeBytes();
     }
 
-    /** Units for one write of every item: exact when the backup sized its items, else a lower bound. */
-    private static long writeUnits(Backup backup) {
-        return backup.metadata().writeUnits() != null ? backup.metadata().writeUnits()
+    /**
+     * Units for one write of every item into the restored table: each item's ceil(size / 1 KB),
+     * plus the same for every restored LSI that projects it (exact when the backup counted them,
+     * else as if every LSI projected every item).
+     */
+    private static long writeUnits(Backup backup, int lsis) {
+        long base = backup.metadata().writeUnits() != null ? backup.metadata().writeUnits()
                 : Math.max(backup.itemCount(), (bytes(backup) + 1023) / 1024);
+        if (lsis == 0) {
+            return base;
+        }
+        var perIndex = backup.metadata().indexWriteUnits();
+        long indexes = 0;
+        for (var lsi : backup.metadata().tableDescription().localSecondaryIndexes()) {
+            Long units = perIndex == null ? null : perIndex.get(lsi.indexName());
+            indexes += units != null ? units : base;
+        }
+        return base + indexes;
     }
 
-    /** LSIs the restored table has: every write costs the same units again for each (DESIGN). */
-    private static int lsis(RestoreRequested request, TableDescription table) {
-        if (!table.hasLocalSecondaryIndexes()) {
-            return 0;
+    /** LSIs the restored table has: a new table's unless left out, an existing table's own. */
+    private int restoredLsis(RestoreRequested request, Backup backup) {
+        TableDescription table = backup.metadata().tableDescription();
+        if (request.destination() instanceof Destination.NewTable t) {
+            if (!table.hasLocalSecondaryIndexes()) {
+                return 0;
+            }
+            boolean keep = t.options() == null || t.options().includeLocalSecondaryIndexes() == null
+                    || t.options().includeLocalSecondaryIndexes();
+            return keep ? table.localSecondaryIndexes().size() : 0;
         }
-        if (request.destination() instanceof Destination.NewTable t && t.options() != null
-                && Boolean.FALSE.equals(t.options().includeLocalSecondaryIndexes())) {
-            return 0;
-        }
-        return table.localSecondaryIndexes().size();
-    }
-
-    DestinationReady prepare(RestoreRequested request, RestorePlanned plan) {
         Target target = Target.of(request);
-        var ref = new TableRef(target.account(), target.region(), target.tableName());
+        TableDescription existing = aws.dynamo(target.account(), target.region())
+                .describeTable(b -> b.tableName(target.tableName())).table();
+        return existing.hasLocalSecondaryIndexes() ? existing.localSecondaryIndexes().size() : 0;
+    }
+
+    private TableSettings tableSettings(RestoreRequested request, Backup backup) {
+        var destination = (Destination.NewTable) request.destination();
+        var m = backup.metadata();
+        return TableSettings.of(request.restoreId(), m.tableDescription(), m.tableTags(), m.ttl(), m.continuous(),
+                destination.options());
+    }
+
+    private Outcome prepare(Snapshot view) {
+        RestoreRequested request = view.request();
+        RestorePlanned plan = view.plan();
+        TableRef ref = plan.destination();
         if (request.destination() instanceof Destination.NewTable destination) {
             // the table is made like the base backup's (for a point in time, the planned base)
             Backup backup = backup(request, plan.source().backupId());
             try {
-                tables.ensure(request.restoreId(), destination, backup.metadata().tableDescription(),
-                        backup.metadata().tableTags());
+                var ready = tables.ensure(request.restoreId(), destination, backup.metadata().tableDescription(),
+                        tableSettings(request, backup));
+                return Outcome.of(publish(DestinationReady.of(request.restoreId(), ref, true, ready.warnings())));
             } catch (TableCreator.DestinationException e) {
                 throw new StepException(e.getMessage());
             }
-            return DestinationReady.of(request.restoreId(), ref, true);
         }
-        // an existing table, or the source itself
-        TableWaiter.untilActive(aws.dynamo(target.account(), target.region()), target.tableName(), tableActive);
-        return DestinationReady.of(request.restoreId(), ref, false);
+        // an existing table, or the source itself: raise its capacity first if the plan says so
+        var events = new ArrayList<RestoreEvent>();
+        var warnings = new ArrayList<String>();
+        CapacityPlan capacityPlan = plan.capacity();
+        if (capacityPlan != null && capacityPlan.raise()) {
+            CapacityRaiseStarted raise = view.capacityRaised();
+            if (raise == null) {
+                var now = capacity.prepare(ref, capacityPlan);
+                if (now.refusal() != null) {
+                    warnings.add("Capacity was not raised after all: " + now.refusal());
+                } else {
+                    // durable before the change: whoever owns the restore after a crash puts these back
+                    raise = CapacityRaiseStarted.of(request.restoreId(), ref, now.original(), now.raised());
+                    events.add(publish(raise));
+                }
+            }
+            if (raise != null) {
+                capacity.raise(ref, raise.raised());
+                log.info("restore {}: raised the write capacity of {} to {}", request.restoreId(), ref.tableName(),
+                        raise.raised());
+            }
+        }
+        TableWaiter.untilActive(aws.dynamo(ref.account(), ref.region()), ref.tableName(), settings.tableActive());
+        events.add(publish(DestinationReady.of(request.restoreId(), ref, false, warnings)));
+        return new Outcome(events, null);
     }
 
     SegmentsDispatched dispatch(RestoreRequested request, RestorePlanned plan, boolean deltaOnly) {
@@ -264,9 +462,7 @@ final class RestoreSteps {
         boolean fullInPlace = filter == null && request.destination() instanceof Destination.InPlace;
         var sends = new ArrayList<CompletableFuture<RecordMetadata>>();
         int total = plan.segments();
-        DeltaStager.StagedDelta delta = plan.source().pointInTime() == null ? null
-                : stager.find(request.restoreId()).orElseThrow(() -> new StepException("The delta staged for restore "
-                        + request.restoreId() + " is missing from the vault; submit the restore again."));
+        DeltaStager.StagedDelta delta = plan.source().pointInTime() == null ? null : stagedDelta(request);
         if (!deltaOnly) {
             DataFile skip = delta == null || delta.keys() == 0 || plan.phased() ? null
                     : new DataFile(delta.bucket(), delta.skipKeys(), delta.keys(), null, "KEY_HASHES");
@@ -304,6 +500,11 @@ final class RestoreSteps {
                 : SegmentsDispatched.of(request.restoreId(), total, SegmentsDispatched.Phase.ALL);
     }
 
+    private DeltaStager.StagedDelta stagedDelta(RestoreRequested request) {
+        return stager.find(request.restoreId()).orElseThrow(() -> new StepException("The delta staged for restore "
+                + request.restoreId() + " is missing from the vault; submit the restore again."));
+    }
+
     private CompletableFuture<RecordMetadata> send(RestoreRequested request, SegmentDispatched work) {
         return publisher.send(Topic.SEGMENTS, Topic.workKey(request.restoreId(), work.segment()), work);
     }
@@ -314,17 +515,150 @@ final class RestoreSteps {
     }
 
     RestoreCompleted complete(Snapshot view) {
-        var completed = RestoreCompleted.of(view.restoreId(), view.plan().destination(), view.counts(),
-                view.bytesWritten(), view.plan().segments(), Duration.between(view.createdAt(), clock.instant()).toMillis());
-        if (view.pointInTime() != null || view.plan().deltaSegments() > 0) {
+        RestorePlanned plan = view.plan();
+        var counts = plan.strategy() == Strategy.SNAP
+                ? new SegmentCompleted.Counts(plan.estimatedItems(), 0, 0, 0, 0) : view.counts();
+        long bytes = plan.strategy() == Strategy.SNAP ? plan.estimatedBytes() : view.bytesWritten();
+        var completed = RestoreCompleted.of(view.restoreId(), plan.destination(), counts, bytes, plan.segments(),
+                Duration.between(view.createdAt(), clock.instant()).toMillis());
+        if (view.pointInTime() != null || plan.deltaSegments() > 0 || plan.strategy() == Strategy.IMPORT_FROM_S3) {
             try {
                 stager.discard(view.restoreId());
             } catch (RuntimeException e) {
-                log.warn("restore {}: could not remove its staged delta (a lifecycle rule on _staging/ will): {}",
+                log.warn("restore {}: could not remove what it staged (a lifecycle rule on _staging/ will): {}",
                         view.restoreId(), e.toString());
             }
         }
         return completed;
+    }
+
+    // ---- restores by DynamoDB itself: ImportTable and RestoreTableFromBackup ----
+
+    private ImportStaged stageImport(Snapshot view) {
+        RestoreRequested request = view.request();
+        Backup base = backup(request, view.plan().source().backupId());
+        var key = KeySchema.of(base.metadata().tableDescription());
+        RecordFilter filter = request.scope() instanceof Scope.Records r ? RecordFilter.compile(r, key) : null;
+        var delta = view.pointInTime() == null ? null : stagedDelta(request);
+        var staged = importer.stage(request.restoreId(), base, delta, filter, key.names());
+        log.info("restore {}: staged {} items ({} bytes) in {} files for ImportTable", request.restoreId(),
+                staged.items(), staged.bytes(), staged.files());
+        return ImportStaged.of(request.restoreId(), staged.bucket(), staged.prefix(), staged.items(), staged.bytes(),
+                staged.files());
+    }
+
+    private ImportStarted startImport(Snapshot view) {
+        RestoreRequested request = view.request();
+        Backup base = backup(request, view.plan().source().backupId());
+        TableRef table = view.plan().destination();
+        var params = TableSpecs.importParameters(base.metadata().tableDescription(), table.tableName(),
+                tableSettings(request, base));
+        ImportStaged staged = view.importStaged();
+        // the vault's owner, when the table lands in another account (the bucket policy must let it read)
+        String owner = table.account().equals(aws.defaultAccount()) ? null : aws.defaultAccount();
+        String arn;
+        try {
+            arn = nativeTables.startImport(table, TableSpecs.importRequest(request.restoreId(), staged.bucket(),
+                    staged.prefix(), owner, params));
+        } catch (TableCreator.DestinationException e) {
+            throw new StepException(e.getMessage());
+        }
+        log.info("restore {}: import {} started into {}", request.restoreId(), arn, table.tableName());
+        return ImportStarted.of(request.restoreId(), arn, table);
+    }
+
+    private Outcome awaitImport(Snapshot view) {
+        RestoreRequested request = view.request();
+        TableRef table = view.plan().destination();
+        var events = new ArrayList<RestoreEvent>();
+        if (view.importCompleted() == null) {
+            var progress = nativeTables.importProgress(table, view.importStarted().importArn());
+            if (!progress.done()) {
+                return Outcome.later(settings.poll());
+            }
+            if (!"COMPLETED".equals(progress.status())) {
+                return Outcome.of(publish(RestoreFailed.of(request.restoreId(), "DynamoDB's import into "
+                        + table.tableName() + " ended " + progress.status() + (progress.failure() == null ? ""
+                        : " (" + progress.failure() + ")") + ". Delete the table if DynamoDB created it, and submit "
+                        + "the restore again.", progress.itemsImported())));
+            }
+            if (progress.errors() > 0) {
+                return Outcome.of(publish(RestoreFailed.of(request.restoreId(), progress.errors() + " of the "
+                        + view.importStaged().items() + " staged items could not be imported into "
+                        + table.tableName() + " (DynamoDB logs them to CloudWatch, log group /aws-dynamodb/imports); "
+                        + "the table is incomplete.", progress.itemsImported())));
+            }
+            events.add(publish(ImportCompleted.of(request.restoreId(), view.importStarted().importArn(),
+                    progress.itemsImported(), progress.bytesProcessed(), progress.errors())));
+        }
+        Backup base = backup(request, view.plan().source().backupId());
+        events.add(publish(finishNative(request, table, tableSettings(request, base),
+                TableFinisher.CreatedBy.IMPORT_TABLE)));
+        return new Outcome(events, null);
+    }
+
+    private Outcome startSnap(Snapshot view) {
+        RestoreRequested request = view.request();
+        SnapMetadata snap = snap(request);
+        TableRef table = view.plan().destination();
+        // recorded first, so that a restarted planner knows the table restored from this backup is ours
+        var started = publish(SnapRestoreStarted.of(request.restoreId(), snap.backupArn(), table));
+        restoreSnap(request, snap, table);
+        log.info("restore {}: DynamoDB restores Snap {} into {}", request.restoreId(), snap.snapId(), table.tableName());
+        return Outcome.later(settings.poll(), started);
+    }
+
+    private void restoreSnap(RestoreRequested request, SnapMetadata snap, TableRef table) {
+        var options = ((Destination.NewTable) request.destination()).options();
+        try {
+            nativeTables.restoreSnap(table, TableSpecs.snapRequest(snap.backupArn(), snap.sourceTable(),
+                    table.tableName(), options, snapSettings(request, snap)));
+        } catch (TableCreator.DestinationException e) {
+            throw new StepException(e.getMessage());
+        }
+    }
+
+    private Outcome awaitSnap(Snapshot view) {
+        RestoreRequested request = view.request();
+        SnapMetadata snap = snap(request);
+        TableRef table = view.plan().destination();
+        restoreSnap(request, snap, table); // a no-op once started; starts it if the planner died before the call
+        if (nativeTables.restoredTable(table).isEmpty()) {
+            return Outcome.later(settings.poll());
+        }
+        return Outcome.of(publish(finishNative(request, table, snapSettings(request, snap),
+                TableFinisher.CreatedBy.RESTORE_FROM_BACKUP)));
+    }
+
+    private static TableSettings snapSettings(RestoreRequested request, SnapMetadata snap) {
+        var features = snap.description() == null ? null : snap.description().sourceTableFeatureDetails();
+        return TableSettings.of(request.restoreId(), snap.sourceTable(), List.of(),
+                features == null ? null : features.timeToLiveDescription(), null,
+                ((Destination.NewTable) request.destination()).options());
+    }
+
+    /** Sets what DynamoDB's own restore left out (tags, stream, TTL, PITR, class, protection). */
+    private DestinationReady finishNative(RestoreRequested request, TableRef table, TableSettings tableSettings,
+                                          TableFinisher.CreatedBy how) {
+        var dynamo = aws.dynamo(table.account(), table.region());
+        TableDescription d = TableWaiter.untilActive(dynamo, table.tableName(), settings.tableActive());
+        var warnings = TableFinisher.finish(dynamo, d, tableSettings, how, settings.tableActive());
+        return DestinationReady.of(request.restoreId(), table, true, warnings);
+    }
+
+    // ---- capacity ----
+
+    private Outcome putBack(Snapshot view) {
+        CapacityRaiseStarted raise = view.capacityRaised();
+        var result = capacity.putBack(raise.table(), raise.original());
+        if (result instanceof CapacityManager.PutBack.Later later) {
+            log.warn("restore {}: {}; trying again in {}", view.restoreId(), later.reason(), settings.putBackRetry());
+            return Outcome.later(settings.putBackRetry());
+        }
+        var done = (CapacityManager.PutBack.Done) result;
+        log.info("restore {}: write capacity of {} put back to {}", view.restoreId(), raise.table().tableName(),
+                done.restored());
+        return Outcome.of(publish(CapacityRestored.of(view.restoreId(), raise.table(), done.restored(), done.note())));
     }
 
     /** A step cannot go on; the message is the restore's failure reason. */

@@ -7,6 +7,9 @@ import io.dynarestore.core.pitr.SweepStager;
 import io.dynarestore.core.restore.RestoreValidator;
 import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.planner.PlannerProperties;
+import io.dynarestore.core.imports.ImportStager;
+import io.dynarestore.planner.capacity.CapacityManager;
+import io.dynarestore.planner.destination.DynamoNativeTables;
 import io.dynarestore.planner.destination.TableCreator;
 import java.time.Clock;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -39,8 +42,15 @@ class RestoreWiring {
         var pitr = properties.pitr();
         var stager = new DeltaStager(aws.s3(), catalog, pitr.deltaMemory().toBytes(), pitr.linesPerFile());
         var sweeper = new SweepStager(aws.s3(), catalog, pitr.deltaMemory().toBytes(), pitr.linesPerFile());
-        var steps = new RestoreSteps(catalog, new TableCreator(aws, properties.tableActive()), stager, sweeper, aws,
-                publisher, clock, pitr.skipKeysLimit(), properties.tableActive());
+        var strategy = properties.strategy();
+        var settings = new RestoreSteps.Settings(pitr.skipKeysLimit(), properties.tableActive(),
+                strategy.importFromS3(), strategy.writeUnitsPerSecond(), strategy.importRate().toBytes(),
+                strategy.importOverhead(), strategy.poll(), properties.capacity().putBackRetry());
+        var capacity = new CapacityManager(aws, properties.capacity().raise(), properties.capacity().writeUnits(),
+                properties.tableActive());
+        var steps = new RestoreSteps(catalog, new TableCreator(aws, properties.tableActive()), stager, sweeper,
+                new ImportStager(aws.s3(), catalog, strategy.stagingLinesPerFile()), new DynamoNativeTables(aws),
+                capacity, aws, publisher, clock, settings);
         return new PlannerLoop(PlannerLoop.consumerConfig(kafka.buildConsumerProperties(), properties.group()),
                 intake, steps, publisher, plannerWorkers);
     }

@@ -6,7 +6,15 @@ import io.dynarestore.contracts.request.Destination;
 import io.dynarestore.contracts.request.RestoreRequested;
 import io.dynarestore.contracts.request.Scope;
 import io.dynarestore.contracts.request.Source;
+import io.dynarestore.contracts.status.CapacityRaiseStarted;
+import io.dynarestore.contracts.status.CapacityRestored;
+import io.dynarestore.contracts.status.CapacityUnits;
 import io.dynarestore.contracts.status.DestinationReady;
+import io.dynarestore.contracts.status.ImportCompleted;
+import io.dynarestore.contracts.status.ImportStaged;
+import io.dynarestore.contracts.status.ImportStarted;
+import io.dynarestore.contracts.status.RestoreFailed;
+import io.dynarestore.contracts.status.SnapRestoreStarted;
 import io.dynarestore.contracts.status.RestoreAccepted;
 import io.dynarestore.contracts.status.RestoreCompleted;
 import io.dynarestore.contracts.status.RestorePlanned;
@@ -71,6 +79,60 @@ class RestoreStepsTest {
         view.apply(SegmentsDispatched.of("r", 3));
         view.apply(SegmentFailed.of("r", 2, "corrupt", 0, "w"));
         assertThat(RestoreSteps.next(view)).isEqualTo(RestoreSteps.Step.FAIL);
+    }
+
+    static RestoreView plannedAs(RestorePlanned.Strategy strategy) {
+        var view = new RestoreView("r");
+        view.apply(RestoreAccepted.of(REQUEST));
+        view.apply(RestorePlanned.of("r", strategy, new SourceRef("000000000000", "us-east-1", "t", "b",
+                Instant.EPOCH), TABLE, 0, 10, 10, 10));
+        return view;
+    }
+
+    @Test
+    void walksAnImportThroughStagingStartingWaitingAndCompletion() {
+        var view = plannedAs(RestorePlanned.Strategy.IMPORT_FROM_S3);
+        assertThat(RestoreSteps.next(view)).isEqualTo(RestoreSteps.Step.STAGE_IMPORT);
+        view.apply(ImportStaged.of("r", "vault", "_staging/r/import/data/", 10, 100, 1));
+        assertThat(RestoreSteps.next(view)).isEqualTo(RestoreSteps.Step.START_IMPORT);
+        view.apply(ImportStarted.of("r", "arn:import", TABLE));
+        assertThat(RestoreSteps.next(view)).isEqualTo(RestoreSteps.Step.AWAIT_IMPORT);
+        view.apply(ImportCompleted.of("r", "arn:import", 10, 100, 0));
+        assertThat(RestoreSteps.next(view)).as("the table is finished, then ready").isEqualTo(
+                RestoreSteps.Step.AWAIT_IMPORT);
+        view.apply(DestinationReady.of("r", TABLE, true));
+        assertThat(RestoreSteps.next(view)).as("nothing to dispatch").isEqualTo(RestoreSteps.Step.COMPLETE);
+        assertThat(view.itemsWritten()).as("the import's count").isEqualTo(10);
+    }
+
+    @Test
+    void walksASnapRestoreThroughStartingWaitingAndCompletion() {
+        var view = plannedAs(RestorePlanned.Strategy.SNAP);
+        assertThat(RestoreSteps.next(view)).isEqualTo(RestoreSteps.Step.START_SNAP);
+        view.apply(SnapRestoreStarted.of("r", "arn:backup", TABLE));
+        assertThat(RestoreSteps.next(view)).isEqualTo(RestoreSteps.Step.AWAIT_SNAP);
+        view.apply(DestinationReady.of("r", TABLE, true));
+        assertThat(RestoreSteps.next(view)).isEqualTo(RestoreSteps.Step.COMPLETE);
+    }
+
+    @Test
+    void putsRaisedCapacityBackAfterTheEndHoweverTheRestoreEnded() {
+        for (boolean completes : new boolean[]{true, false}) {
+            // Given a running restore that raised its destination's capacity
+            var view = planned(1);
+            var units = java.util.List.of(CapacityUnits.table(5, 5));
+            view.apply(CapacityRaiseStarted.of("r", TABLE, units, java.util.List.of(CapacityUnits.table(5, 1000))));
+            view.apply(DestinationReady.of("r", TABLE, false));
+            assertThat(RestoreSteps.next(view)).isEqualTo(RestoreSteps.Step.DISPATCH);
+
+            // When it ends
+            view.apply(completes ? RestoreCompleted.of("r", TABLE, 10, 10, 1, 1) : RestoreFailed.of("r", "x", 0));
+
+            // Then the capacity is put back, once
+            assertThat(RestoreSteps.next(view)).isEqualTo(RestoreSteps.Step.PUT_BACK_CAPACITY);
+            view.apply(CapacityRestored.of("r", TABLE, units, null));
+            assertThat(RestoreSteps.next(view)).isNull();
+        }
     }
 
     @Test
