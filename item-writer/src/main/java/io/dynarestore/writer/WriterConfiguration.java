@@ -13,7 +13,7 @@ class WriterConfiguration {
 
     @Bean(destroyMethod = "close")
     AwsClients awsClients(WriterProperties properties) {
-        return new AwsClients(properties.aws());
+        return new AwsClients(properties.aws(), properties.resilience().sdkAttempts());
     }
 
     @Bean(destroyMethod = "close")

@@ -73,8 +73,13 @@ class RequestsIT {
     }
 
     static JsonNode awaitEvent(String restoreId, String type) {
-        return await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(100))
-                .until(() -> status.last(restoreId, type), e -> e != null);
+        try {
+            return await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> status.last(restoreId, type), e -> e != null);
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new AssertionError("no " + type + " for " + restoreId + "; its events: "
+                    + status.of(restoreId).stream().map(x -> x.raw()).toList(), e);
+        }
     }
 
     @Test

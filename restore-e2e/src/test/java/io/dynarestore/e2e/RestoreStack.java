@@ -29,7 +29,9 @@ final class RestoreStack implements AutoCloseable {
 
     final KafkaBroker kafka;
     final Dynalite dynalite;
-    final S3Server s3;
+    S3Server s3;
+    private final Path s3Dir;
+    private int s3Port;
     private final List<ConfigurableApplicationContext> contexts = new ArrayList<>();
     private final List<Process> processes = new ArrayList<>();
     ConfigurableApplicationContext api;
@@ -38,11 +40,45 @@ final class RestoreStack implements AutoCloseable {
     /** Settings every service gets, as {@code aws.*} keys under each service's own prefix. */
     private final List<String> awsSettings = new ArrayList<>();
 
-    private RestoreStack() {
+    private RestoreStack(Path s3Dir) {
         kafka = KafkaBroker.start(TopicDefinitions.local().partitionCounts());
         dynalite = Dynalite.start();
-        s3 = S3Server.start(BUCKET);
+        this.s3Dir = s3Dir;
+        s3 = s3Dir == null ? S3Server.start(BUCKET) : S3Server.start(io.dynarestore.testkit.Ports.free(), s3Dir, BUCKET,
+                true);
+        s3Port = s3.port();
         dynamoEndpoint = dynalite.endpoint();
+    }
+
+    private RestoreStack() {
+        this(null);
+    }
+
+    /** Infrastructure with S3 kept on disk under {@code dir}, so that S3 can be stopped and started again. */
+    static RestoreStack infrastructureWithDurableS3(Path dir) {
+        return new RestoreStack(dir);
+    }
+
+    /**
+     * Sends every service's DynamoDB calls through {@code proxy}, registered as an endpoint that
+     * enforces provisioned capacity (dynalite alone does not, so writers would budget it as on-demand).
+     */
+    RestoreStack throughCapacityProxy(io.dynarestore.testkit.CapacityProxy proxy) {
+        dynamoEndpoint = proxy.endpoint();
+        return aws("aws.accounts[0].id=" + ACCOUNT,
+                "aws.accounts[0].regions." + REGION + ".dynamodb-endpoint=" + proxy.endpoint(),
+                "aws.accounts[0].regions." + REGION + ".import-table=false",
+                "aws.accounts[0].regions." + REGION + ".native-backups=false",
+                "aws.accounts[0].regions." + REGION + ".enforced-capacity=true");
+    }
+
+    /** Stops S3 (the services see connections refused) until {@link #startS3Again()}. */
+    void stopS3() {
+        s3.close();
+    }
+
+    void startS3Again() {
+        s3 = S3Server.start(s3Port, s3Dir, BUCKET, true);
     }
 
     /**

@@ -1,86 +1,145 @@
 package io.dynarestore.writer.segments;
 
 import io.dynarestore.core.retry.Backoff;
+import io.dynarestore.writer.capacity.WriteBudgets;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
+import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /**
- * Writes one batch (at most 25 puts) with BatchWriteItem until every item is in: the
- * UnprocessedItems of each answer are sent again after a jittered, growing pause, and so are
- * throttled or failed calls. No item is ever dropped: when the retries run out the batch fails
- * as a whole with {@link TransientWriteException}, and the segment is written again later.
+ * Writes one batch (at most 25 writes) with BatchWriteItem until every item is in. Each send is
+ * paid for in the table's lane first (the units of what is still pending), so retries count
+ * against the budget too. The UnprocessedItems of an answer and throttling errors tell the lane
+ * to slow down, and are sent again after a jittered, growing pause. Outages (unreachable, 5xx)
+ * go to the table's circuit breaker; while it is open the batch waits without spending attempts.
+ * No item is ever dropped: when the attempts run out the batch fails as a whole with
+ * {@link TransientWriteException}, and the segment resumes from its last checkpoint later.
  */
 final class BatchWriter {
 
     private final Backoff backoff;
+    private final Outages outages;
 
-    BatchWriter(Backoff backoff) {
+    BatchWriter(Backoff backoff, Outages outages) {
         this.backoff = backoff;
+        this.outages = outages;
+    }
+
+    /** The breaker and lane of one destination table, and the segment's abort flag. */
+    record Destination(DynamoDbClient dynamo, String table, WriteBudgets.Lane lane, CircuitBreaker breaker,
+                       BooleanSupplier aborted) {
     }
 
     /** Returns the number of BatchWriteItem calls it took (1 when nothing had to be retried). */
-    int write(DynamoDbClient dynamo, String table, List<WriteRequest> batch) {
-        Map<String, List<WriteRequest>> pending = Map.of(table, batch);
-        for (int attempt = 1; ; attempt++) {
+    int write(Destination d, List<WriteRequest> batch) {
+        String table = d.table();
+        List<WriteRequest> pending = batch;
+        int calls = 0;
+        for (int attempt = 1; ; ) {
+            if (!d.lane().acquire(units(d.lane(), pending), d.aborted())
+                    || !outages.permit(d.breaker(), d.aborted())) {
+                throw new SegmentAbortedException();
+            }
+            boolean counting = Outages.counting(d.breaker());
+            long started = System.nanoTime();
+            calls++;
             try {
-                var request = software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest.builder()
-                        .requestItems(pending).build();
-                BatchWriteItemResponse response = dynamo.batchWriteItem(request);
+                BatchWriteItemResponse response = d.dynamo().batchWriteItem(BatchWriteItemRequest.builder()
+                        .requestItems(Map.of(table, pending)).build());
+                Outages.succeeded(d.breaker(), started);
                 List<WriteRequest> unprocessed = response.hasUnprocessedItems()
                         ? response.unprocessedItems().getOrDefault(table, List.of()) : List.of();
                 if (unprocessed.isEmpty()) {
-                    return attempt;
+                    return calls;
                 }
-                pending = Map.of(table, unprocessed);
+                d.lane().throttled();
+                pending = unprocessed;
                 if (attempt >= backoff.maxAttempts()) {
                     throw new TransientWriteException(unprocessed.size() + " items of a batch for " + table
                             + " were still unprocessed after " + attempt + " attempts (the table is throttling)");
                 }
             } catch (ResourceNotFoundException e) {
+                Outages.succeeded(d.breaker(), started);
                 throw new PermanentWriteException("table " + table + " does not exist (deleted during the restore?)", e);
             } catch (DynamoDbException e) {
-                if (!retryable(e) || attempt >= backoff.maxAttempts()) {
-                    if (retryable(e)) {
-                        throw new TransientWriteException("DynamoDB kept failing for " + table + ": "
-                                + e.awsErrorDetails().errorMessage(), e);
-                    }
-                    throw new PermanentWriteException("DynamoDB refused a batch for " + table + ": "
-                            + e.awsErrorDetails().errorMessage(), e);
-                }
+                failure(d, started, e, attempt, counting, "write to");
             } catch (SdkClientException e) {
-                if (attempt >= backoff.maxAttempts()) {
+                Outages.failed(d.breaker(), started, e);
+                if (counting && attempt >= backoff.maxAttempts()) {
                     throw new TransientWriteException("DynamoDB is unreachable: " + e.getMessage(), e);
                 }
             }
-            if (!backoff.pause(attempt)) {
+            if (counting) {
+                attempt++;
+            }
+            if (!backoff.pause(Math.min(attempt, 6))) {
                 throw new SegmentAbortedException();
             }
         }
+    }
+
+    /** Sorts out a DynamoDB error: throttling slows the lane, 5xx feeds the breaker, the rest is permanent. */
+    private void failure(Destination d, long started, DynamoDbException e, int attempt, boolean counting, String what) {
+        if (throttling(e)) {
+            Outages.succeeded(d.breaker(), started);
+            if (d.lane() != null) {
+                d.lane().throttled();
+            }
+        } else if (e.statusCode() >= 500) {
+            Outages.failed(d.breaker(), started, e);
+        } else {
+            Outages.succeeded(d.breaker(), started);
+            throw new PermanentWriteException("DynamoDB refused to " + what + " " + d.table() + ": "
+                    + message(e), e);
+        }
+        if (counting && attempt >= backoff.maxAttempts()) {
+            throw new TransientWriteException("DynamoDB kept failing for " + d.table() + ": " + message(e), e);
+        }
+    }
+
+    private static String message(DynamoDbException e) {
+        return e.awsErrorDetails() == null ? e.getMessage() : e.awsErrorDetails().errorMessage();
+    }
+
+    private static long units(WriteBudgets.Lane lane, List<WriteRequest> writes) {
+        long units = 0;
+        for (WriteRequest w : writes) {
+            units += w.putRequest() != null ? lane.cost(w.putRequest().item()) : 1;
+        }
+        return units;
     }
 
     /**
      * Reads the current items of up to 100 keys (consistently), retrying UnprocessedKeys and
      * throttling like writes; returns them by key values, in key-attribute order.
      */
-    java.util.Map<List<software.amazon.awssdk.services.dynamodb.model.AttributeValue>,
-            java.util.Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue>> read(
-            DynamoDbClient dynamo, String table, List<String> keyAttributes,
-            List<java.util.Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue>> keys) {
-        var found = new java.util.HashMap<List<software.amazon.awssdk.services.dynamodb.model.AttributeValue>,
-                java.util.Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue>>();
-        var pending = software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes.builder().keys(keys)
-                .consistentRead(true).build();
-        for (int attempt = 1; ; attempt++) {
+    Map<List<AttributeValue>, Map<String, AttributeValue>> read(Destination d, List<String> keyAttributes,
+                                                                  List<Map<String, AttributeValue>> keys) {
+        String table = d.table();
+        var found = new HashMap<List<AttributeValue>, Map<String, AttributeValue>>();
+        var pending = KeysAndAttributes.builder().keys(keys).consistentRead(true).build();
+        for (int attempt = 1; ; ) {
+            if (!outages.permit(d.breaker(), d.aborted())) {
+                throw new SegmentAbortedException();
+            }
+            boolean counting = Outages.counting(d.breaker());
+            long started = System.nanoTime();
             try {
-                var request = software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest.builder()
-                        .requestItems(Map.of(table, pending)).build();
-                var response = dynamo.batchGetItem(request);
+                var response = d.dynamo().batchGetItem(BatchGetItemRequest.builder()
+                        .requestItems(Map.of(table, pending)).build());
+                Outages.succeeded(d.breaker(), started);
                 for (var item : response.responses().getOrDefault(table, List.of())) {
                     found.put(keyAttributes.stream().map(item::get).toList(), item);
                 }
@@ -94,27 +153,28 @@ final class BatchWriter {
                             + " could not be read after " + attempt + " attempts (the table is throttling)");
                 }
             } catch (ResourceNotFoundException e) {
+                Outages.succeeded(d.breaker(), started);
                 throw new PermanentWriteException("table " + table + " does not exist (deleted during the restore?)", e);
             } catch (DynamoDbException e) {
-                if (!retryable(e) || attempt >= backoff.maxAttempts()) {
-                    throw retryable(e) ? new TransientWriteException("DynamoDB kept failing for " + table + ": "
-                            + e.awsErrorDetails().errorMessage(), e)
-                            : new PermanentWriteException("DynamoDB refused to read " + table + ": "
-                            + e.awsErrorDetails().errorMessage(), e);
-                }
+                failure(new Destination(d.dynamo(), table, null, d.breaker(), d.aborted()), started, e, attempt,
+                        counting, "read");
             } catch (SdkClientException e) {
-                if (attempt >= backoff.maxAttempts()) {
+                Outages.failed(d.breaker(), started, e);
+                if (counting && attempt >= backoff.maxAttempts()) {
                     throw new TransientWriteException("DynamoDB is unreachable: " + e.getMessage(), e);
                 }
             }
-            if (!backoff.pause(attempt)) {
+            if (counting) {
+                attempt++;
+            }
+            if (!backoff.pause(Math.min(attempt, 6))) {
                 throw new SegmentAbortedException();
             }
         }
     }
 
-    static boolean retryable(DynamoDbException e) {
-        if (e.isThrottlingException() || e.statusCode() >= 500) {
+    static boolean throttling(DynamoDbException e) {
+        if (e.isThrottlingException()) {
             return true;
         }
         String code = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();

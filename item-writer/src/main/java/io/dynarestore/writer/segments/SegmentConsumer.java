@@ -1,6 +1,7 @@
 package io.dynarestore.writer.segments;
 
 import io.dynarestore.contracts.Json;
+import io.dynarestore.writer.capacity.WriteBudgets;
 import io.dynarestore.contracts.Schemas;
 import io.dynarestore.contracts.Topic;
 import io.dynarestore.contracts.status.SegmentFailed;
@@ -50,11 +51,17 @@ final class SegmentConsumer {
     private final io.dynarestore.core.retry.Backoff segmentBackoff;
     private final Map<String, Integer> attempts = new HashMap<>();
     private final ConsumerThread thread;
+    private final WriteBudgets budgets;
+    private final Outages outages;
     private KafkaConsumer<String, byte[]> consumer;
     private Job job;
+    /** The reason of the last permanent failure, for its dead letter (set on the worker, read after its future). */
+    private volatile String failure;
 
     SegmentConsumer(Map<String, Object> config, SegmentWriter writer, EventPublisher publisher, ExecutorService pool,
-                    String name, int segmentAttempts) {
+                    String name, int segmentAttempts, WriteBudgets budgets, Outages outages) {
+        this.budgets = budgets;
+        this.outages = outages;
         this.config = config;
         this.writer = writer;
         this.publisher = publisher;
@@ -95,9 +102,14 @@ final class SegmentConsumer {
         consumer = c;
         try {
             c.subscribe(List.of(Topic.SEGMENTS.topicName()), new Rebalance());
+            budgets.totalPartitions(c.partitionsFor(Topic.SEGMENTS.topicName()).size());
             while (thread.running()) {
                 if (job != null) {
                     c.pause(c.assignment());
+                    commitCheckpoint(c, job);
+                } else if (!c.paused().isEmpty()) {
+                    // a job given up in a rebalance callback leaves the partitions paused; take work again
+                    c.resume(c.paused());
                 }
                 var records = c.poll(Duration.ofMillis(200));
                 if (job != null && job.future.isDone()) {
@@ -127,10 +139,42 @@ final class SegmentConsumer {
             c.commitSync(Map.of(tp, new OffsetAndMetadata(record.offset() + 1)));
             return;
         }
+        Checkpoint resume = null;
+        try {
+            OffsetAndMetadata committed = c.committed(java.util.Set.of(tp)).get(tp);
+            if (committed != null && committed.offset() == record.offset()) {
+                resume = Checkpoint.of(committed.metadata(), segment.restoreId(), segment.segment());
+            }
+        } catch (RuntimeException e) {
+            log.warn("could not read the checkpoint of {}; writing segment {} of {} from its start", tp,
+                    segment.segment(), segment.restoreId());
+        }
+        if (resume != null) {
+            log.info("restore {} segment {}: resuming after line {} (its checkpoint)", segment.restoreId(),
+                    segment.segment(), resume.lines());
+        }
         var abort = new AtomicBoolean();
-        Future<Outcome> future = pool.submit(() -> write(segment, abort));
-        job = new Job(tp, record, segment, abort, future);
+        var j = new Job(tp, record, segment, abort, new java.util.concurrent.atomic.AtomicReference<>(resume));
+        Checkpoint from = resume;
+        j.future = pool.submit(() -> write(segment, abort, from, j.latest::set));
+        j.committed = resume;
+        job = j;
         c.pause(c.assignment());
+    }
+
+    /** Commits the segment's latest checkpoint as the metadata of its own (unmoved) offset. */
+    private void commitCheckpoint(KafkaConsumer<String, byte[]> c, Job j) {
+        Checkpoint latest = j.latest.get();
+        if (latest == null || latest == j.committed) {
+            return;
+        }
+        try {
+            c.commitSync(Map.of(j.partition, new OffsetAndMetadata(j.record.offset(), latest.toJson())));
+            j.committed = latest;
+        } catch (RuntimeException e) {
+            // a rebalance under way: the next owner resumes from an earlier checkpoint, or the start
+            log.debug("checkpoint of {} not committed: {}", j.partition, e.toString());
+        }
     }
 
     private static boolean valid(byte[] value) {
@@ -141,18 +185,26 @@ final class SegmentConsumer {
         }
     }
 
-    private Outcome write(SegmentDispatched segment, AtomicBoolean abort) {
+    private Outcome write(SegmentDispatched segment, AtomicBoolean abort, Checkpoint resume,
+                          java.util.function.Consumer<Checkpoint> checkpoints) {
         String writerId = name;
         try {
-            writer.write(segment, writerId, abort::get);
+            writer.write(segment, writerId, abort::get, resume, checkpoints);
             return Outcome.DONE;
         } catch (SegmentAbortedException e) {
             return Outcome.ABORTED;
         } catch (PermanentWriteException | io.dynarestore.core.filter.InvalidFilterException e) {
             log.warn("restore {} segment {} failed: {}", segment.restoreId(), segment.segment(), e.getMessage());
             publisher.status(SegmentFailed.of(segment.restoreId(), segment.segment(), e.getMessage(), 0, writerId));
+            failure = e.getMessage();
             return Outcome.FAILED;
         } catch (RuntimeException e) {
+            var t = segment.target();
+            if (outages.down(t.account(), t.region(), t.tableName())) {
+                log.warn("restore {} segment {} waits for DynamoDB or S3 to come back: {}", segment.restoreId(),
+                        segment.segment(), e.toString());
+                return Outcome.OUTAGE;
+            }
             log.warn("restore {} segment {} interrupted by a transient failure: {}", segment.restoreId(),
                     segment.segment(), e.toString());
             return Outcome.RETRY;
@@ -169,17 +221,26 @@ final class SegmentConsumer {
             outcome = Outcome.RETRY;
         }
         String key = j.segment.restoreId() + "/" + j.segment.segment();
+        commitCheckpoint(c, j);
         switch (outcome) {
-            case DONE, FAILED -> {
+            case DONE -> {
                 attempts.remove(key);
                 c.commitSync(Map.of(j.partition, new OffsetAndMetadata(j.record.offset() + 1)));
             }
+            case FAILED -> {
+                attempts.remove(key);
+                // never a silent skip: the work item goes to the DLT, its SegmentFailed is on the status topic
+                DeadLetters.send(publisher, j.record, "SEGMENT_FAILED", failure, null);
+                c.commitSync(Map.of(j.partition, new OffsetAndMetadata(j.record.offset() + 1)));
+            }
+            case OUTAGE -> c.seek(j.partition, j.record.offset()); // resumes from its checkpoint, no attempt spent
             case RETRY -> {
                 int n = attempts.merge(key, 1, Integer::sum);
                 if (n >= segmentAttempts) {
                     attempts.remove(key);
-                    publisher.status(SegmentFailed.of(j.segment.restoreId(), j.segment.segment(),
-                            "gave up after " + n + " attempts: DynamoDB or S3 kept failing", 0, name));
+                    String reason = "gave up after " + n + " attempts: DynamoDB or S3 kept failing";
+                    publisher.status(SegmentFailed.of(j.segment.restoreId(), j.segment.segment(), reason, 0, name));
+                    DeadLetters.send(publisher, j.record, "SEGMENT_FAILED", reason, null);
                     c.commitSync(Map.of(j.partition, new OffsetAndMetadata(j.record.offset() + 1)));
                 } else {
                     segmentBackoff.pause(n);
@@ -209,6 +270,10 @@ final class SegmentConsumer {
     private final class Rebalance implements ConsumerRebalanceListener {
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> revoked) {
+            budgets.partitionsRevoked(revoked.size());
+            if (job != null && revoked.contains(job.partition)) {
+                commitCheckpoint(consumer, job); // the next owner resumes from here
+            }
             if (job != null && revoked.contains(job.partition)) {
                 log.info("partition {} moved away while segment {} of {} was being written; its new owner redoes it",
                         job.partition, job.segment.segment(), job.segment.restoreId());
@@ -218,6 +283,7 @@ final class SegmentConsumer {
 
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> assigned) {
+            budgets.partitionsAssigned(assigned.size());
             if (job != null) {
                 consumer.pause(assigned);
             }
@@ -229,9 +295,25 @@ final class SegmentConsumer {
         }
     }
 
-    private enum Outcome { DONE, FAILED, RETRY, ABORTED }
+    private enum Outcome { DONE, FAILED, RETRY, OUTAGE, ABORTED }
 
-    private record Job(TopicPartition partition, ConsumerRecord<String, byte[]> record, SegmentDispatched segment,
-                       AtomicBoolean abort, Future<Outcome> future) {
+    /** The segment under way: its record, its worker's future and its latest and last committed checkpoints. */
+    private static final class Job {
+        final TopicPartition partition;
+        final ConsumerRecord<String, byte[]> record;
+        final SegmentDispatched segment;
+        final AtomicBoolean abort;
+        final java.util.concurrent.atomic.AtomicReference<Checkpoint> latest;
+        volatile Future<Outcome> future;
+        Checkpoint committed;
+
+        Job(TopicPartition partition, ConsumerRecord<String, byte[]> record, SegmentDispatched segment,
+            AtomicBoolean abort, java.util.concurrent.atomic.AtomicReference<Checkpoint> latest) {
+            this.partition = partition;
+            this.record = record;
+            this.segment = segment;
+            this.abort = abort;
+            this.latest = latest;
+        }
     }
 }

@@ -25,6 +25,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import io.dynarestore.writer.capacity.WriteBudgets;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -56,14 +58,19 @@ final class SegmentWriter {
     private final Duration progressInterval;
     private final Clock clock;
     private final SkipKeysCache skipSets;
+    private final WriteBudgets budgets;
+    private final Outages outages;
 
-    SegmentWriter(AwsClients aws, EventPublisher publisher, BatchWriter batches, Duration progressInterval, Clock clock) {
+    SegmentWriter(AwsClients aws, EventPublisher publisher, BatchWriter batches, Duration progressInterval, Clock clock,
+                  WriteBudgets budgets, Outages outages) {
         this.aws = aws;
         this.publisher = publisher;
         this.batches = batches;
         this.progressInterval = progressInterval;
         this.clock = clock;
         this.skipSets = new SkipKeysCache(aws.s3(), 4);
+        this.budgets = budgets;
+        this.outages = outages;
     }
 
     /** One write of a batch: an image to put, or {@code null} to delete the key. */
@@ -79,10 +86,35 @@ final class SegmentWriter {
         long skipped;
         long bytes;
         long wcu;
+        long batchUnits;
 
         SegmentCompleted.Counts counts() {
             return new SegmentCompleted.Counts(written, overwritten, unchanged, deleted, skipped);
         }
+
+        static Tally of(Checkpoint c) {
+            var t = new Tally();
+            if (c != null) {
+                t.written = c.written();
+                t.overwritten = c.overwritten();
+                t.unchanged = c.unchanged();
+                t.deleted = c.deleted();
+                t.skipped = c.skipped();
+                t.bytes = c.bytes();
+                t.wcu = c.wcu();
+            }
+            return t;
+        }
+
+        Checkpoint checkpoint(SegmentDispatched work, long lines) {
+            return new Checkpoint(work.restoreId(), work.segment(), lines, written, overwritten, unchanged, deleted,
+                    skipped, bytes, wcu);
+        }
+    }
+
+    /** Writes the segment from its start and publishes its completion. */
+    SegmentCompleted write(SegmentDispatched work, String writer, BooleanSupplier aborted) {
+        return write(work, writer, aborted, null, c -> { });
     }
 
     /**
@@ -90,20 +122,30 @@ final class SegmentWriter {
      *
      * @param aborted polled between lines; when it turns true the segment is given up
      */
-    SegmentCompleted write(SegmentDispatched work, String writer, BooleanSupplier aborted) {
+    SegmentCompleted write(SegmentDispatched work, String writer, BooleanSupplier aborted, Checkpoint resume,
+                           Consumer<Checkpoint> checkpoints) {
         long started = clock.millis();
         var target = work.target();
         DynamoDbClient dynamo = aws.dynamo(target.account(), target.region());
+        var destination = new BatchWriter.Destination(dynamo, target.tableName(), budgets.lane(target),
+                outages.table(target.account(), target.region(), target.tableName()), aborted);
         List<String> keyNames = target.keyAttributes();
         boolean delta = work.role() == SegmentDispatched.Role.DELTA;
         SkipKeys skip = work.skipKeys() == null ? null : skipSets.get(work.skipKeys());
         RecordFilter filter = work.filter() == null ? null
                 : RecordFilter.compile(work.filter(), KeySchema.of(keyNames, target.keyTypes()));
-        var tally = new Tally();
+        var tally = Tally.of(resume);
+        long resumedFrom = resume == null ? 0 : resume.lines();
         long nextProgress = started + progressInterval.toMillis();
         var batch = new ArrayList<Op>(BATCH);
         Set<List<AttributeValue>> keysInBatch = new HashSet<>();
-        try (var reader = open(work)) {
+        try (var reader = open(work, aborted)) {
+            for (long i = 0; i < resumedFrom; i++) {
+                if (reader.next() == null) {
+                    throw new PermanentWriteException(work.source().key() + " ended after " + i + " lines, before the "
+                            + resumedFrom + " lines its checkpoint says were written", null);
+                }
+            }
             ExportLine line;
             while ((line = reader.next()) != null) {
                 if (aborted.getAsBoolean() || Thread.currentThread().isInterrupted()) {
@@ -131,22 +173,29 @@ final class SegmentWriter {
                 } else {
                     op = new Op(key, keyMap(image, keyNames), image);
                 }
-                if (!keysInBatch.add(key)) {
-                    flush(dynamo, work, batch, keysInBatch, tally);
+                long units = image == null ? 1 : destination.lane().cost(image);
+                if (!keysInBatch.add(key)
+                        || !batch.isEmpty() && tally.batchUnits + units > destination.lane().maxBatchUnits()) {
+                    // a batch never holds one key twice, and never costs more than a tenth of a second's budget
+                    flush(destination, work, batch, keysInBatch, tally);
                     keysInBatch.add(key);
                 }
                 batch.add(op);
+                tally.batchUnits += units;
                 if (batch.size() == BATCH) {
-                    flush(dynamo, work, batch, keysInBatch, tally);
+                    flush(destination, work, batch, keysInBatch, tally);
                 }
                 if (clock.millis() >= nextProgress) {
-                    flush(dynamo, work, batch, keysInBatch, tally);
-                    publisher.send(Topic.STATUS, work.restoreId(),
-                            SegmentProgressed.of(work.restoreId(), work.segment(), tally.written, tally.bytes, writer));
+                    flush(destination, work, batch, keysInBatch, tally);
+                    // everything read so far is in the table: this is the segment's checkpoint
+                    Checkpoint checkpoint = tally.checkpoint(work, reader.lines());
+                    publisher.send(Topic.STATUS, work.restoreId(), SegmentProgressed.of(work.restoreId(),
+                            work.segment(), tally.written, tally.bytes, writer, reader.lines(), tally.wcu));
+                    checkpoints.accept(checkpoint);
                     nextProgress = clock.millis() + progressInterval.toMillis();
                 }
             }
-            flush(dynamo, work, batch, keysInBatch, tally);
+            flush(destination, work, batch, keysInBatch, tally);
             if (reader.lines() != work.source().itemCount()) {
                 throw new PermanentWriteException(work.source().key() + " holds " + reader.lines()
                         + " items but its manifest says " + work.source().itemCount()
@@ -155,41 +204,56 @@ final class SegmentWriter {
         } catch (CorruptDataFileException e) {
             throw new PermanentWriteException(e.getMessage(), e);
         } catch (DataFileUnavailableException e) {
+            Outages.failed(outages.s3(), System.nanoTime(), e);
             throw new TransientWriteException(e.getMessage(), e);
         }
         var completed = SegmentCompleted.of(work.restoreId(), work.segment(), tally.counts(), tally.bytes, tally.wcu,
-                writer, clock.millis() - started);
+                writer, clock.millis() - started).resumedFrom(resume == null ? null : resumedFrom);
         publisher.status(completed);
         return completed;
     }
 
-    private DataFileReader open(SegmentDispatched work) {
+    private DataFileReader open(SegmentDispatched work, BooleanSupplier aborted) {
         var source = work.source();
+        var s3 = outages.s3();
+        if (!outages.permit(s3, aborted)) {
+            throw new SegmentAbortedException();
+        }
+        long started = System.nanoTime();
         try {
-            return new DataFileReader(source.key(),
+            var reader = new DataFileReader(source.key(),
                     aws.s3().getObject(b -> b.bucket(source.bucket()).key(source.key())), source.md5Checksum());
+            Outages.succeeded(s3, started);
+            return reader;
         } catch (NoSuchKeyException e) {
+            Outages.succeeded(s3, started);
             throw new PermanentWriteException("data file s3://" + source.bucket() + "/" + source.key()
                     + " is missing from the vault", e);
         } catch (S3Exception e) {
+            if (e.statusCode() >= 500) {
+                Outages.failed(s3, started, e);
+            } else {
+                Outages.succeeded(s3, started);
+            }
             if (e.statusCode() == 403) {
                 throw new PermanentWriteException("access to s3://" + source.bucket() + "/" + source.key()
                         + " is denied; grant s3:GetObject on the vault to item-writer", e);
             }
             throw new TransientWriteException("S3 failed to serve " + source.key() + ": " + e.getMessage(), e);
         } catch (SdkClientException e) {
+            Outages.failed(s3, started, e);
             throw new TransientWriteException("S3 is unreachable: " + e.getMessage(), e);
         }
     }
 
-    private void flush(DynamoDbClient dynamo, SegmentDispatched work, List<Op> batch,
+    private void flush(BatchWriter.Destination destination, SegmentDispatched work, List<Op> batch,
                        Set<List<AttributeValue>> keysInBatch, Tally tally) {
+        tally.batchUnits = 0;
         if (batch.isEmpty()) {
             return;
         }
         Map<List<AttributeValue>, Map<String, AttributeValue>> current = work.readBeforeWrite()
-                ? batches.read(dynamo, work.target().tableName(), work.target().keyAttributes(),
-                        batch.stream().map(Op::keys).toList())
+                ? batches.read(destination, work.target().keyAttributes(), batch.stream().map(Op::keys).toList())
                 : Map.of();
         var writes = new ArrayList<WriteRequest>(batch.size());
         for (Op op : batch) {
@@ -211,13 +275,12 @@ final class SegmentWriter {
                 tally.overwritten++;
             }
             writes.add(WriteRequest.builder().putRequest(PutRequest.builder().item(op.image()).build()).build());
-            long size = ItemSize.of(op.image());
             tally.written++;
-            tally.bytes += size;
-            tally.wcu += ItemSize.wcu(size);
+            tally.bytes += ItemSize.of(op.image());
+            tally.wcu += destination.lane().cost(op.image());
         }
         if (!writes.isEmpty()) {
-            batches.write(dynamo, work.target().tableName(), writes);
+            batches.write(destination, writes);
         }
         batch.clear();
         keysInBatch.clear();

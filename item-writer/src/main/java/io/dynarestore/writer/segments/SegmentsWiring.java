@@ -8,6 +8,8 @@ import java.net.InetAddress;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.dynarestore.writer.capacity.WriteBudgets;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
@@ -22,11 +24,16 @@ class SegmentsWiring implements SmartLifecycle {
     private final ExecutorService workers;
     private volatile boolean running;
 
-    SegmentsWiring(KafkaProperties kafka, WriterProperties properties, AwsClients aws, EventPublisher publisher) {
+    SegmentsWiring(KafkaProperties kafka, WriterProperties properties, AwsClients aws, EventPublisher publisher,
+                   MeterRegistry meters) {
         var retry = properties.retry();
+        var b = properties.budget();
+        var budgets = new WriteBudgets(aws, new WriteBudgets.Settings(b.provisionedShare(), b.onDemandTarget(),
+                b.onDemandInitialPeak(), b.batchShare(), b.throttleFloor(), b.recoveryStep(), b.refresh()), meters);
+        var outages = new Outages(properties.resilience().openWait(), properties.resilience().maxOutage());
         var segmentWriter = new SegmentWriter(aws, publisher,
-                new BatchWriter(new Backoff(retry.maxAttempts(), retry.baseDelay(), retry.maxDelay())),
-                properties.progressInterval(), Clock.systemUTC());
+                new BatchWriter(new Backoff(retry.maxAttempts(), retry.baseDelay(), retry.maxDelay()), outages),
+                properties.progressInterval(), Clock.systemUTC(), budgets, outages);
         this.workers = Executors.newFixedThreadPool(properties.consumers(), r -> {
             Thread t = new Thread(r, "segment-writer");
             t.setDaemon(true);
@@ -39,7 +46,7 @@ class SegmentsWiring implements SmartLifecycle {
             var config = SegmentConsumer.consumerConfig(kafka.buildConsumerProperties(), properties.group(),
                     "item-writer-" + pid + "-" + i);
             consumers.add(new SegmentConsumer(config, segmentWriter, publisher, workers, name,
-                    properties.segmentAttempts()));
+                    properties.segmentAttempts(), budgets, outages));
         }
     }
 

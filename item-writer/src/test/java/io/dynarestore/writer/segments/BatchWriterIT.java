@@ -1,5 +1,12 @@
 package io.dynarestore.writer.segments;
 
+import io.dynarestore.contracts.work.SegmentDispatched;
+import io.dynarestore.core.aws.AwsClients;
+import io.dynarestore.core.aws.AwsSettings;
+import io.dynarestore.writer.capacity.WriteBudgets;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.Map;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -25,15 +32,32 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 class BatchWriterIT {
 
     static Dynalite dynalite;
+    static AwsClients aws;
+    static WriteBudgets budgets;
+    static Outages outages = new Outages(Duration.ofMillis(200), Duration.ofSeconds(30));
 
     @BeforeAll
     static void start() {
         dynalite = Dynalite.start();
+        aws = new AwsClients(new AwsSettings("000000000000", "us-east-1", new AwsSettings.Credentials("a", "b"), null,
+                null, null, List.of(new AwsSettings.Account("000000000000", null, null,
+                Map.of("us-east-1", new AwsSettings.Region(dynalite.endpoint(), false, false, null))))));
+        // a budget far above what the test writes: only the proxy's answers shape the retries here
+        budgets = new WriteBudgets(aws, new WriteBudgets.Settings(1e6, 4000, 4000, 1.0, 0.02, 0.05,
+                Duration.ofMinutes(1)), new SimpleMeterRegistry());
     }
 
     @AfterAll
     static void stop() {
+        aws.close();
         dynalite.close();
+    }
+
+    static BatchWriter.Destination destination(DynamoDbClient dynamo, String table) {
+        var target = new SegmentDispatched.WriteTarget("000000000000", "us-east-1", table, List.of("pk", "sk"),
+                List.of("S", "N"));
+        return new BatchWriter.Destination(dynamo, table, budgets.lane(target),
+                outages.table("000000000000", "us-east-1", table), () -> false);
     }
 
     static DynamoDbClient client(java.net.URI endpoint) {
@@ -70,12 +94,12 @@ class BatchWriterIT {
         var items = new RandomItems(3, RandomItems.Shape.simple());
         try (var proxy = UnreliableDynamo.inFrontOf(dynalite.endpoint(), 42, 0.4, 0.2);
              var dynamo = client(proxy.endpoint())) {
-            var writer = new BatchWriter(new Backoff(30, Duration.ofMillis(1), Duration.ofMillis(20)));
+            var writer = new BatchWriter(new Backoff(30, Duration.ofMillis(1), Duration.ofMillis(20)), outages);
 
             // When 2,000 items are written in batches of 25
             int calls = 0;
             for (int i = 0; i < 2_000; i += 25) {
-                calls += writer.write(dynamo, "storm", puts(items, i, i + 25));
+                calls += writer.write(destination(dynamo, "storm"), puts(items, i, i + 25));
             }
 
             // Then every item is in the table, and the retries are the ones the proxy forced
@@ -93,8 +117,8 @@ class BatchWriterIT {
         var items = new RandomItems(4, RandomItems.Shape.simple());
         try (var proxy = UnreliableDynamo.inFrontOf(dynalite.endpoint(), 7, 0.0, 1.0);
              var dynamo = client(proxy.endpoint())) {
-            var writer = new BatchWriter(new Backoff(3, Duration.ofMillis(1), Duration.ofMillis(5)));
-            assertThatThrownBy(() -> writer.write(dynamo, "hopeless", puts(items, 0, 25)))
+            var writer = new BatchWriter(new Backoff(3, Duration.ofMillis(1), Duration.ofMillis(5)), outages);
+            assertThatThrownBy(() -> writer.write(destination(dynamo, "hopeless"), puts(items, 0, 25)))
                     .isInstanceOf(TransientWriteException.class).hasMessageContaining("hopeless");
             assertThat(proxy.batchCalls()).isEqualTo(3);
         }
@@ -104,8 +128,8 @@ class BatchWriterIT {
     void failsTheBatchForGoodWhenTheTableIsMissing() throws Exception {
         var items = new RandomItems(5, RandomItems.Shape.simple());
         try (var dynamo = client(dynalite.endpoint())) {
-            var writer = new BatchWriter(new Backoff(3, Duration.ofMillis(1), Duration.ofMillis(5)));
-            assertThatThrownBy(() -> writer.write(dynamo, "missing", puts(items, 0, 5)))
+            var writer = new BatchWriter(new Backoff(3, Duration.ofMillis(1), Duration.ofMillis(5)), outages);
+            assertThatThrownBy(() -> writer.write(destination(dynamo, "missing"), puts(items, 0, 5)))
                     .isInstanceOf(PermanentWriteException.class).hasMessageContaining("missing");
         }
     }

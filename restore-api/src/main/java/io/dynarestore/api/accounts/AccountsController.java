@@ -35,10 +35,10 @@ class AccountsController {
         var accounts = settings.accounts().stream().map(a -> {
             var regions = new TreeMap<String, RegionEntry>();
             (a.regions() == null ? Map.<String, AwsSettings.Region>of() : a.regions()).forEach((name, r) -> {
-                var region = r == null ? new AwsSettings.Region(null, null, null) : r;
+                var region = r == null ? new AwsSettings.Region(null, null, null, null) : r;
                 regions.put(name, new RegionEntry(region.dynamodbEndpoint() == null ? null
                         : region.dynamodbEndpoint().toString(), region.supportsImportTable(),
-                        region.supportsNativeBackups()));
+                        region.supportsNativeBackups(), region.enforcesCapacity()));
             });
             String externalId;
             try {
@@ -62,7 +62,10 @@ class AccountsController {
     record AccountEntry(String id, String roleArn, String externalId, Map<String, RegionEntry> regions) {
     }
 
-    /** A region: its endpoint ({@code null}: AWS's) and whether it implements ImportTable and native backups. */
-    record RegionEntry(String dynamodbEndpoint, boolean importTable, boolean nativeBackups) {
+    /**
+     * A region: its endpoint ({@code null}: AWS's), whether it implements ImportTable and native
+     * backups, and whether it enforces provisioned capacity.
+     */
+    record RegionEntry(String dynamodbEndpoint, boolean importTable, boolean nativeBackups, boolean enforcedCapacity) {
     }
 }

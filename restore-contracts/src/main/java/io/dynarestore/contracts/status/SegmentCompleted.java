@@ -11,7 +11,7 @@ import java.time.Instant;
 public record SegmentCompleted(String eventId, String restoreId, Integer schemaVersion, Instant occurredAt,
                                int segment, long itemsWritten, long itemsOverwritten, long itemsUnchanged,
                                long itemsDeleted, long itemsSkipped, long bytesWritten, long wcuConsumed,
-                               String writer, long durationMs)
+                               String writer, long durationMs, Long resumedFromLine)
         implements RestoreEvent {
 
     /** A segment of puts only. */
@@ -24,7 +24,14 @@ public record SegmentCompleted(String eventId, String restoreId, Integer schemaV
                                       String writer, long durationMs) {
         return new SegmentCompleted(Envelope.newEventId(), restoreId, SCHEMA_VERSION, Envelope.now(), segment,
                 counts.written(), counts.overwritten(), counts.unchanged(), counts.deleted(), counts.skipped(), bytes,
-                wcu, writer, durationMs);
+                wcu, writer, durationMs, null);
+    }
+
+    /** This completion of a segment that was resumed after {@code line} lines written before. */
+    public SegmentCompleted resumedFrom(Long line) {
+        return new SegmentCompleted(eventId, restoreId, schemaVersion, occurredAt, segment, itemsWritten,
+                itemsOverwritten, itemsUnchanged, itemsDeleted, itemsSkipped, bytesWritten, wcuConsumed, writer,
+                durationMs, line);
     }
 
     /**

@@ -52,10 +52,21 @@ public record SegmentDispatched(String eventId, String restoreId, Integer schema
     }
 
     /**
-     * The destination table, the names of its key attributes (partition key first) and their
-     * types ({@code S}, {@code N} or {@code B}, in the same order).
+     * The destination table, the names of its key attributes (partition key first), their types
+     * ({@code S}, {@code N} or {@code B}, in the same order), and the sort key of each of its LSIs
+     * (an item that has one is written to that index too, at the same cost again).
      */
     public record WriteTarget(String account, String region, String tableName, List<String> keyAttributes,
-                              List<String> keyTypes) {
+                              List<String> keyTypes, List<String> lsiSortKeys) {
+
+        public WriteTarget(String account, String region, String tableName, List<String> keyAttributes,
+                           List<String> keyTypes) {
+            this(account, region, tableName, keyAttributes, keyTypes, null);
+        }
+
+        /** The LSI sort keys, empty when there are none. */
+        public List<String> lsiSortKeysOrEmpty() {
+            return lsiSortKeys == null ? List.of() : lsiSortKeys;
+        }
     }
 }

@@ -27,6 +27,7 @@ import software.amazon.awssdk.services.sts.auth.StsAssumeRoleCredentialsProvider
 public final class AwsClients implements AutoCloseable {
 
     private final AwsSettings settings;
+    private final int dynamoAttempts;
     private final AwsCredentialsProvider credentials;
     private final Map<String, DynamoDbClient> dynamo = new ConcurrentHashMap<>();
     private final Map<String, AwsCredentialsProvider> accountCredentials = new ConcurrentHashMap<>();
@@ -34,6 +35,16 @@ public final class AwsClients implements AutoCloseable {
     private volatile StsClient sts;
 
     public AwsClients(AwsSettings settings) {
+        this(settings, 0);
+    }
+
+    /**
+     * @param dynamoAttempts attempts the SDK makes per DynamoDB call before it reports the failure;
+     *                       0 for the SDK's default. Item-writers keep it low: they retry themselves,
+     *                       paced by the write budget, and must see throttling to slow down.
+     */
+    public AwsClients(AwsSettings settings, int dynamoAttempts) {
+        this.dynamoAttempts = dynamoAttempts;
         this.settings = settings;
         this.credentials = settings.credentials() == null
                 ? DefaultCredentialsProvider.builder().build()
@@ -102,6 +113,11 @@ public final class AwsClients implements AutoCloseable {
                             .connectionTimeout(Duration.ofSeconds(5)).socketTimeout(Duration.ofSeconds(30)));
             if (r.dynamodbEndpoint() != null) {
                 builder.endpointOverride(r.dynamodbEndpoint());
+            }
+            if (dynamoAttempts > 0) {
+                builder.overrideConfiguration(c -> c.retryStrategy(
+                        software.amazon.awssdk.awscore.retry.AwsRetryStrategy.standardRetryStrategy().toBuilder()
+                                .maxAttempts(dynamoAttempts).build()));
             }
             return builder.build();
         });
@@ -178,7 +194,7 @@ public final class AwsClients implements AutoCloseable {
         for (AwsSettings.Account a : settings.accounts()) {
             if (a.id().equals(account) && a.regions() != null && a.regions().containsKey(region)) {
                 AwsSettings.Region r = a.regions().get(region);
-                return r == null ? new AwsSettings.Region(null, null, null) : r;
+                return r == null ? new AwsSettings.Region(null, null, null, null) : r;
             }
         }
         return null;

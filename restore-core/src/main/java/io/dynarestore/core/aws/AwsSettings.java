@@ -60,8 +60,15 @@ public record AwsSettings(String defaultAccount, String defaultRegion, Credentia
      * @param dynamodbEndpoint {@code null} for AWS; a URL for dynalite or another DynamoDB API
      * @param importTable      whether the endpoint implements ImportTable; {@code null}: only AWS does
      * @param nativeBackups    whether it implements RestoreTableFromBackup; {@code null}: only AWS does
+     * @param enforcedCapacity whether it enforces provisioned capacity (throttles beyond it); {@code null}:
+     *                         only AWS does. Where it does not (dynalite), writers budget a provisioned
+     *                         table like an on-demand one, since its WCU mean nothing there.
      */
-    public record Region(URI dynamodbEndpoint, Boolean importTable, Boolean nativeBackups) {
+    public record Region(URI dynamodbEndpoint, Boolean importTable, Boolean nativeBackups, Boolean enforcedCapacity) {
+
+        public boolean enforcesCapacity() {
+            return enforcedCapacity != null ? enforcedCapacity : dynamodbEndpoint == null;
+        }
 
         // one constructor only: Spring binds configuration through it
 

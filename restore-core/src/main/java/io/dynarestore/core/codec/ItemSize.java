@@ -91,22 +91,27 @@ public final class ItemSize {
         return n;
     }
 
+    /** One byte per two significant digits, plus one; leading and trailing zeros are trimmed, as AWS documents. */
     private static long number(String n) {
-        int digits = 0;
-        boolean leading = true;
+        int first = -1;
+        int last = -1;
+        int position = 0;
         for (int i = 0; i < n.length(); i++) {
             char c = n.charAt(i);
             if (c == 'e' || c == 'E') {
                 break;
             }
             if (c >= '0' && c <= '9') {
-                if (leading && c == '0') {
-                    continue;
+                if (c != '0') {
+                    if (first < 0) {
+                        first = position;
+                    }
+                    last = position;
                 }
-                leading = false;
-                digits++;
+                position++;
             }
         }
+        int digits = first < 0 ? 0 : last - first + 1;
         return (digits + 1) / 2 + 1;
     }
 }

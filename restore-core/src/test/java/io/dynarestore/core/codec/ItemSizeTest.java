@@ -15,6 +15,8 @@ class ItemSizeTest {
             "multi-byte string                  | {\"id\":{\"S\":\"é\"}}                   | 4",
             "number of 3 significant digits     | {\"n\":{\"N\":\"123\"}}                  | 4",
             "leading zeros do not count         | {\"n\":{\"N\":\"0.00123\"}}              | 4",
+            "trailing zeros do not count        | {\"n\":{\"N\":\"408000000000\"}}         | 4",
+            "zero is one byte                   | {\"n\":{\"N\":\"0\"}}                    | 2",
             "bool and null are one byte         | {\"t\":{\"BOOL\":true},\"z\":{\"NULL\":true}} | 4",
             "map is 3 bytes plus 1 per element  | {\"m\":{\"M\":{\"k\":{\"S\":\"v\"}}}}       | 7",
             "binary counts its bytes            | {\"b\":{\"B\":\"AAECAw==\"}}              | 5",

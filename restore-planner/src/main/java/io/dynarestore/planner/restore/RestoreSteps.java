@@ -456,7 +456,7 @@ final class RestoreSteps {
         Backup backup = backup(request, plan.source().backupId());
         var key = KeySchema.of(backup.metadata().tableDescription());
         var target = new SegmentDispatched.WriteTarget(plan.destination().account(), plan.destination().region(),
-                plan.destination().tableName(), key.names(), key.types());
+                plan.destination().tableName(), key.names(), key.types(), lsiSortKeys(request, backup, plan));
         Scope.Records filter = request.scope() instanceof Scope.Records r ? r : null;
         boolean newTable = request.destination() instanceof Destination.NewTable;
         boolean fullInPlace = filter == null && request.destination() instanceof Destination.InPlace;
@@ -498,6 +498,25 @@ final class RestoreSteps {
         return plan.phased()
                 ? SegmentsDispatched.of(request.restoreId(), plan.baseSegments(), SegmentsDispatched.Phase.BASE)
                 : SegmentsDispatched.of(request.restoreId(), total, SegmentsDispatched.Phase.ALL);
+    }
+
+    /** The sort key of each LSI of the destination: what writers count each item's units again for. */
+    private List<String> lsiSortKeys(RestoreRequested request, Backup backup, RestorePlanned plan) {
+        TableDescription table;
+        if (request.destination() instanceof Destination.NewTable) {
+            table = restoredLsis(request, backup) == 0 ? null : backup.metadata().tableDescription();
+        } else {
+            TableRef ref = plan.destination();
+            table = aws.dynamo(ref.account(), ref.region()).describeTable(b -> b.tableName(ref.tableName())).table();
+        }
+        var keys = new ArrayList<String>();
+        if (table != null && table.hasLocalSecondaryIndexes()) {
+            for (var lsi : table.localSecondaryIndexes()) {
+                lsi.keySchema().stream().filter(k -> k.keyType() == software.amazon.awssdk.services.dynamodb.model.KeyType.RANGE)
+                        .forEach(k -> keys.add(k.attributeName()));
+            }
+        }
+        return keys.isEmpty() ? null : keys;
     }
 
     private DeltaStager.StagedDelta stagedDelta(RestoreRequested request) {
