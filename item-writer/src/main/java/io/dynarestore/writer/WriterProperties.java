@@ -43,11 +43,12 @@ public record WriterProperties(
      * @param throttleFloor       the lowest share of the budget throttling can bring the rate down to
      * @param recoveryStep        the share of the budget each second without throttling adds back
      * @param refresh             how often a table's capacity is read again
+     * @param lagInterval         how often the group's lag is read to split budgets across replicas
      */
     public record Budget(@DefaultValue("0.8") double provisionedShare, @DefaultValue("4000") long onDemandTarget,
                          @DefaultValue("4000") long onDemandInitialPeak, @DefaultValue("0.1") double batchShare,
                          @DefaultValue("0.02") double throttleFloor, @DefaultValue("0.05") double recoveryStep,
-                         @DefaultValue("30s") Duration refresh) {
+                         @DefaultValue("30s") Duration refresh, @DefaultValue("500ms") Duration lagInterval) {
     }
 
     /**

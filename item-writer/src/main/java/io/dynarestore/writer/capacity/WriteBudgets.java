@@ -20,7 +20,8 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
  * The write budget of every destination table, and this replica's part of it. A table's budget is
  * a share of its provisioned WCU, or for an on-demand table a target reached no faster than
  * DynamoDB adapts (twice the previous peak per 30 minutes). This replica writes at
- * budget x its share of the segment partitions x the throttling factor ({@link Aimd}), paced so
+ * budget x its share of the pending segments ({@link ReplicaShare}) x the throttling factor
+ * ({@link Aimd}), paced so
  * that no one-second window sees more than that rate plus one batch ({@link Pacer}); batches are
  * cut to a tenth of the rate, so all replicas together stay within 110% of the budget in any
  * second. A write costs ceil(size / 1 KB) units, once more for each LSI whose sort key the item has.
@@ -63,12 +64,17 @@ public final class WriteBudgets {
         this.nanos = nanos;
     }
 
-    public void partitionsAssigned(int n) {
-        share.assigned(n);
+    public void partitionsAssigned(java.util.Collection<Integer> partitions) {
+        share.assigned(partitions);
     }
 
-    public void partitionsRevoked(int n) {
-        share.revoked(n);
+    public void partitionsRevoked(java.util.Collection<Integer> partitions) {
+        share.revoked(partitions);
+    }
+
+    /** A reading of the writer group's lag on the segments topic: pending segments by partition. */
+    public void lag(Map<Integer, Long> lagByPartition) {
+        share.lag(lagByPartition);
     }
 
     public void totalPartitions(int n) {

@@ -270,7 +270,7 @@ final class SegmentConsumer {
     private final class Rebalance implements ConsumerRebalanceListener {
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> revoked) {
-            budgets.partitionsRevoked(revoked.size());
+            budgets.partitionsRevoked(numbers(revoked));
             if (job != null && revoked.contains(job.partition)) {
                 commitCheckpoint(consumer, job); // the next owner resumes from here
             }
@@ -283,7 +283,7 @@ final class SegmentConsumer {
 
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> assigned) {
-            budgets.partitionsAssigned(assigned.size());
+            budgets.partitionsAssigned(numbers(assigned));
             if (job != null) {
                 consumer.pause(assigned);
             }
@@ -293,6 +293,11 @@ final class SegmentConsumer {
         public void onPartitionsLost(Collection<TopicPartition> lost) {
             onPartitionsRevoked(lost);
         }
+    }
+
+    private static List<Integer> numbers(Collection<TopicPartition> partitions) {
+        return partitions.stream().filter(tp -> tp.topic().equals(Topic.SEGMENTS.topicName()))
+                .map(TopicPartition::partition).toList();
     }
 
     private enum Outcome { DONE, FAILED, RETRY, OUTAGE, ABORTED }

@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.dynarestore.writer.capacity.GroupLag;
 import io.dynarestore.writer.capacity.WriteBudgets;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -23,6 +24,7 @@ class SegmentsWiring implements SmartLifecycle {
     private final List<SegmentConsumer> consumers = new ArrayList<>();
     private final ExecutorService workers;
     private volatile boolean running;
+    private final GroupLag lag;
 
     SegmentsWiring(KafkaProperties kafka, WriterProperties properties, AwsClients aws, EventPublisher publisher,
                    MeterRegistry meters) {
@@ -30,6 +32,7 @@ class SegmentsWiring implements SmartLifecycle {
         var b = properties.budget();
         var budgets = new WriteBudgets(aws, new WriteBudgets.Settings(b.provisionedShare(), b.onDemandTarget(),
                 b.onDemandInitialPeak(), b.batchShare(), b.throttleFloor(), b.recoveryStep(), b.refresh()), meters);
+        this.lag = new GroupLag(kafka.buildAdminProperties(), properties.group(), budgets, b.lagInterval());
         var outages = new Outages(properties.resilience().openWait(), properties.resilience().maxOutage());
         var segmentWriter = new SegmentWriter(aws, publisher,
                 new BatchWriter(new Backoff(retry.maxAttempts(), retry.baseDelay(), retry.maxDelay()), outages),
@@ -62,11 +65,13 @@ class SegmentsWiring implements SmartLifecycle {
     public void start() {
         running = true;
         consumers.forEach(SegmentConsumer::start);
+        lag.start();
     }
 
     @Override
     public void stop() {
         running = false;
+        lag.close();
         consumers.parallelStream().forEach(SegmentConsumer::stop);
         workers.shutdownNow();
     }
