@@ -82,6 +82,24 @@ final class BackupFixtures {
         return writer.finish(table, List.of(), null, takenAt, expiresAt);
     }
 
+    /**
+     * Writes a backup of {@code items} in one part, counting the write units of the table's LSIs,
+     * with the table's tags, TTL and continuous backups as they were, taken an hour ago.
+     */
+    static Backup writeItems(RestoreStack stack, TableDescription table, String backupId,
+                             List<Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue>> items,
+                             int itemsPerFile, List<software.amazon.awssdk.services.dynamodb.model.Tag> tags,
+                             software.amazon.awssdk.services.dynamodb.model.TimeToLiveDescription ttl,
+                             software.amazon.awssdk.services.dynamodb.model.ContinuousBackupsDescription continuous) {
+        var writer = new BackupWriter(stack.s3.client(), new VaultLayout(RestoreStack.BUCKET, ""), RestoreStack.ACCOUNT,
+                RestoreStack.REGION, table.tableName(), backupId, itemsPerFile).countingIndexesOf(table);
+        try (var part = writer.openPart()) {
+            items.forEach(part::write);
+        }
+        return writer.finish(table, tags, ttl, continuous, Instant.now().minus(Duration.ofHours(1)),
+                Instant.now().plus(Duration.ofDays(7)));
+    }
+
     static AttributeDefinition attr(String name, ScalarAttributeType type) {
         return AttributeDefinition.builder().attributeName(name).attributeType(type).build();
     }

@@ -3,14 +3,11 @@ package io.dynarestore.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.dynarestore.core.vault.BackupWriter;
-import io.dynarestore.core.vault.VaultLayout;
 import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.RandomItems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -48,13 +45,7 @@ class CapacityIT {
         status = StatusLog.status(stack);
         // a backup of a table like the destinations below
         TableDescription table = createProvisioned(stack.dynalite.client(), "ledger");
-        var writer = new BackupWriter(stack.s3.client(), new VaultLayout(RestoreStack.BUCKET, ""), RestoreStack.ACCOUNT,
-                RestoreStack.REGION, "ledger", "b-cap", 500);
-        try (var part = writer.openPart()) {
-            items.items(ITEMS).forEach(part::write);
-        }
-        writer.finish(table, List.of(), null, Instant.now().minus(Duration.ofHours(1)),
-                Instant.now().plus(Duration.ofDays(1)));
+        BackupFixtures.writeItems(stack, table, "b-cap", items.items(ITEMS), 500, List.of(), null, null);
     }
 
     @AfterAll

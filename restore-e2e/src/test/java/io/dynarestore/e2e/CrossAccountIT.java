@@ -1,7 +1,6 @@
 package io.dynarestore.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.dynarestore.core.aws.ExternalIds;
 import io.dynarestore.testkit.Dynalite;
@@ -165,15 +164,6 @@ class CrossAccountIT {
     }
 
     static String restore(String body) throws Exception {
-        var response = Http.post(stack.apiUri("/restores"), body);
-        assertThat(response.status()).as(response.body()).isEqualTo(202);
-        String id = response.json().get("restoreId").asString();
-        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
-            var r = Http.get(stack.apiUri("/restores/" + id));
-            assertThat(r.json().get("state").asString()).as(r.body()).isIn("COMPLETED", "FAILED", "REJECTED");
-        });
-        var r = Http.get(stack.apiUri("/restores/" + id));
-        assertThat(r.json().get("state").asString()).as(r.body()).isEqualTo("COMPLETED");
-        return id;
+        return stack.restoreAndAwaitCompletion(body);
     }
 }

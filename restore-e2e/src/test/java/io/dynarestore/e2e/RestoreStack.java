@@ -165,6 +165,22 @@ final class RestoreStack implements AutoCloseable {
         return p;
     }
 
+    /** Posts a restore to restore-api, waits until it ends and asserts it COMPLETED; returns its id. */
+    String restoreAndAwaitCompletion(String body) throws Exception {
+        var response = Http.post(apiUri("/restores"), body);
+        org.assertj.core.api.Assertions.assertThat(response.status()).as(response.body()).isEqualTo(202);
+        String id = response.json().get("restoreId").asString();
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofMinutes(2))
+                .pollInterval(java.time.Duration.ofMillis(200)).untilAsserted(() -> {
+                    var r = Http.get(apiUri("/restores/" + id));
+                    org.assertj.core.api.Assertions.assertThat(r.json().get("state").asString()).as(r.body())
+                            .isIn("COMPLETED", "FAILED", "REJECTED");
+                });
+        var r = Http.get(apiUri("/restores/" + id));
+        org.assertj.core.api.Assertions.assertThat(r.json().get("state").asString()).as(r.body()).isEqualTo("COMPLETED");
+        return id;
+    }
+
     URI apiUri(String path) {
         int port = ((WebServerApplicationContext) api).getWebServer().getPort();
         return URI.create("http://127.0.0.1:" + port + path);

@@ -1,16 +1,11 @@
 package io.dynarestore.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
-import io.dynarestore.core.vault.BackupWriter;
-import io.dynarestore.core.vault.VaultLayout;
 import io.dynarestore.testkit.ApiShapes;
 import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.RandomItems;
 import io.dynarestore.testkit.RecordingDynamo;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -59,28 +54,17 @@ class TableOptionsIT {
 
         // a table with a GSI and an LSI, tagged env=prod, TTL on expiresAt and PITR on at backup time
         source = BackupFixtures.createSourceTable(stack.dynalite.client(), "orders");
-        var writer = new BackupWriter(stack.s3.client(), new VaultLayout(RestoreStack.BUCKET, ""), RestoreStack.ACCOUNT,
-                RestoreStack.REGION, "orders", "b-opts", 100).countingIndexesOf(source);
         var items = new RandomItems(31, BackupFixtures.SHAPE);
-        try (var part = writer.openPart()) {
-            items.items(ITEMS).forEach(part::write);
-        }
-        writer.finish(source, List.of(Tag.builder().key("env").value("prod").build()),
+        BackupFixtures.writeItems(stack, source, "b-opts", items.items(ITEMS), 100,
+                List.of(Tag.builder().key("env").value("prod").build()),
                 TimeToLiveDescription.builder().timeToLiveStatus("ENABLED").attributeName("expiresAt").build(),
                 ContinuousBackupsDescription.builder().continuousBackupsStatus("ENABLED")
-                        .pointInTimeRecoveryDescription(p -> p.pointInTimeRecoveryStatus("ENABLED")).build(),
-                Instant.now().minus(Duration.ofHours(1)), Instant.now().plus(Duration.ofDays(7)));
+                        .pointInTimeRecoveryDescription(p -> p.pointInTimeRecoveryStatus("ENABLED")).build());
 
         // and a table without LSIs
         var plain = source.toBuilder().tableName("plain")
                 .localSecondaryIndexes((java.util.Collection<LocalSecondaryIndexDescription>) null).build();
-        var plainWriter = new BackupWriter(stack.s3.client(), new VaultLayout(RestoreStack.BUCKET, ""),
-                RestoreStack.ACCOUNT, RestoreStack.REGION, "plain", "b-plain", 100);
-        try (var part = plainWriter.openPart()) {
-            items.items(10).forEach(part::write);
-        }
-        plainWriter.finish(plain, List.of(), null, Instant.now().minus(Duration.ofHours(1)),
-                Instant.now().plus(Duration.ofDays(7)));
+        BackupFixtures.writeItems(stack, plain, "b-plain", items.items(10), 100, List.of(), null, null);
     }
 
     @AfterAll
@@ -250,15 +234,7 @@ class TableOptionsIT {
     // ---- helpers ----
 
     static void restore(String body) throws Exception {
-        var response = Http.post(stack.apiUri("/restores"), body);
-        assertThat(response.status()).as(response.body()).isEqualTo(202);
-        String id = response.json().get("restoreId").asString();
-        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
-            var r = Http.get(stack.apiUri("/restores/" + id));
-            assertThat(r.json().get("state").asString()).as(r.body()).isIn("COMPLETED", "FAILED", "REJECTED");
-        });
-        var r = Http.get(stack.apiUri("/restores/" + id));
-        assertThat(r.json().get("state").asString()).as(r.body()).isEqualTo("COMPLETED");
+        stack.restoreAndAwaitCompletion(body);
     }
 
     static TableDescription describe(String table) {

@@ -3,15 +3,12 @@ package io.dynarestore.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.dynarestore.core.vault.BackupWriter;
-import io.dynarestore.core.vault.VaultLayout;
 import io.dynarestore.testkit.CapacityProxy;
 import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.RandomItems;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Files;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -52,12 +49,7 @@ class WriterResilienceIT {
     }
 
     static void backup(TableDescription source, String id, int count) {
-        var w = new BackupWriter(stack.s3.client(), new VaultLayout(RestoreStack.BUCKET, ""), RestoreStack.ACCOUNT,
-                RestoreStack.REGION, "orders", id, 250).countingIndexesOf(source);
-        try (var part = w.openPart()) {
-            items.items(count).forEach(part::write);
-        }
-        w.finish(source, List.of(), null, Instant.now().minus(Duration.ofHours(1)), Instant.now().plus(Duration.ofDays(1)));
+        BackupFixtures.writeItems(stack, source, id, items.items(count), 250, List.of(), null, null);
     }
 
     @AfterAll

@@ -3,15 +3,12 @@ package io.dynarestore.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.dynarestore.core.vault.BackupWriter;
-import io.dynarestore.core.vault.VaultLayout;
 import io.dynarestore.testkit.CapacityProxy;
 import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.RandomItems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -44,13 +41,7 @@ class WriterScaleIT {
         status = StatusLog.status(stack);
         TableDescription source = BackupFixtures.createSourceTable(stack.dynalite.client(), "orders").toBuilder()
                 .provisionedThroughput(p -> p.readCapacityUnits(25L).writeCapacityUnits(TABLE_WCU)).build();
-        var writer = new BackupWriter(stack.s3.client(), new VaultLayout(RestoreStack.BUCKET, ""), RestoreStack.ACCOUNT,
-                RestoreStack.REGION, "orders", "b-scale", 300).countingIndexesOf(source);
-        try (var part = writer.openPart()) {
-            items.items(ITEMS).forEach(part::write);
-        }
-        writer.finish(source, List.of(), null, Instant.now().minus(Duration.ofHours(1)),
-                Instant.now().plus(Duration.ofDays(1)));
+        BackupFixtures.writeItems(stack, source, "b-scale", items.items(ITEMS), 300, List.of(), null, null);
     }
 
     @AfterAll
