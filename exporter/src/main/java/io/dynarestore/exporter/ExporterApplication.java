@@ -1,10 +1,12 @@
 package io.dynarestore.exporter;
 
-import io.dynarestore.contracts.Topic;
+import io.dynarestore.core.aws.AwsClients;
+import io.dynarestore.core.aws.AwsSettings;
+import io.dynarestore.core.kafka.EventPublisher;
 import io.dynarestore.core.kafka.TopicDefinitions;
-import io.dynarestore.core.kafka.TopicFollower;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
+import io.dynarestore.core.vault.VaultCatalog;
+import io.dynarestore.core.vault.VaultSettings;
+import java.time.Duration;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -14,10 +16,12 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.kafka.core.KafkaAdmin;
+import org.springframework.util.unit.DataSize;
 
 /**
- * exporter: joins its consumer group on {@code exports} and counts what it receives
- * ({@code dynarestore.exporter.received}). Its real work arrives with its own issue.
+ * exporter: writes granular-recovery CSV files. It takes export work items off
+ * {@code restore.exports}, writes the matching items of a backup to one CSV object in the vault
+ * bucket, and reports {@code ExportCompleted} (or {@code SegmentFailed}) on {@code restore.status}.
  */
 @SpringBootApplication
 @ConfigurationPropertiesScan
@@ -32,9 +36,21 @@ public class ExporterApplication {
         builder().run(args);
     }
 
-    /** Configuration of exporter, under {@code exporter}. */
+    /**
+     * Configuration of exporter, under {@code exporter}.
+     *
+     * @param aws       accounts, regions, endpoints and the vault's S3
+     * @param vault     the vault's bucket and root
+     * @param topics    replication and partition counts of the topics it may create
+     * @param group     its consumer group
+     * @param partSize  the size of each multipart-upload part (memory per export under way)
+     * @param maxExport the longest an export may take before the group gives its work item to another member
+     */
     @ConfigurationProperties("exporter")
-    public record ExporterProperties(TopicDefinitions topics, @DefaultValue("exporter") String group) {
+    public record ExporterProperties(AwsSettings aws, VaultSettings vault, TopicDefinitions topics,
+                                     @DefaultValue("exporter") String group,
+                                     @DefaultValue("8MB") DataSize partSize,
+                                     @DefaultValue("2h") Duration maxExport) {
     }
 
     @Bean
@@ -42,10 +58,18 @@ public class ExporterApplication {
         return new KafkaAdmin.NewTopics(properties.topics().newTopics().toArray(new NewTopic[0]));
     }
 
-    @Bean(initMethod = "start", destroyMethod = "close")
-    TopicFollower follower(KafkaProperties kafka, ExporterProperties properties, MeterRegistry meters) {
-        Counter received = meters.counter("dynarestore.exporter.received");
-        return new TopicFollower(kafka.buildConsumerProperties(), properties.group(), Topic.EXPORTS.topicName(),
-                record -> received.increment());
+    @Bean(destroyMethod = "close")
+    AwsClients awsClients(ExporterProperties properties) {
+        return new AwsClients(properties.aws());
+    }
+
+    @Bean
+    VaultCatalog vaultCatalog(AwsClients aws, ExporterProperties properties) {
+        return new VaultCatalog(aws.s3(), properties.vault().layout());
+    }
+
+    @Bean(destroyMethod = "close")
+    EventPublisher eventPublisher(KafkaProperties kafka) {
+        return new EventPublisher(kafka.buildProducerProperties(), "exporter");
     }
 }

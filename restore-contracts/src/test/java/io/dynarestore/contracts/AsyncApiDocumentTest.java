@@ -35,6 +35,8 @@ class AsyncApiDocumentTest {
         expected.add("RestoreRequested");
         Stream.of(RestoreEvent.class.getPermittedSubclasses()).map(Class::getSimpleName).forEach(expected::add);
         Stream.of(SegmentWork.class.getPermittedSubclasses()).map(Class::getSimpleName).forEach(expected::add);
+        Stream.of(io.dynarestore.contracts.work.ExportWork.class.getPermittedSubclasses()).map(Class::getSimpleName)
+                .forEach(expected::add);
         assertThat(messages).isEqualTo(expected);
         for (String m : messages) {
             String ref = doc.get("components").get("messages").get(m).get("payload").get("$ref").asString();

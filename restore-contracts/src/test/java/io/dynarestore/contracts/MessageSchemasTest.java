@@ -22,7 +22,7 @@ class MessageSchemasTest {
     static Stream<Class<?>> messageTypes() {
         var types = new java.util.ArrayList<Class<?>>();
         types.add(RestoreRequested.class);
-        for (var sealed : new Class<?>[]{RestoreEvent.class, SegmentWork.class}) {
+        for (var sealed : new Class<?>[]{RestoreEvent.class, SegmentWork.class, io.dynarestore.contracts.work.ExportWork.class}) {
             types.addAll(java.util.List.of(sealed.getPermittedSubclasses()));
         }
         return types.stream();

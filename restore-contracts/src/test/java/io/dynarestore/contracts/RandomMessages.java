@@ -136,6 +136,13 @@ final class RandomMessages {
                 return "user" + random.nextInt(100) + "@example.com";
             case "webhook": case "webhooks":
                 return "https://hooks.example.com/" + random.nextInt(100);
+            case "sha256": {
+                var hex = new StringBuilder();
+                for (int i = 0; i < 64; i++) {
+                    hex.append("0123456789abcdef".charAt(random.nextInt(16)));
+                }
+                return hex.toString();
+            }
             case "bucket":
                 return "vault";
             default:

@@ -129,6 +129,10 @@ final class RestoreStack implements AutoCloseable {
         return run(WriterApplication.builder(), extra);
     }
 
+    ConfigurableApplicationContext startExporter(String... extra) {
+        return run(io.dynarestore.exporter.ExporterApplication.builder(), extra);
+    }
+
     ConfigurableApplicationContext startApi() {
         api = run(ApiApplication.builder());
         return api;

@@ -42,13 +42,15 @@ public record PlannerProperties(
      * @param importOverhead       the fixed time of an import (table creation, indexes), for its estimate
      * @param poll                 how often an import or a Snap restore under way is checked
      * @param stagingLinesPerFile  items per staged import file
+     * @param exportCap            the most items a granular-recovery CSV file holds
      */
     public record Strategy(@DefaultValue("true") boolean importFromS3,
                            @DefaultValue("1000") long writeUnitsPerSecond,
                            @DefaultValue("5MB") org.springframework.util.unit.DataSize importRate,
                            @DefaultValue("5m") Duration importOverhead,
                            @DefaultValue("30s") Duration poll,
-                           @DefaultValue("100000") int stagingLinesPerFile) {
+                           @DefaultValue("100000") int stagingLinesPerFile,
+                           @DefaultValue("5000000") long exportCap) {
     }
 
     /**

@@ -53,6 +53,17 @@ final class RestoreViews implements SmartLifecycle {
         }
     }
 
+    /** The granular-recovery file of a restore, once the exporter wrote it. */
+    Optional<io.dynarestore.contracts.status.ExportCompleted> file(String restoreId) {
+        RestoreView view = views.get(restoreId);
+        if (view == null) {
+            return Optional.empty();
+        }
+        synchronized (view) {
+            return Optional.ofNullable(view.exportCompleted());
+        }
+    }
+
     /** The request a restore was started with, if known. */
     Optional<RestoreRequested> request(String restoreId) {
         RestoreView view = views.getOrDefault(restoreId, pending.get(restoreId));

@@ -26,12 +26,13 @@ import io.dynarestore.contracts.Envelope;
         @JsonSubTypes.Type(value = ImportStaged.class, name = "ImportStaged"),
         @JsonSubTypes.Type(value = ImportStarted.class, name = "ImportStarted"),
         @JsonSubTypes.Type(value = ImportCompleted.class, name = "ImportCompleted"),
-        @JsonSubTypes.Type(value = SnapRestoreStarted.class, name = "SnapRestoreStarted")
+        @JsonSubTypes.Type(value = SnapRestoreStarted.class, name = "SnapRestoreStarted"),
+        @JsonSubTypes.Type(value = ExportCompleted.class, name = "ExportCompleted")
 })
 public sealed interface RestoreEvent extends Envelope
         permits RestoreAccepted, RestoreRejected, RestorePlanned, DestinationReady, SegmentsDispatched, SegmentProgressed,
         SegmentCompleted, SegmentFailed, RestoreCompleted, RestoreFailed, CapacityRaiseStarted, CapacityRestored,
-        ImportStaged, ImportStarted, ImportCompleted, SnapRestoreStarted {
+        ImportStaged, ImportStarted, ImportCompleted, SnapRestoreStarted, ExportCompleted {
 
     int SCHEMA_VERSION = 1;
 

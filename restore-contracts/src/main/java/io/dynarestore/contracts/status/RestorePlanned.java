@@ -64,6 +64,8 @@ public record RestorePlanned(String eventId, String restoreId, Integer schemaVer
         /** DynamoDB ImportTable creates the new table from a staged copy; no write capacity is used. */
         IMPORT_FROM_S3,
         /** DynamoDB RestoreTableFromBackup restores an AWS-native backup (a Snap) into a new table. */
-        SNAP
+        SNAP,
+        /** Granular recovery: the exporter writes the matching items to a CSV file; no table is written. */
+        FILE_EXPORT
     }
 }

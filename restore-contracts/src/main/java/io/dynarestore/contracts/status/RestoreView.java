@@ -41,6 +41,7 @@ public final class RestoreView {
     private ImportStarted importStarted;
     private ImportCompleted importCompleted;
     private SnapRestoreStarted snapStarted;
+    private ExportCompleted exportCompleted;
 
     public RestoreView(String restoreId) {
         this.restoreId = restoreId;
@@ -97,6 +98,9 @@ public final class RestoreView {
             destination = e.table();
             moveTo(RestoreState.RUNNING, e);
         } else if (event instanceof SegmentsDispatched e) {
+            if (state == RestoreState.PLANNED) {
+                moveTo(RestoreState.RUNNING, e); // work without a table to prepare (a file export)
+            }
             if (e.phase() == SegmentsDispatched.Phase.DELTA) {
                 deltaDispatched = true;
             } else {
@@ -119,6 +123,8 @@ public final class RestoreView {
             importCompleted = e;
         } else if (event instanceof SnapRestoreStarted e) {
             snapStarted = e;
+        } else if (event instanceof ExportCompleted e) {
+            exportCompleted = e;
         } else if (event instanceof SegmentFailed e) {
             failedSegments.put(e.segment(), e.reason());
         } else if (event instanceof RestoreCompleted e) {
@@ -201,6 +207,7 @@ public final class RestoreView {
 
     public long bytesWritten() {
         long sum = importCompleted == null ? 0 : importCompleted.bytesProcessed();
+        sum += exportCompleted == null ? 0 : exportCompleted.bytes();
         for (long[] c : completed.values()) {
             sum += c[1];
         }
@@ -216,6 +223,7 @@ public final class RestoreView {
             return finalItems;
         }
         long sum = importCompleted == null ? 0 : importCompleted.itemsImported();
+        sum += exportCompleted == null ? 0 : exportCompleted.items();
         for (long[] c : completed.values()) {
             sum += c[0];
         }
@@ -231,7 +239,17 @@ public final class RestoreView {
                 completed.size(), itemsWritten(), itemsOverwritten(), itemsUnchanged(), itemsDeleted(),
                 plan == null ? null : plan.estimatedItems(), warnings, code, reason,
                 failedSegments.isEmpty() ? null : Map.copyOf(failedSegments), createdAt, updatedAt,
-                List.copyOf(timeline));
+                List.copyOf(timeline), fileInfo());
+    }
+
+    private FileInfo fileInfo() {
+        ExportCompleted e = exportCompleted;
+        if (e == null) {
+            return null;
+        }
+        return new FileInfo("/restores/" + restoreId + "/download", e.items(), e.bytes(), e.sha256(), e.capped(),
+                e.matching(), e.capped() ? "The export stopped at its cap of " + e.items() + " items; more items "
+                + "match. Narrow the filter, or restore the records into a table." : null);
     }
 
     /** The raise of the destination's write capacity, with the original values, if one was started. */
@@ -256,6 +274,11 @@ public final class RestoreView {
         return importCompleted;
     }
 
+    /** The granular-recovery file, once the exporter wrote it. */
+    public ExportCompleted exportCompleted() {
+        return exportCompleted;
+    }
+
     public SnapRestoreStarted snapStarted() {
         return snapStarted;
     }
@@ -270,6 +293,14 @@ public final class RestoreView {
                           int segmentsCompleted, long itemsWritten, long itemsOverwritten, long itemsUnchanged,
                           long itemsDeleted, Long estimatedItems, List<String> warnings, RejectionCode code,
                           String reason, Map<Integer, String> failedSegments, Instant createdAt, Instant updatedAt,
-                          List<Milestone> timeline) {
+                          List<Milestone> timeline, FileInfo file) {
+    }
+
+    /**
+     * A granular-recovery file: where to download it, its rows, size and SHA-256, and whether the
+     * cap stopped it short of the {@code matching} items.
+     */
+    public record FileInfo(String download, long items, long bytes, String sha256, boolean capped, long matching,
+                           String note) {
     }
 }

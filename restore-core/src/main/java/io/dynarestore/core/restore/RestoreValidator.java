@@ -50,10 +50,11 @@ public final class RestoreValidator {
 
     public Verdict check(RestoreRequested request) {
         Source source = request.source();
-        if (request.destination() instanceof Destination.File) {
-            return problem(RejectionCode.UNSUPPORTED, "/destination/type", "Restoring into a FILE (granular "
-                    + "recovery) is not supported by this version; restore into a NEW_TABLE, an EXISTING_TABLE or "
-                    + "IN_PLACE.");
+        if (request.destination() instanceof Destination.File file) {
+            Verdict refused = fileCheck(source, file);
+            if (refused != null) {
+                return refused;
+            }
         }
         if (request.destination() instanceof Destination.InPlace inPlace) {
             Verdict crossing = inPlaceCrossing(source, inPlace);
@@ -131,6 +132,9 @@ public final class RestoreValidator {
                 return new Verdict.Problem(RejectionCode.INVALID_FILTER, "The filters cannot be applied to table "
                         + source.table() + ": " + e.getMessage() + ".", e.errors());
             }
+        }
+        if (request.destination() instanceof Destination.File) {
+            return new Verdict.Ok(backup, null, false, null); // the file goes to the vault: no table is touched
         }
         Verdict access = access(target);
         if (access != null) {
@@ -332,12 +336,40 @@ public final class RestoreValidator {
             if (destination instanceof Destination.ExistingTable t) {
                 return new Target(t.account(), t.region(), t.tableName());
             }
-            if (destination instanceof Destination.InPlace) {
+            if (destination instanceof Destination.InPlace || destination instanceof Destination.File) {
+                // in place writes back into the source; a file names the table it came from
                 var s = request.source();
                 return new Target(s.account(), s.region(), s.table());
             }
             throw new IllegalArgumentException("not a table destination: " + destination);
         }
+    }
+
+    /**
+     * Granular recovery exports records of a backup (as the spec offers it) and delivers the file
+     * for download; a point in time, a Snap or email delivery is refused with what to do instead.
+     */
+    private static Verdict fileCheck(Source source, Destination.File file) {
+        if (source.kind() == Source.Kind.POINT_IN_TIME) {
+            return problem(RejectionCode.UNSUPPORTED, "/source/pointInTime", "Granular recovery (a FILE "
+                    + "destination) exports the records of a backup, not of a point in time. Name a backupId, or "
+                    + "restore the point in time into a NEW_TABLE and export from there.");
+        }
+        if (source.kind() == Source.Kind.SNAP) {
+            return problem(RejectionCode.UNSUPPORTED, "/source/snapId", "A Snap is restored by DynamoDB into a new "
+                    + "table, not exported to a file; restore it into a NEW_TABLE, or export a vault backup "
+                    + "(source.backupId).");
+        }
+        if (file.format() != null && !"CSV".equals(file.format())) {
+            return problem(RejectionCode.INVALID_REQUEST, "/destination/format", "Files are written as CSV; "
+                    + "set format to CSV or leave it out.");
+        }
+        if (file.delivery() instanceof Destination.Delivery.Email) {
+            return problem(RejectionCode.UNSUPPORTED, "/destination/delivery", "Delivery by email link is not "
+                    + "available in this version; use {\"type\": \"DOWNLOAD\"} and fetch the file with "
+                    + "GET /restores/{restoreId}/download.");
+        }
+        return null;
     }
 
     static Optional<TableDescription> describe(DynamoDbClient dynamo, String table) {

@@ -73,7 +73,7 @@ final class RestoreSteps {
 
     enum Step {
         PLAN, PREPARE_DESTINATION, DISPATCH, DISPATCH_DELTA, COMPLETE, FAIL,
-        STAGE_IMPORT, START_IMPORT, AWAIT_IMPORT, START_SNAP, AWAIT_SNAP, PUT_BACK_CAPACITY
+        STAGE_IMPORT, START_IMPORT, AWAIT_IMPORT, START_SNAP, AWAIT_SNAP, PUT_BACK_CAPACITY, DISPATCH_EXPORT
     }
 
     /** What a step published, and whether to take the restore's next step again after a pause. */
@@ -98,10 +98,11 @@ final class RestoreSteps {
      * @param importOverhead       the fixed time of an import, for its estimate
      * @param poll                 how often an import or a Snap restore is checked
      * @param putBackRetry         how long to wait before putting capacity back again when DynamoDB refused
-     * @param stagingLinesPerFile  lines per staged import file
+     * @param exportCap            the most items a granular-recovery file holds
      */
     record Settings(long skipKeysLimit, Duration tableActive, boolean importFromS3, long writeUnitsPerSecond,
-                    long importBytesPerSecond, Duration importOverhead, Duration poll, Duration putBackRetry) {
+                    long importBytesPerSecond, Duration importOverhead, Duration poll, Duration putBackRetry,
+                    long exportCap) {
     }
 
     private final VaultCatalog catalog;
@@ -146,6 +147,9 @@ final class RestoreSteps {
             case ACCEPTED:
                 return Step.PLAN;
             case PLANNED:
+                if (plan.strategy() == Strategy.FILE_EXPORT) {
+                    return view.dispatched() ? null : Step.DISPATCH_EXPORT;
+                }
                 if (plan.strategy() == Strategy.IMPORT_FROM_S3) {
                     return view.importStaged() == null ? Step.STAGE_IMPORT
                             : view.importStarted() == null ? Step.START_IMPORT : Step.AWAIT_IMPORT;
@@ -155,6 +159,10 @@ final class RestoreSteps {
                 }
                 return Step.PREPARE_DESTINATION;
             case RUNNING:
+                if (plan.strategy() == Strategy.FILE_EXPORT) {
+                    return !view.failedSegments().isEmpty() ? Step.FAIL
+                            : view.exportCompleted() != null ? Step.COMPLETE : null;
+                }
                 if (plan.strategy() != Strategy.ITEM_WRITES) {
                     return Step.COMPLETE; // DynamoDB filled the table
                 }
@@ -219,6 +227,7 @@ final class RestoreSteps {
             case START_SNAP -> startSnap(view);
             case AWAIT_SNAP -> awaitSnap(view);
             case PUT_BACK_CAPACITY -> putBack(view);
+            case DISPATCH_EXPORT -> Outcome.of(publish(dispatchExport(view)));
         };
     }
 
@@ -244,6 +253,9 @@ final class RestoreSteps {
     RestorePlanned plan(RestoreRequested request, Instant pointInTime) {
         if (request.source().snapId() != null) {
             return planSnap(request);
+        }
+        if (request.destination() instanceof Destination.File) {
+            return planFile(request);
         }
         var s = request.source();
         Target target = Target.of(request);
@@ -339,6 +351,38 @@ final class RestoreSteps {
                     + "base and then the changes are written.";
         }
         return null;
+    }
+
+    /** Granular recovery: the exporter writes the matching items of the backup to one CSV file. */
+    private RestorePlanned planFile(RestoreRequested request) {
+        var s = request.source();
+        Backup base = backup(request, s.backupId());
+        boolean records = request.scope() instanceof Scope.Records;
+        long items = Math.min(base.itemCount(), settings.exportCap());
+        return RestorePlanned.of(request.restoreId(), Strategy.FILE_EXPORT, sourceRef(request, base, null, null),
+                new TableRef(s.account(), s.region(), s.table()), 1, 0, false, items, bytes(base), 0,
+                null).withEstimates("Granular recovery: the exporter writes " + (records ? "the matching items"
+                + " (at most " + items + ")" : "the " + items + " items") + " of backup " + base.backupId()
+                + " to one CSV file for download, at most " + settings.exportCap() + " items; no table is "
+                + "written.", null, null);
+    }
+
+    /** Hands the export to the exporter; the file lands under {@code _exports/<restoreId>/} in the vault bucket. */
+    private SegmentsDispatched dispatchExport(Snapshot view) {
+        RestoreRequested request = view.request();
+        var s = request.source();
+        Backup base = backup(request, s.backupId());
+        var key = KeySchema.of(base.metadata().tableDescription());
+        var work = io.dynarestore.contracts.work.ExportDispatched.of(request.restoreId(), s.account(), s.region(),
+                s.table(), base.backupId(), request.scope() instanceof Scope.Records r ? r : null, key.names(),
+                key.types(), catalog.layout().bucket(), exportKey(request.restoreId(), s.table(), base.backupId()),
+                settings.exportCap());
+        EventPublisher.await(publisher.send(Topic.EXPORTS, Topic.workKey(request.restoreId(), 0), work));
+        return SegmentsDispatched.of(request.restoreId(), 1, SegmentsDispatched.Phase.ALL);
+    }
+
+    static String exportKey(String restoreId, String table, String backupId) {
+        return "_exports/" + restoreId + "/" + table + "-" + backupId + ".csv";
     }
 
     private RestorePlanned planSnap(RestoreRequested request) {

@@ -1,0 +1,156 @@
+package io.dynarestore.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import de.siegmar.fastcsv.reader.CsvReader;
+import io.dynarestore.contracts.request.Scope;
+import io.dynarestore.core.csv.ConsoleCsv;
+import io.dynarestore.core.csv.CsvColumn;
+import io.dynarestore.core.filter.KeySchema;
+import io.dynarestore.core.filter.RecordFilter;
+import io.dynarestore.testkit.ItemDigests;
+import io.dynarestore.testkit.RandomItems;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Granular recovery through restore-api, restore-planner and exporter: the matching records of a
+ * backup as a CSV file to download, stopped at the cap when more match; point-in-time and email
+ * requests refused with the reason.
+ */
+class GranularRecoveryIT {
+
+    static final int ITEMS = 3_000;
+    static final int CAP = 2_000;
+    static RestoreStack stack;
+    static RandomItems items = new RandomItems(909, BackupFixtures.SHAPE);
+
+    @BeforeAll
+    static void startStack() throws Exception {
+        stack = RestoreStack.infrastructure();
+        stack.startPlanner("--planner.strategy.export-cap=" + CAP);
+        stack.startExporter();
+        stack.startApi();
+        var source = BackupFixtures.createSourceTable(stack.dynalite.client(), "orders");
+        BackupFixtures.writeItems(stack, source, "b-file", items.items(ITEMS), 700, List.of(), null, null);
+    }
+
+    @AfterAll
+    static void stopStack() {
+        stack.close();
+    }
+
+    @Test
+    void exportsTheMatchingRecordsOfABackupToACsvFileForDownload() throws Exception {
+        // When the records whose partition key begins with p1 are restored into a file
+        String id = stack.restoreAndAwaitCompletion("""
+                {"source": {"table": "orders", "backupId": "b-file"},
+                 "scope": {"type": "RECORDS", "keyFilters": [{"partitionKey": {"condition": "BeginsWith", "values": ["p1"]}}]},
+                 "destination": {"type": "FILE", "format": "CSV", "delivery": {"type": "DOWNLOAD"}}}""");
+
+        // Then the restore reports the file, and the download is exactly the matching items
+        var filter = RecordFilter.compile(new Scope.Records(List.of(new Scope.KeyFilter(
+                new Scope.Condition("BeginsWith", List.of("p1")), null)), List.of()),
+                KeySchema.of(List.of("pk", "sk"), List.of("S", "N")));
+        var expected = items.items(ITEMS).stream().filter(filter::matches).map(GranularRecoveryIT::withoutEmptyStrings)
+                .toList();
+        JsonNode view = Http.get(stack.apiUri("/restores/" + id)).json();
+        assertThat(view.get("strategy").asString()).isEqualTo("FILE_EXPORT");
+        assertThat(view.get("itemsWritten").asLong()).isEqualTo(expected.size());
+        assertThat(view.get("file").get("capped").asBoolean()).isFalse();
+
+        HttpResponse<byte[]> download = get(stack.apiUri(view.get("file").get("download").asString()));
+        assertThat(download.statusCode()).isEqualTo(200);
+        assertThat(download.headers().firstValue("Content-Type").orElse("")).startsWith("text/csv");
+        assertThat(download.headers().firstValue("Content-Disposition").orElse("")).contains("attachment")
+                .contains(".csv");
+        assertThat(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(download.body())))
+                .isEqualTo(view.get("file").get("sha256").asString())
+                .isEqualTo(download.headers().firstValue("X-Checksum-SHA256").orElse(""));
+        String csv = new String(download.body(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(csv.lines().findFirst().orElseThrow()).startsWith("pk (S),sk (N),");
+        assertThat(ItemDigests.of(read(csv), BackupFixtures.KEYS)).isEqualTo(ItemDigests.of(expected,
+                BackupFixtures.KEYS));
+    }
+
+    @Test
+    void stopsAtTheCapAndSaysSoInTheRestoresStatus() throws Exception {
+        // When every item (3,000) is restored into a file whose cap is 2,000
+        String id = stack.restoreAndAwaitCompletion("""
+                {"source": {"table": "orders", "backupId": "b-file"},
+                 "destination": {"type": "FILE", "format": "CSV", "delivery": {"type": "DOWNLOAD"}}}""");
+
+        // Then the file holds 2,000 items and the status says the cap stopped it
+        JsonNode file = Http.get(stack.apiUri("/restores/" + id)).json().get("file");
+        assertThat(file.get("items").asLong()).isEqualTo(CAP);
+        assertThat(file.get("capped").asBoolean()).isTrue();
+        assertThat(file.get("note").asString()).contains("cap of " + CAP);
+        var download = get(stack.apiUri("/restores/" + id + "/download"));
+        assertThat(read(new String(download.body(), java.nio.charset.StandardCharsets.UTF_8))).hasSize(CAP);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "a point in time | {\"table\": \"orders\", \"pointInTime\": \"latest\"} | {\"type\": \"DOWNLOAD\"} | /source/pointInTime",
+            "email delivery  | {\"table\": \"orders\", \"backupId\": \"b-file\"}      | {\"type\": \"EMAIL\", \"recipients\": [\"a@example.com\"]} | /destination/delivery",
+    })
+    void refusesWhatGranularRecoveryDoesNotOffer(String name, String source, String delivery, String field)
+            throws Exception {
+        var response = Http.post(stack.apiUri("/restores"), """
+                {"source": %s, "destination": {"type": "FILE", "format": "CSV", "delivery": %s}}""".formatted(source, delivery));
+        assertThat(response.status()).as(response.body()).isEqualTo(422);
+        assertThat(response.json().get("code").asString()).isEqualTo("UNSUPPORTED");
+        assertThat(response.json().get("errors").findValuesAsString("field")).contains(field);
+    }
+
+    @Test
+    void answersADownloadOfARestoreWithoutAFileWithAProblem() throws Exception {
+        var response = get(stack.apiUri("/restores/no-such-restore/download"));
+        assertThat(response.statusCode()).isEqualTo(404);
+    }
+
+    static HttpResponse<byte[]> get(URI uri) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(uri).build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    static Map<String, AttributeValue> withoutEmptyStrings(Map<String, AttributeValue> item) {
+        var copy = new LinkedHashMap<>(item);
+        copy.values().removeIf(v -> v.s() != null && v.s().isEmpty());
+        return copy;
+    }
+
+    static List<Map<String, AttributeValue>> read(String csv) {
+        var rows = new ArrayList<Map<String, AttributeValue>>();
+        List<CsvColumn> columns = null;
+        for (var record : CsvReader.builder().ofCsvRecord(csv)) {
+            if (columns == null) {
+                columns = record.getFields().stream().map(CsvColumn::ofHeader).toList();
+                continue;
+            }
+            var item = new LinkedHashMap<String, AttributeValue>();
+            for (int i = 0; i < columns.size(); i++) {
+                if (!record.getField(i).isEmpty()) {
+                    item.put(columns.get(i).name(), ConsoleCsv.parse(columns.get(i).type(), record.getField(i)));
+                }
+            }
+            rows.add(item);
+        }
+        return rows;
+    }
+}
