@@ -81,6 +81,9 @@ public final class WriterBench {
         if (all || which.equals("heap")) {
             heap(args.length > 1 ? Integer.parseInt(args[1]) : 10_000_000);
         }
+        if (which.equals("export")) {
+            export(args.length > 1 ? Integer.parseInt(args[1]) : 1_000_000);
+        }
         System.exit(0);
     }
 
@@ -343,6 +346,39 @@ public final class WriterBench {
                 writer.destroy();
                 writer.waitFor();
                 planner.close();
+            }
+        }
+    }
+
+    // ---- granular recovery: a CSV export's heap does not grow with its size (issue #7) ----
+
+    static void export(int count) throws Exception {
+        Path dir = Files.createTempDirectory("bench-s3");
+        try (var s3 = S3Server.start(io.dynarestore.testkit.Ports.free(), dir, "vault", true)) {
+            Backup backup = writeBackup(s3, "export", count, 100_000, 2);
+            var export = new io.dynarestore.core.csv.CsvExport(s3.client(), 8 * 1024 * 1024);
+            var memory = java.lang.management.ManagementFactory.getMemoryMXBean();
+            for (long cap : new long[]{count / 10, count}) {
+                System.gc();
+                var peak = new AtomicLong();
+                var sampler = new Thread(() -> {
+                    while (!Thread.currentThread().isInterrupted()) {
+                        peak.accumulateAndGet(memory.getHeapMemoryUsage().getUsed(), Math::max);
+                        try {
+                            Thread.sleep(50);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                });
+                sampler.setDaemon(true);
+                sampler.start();
+                long t0 = System.nanoTime();
+                var summary = export.export(backup, null, List.of("pk", "sk"), cap, "vault", "_exports/bench-" + cap
+                        + ".csv", n -> { });
+                sampler.interrupt();
+                System.out.printf("export: %,d items, %,d bytes in %.1f s; heap peak %,d MB%n", summary.items(),
+                        summary.bytes(), (System.nanoTime() - t0) / 1e9, peak.get() >> 20);
             }
         }
     }
