@@ -2,10 +2,8 @@ package io.dynarestore.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import de.siegmar.fastcsv.reader.CsvReader;
 import io.dynarestore.contracts.request.Scope;
 import io.dynarestore.core.csv.ConsoleCsv;
-import io.dynarestore.core.csv.CsvColumn;
 import io.dynarestore.core.filter.KeySchema;
 import io.dynarestore.core.filter.RecordFilter;
 import io.dynarestore.testkit.ItemDigests;
@@ -15,7 +13,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.security.MessageDigest;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -136,21 +133,6 @@ class GranularRecoveryIT {
     }
 
     static List<Map<String, AttributeValue>> read(String csv) {
-        var rows = new ArrayList<Map<String, AttributeValue>>();
-        List<CsvColumn> columns = null;
-        for (var record : CsvReader.builder().ofCsvRecord(csv)) {
-            if (columns == null) {
-                columns = record.getFields().stream().map(CsvColumn::ofHeader).toList();
-                continue;
-            }
-            var item = new LinkedHashMap<String, AttributeValue>();
-            for (int i = 0; i < columns.size(); i++) {
-                if (!record.getField(i).isEmpty()) {
-                    item.put(columns.get(i).name(), ConsoleCsv.parse(columns.get(i).type(), record.getField(i)));
-                }
-            }
-            rows.add(item);
-        }
-        return rows;
+        return ConsoleCsv.readAll(csv);
     }
 }

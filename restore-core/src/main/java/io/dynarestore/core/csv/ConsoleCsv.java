@@ -154,6 +154,30 @@ public final class ConsoleCsv implements Closeable {
         }
     }
 
+    /**
+     * The items of a whole file written by this class (for checks and small files: it holds them
+     * all). Empty cells are absent attributes, so an empty string reads back as absent here.
+     */
+    public static List<Map<String, AttributeValue>> readAll(String csv) {
+        var rows = new ArrayList<Map<String, AttributeValue>>();
+        List<CsvColumn> columns = null;
+        for (var record : de.siegmar.fastcsv.reader.CsvReader.builder().ofCsvRecord(csv)) {
+            if (columns == null) {
+                columns = record.getFields().stream().map(CsvColumn::ofHeader).toList();
+                continue;
+            }
+            var item = new java.util.LinkedHashMap<String, AttributeValue>();
+            for (int i = 0; i < columns.size(); i++) {
+                String cell = record.getField(i);
+                if (!cell.isEmpty()) {
+                    item.put(columns.get(i).name(), parse(columns.get(i).type(), cell));
+                }
+            }
+            rows.add(item);
+        }
+        return rows;
+    }
+
     private static List<String> strings(String cell) {
         return List.of(JSON.readValue(cell, String[].class));
     }

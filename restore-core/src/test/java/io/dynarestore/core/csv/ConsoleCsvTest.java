@@ -2,13 +2,11 @@ package io.dynarestore.core.csv;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import de.siegmar.fastcsv.reader.CsvReader;
 import io.dynarestore.core.codec.DynamoJson;
 import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.RandomItems;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,25 +31,8 @@ class ConsoleCsvTest {
         return out.toString(StandardCharsets.UTF_8);
     }
 
-    /** Reads an export back; empty cells are absent attributes (an empty string is lost on this side). */
     static List<Map<String, AttributeValue>> read(String csv) {
-        var rows = new ArrayList<Map<String, AttributeValue>>();
-        List<CsvColumn> columns = null;
-        for (var record : CsvReader.builder().ofCsvRecord(csv)) {
-            if (columns == null) {
-                columns = record.getFields().stream().map(CsvColumn::ofHeader).toList();
-                continue;
-            }
-            var item = new LinkedHashMap<String, AttributeValue>();
-            for (int i = 0; i < columns.size(); i++) {
-                String cell = record.getField(i);
-                if (!cell.isEmpty()) {
-                    item.put(columns.get(i).name(), ConsoleCsv.parse(columns.get(i).type(), cell));
-                }
-            }
-            rows.add(item);
-        }
-        return rows;
+        return ConsoleCsv.readAll(csv);
     }
 
     static LongStream seeds() {
