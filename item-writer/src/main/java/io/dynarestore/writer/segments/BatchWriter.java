@@ -3,10 +3,12 @@ package io.dynarestore.writer.segments;
 import io.dynarestore.core.retry.Backoff;
 import io.dynarestore.writer.capacity.WriteBudgets;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -42,39 +44,104 @@ final class BatchWriter {
                        BooleanSupplier aborted) {
     }
 
+    /** One call of a batch: what it leaves to do, in words, or {@code null} when all is done. */
+    @FunctionalInterface
+    private interface Call {
+        String left();
+    }
+
     /** Returns the number of BatchWriteItem calls it took (1 when nothing had to be retried). */
     int write(Destination d, List<WriteRequest> batch) {
         String table = d.table();
-        List<WriteRequest> pending = batch;
-        int calls = 0;
+        var pending = new ArrayList<>(batch);
+        int[] calls = {0};
+        retrying(d, "write to", () -> units(d.lane(), pending), () -> {
+            calls[0]++;
+            BatchWriteItemResponse response = d.dynamo().batchWriteItem(BatchWriteItemRequest.builder()
+                    .requestItems(Map.of(table, List.copyOf(pending))).build());
+            List<WriteRequest> unprocessed = response.hasUnprocessedItems()
+                    ? response.unprocessedItems().getOrDefault(table, List.of()) : List.of();
+            if (unprocessed.isEmpty()) {
+                return null;
+            }
+            d.lane().throttled();
+            pending.clear();
+            pending.addAll(unprocessed);
+            return unprocessed.size() + " items of a batch for " + table + " were still unprocessed";
+        });
+        return calls[0];
+    }
+
+    /**
+     * Reads the current items of up to 100 keys (consistently), retrying UnprocessedKeys and
+     * throttling like writes; returns them by key values, in key-attribute order. Reads use read
+     * capacity, so they neither pay in the write lane nor slow it down.
+     */
+    Map<List<AttributeValue>, Map<String, AttributeValue>> read(Destination d, List<String> keyAttributes,
+                                                                  List<Map<String, AttributeValue>> keys) {
+        String table = d.table();
+        var found = new HashMap<List<AttributeValue>, Map<String, AttributeValue>>();
+        KeysAndAttributes[] pending = {KeysAndAttributes.builder().keys(keys).consistentRead(true).build()};
+        retrying(d, "read", null, () -> {
+            var response = d.dynamo().batchGetItem(BatchGetItemRequest.builder()
+                    .requestItems(Map.of(table, pending[0])).build());
+            for (var item : response.responses().getOrDefault(table, List.of())) {
+                found.put(keyAttributes.stream().map(item::get).toList(), item);
+            }
+            var left = response.hasUnprocessedKeys() ? response.unprocessedKeys().get(table) : null;
+            if (left == null || left.keys().isEmpty()) {
+                return null;
+            }
+            pending[0] = left;
+            return left.keys().size() + " keys of " + table + " could not be read";
+        });
+        return found;
+    }
+
+    /**
+     * Calls until nothing is left: each call is paid for in the lane first ({@code units}, or
+     * nothing for reads) and waits for the table's breaker. Throttling slows the lane (writes),
+     * outages feed the breaker; only calls made while the breaker is closed spend attempts.
+     */
+    private void retrying(Destination d, String what, LongSupplier units, Call call) {
         for (int attempt = 1; ; ) {
-            if (!d.lane().acquire(units(d.lane(), pending), d.aborted())
+            if (units != null && !d.lane().acquire(units.getAsLong(), d.aborted())
                     || !outages.permit(d.breaker(), d.aborted())) {
                 throw new SegmentAbortedException();
             }
             boolean counting = Outages.counting(d.breaker());
             long started = System.nanoTime();
-            calls++;
             try {
-                BatchWriteItemResponse response = d.dynamo().batchWriteItem(BatchWriteItemRequest.builder()
-                        .requestItems(Map.of(table, pending)).build());
+                String left = call.left();
                 Outages.succeeded(d.breaker(), started);
-                List<WriteRequest> unprocessed = response.hasUnprocessedItems()
-                        ? response.unprocessedItems().getOrDefault(table, List.of()) : List.of();
-                if (unprocessed.isEmpty()) {
-                    return calls;
+                if (left == null) {
+                    return;
                 }
-                d.lane().throttled();
-                pending = unprocessed;
                 if (attempt >= backoff.maxAttempts()) {
-                    throw new TransientWriteException(unprocessed.size() + " items of a batch for " + table
-                            + " were still unprocessed after " + attempt + " attempts (the table is throttling)");
+                    throw new TransientWriteException(left + " after " + attempt + " attempts (the table is "
+                            + "throttling)");
                 }
             } catch (ResourceNotFoundException e) {
                 Outages.succeeded(d.breaker(), started);
-                throw new PermanentWriteException("table " + table + " does not exist (deleted during the restore?)", e);
+                throw new PermanentWriteException("table " + d.table() + " does not exist (deleted during the "
+                        + "restore?)", e);
             } catch (DynamoDbException e) {
-                failure(d, started, e, attempt, counting, "write to");
+                if (throttling(e)) {
+                    Outages.succeeded(d.breaker(), started);
+                    if (units != null) {
+                        d.lane().throttled();
+                    }
+                } else if (e.statusCode() >= 500) {
+                    Outages.failed(d.breaker(), started, e);
+                } else {
+                    Outages.succeeded(d.breaker(), started);
+                    throw new PermanentWriteException("DynamoDB refused to " + what + " " + d.table() + ": "
+                            + message(e), e);
+                }
+                if (counting && attempt >= backoff.maxAttempts()) {
+                    throw new TransientWriteException("DynamoDB kept failing for " + d.table() + ": " + message(e),
+                            e);
+                }
             } catch (SdkClientException e) {
                 Outages.failed(d.breaker(), started, e);
                 if (counting && attempt >= backoff.maxAttempts()) {
@@ -87,25 +154,6 @@ final class BatchWriter {
             if (!backoff.pause(Math.min(attempt, 6))) {
                 throw new SegmentAbortedException();
             }
-        }
-    }
-
-    /** Sorts out a DynamoDB error: throttling slows the lane, 5xx feeds the breaker, the rest is permanent. */
-    private void failure(Destination d, long started, DynamoDbException e, int attempt, boolean counting, String what) {
-        if (throttling(e)) {
-            Outages.succeeded(d.breaker(), started);
-            if (d.lane() != null) {
-                d.lane().throttled();
-            }
-        } else if (e.statusCode() >= 500) {
-            Outages.failed(d.breaker(), started, e);
-        } else {
-            Outages.succeeded(d.breaker(), started);
-            throw new PermanentWriteException("DynamoDB refused to " + what + " " + d.table() + ": "
-                    + message(e), e);
-        }
-        if (counting && attempt >= backoff.maxAttempts()) {
-            throw new TransientWriteException("DynamoDB kept failing for " + d.table() + ": " + message(e), e);
         }
     }
 
@@ -119,58 +167,6 @@ final class BatchWriter {
             units += w.putRequest() != null ? lane.cost(w.putRequest().item()) : 1;
         }
         return units;
-    }
-
-    /**
-     * Reads the current items of up to 100 keys (consistently), retrying UnprocessedKeys and
-     * throttling like writes; returns them by key values, in key-attribute order.
-     */
-    Map<List<AttributeValue>, Map<String, AttributeValue>> read(Destination d, List<String> keyAttributes,
-                                                                  List<Map<String, AttributeValue>> keys) {
-        String table = d.table();
-        var found = new HashMap<List<AttributeValue>, Map<String, AttributeValue>>();
-        var pending = KeysAndAttributes.builder().keys(keys).consistentRead(true).build();
-        for (int attempt = 1; ; ) {
-            if (!outages.permit(d.breaker(), d.aborted())) {
-                throw new SegmentAbortedException();
-            }
-            boolean counting = Outages.counting(d.breaker());
-            long started = System.nanoTime();
-            try {
-                var response = d.dynamo().batchGetItem(BatchGetItemRequest.builder()
-                        .requestItems(Map.of(table, pending)).build());
-                Outages.succeeded(d.breaker(), started);
-                for (var item : response.responses().getOrDefault(table, List.of())) {
-                    found.put(keyAttributes.stream().map(item::get).toList(), item);
-                }
-                var left = response.hasUnprocessedKeys() ? response.unprocessedKeys().get(table) : null;
-                if (left == null || left.keys().isEmpty()) {
-                    return found;
-                }
-                pending = left;
-                if (attempt >= backoff.maxAttempts()) {
-                    throw new TransientWriteException(left.keys().size() + " keys of " + table
-                            + " could not be read after " + attempt + " attempts (the table is throttling)");
-                }
-            } catch (ResourceNotFoundException e) {
-                Outages.succeeded(d.breaker(), started);
-                throw new PermanentWriteException("table " + table + " does not exist (deleted during the restore?)", e);
-            } catch (DynamoDbException e) {
-                failure(new Destination(d.dynamo(), table, null, d.breaker(), d.aborted()), started, e, attempt,
-                        counting, "read");
-            } catch (SdkClientException e) {
-                Outages.failed(d.breaker(), started, e);
-                if (counting && attempt >= backoff.maxAttempts()) {
-                    throw new TransientWriteException("DynamoDB is unreachable: " + e.getMessage(), e);
-                }
-            }
-            if (counting) {
-                attempt++;
-            }
-            if (!backoff.pause(Math.min(attempt, 6))) {
-                throw new SegmentAbortedException();
-            }
-        }
     }
 
     static boolean throttling(DynamoDbException e) {

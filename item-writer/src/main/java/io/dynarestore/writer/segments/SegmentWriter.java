@@ -112,10 +112,6 @@ final class SegmentWriter {
         }
     }
 
-    /** Writes the segment from its start and publishes its completion. */
-    SegmentCompleted write(SegmentDispatched work, String writer, BooleanSupplier aborted) {
-        return write(work, writer, aborted, null, c -> { });
-    }
 
     /**
      * Writes the segment and publishes its completion.
