@@ -1,10 +1,21 @@
 package io.dynarestore.notifier;
 
-import io.dynarestore.contracts.Topic;
+import io.dynarestore.contracts.notifications.NotificationEvent;
+import io.dynarestore.core.kafka.EventPublisher;
 import io.dynarestore.core.kafka.TopicDefinitions;
-import io.dynarestore.core.kafka.TopicFollower;
-import io.micrometer.core.instrument.Counter;
+import io.dynarestore.notifier.deliveries.DeliveryLog;
+import io.dynarestore.notifier.deliveries.Dispatcher;
+import io.dynarestore.notifier.email.MailChannel;
+import io.dynarestore.notifier.restores.StatusFollower;
+import io.dynarestore.notifier.webhooks.WebhookChannel;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -14,10 +25,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.kafka.core.KafkaAdmin;
+import org.springframework.mail.javamail.JavaMailSender;
 
 /**
- * notifier: joins its consumer group on {@code status} and counts what it receives
- * ({@code dynarestore.notifier.received}). Its real work arrives with its own issue.
+ * notifier: tells people and upstream systems that restores ended (mails to {@code notify.emails},
+ * signed webhooks to {@code notify.webhooks}) and mails the passcode-protected links of files.
  */
 @SpringBootApplication
 @ConfigurationPropertiesScan
@@ -32,9 +44,33 @@ public class NotifierApplication {
         builder().run(args);
     }
 
-    /** Configuration of notifier, under {@code notifier}. */
+    /**
+     * Configuration of notifier, under {@code notifier}.
+     *
+     * @param publicUrl          where people reach restore-api (links and restore pages in mails)
+     * @param logWait            how long to wait for the links and delivery logs to be read up to now
+     * @param maxOpen            how long an unfinished restore holds the committed offset back
+     * @param parallelDeliveries deliveries of one event sent at the same time
+     */
     @ConfigurationProperties("notifier")
-    public record NotifierProperties(TopicDefinitions topics, @DefaultValue("notifier") String group) {
+    public record NotifierProperties(TopicDefinitions topics, @DefaultValue("notifier") String group,
+                                     @DefaultValue("http://localhost:8080") String publicUrl,
+                                     @DefaultValue Mail mail, @DefaultValue Webhooks webhooks,
+                                     @DefaultValue Retries retries, @DefaultValue("30s") Duration logWait,
+                                     @DefaultValue("7d") Duration maxOpen, @DefaultValue("8") int parallelDeliveries) {
+
+        /** @param from the sender of every mail */
+        public record Mail(@DefaultValue("dynarestore@localhost") String from) {
+        }
+
+        /** @param signingSecret the HMAC key of webhook signatures ({@code whsec_<base64>}), shared with receivers */
+        public record Webhooks(String signingSecret, @DefaultValue("10s") Duration timeout) {
+        }
+
+        /** Tries of one delivery, and the backoff between them (doubling from {@code initialBackoff}). */
+        public record Retries(@DefaultValue("5") int maxAttempts, @DefaultValue("1s") Duration initialBackoff,
+                              @DefaultValue("30s") Duration maxBackoff) {
+        }
     }
 
     @Bean
@@ -42,10 +78,31 @@ public class NotifierApplication {
         return new KafkaAdmin.NewTopics(properties.topics().newTopics().toArray(new NewTopic[0]));
     }
 
+    @Bean(destroyMethod = "close")
+    EventPublisher eventPublisher(KafkaProperties kafka) {
+        return new EventPublisher(kafka.buildProducerProperties(), "notifier");
+    }
+
+    @Bean(destroyMethod = "shutdownNow")
+    ExecutorService deliveryPool(NotifierProperties properties) {
+        int n = Math.max(1, properties.parallelDeliveries());
+        return new ThreadPoolExecutor(n, n, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(1000),
+                new ThreadPoolExecutor.CallerRunsPolicy());
+    }
+
     @Bean(initMethod = "start", destroyMethod = "close")
-    TopicFollower follower(KafkaProperties kafka, NotifierProperties properties, MeterRegistry meters) {
-        Counter received = meters.counter("dynarestore.notifier.received");
-        return new TopicFollower(kafka.buildConsumerProperties(), properties.group(), Topic.STATUS.topicName(),
-                record -> received.increment());
+    StatusFollower statusFollower(KafkaProperties kafka, NotifierProperties properties, EventPublisher publisher,
+                                  JavaMailSender mail, ExecutorService deliveryPool, MeterRegistry meters) {
+        var consumer = kafka.buildConsumerProperties();
+        var deliveries = new DeliveryLog(consumer, publisher);
+        var channels = Map.of(
+                NotificationEvent.Channel.EMAIL, new MailChannel(mail, properties.mail().from()),
+                NotificationEvent.Channel.WEBHOOK, new WebhookChannel(properties.webhooks().signingSecret(),
+                        properties.webhooks().timeout(), Clock.systemUTC()));
+        var retries = properties.retries();
+        var dispatcher = new Dispatcher(deliveries, channels, new Dispatcher.Retries(retries.maxAttempts(),
+                retries.initialBackoff(), retries.maxBackoff()), publisher, deliveryPool, meters);
+        return new StatusFollower(consumer, properties.group(), deliveries, consumer, dispatcher,
+                properties.publicUrl(), properties.logWait(), properties.maxOpen());
     }
 }

@@ -14,11 +14,36 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param vault          the bucket and root prefix of the vault
  * @param topics         replication and partition counts of the topics it may create
  * @param verdictTimeout how long {@code POST /restores} waits for the planner's first answer
+ * @param links          passcode-protected email links to granular-recovery files
  */
 @ConfigurationProperties("api")
 public record ApiProperties(
         AwsSettings aws,
         VaultSettings vault,
         TopicDefinitions topics,
-        @DefaultValue("5s") Duration verdictTimeout) {
+        @DefaultValue("5s") Duration verdictTimeout,
+        @DefaultValue Links links) {
+
+    /**
+     * Email links.
+     *
+     * @param expiry   how long a link opens the file after it is issued; shorter than the retention
+     *                 of {@code restore.links}, which holds its tries
+     * @param maxTries wrong passcodes after which a link locks
+     * @param logWait  how long a try waits to read itself back from {@code restore.links}
+     */
+    public record Links(@DefaultValue("7d") Duration expiry, @DefaultValue("5") int maxTries,
+                        @DefaultValue("10s") Duration logWait) {
+        public Links {
+            if (expiry.isNegative() || expiry.isZero()
+                    || expiry.compareTo(io.dynarestore.contracts.Topic.LINKS_RETENTION.minusDays(1)) > 0) {
+                throw new IllegalArgumentException("api.links.expiry is " + expiry + "; it must be positive and "
+                        + "at most " + io.dynarestore.contracts.Topic.LINKS_RETENTION.minusDays(1).toDays()
+                        + " days, so that restore.links still holds a link's tries when it expires");
+            }
+            if (maxTries < 1) {
+                throw new IllegalArgumentException("api.links.max-tries must be at least 1, not " + maxTries);
+            }
+        }
+    }
 }

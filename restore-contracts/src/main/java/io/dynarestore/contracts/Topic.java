@@ -20,7 +20,18 @@ public enum Topic {
     /** Work items for exporters. Key: {@code restoreId/segment}. */
     EXPORTS("restore.exports", 6),
     /** Every status event of every restore. Key: restore id. */
-    STATUS("restore.status", 6);
+    STATUS("restore.status", 6),
+    /**
+     * Passcode-protected download links: issued links and passcode tries, read from the start by
+     * every restore-api replica and by the notifier. One partition, so that every replica sees the
+     * tries of a link in the same order. Key: link id. Readable only by restore-api and notifier.
+     */
+    LINKS("restore.links", 1),
+    /** What the notifier delivered (or gave up on), so that a redelivered event is not sent twice. Key: restore id. */
+    NOTIFICATIONS("restore.notifications", 6);
+
+    /** How long {@link #LINKS} keeps its records: longer than any link may live. */
+    public static final java.time.Duration LINKS_RETENTION = java.time.Duration.ofDays(30);
 
     private final String topicName;
     private final int defaultPartitions;

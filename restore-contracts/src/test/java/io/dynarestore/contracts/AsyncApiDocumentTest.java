@@ -37,6 +37,10 @@ class AsyncApiDocumentTest {
         Stream.of(SegmentWork.class.getPermittedSubclasses()).map(Class::getSimpleName).forEach(expected::add);
         Stream.of(io.dynarestore.contracts.work.ExportWork.class.getPermittedSubclasses()).map(Class::getSimpleName)
                 .forEach(expected::add);
+        Stream.of(io.dynarestore.contracts.links.LinkEvent.class.getPermittedSubclasses()).map(Class::getSimpleName)
+                .forEach(expected::add);
+        Stream.of(io.dynarestore.contracts.notifications.NotificationEvent.class.getPermittedSubclasses())
+                .map(Class::getSimpleName).forEach(expected::add);
         assertThat(messages).isEqualTo(expected);
         for (String m : messages) {
             String ref = doc.get("components").get("messages").get(m).get("payload").get("$ref").asString();

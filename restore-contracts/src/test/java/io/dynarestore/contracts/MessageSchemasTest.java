@@ -22,7 +22,9 @@ class MessageSchemasTest {
     static Stream<Class<?>> messageTypes() {
         var types = new java.util.ArrayList<Class<?>>();
         types.add(RestoreRequested.class);
-        for (var sealed : new Class<?>[]{RestoreEvent.class, SegmentWork.class, io.dynarestore.contracts.work.ExportWork.class}) {
+        for (var sealed : new Class<?>[]{RestoreEvent.class, SegmentWork.class, io.dynarestore.contracts.work.ExportWork.class,
+                io.dynarestore.contracts.links.LinkEvent.class,
+                io.dynarestore.contracts.notifications.NotificationEvent.class}) {
             types.addAll(java.util.List.of(sealed.getPermittedSubclasses()));
         }
         return types.stream();

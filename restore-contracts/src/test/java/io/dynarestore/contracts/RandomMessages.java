@@ -145,6 +145,8 @@ final class RandomMessages {
             }
             case "bucket":
                 return "vault";
+            case "token":
+                return "t" + UUID.randomUUID().toString().replace("-", "");
             default:
                 return "v" + random.nextInt(100000);
         }

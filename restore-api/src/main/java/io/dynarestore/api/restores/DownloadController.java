@@ -1,9 +1,7 @@
 package io.dynarestore.api.restores;
 
 import io.dynarestore.api.problems.ApiProblem;
-import io.dynarestore.core.aws.AwsClients;
 import io.swagger.v3.oas.annotations.Operation;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -19,11 +17,11 @@ import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBo
 class DownloadController {
 
     private final RestoreViews views;
-    private final AwsClients aws;
+    private final RestoreFiles files;
 
-    DownloadController(RestoreViews views, AwsClients aws) {
+    DownloadController(RestoreViews views, RestoreFiles files) {
         this.views = views;
-        this.aws = aws;
+        this.files = files;
     }
 
     @Operation(summary = "Download a restore's CSV file",
@@ -37,17 +35,6 @@ class DownloadController {
                 "Restore " + restoreId + " has no file to download (it is " + summary.state() + "). A file exists "
                         + "once a restore into a FILE destination COMPLETED; see GET /restores/" + restoreId + ".",
                 null));
-        String name = file.key().substring(file.key().lastIndexOf('/') + 1);
-        StreamingResponseBody body = out -> {
-            try (var in = aws.s3().getObject(b -> b.bucket(file.bucket()).key(file.key()))) {
-                in.transferTo(out);
-            }
-        };
-        return ResponseEntity.ok()
-                .header(HttpHeaders.CONTENT_TYPE, "text/csv; charset=utf-8")
-                .header(HttpHeaders.CONTENT_DISPOSITION, "attachment; filename=\"" + name + "\"")
-                .header(HttpHeaders.CONTENT_LENGTH, String.valueOf(file.bytes()))
-                .header("X-Checksum-SHA256", file.sha256())
-                .body(body);
+        return files.stream(file);
     }
 }

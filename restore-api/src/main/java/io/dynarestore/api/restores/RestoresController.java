@@ -3,6 +3,9 @@ package io.dynarestore.api.restores;
 import io.dynarestore.api.ApiProperties;
 import io.dynarestore.api.problems.ApiProblem;
 import io.dynarestore.contracts.Topic;
+import io.dynarestore.api.links.Links;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import io.dynarestore.contracts.request.Destination;
 import io.dynarestore.contracts.request.RestoreRequested;
 import io.dynarestore.contracts.status.RestoreState;
 import io.dynarestore.contracts.status.RestoreView;
@@ -39,15 +42,28 @@ class RestoresController {
     private final AwsClients aws;
     private final ApiProperties properties;
     private final Clock clock;
+    private final Links links;
+
+    /**
+     * The answer to a submission: the restore's summary, and for a file sent by email link the
+     * passcode, shown here once and never again.
+     */
+    record Submitted(@JsonUnwrapped RestoreView.Summary restore, EmailLink emailLink) {
+    }
+
+    /** The passcode of an email link: give it to the recipients by another channel than email. */
+    record EmailLink(String passcode, java.time.Instant expiresAt, List<String> recipients, String note) {
+    }
 
     RestoresController(RestoreViews views, RestoreValidator validator, EventPublisher publisher, AwsClients aws,
-                       ApiProperties properties, Clock clock) {
+                       ApiProperties properties, Clock clock, Links links) {
         this.views = views;
         this.validator = validator;
         this.publisher = publisher;
         this.aws = aws;
         this.properties = properties;
         this.clock = clock;
+        this.links = links;
     }
 
     @Operation(summary = "Start a restore",
@@ -56,7 +72,7 @@ class RestoresController {
                     + "request, or a problem (400, 409, 422) that says what to fix.")
     @PostMapping(path = "/restores", consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<RestoreView.Summary> submit(@RequestBody(description = "a RestoreRequested")
+    ResponseEntity<Submitted> submit(@RequestBody(description = "a RestoreRequested")
                                                @org.springframework.web.bind.annotation.RequestBody byte[] body) {
         RequestReader.Result result = RequestReader.read(body, UUID.randomUUID().toString());
         if (result instanceof RequestReader.Invalid invalid) {
@@ -73,8 +89,8 @@ class RestoresController {
                 throw ApiProblem.rejected(known.get().code(), "restoreId " + request.restoreId()
                         + " was rejected and cannot be reused: " + known.get().reason(), null);
             }
-            if (existing.isPresent() && existing.get().substance().equals(request.substance())) {
-                return ResponseEntity.ok().location(location).body(known.get());
+            if (existing.isPresent() && withoutLink(existing.get()).equals(withoutLink(request))) {
+                return ResponseEntity.ok().location(location).body(new Submitted(known.get(), null));
             }
             throw new ApiProblem(409, "RESTORE_ID_TAKEN", "restoreId " + request.restoreId()
                     + " is already used by a different restore; leave restoreId out, or choose a new one.",
@@ -84,13 +100,38 @@ class RestoresController {
         if (validator.check(request) instanceof RestoreValidator.Verdict.Problem p) {
             throw ApiProblem.rejected(p.code(), p.reason(), p.errors());
         }
+        EmailLink emailLink = null;
+        if (request.destination() instanceof Destination.File file
+                && file.delivery() instanceof Destination.Delivery.Email email) {
+            // the link exists before the request does, so that the notifier always finds it
+            Links.IssuedLink issued = links.issue(request.restoreId(), email.recipients(), email.message());
+            request = withDestination(request, new Destination.File(file.format(), email.withLink(issued.linkId())));
+            emailLink = new EmailLink(issued.passcode(), issued.expiresAt(), email.recipients(),
+                    "Give this passcode to the recipients by another channel than email (phone, chat). It is "
+                            + "shown only now; the emailed link opens the file only with it, and locks after "
+                            + properties.links().maxTries() + " wrong tries.");
+        }
         EventPublisher.await(publisher.send(Topic.REQUESTS, request.restoreId(), request));
         views.submitted(request);
         RestoreView.Summary summary = views.awaitVerdict(request.restoreId(), properties.verdictTimeout());
         if (summary.state() == RestoreState.REJECTED) {
             throw ApiProblem.rejected(summary.code(), summary.reason(), null);
         }
-        return ResponseEntity.accepted().location(location).body(summary);
+        return ResponseEntity.accepted().location(location).body(new Submitted(summary, emailLink));
+    }
+
+    private static RestoreRequested withDestination(RestoreRequested r, Destination destination) {
+        return new RestoreRequested(r.restoreId(), r.type(), r.schemaVersion(), r.eventId(), r.occurredAt(),
+                r.requestedBy(), r.source(), r.scope(), destination, r.notification());
+    }
+
+    /** The request's substance without the link restore-api added, to compare a resubmission with it. */
+    private static RestoreRequested withoutLink(RestoreRequested r) {
+        if (r.destination() instanceof Destination.File file
+                && file.delivery() instanceof Destination.Delivery.Email email && email.linkId() != null) {
+            r = withDestination(r, new Destination.File(file.format(), email.withLink(null)));
+        }
+        return r.substance();
     }
 
     @Operation(summary = "A restore's state, progress and timeline")

@@ -11,4 +11,9 @@ class RestoresWiring {
     RestoreViews restoreViews(KafkaProperties kafka) {
         return new RestoreViews(kafka.buildConsumerProperties());
     }
+
+    @Bean
+    RestoreFiles restoreFiles(RestoreViews views, io.dynarestore.core.aws.AwsClients aws) {
+        return new RestoreFiles(views, aws);
+    }
 }

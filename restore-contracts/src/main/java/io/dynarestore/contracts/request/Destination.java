@@ -99,7 +99,21 @@ public sealed interface Destination {
         record Download() implements Delivery {
         }
 
-        record Email(List<String> recipients, String message) implements Delivery {
+        /**
+         * A link mailed to {@code recipients} that opens only with a passcode. {@code linkId} is set
+         * by restore-api when it issues the link and the passcode; a request without it (one
+         * published straight to Kafka) is refused, since nobody could be given the passcode.
+         */
+        record Email(List<String> recipients, String message, String linkId) implements Delivery {
+
+            public Email(List<String> recipients, String message) {
+                this(recipients, message, null);
+            }
+
+            /** This delivery with the link restore-api issued for it. */
+            public Email withLink(String linkId) {
+                return new Email(recipients, message, linkId);
+            }
         }
     }
 }

@@ -34,7 +34,11 @@ public record TopicDefinitions(short replicationFactor, Map<String, Integer> par
         var topics = new ArrayList<NewTopic>();
         for (Topic t : Topic.values()) {
             int n = partitions(t);
-            topics.add(new NewTopic(t.topicName(), n, replicationFactor));
+            var topic = new NewTopic(t.topicName(), n, replicationFactor);
+            if (t == Topic.LINKS) { // a link's tries must outlive the link (the broker default is 7 days)
+                topic.configs(Map.of("retention.ms", String.valueOf(Topic.LINKS_RETENTION.toMillis())));
+            }
+            topics.add(topic);
             topics.add(new NewTopic(t.dlt(), n, replicationFactor));
         }
         return topics;

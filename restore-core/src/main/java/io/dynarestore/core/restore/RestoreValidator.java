@@ -364,10 +364,10 @@ public final class RestoreValidator {
             return problem(RejectionCode.INVALID_REQUEST, "/destination/format", "Files are written as CSV; "
                     + "set format to CSV or leave it out.");
         }
-        if (file.delivery() instanceof Destination.Delivery.Email) {
-            return problem(RejectionCode.UNSUPPORTED, "/destination/delivery", "Delivery by email link is not "
-                    + "available in this version; use {\"type\": \"DOWNLOAD\"} and fetch the file with "
-                    + "GET /restores/{restoreId}/download.");
+        if (file.delivery() instanceof Destination.Delivery.Email email && email.linkId() == null) {
+            return problem(RejectionCode.UNSUPPORTED, "/destination/delivery", "Delivery by email link needs a "
+                    + "passcode that only restore-api hands out (once, in its answer); submit this request with "
+                    + "POST /restores, or use {\"type\": \"DOWNLOAD\"} and GET /restores/{restoreId}/download.");
         }
         return null;
     }

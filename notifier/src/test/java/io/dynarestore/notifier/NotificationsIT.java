@@ -1,0 +1,269 @@
+package io.dynarestore.notifier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.icegreen.greenmail.util.GreenMail;
+import com.icegreen.greenmail.util.GreenMailUtil;
+import com.icegreen.greenmail.util.ServerSetup;
+import com.sun.net.httpserver.HttpServer;
+import io.dynarestore.contracts.Json;
+import io.dynarestore.contracts.Topic;
+import io.dynarestore.contracts.notifications.NotificationAbandoned;
+import io.dynarestore.contracts.notifications.NotificationEvent;
+import io.dynarestore.contracts.request.Destination;
+import io.dynarestore.contracts.request.Notify;
+import io.dynarestore.contracts.request.RestoreRequested;
+import io.dynarestore.contracts.request.Scope;
+import io.dynarestore.contracts.request.Source;
+import io.dynarestore.contracts.status.RestoreAccepted;
+import io.dynarestore.contracts.status.RestoreCompleted;
+import io.dynarestore.contracts.status.RestoreFailed;
+import io.dynarestore.contracts.status.TableRef;
+import io.dynarestore.contracts.webhooks.WebhookSignature;
+import io.dynarestore.core.kafka.EventPublisher;
+import io.dynarestore.core.kafka.TopicDefinitions;
+import io.dynarestore.testkit.KafkaBroker;
+import io.dynarestore.testkit.Ports;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * notifier on a real broker, with a local HTTP receiver for webhooks and GreenMail for SMTP:
+ * status events in, signed webhooks and mails out, each sent once.
+ */
+class NotificationsIT {
+
+    static final String SECRET = "whsec_" + java.util.Base64.getEncoder().encodeToString(
+            "a-test-signing-key-of-32-bytes!!".getBytes());
+
+    static KafkaBroker kafka;
+    static GreenMail smtp;
+    static HttpServer receiver;
+    static EventPublisher publisher;
+    static ConfigurableApplicationContext notifier;
+    /** Every request the receiver got, by path. */
+    static final Map<String, List<Received>> received = new ConcurrentHashMap<>();
+    /** Paths that answer 500 this many more times before answering 204. */
+    static final Map<String, AtomicInteger> failuresLeft = new ConcurrentHashMap<>();
+
+    record Received(String id, String timestamp, String signature, byte[] body, int answered) {
+    }
+
+    @BeforeAll
+    static void start() throws Exception {
+        kafka = KafkaBroker.start(TopicDefinitions.local().partitionCounts());
+        smtp = new GreenMail(new ServerSetup(Ports.free(), "127.0.0.1", "smtp"));
+        smtp.start();
+        receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        receiver.createContext("/", exchange -> {
+            byte[] body = exchange.getRequestBody().readAllBytes();
+            String path = exchange.getRequestURI().getPath();
+            AtomicInteger left = failuresLeft.getOrDefault(path, new AtomicInteger());
+            int status = left.getAndDecrement() > 0 ? 500 : 204;
+            received.computeIfAbsent(path, p -> new CopyOnWriteArrayList<>()).add(new Received(
+                    exchange.getRequestHeaders().getFirst(WebhookSignature.ID),
+                    exchange.getRequestHeaders().getFirst(WebhookSignature.TIMESTAMP),
+                    exchange.getRequestHeaders().getFirst(WebhookSignature.SIGNATURE), body, status));
+            exchange.sendResponseHeaders(status, -1);
+            exchange.close();
+        });
+        receiver.start();
+        publisher = new EventPublisher(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), "test");
+        notifier = startNotifier();
+    }
+
+    static ConfigurableApplicationContext startNotifier() {
+        return NotifierApplication.builder().run("--spring.profiles.active=local", "--server.port=0",
+                "--KAFKA_BOOTSTRAP_SERVERS=" + kafka.bootstrapServers(),
+                "--spring.mail.host=127.0.0.1", "--spring.mail.port=" + smtp.getSmtp().getPort(),
+                "--notifier.webhooks.signing-secret=" + SECRET,
+                "--notifier.public-url=https://restore.example.com",
+                "--notifier.retries.max-attempts=3", "--notifier.retries.initial-backoff=200ms");
+    }
+
+    @AfterAll
+    static void stop() {
+        notifier.close();
+        publisher.close();
+        receiver.stop(0);
+        smtp.stop();
+        kafka.close();
+    }
+
+    static String hook(String path) {
+        return "http://127.0.0.1:" + receiver.getAddress().getPort() + path;
+    }
+
+    static RestoreRequested request(String id, List<String> emails, List<String> webhooks) {
+        return new RestoreRequested(id, null, null, null, null, "ops@example.com",
+                Source.backup("000000000000", "us-east-1", "orders", "b-1"), new Scope.Full(),
+                new Destination.NewTable("000000000000", "us-east-1", "orders-restored", null),
+                new Notify(emails, webhooks)).normalized(id, UUID.randomUUID().toString(), Instant.now());
+    }
+
+    static void accepted(RestoreRequested request) {
+        EventPublisher.await(publisher.send(Topic.STATUS, request.restoreId(), RestoreAccepted.of(request)));
+    }
+
+    static RestoreCompleted completed(String id) {
+        var event = RestoreCompleted.of(id, new TableRef("000000000000", "us-east-1", "orders-restored"), 1234, 99_000,
+                4, 61_000);
+        EventPublisher.await(publisher.send(Topic.STATUS, id, event));
+        return event;
+    }
+
+    @Test
+    void postsASignedWebhookAndRetriesItAfterA500() throws Exception {
+        // Given a restore whose request subscribes a webhook that answers 500 once
+        String id = "hook-" + UUID.randomUUID();
+        failuresLeft.put("/retry", new AtomicInteger(1));
+        accepted(request(id, null, List.of(hook("/retry"))));
+
+        // When the restore completes
+        RestoreCompleted end = completed(id);
+
+        // Then the webhook is posted twice: a 500, then a 204, with the same id and the event as body
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                assertThat(received.getOrDefault("/retry", List.of())).extracting(Received::answered)
+                        .containsExactly(500, 204));
+        for (Received r : received.get("/retry")) {
+            assertThat(r.id()).isEqualTo(end.eventId());
+            assertThat(Json.mapper().readTree(r.body()).get("type").asString()).isEqualTo("RestoreCompleted");
+            assertThat(Json.mapper().readTree(r.body()).get("restoreId").asString()).isEqualTo(id);
+            // and the signature verifies with the shared secret, and not with another
+            long ts = Long.parseLong(r.timestamp());
+            assertThat(WebhookSignature.verify(SECRET, r.id(), ts, r.body(), r.signature(),
+                    Instant.now().getEpochSecond(), 300)).isTrue();
+            assertThat(WebhookSignature.verify("whsec_b3RoZXI=", r.id(), ts, r.body(), r.signature(),
+                    Instant.now().getEpochSecond(), 300)).isFalse();
+        }
+    }
+
+    @Test
+    void givesUpAfterTheLastTryAndPutsTheWebhookOnTheDeadLetterTopic() throws Exception {
+        // Given a webhook that always answers 500
+        String id = "dead-" + UUID.randomUUID();
+        failuresLeft.put("/down", new AtomicInteger(1_000));
+        accepted(request(id, null, List.of(hook("/down"))));
+
+        // When the restore fails
+        EventPublisher.await(publisher.send(Topic.STATUS, id, RestoreFailed.of(id, "the table was deleted", 10)));
+
+        // Then it is tried 3 times, then the body is on the dead-letter topic and the abandonment recorded
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            assertThat(records(Topic.NOTIFICATIONS.dlt())).anySatisfy(r -> {
+                assertThat(r.key()).isEqualTo(id);
+                assertThat(new String(r.value())).contains("\"RestoreFailed\"").contains("the table was deleted");
+                assertThat(new String(r.headers().lastHeader("dynarestore_target").value())).isEqualTo(hook("/down"));
+            });
+            assertThat(records(Topic.NOTIFICATIONS.topicName())).map(r -> Json.mapper().readValue(r.value(),
+                    NotificationEvent.class)).anySatisfy(e -> {
+                        assertThat(e).isInstanceOf(NotificationAbandoned.class);
+                        assertThat(((NotificationAbandoned) e).attempts()).isEqualTo(3);
+                        assertThat(((NotificationAbandoned) e).error()).contains("500");
+                    });
+        });
+        assertThat(received.get("/down")).hasSize(3);
+    }
+
+    @Test
+    void mailsTheRequesterWhenARestoreEnds() throws Exception {
+        // Given a restore whose request asks for a mail at the end
+        String id = "mail-" + UUID.randomUUID();
+        accepted(request(id, List.of("owner@example.com"), null));
+
+        // When it completes
+        completed(id);
+
+        // Then the owner gets one mail that says so and links to the restore
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(mailsTo("owner@example.com", id))
+                .hasSize(1));
+        var mail = mailsTo("owner@example.com", id).get(0);
+        assertThat(mail.getSubject()).isEqualTo("Restore " + id + " completed");
+        assertThat(GreenMailUtil.getBody(mail)).contains("Items written: 1234")
+                .contains("https://restore.example.com/restores/" + id);
+    }
+
+    @Test
+    void sendsNothingTwiceWhenARestartedNotifierReadsTheEventsAgain() throws Exception {
+        // Given a restore that was notified, and one that was accepted but has not ended
+        String done = "once-" + UUID.randomUUID();
+        String open = "open-" + UUID.randomUUID();
+        accepted(request(done, List.of("once@example.com"), List.of(hook("/once"))));
+        completed(done);
+        accepted(request(open, null, List.of(hook("/open"))));
+        await().atMost(Duration.ofSeconds(30)).until(() -> received.getOrDefault("/once", List.of()).size() == 1
+                && mailsTo("once@example.com", done).size() == 1);
+
+        // When the notifier stops, its group's offsets go back to the start (every event is delivered
+        // again), and a new notifier starts; then the open restore ends
+        notifier.close();
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+            var rewind = new java.util.HashMap<TopicPartition, OffsetAndMetadata>();
+            for (int p = 0; p < Topic.STATUS.defaultPartitions(); p++) {
+                rewind.put(new TopicPartition(Topic.STATUS.topicName(), p), new OffsetAndMetadata(0));
+            }
+            admin.alterConsumerGroupOffsets("notifier", rewind).all().get();
+        }
+        notifier = startNotifier();
+        completed(open);
+
+        // Then the open restore is notified once, and the finished one is not notified again
+        await().atMost(Duration.ofSeconds(60)).until(() -> received.getOrDefault("/open", List.of()).size() == 1);
+        Thread.sleep(1_000); // room for a duplicate to show
+        assertThat(received.get("/open")).hasSize(1);
+        assertThat(received.get("/once")).hasSize(1);
+        assertThat(mailsTo("once@example.com", done)).hasSize(1);
+    }
+
+    static List<jakarta.mail.internet.MimeMessage> mailsTo(String address, String restoreId) throws Exception {
+        var out = new ArrayList<jakarta.mail.internet.MimeMessage>();
+        for (var m : smtp.getReceivedMessages()) {
+            if (m.getAllRecipients()[0].toString().equals(address) && m.getSubject().contains(restoreId)) {
+                out.add(m);
+            }
+        }
+        return out;
+    }
+
+    static List<org.apache.kafka.clients.consumer.ConsumerRecord<String, byte[]>> records(String topic) {
+        try (var consumer = new KafkaConsumer<String, byte[]>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
+                new StringDeserializer(), new ByteArrayDeserializer())) {
+            var partitions = consumer.partitionsFor(topic).stream()
+                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            var ends = consumer.endOffsets(partitions);
+            var out = new ArrayList<org.apache.kafka.clients.consumer.ConsumerRecord<String, byte[]>>();
+            long deadline = System.currentTimeMillis() + 10_000;
+            while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))
+                    && System.currentTimeMillis() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(out::add);
+            }
+            return out;
+        }
+    }
+}
