@@ -27,7 +27,7 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Granular recovery through restore-api, restore-planner and exporter: the matching records of a
- * backup as a CSV file to download, stopped at the cap when more match; point-in-time and email
+ * backup as a CSV file to download, stopped at the cap when more match; point-in-time
  * requests refused with the reason.
  */
 class GranularRecoveryIT {
@@ -104,7 +104,6 @@ class GranularRecoveryIT {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
             "a point in time | {\"table\": \"orders\", \"pointInTime\": \"latest\"} | {\"type\": \"DOWNLOAD\"} | /source/pointInTime",
-            "email delivery  | {\"table\": \"orders\", \"backupId\": \"b-file\"}      | {\"type\": \"EMAIL\", \"recipients\": [\"a@example.com\"]} | /destination/delivery",
     })
     void refusesWhatGranularRecoveryDoesNotOffer(String name, String source, String delivery, String field)
             throws Exception {

@@ -133,9 +133,34 @@ final class RestoreStack implements AutoCloseable {
         return run(io.dynarestore.exporter.ExporterApplication.builder(), extra);
     }
 
-    ConfigurableApplicationContext startApi() {
-        api = run(ApiApplication.builder());
+    ConfigurableApplicationContext startApi(String... extra) {
+        api = run(ApiApplication.builder(), extra);
         return api;
+    }
+
+    /** Another restore-api replica; {@link #apiUri} keeps naming the first. */
+    ConfigurableApplicationContext startApiReplica(String... extra) {
+        return run(ApiApplication.builder(), extra);
+    }
+
+    /** A notifier that mails through the SMTP server on {@code smtpPort} and links to the current restore-api. */
+    ConfigurableApplicationContext startNotifier(int smtpPort, String... extra) {
+        var args = new ArrayList<>(List.of("--spring.mail.host=127.0.0.1", "--spring.mail.port=" + smtpPort,
+                "--notifier.public-url=" + apiUri("")));
+        args.addAll(List.of(extra));
+        return run(io.dynarestore.notifier.NotifierApplication.builder(), args.toArray(new String[0]));
+    }
+
+    /** The service of this stack whose web server is at {@code uri}. */
+    ConfigurableApplicationContext contextAt(URI uri) {
+        return contexts.stream().filter(c -> c instanceof WebServerApplicationContext w
+                && w.getWebServer().getPort() == uri.getPort()).findFirst().orElseThrow();
+    }
+
+    /** Stops one service of this stack (to start it again, or to stop a replica). */
+    void stop(ConfigurableApplicationContext context) {
+        context.close();
+        contexts.remove(context);
     }
 
     private ConfigurableApplicationContext run(SpringApplicationBuilder builder, String... extra) {
@@ -186,7 +211,12 @@ final class RestoreStack implements AutoCloseable {
     }
 
     URI apiUri(String path) {
-        int port = ((WebServerApplicationContext) api).getWebServer().getPort();
+        return uri(api, path);
+    }
+
+    /** {@code path} on the web server of a service of this stack. */
+    static URI uri(ConfigurableApplicationContext service, String path) {
+        int port = ((WebServerApplicationContext) service).getWebServer().getPort();
         return URI.create("http://127.0.0.1:" + port + path);
     }
 

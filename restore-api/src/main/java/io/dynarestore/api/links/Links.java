@@ -71,9 +71,13 @@ public final class Links implements SmartLifecycle {
         this.meters = meters;
     }
 
-    /** Issues a link to the file of {@code restoreId} for {@code recipients}; returns the passcode, once. */
-    public IssuedLink issue(String restoreId, List<String> recipients, String message) {
-        String linkId = UUID.randomUUID().toString();
+    /** A new link id, for a request to carry before its link is issued. */
+    public static String newLinkId() {
+        return UUID.randomUUID().toString();
+    }
+
+    /** Issues link {@code linkId} to the file of {@code restoreId} for {@code recipients}; returns the passcode, once. */
+    public IssuedLink issue(String linkId, String restoreId, List<String> recipients, String message) {
         String passcode = secrets.passcode();
         Instant expiresAt = clock.instant().plus(settings.expiry()).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
         var issued = LinkIssued.of(restoreId, linkId, secrets.token(), argon2.encode(Secrets.normalize(passcode)),
@@ -83,9 +87,13 @@ public final class Links implements SmartLifecycle {
         return new IssuedLink(linkId, passcode, expiresAt);
     }
 
-    /** The link a token opens, if any. */
+    /** The link a token opens, if any; a token not known yet is looked up again after reading the log up to now. */
     Optional<LinkLedger.Link> find(String token) {
-        return ledger.byToken(token);
+        var link = ledger.byToken(token);
+        if (link.isEmpty() && log.awaitCaughtUp(settings.logWait())) {
+            link = ledger.byToken(token);
+        }
+        return link;
     }
 
     boolean expired(LinkLedger.Link link) {
@@ -102,7 +110,7 @@ public final class Links implements SmartLifecycle {
 
     /** Decides one try of {@code entered} on the link of {@code token}. */
     Verdict tryPasscode(String token, String entered) {
-        var found = ledger.byToken(token);
+        var found = find(token);
         if (found.isEmpty()) {
             return new Verdict.Unknown();
         }
@@ -143,6 +151,11 @@ public final class Links implements SmartLifecycle {
     @Override
     public void start() {
         log.start();
+        // serve links only with every try made before this replica started counted
+        if (!log.awaitCaughtUp(settings.logWait().multipliedBy(6))) {
+            org.slf4j.LoggerFactory.getLogger(Links.class).warn("{} was not read to its end at start; links are "
+                    + "looked up again as they are asked for", io.dynarestore.contracts.Topic.LINKS.topicName());
+        }
         running = true;
     }
 
@@ -150,6 +163,11 @@ public final class Links implements SmartLifecycle {
     public void stop() {
         running = false;
         log.close();
+    }
+
+    @Override
+    public int getPhase() {
+        return 0; // before the web server
     }
 
     @Override

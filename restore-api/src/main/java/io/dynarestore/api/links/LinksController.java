@@ -14,6 +14,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
 import org.springframework.web.util.HtmlUtils;
 
 /**
@@ -35,7 +36,7 @@ class LinksController {
 
     @Operation(summary = "The page of an email link: asks for the passcode")
     @GetMapping(path = "/links/{token}")
-    ResponseEntity<String> page(@PathVariable String token,
+    ResponseEntity<StreamingResponseBody> page(@PathVariable String token,
                                 @RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept) {
         var link = links.find(token);
         if (link.isEmpty()) {
@@ -54,7 +55,7 @@ class LinksController {
                     + "how many tries are left); 423 once the link is locked after too many wrong passcodes; 410 "
                     + "once it expired; 409 while the file is not written yet; 404 for an unknown link.")
     @PostMapping(path = "/links/{token}", consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE)
-    ResponseEntity<?> open(@PathVariable String token, @RequestParam(name = "passcode", required = false) String passcode,
+    ResponseEntity<StreamingResponseBody> open(@PathVariable String token, @RequestParam(name = "passcode", required = false) String passcode,
                            @RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept) {
         var link = links.find(token);
         if (link.isEmpty()) {
@@ -93,7 +94,7 @@ class LinksController {
     }
 
     /** The answer for a link that cannot be opened now (expired, locked, file not there), if any. */
-    private Optional<ResponseEntity<String>> closed(LinkLedger.Link link, String accept) {
+    private Optional<ResponseEntity<StreamingResponseBody>> closed(LinkLedger.Link link, String accept) {
         if (links.expired(link)) {
             return Optional.of(expired(link, accept));
         }
@@ -113,17 +114,17 @@ class LinksController {
         return Optional.empty();
     }
 
-    private ResponseEntity<String> expired(LinkLedger.Link link, String accept) {
+    private ResponseEntity<StreamingResponseBody> expired(LinkLedger.Link link, String accept) {
         return refuse(accept, 410, "LINK_EXPIRED", "This link has expired",
                 "The link expired at " + link.expiresAt + "; ask the sender for a new one.");
     }
 
-    private ResponseEntity<String> locked(String accept) {
+    private ResponseEntity<StreamingResponseBody> locked(String accept) {
         return refuse(accept, 423, "LINK_LOCKED", "This link is locked",
                 "The link locked after too many wrong passcodes; ask the sender for a new one.");
     }
 
-    private static ResponseEntity<String> refuse(String accept, int status, String code, String title, String detail) {
+    private static ResponseEntity<StreamingResponseBody> refuse(String accept, int status, String code, String title, String detail) {
         if (wantsJson(accept)) {
             throw new ApiProblem(status, code, detail, null);
         }
@@ -164,13 +165,15 @@ class LinksController {
                 + HtmlUtils.htmlEscape(title) + "</h1>" + body + "</body></html>";
     }
 
-    private static ResponseEntity<String> html(int status, String html) {
+    private static ResponseEntity<StreamingResponseBody> html(int status, String html) {
+        byte[] bytes = html.getBytes(java.nio.charset.StandardCharsets.UTF_8);
         return ResponseEntity.status(status)
                 .header(HttpHeaders.CONTENT_TYPE, "text/html; charset=utf-8")
                 .header(HttpHeaders.CACHE_CONTROL, "no-store")
                 .header("Referrer-Policy", "no-referrer")
                 .header("X-Frame-Options", "DENY")
                 .header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'")
-                .body(html);
+                .header(HttpHeaders.CONTENT_LENGTH, String.valueOf(bytes.length))
+                .body(out -> out.write(bytes));
     }
 }

@@ -5,19 +5,14 @@ import io.dynarestore.contracts.request.RestoreRequested;
 import io.dynarestore.contracts.status.RestoreEvent;
 import io.dynarestore.contracts.status.RestoreState;
 import io.dynarestore.contracts.status.RestoreView;
-import io.dynarestore.core.kafka.ConsumerThread;
+import io.dynarestore.core.kafka.TopicLog;
 import io.dynarestore.core.kafka.Messages;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -30,13 +25,11 @@ final class RestoreViews implements SmartLifecycle {
 
     private final Map<String, RestoreView> views = new ConcurrentHashMap<>();
     private final Map<String, RestoreView> pending = new ConcurrentHashMap<>();
-    private final ConsumerThread thread;
+    private final TopicLog log;
+    private volatile boolean running;
 
     RestoreViews(Map<String, Object> baseConsumerConfig) {
-        var config = new HashMap<>(baseConsumerConfig);
-        config.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        config.put(ConsumerConfig.CLIENT_ID_CONFIG, "restore-api-views-" + ProcessHandle.current().pid());
-        this.thread = new ConsumerThread("restore-views", config, this::follow);
+        this.log = new TopicLog(baseConsumerConfig, "restore-api-views", Topic.STATUS.topicName(), this::apply);
     }
 
     /** The restore's summary, if any event (or this replica's own submission) named it. */
@@ -111,33 +104,37 @@ final class RestoreViews implements SmartLifecycle {
         }
     }
 
-    @Override
-    public void start() {
-        thread.start();
+    private void apply(ConsumerRecord<String, byte[]> record) {
+        RestoreEvent event = Messages.statusEvent(record.value());
+        if (event != null && event.restoreId() != null) {
+            apply(event);
+        }
     }
 
-    private void follow(KafkaConsumer<String, byte[]> c) {
-        List<TopicPartition> partitions = c.partitionsFor(Topic.STATUS.topicName(), Duration.ofSeconds(60))
-                .stream().map(p -> new TopicPartition(p.topic(), p.partition())).toList();
-        c.assign(partitions);
-        c.seekToBeginning(partitions);
-        while (thread.running()) {
-            for (ConsumerRecord<String, byte[]> record : c.poll(Duration.ofMillis(200))) {
-                RestoreEvent event = Messages.statusEvent(record.value());
-                if (event != null && event.restoreId() != null) {
-                    apply(event);
-                }
-            }
+    /** Reads the status log up to now before the web server starts, so that a restarted replica answers as the others do. */
+    @Override
+    public void start() {
+        log.start();
+        if (!log.awaitCaughtUp(Duration.ofMinutes(1))) {
+            org.slf4j.LoggerFactory.getLogger(RestoreViews.class).warn("{} was not read to its end within a minute; "
+                    + "restores show as the log is read", Topic.STATUS.topicName());
         }
+        running = true;
+    }
+
+    @Override
+    public int getPhase() {
+        return 0; // before the web server (which starts late), so no request sees a half-read view
     }
 
     @Override
     public void stop() {
-        thread.stop(Duration.ofSeconds(10));
+        running = false;
+        log.close();
     }
 
     @Override
     public boolean isRunning() {
-        return thread.running();
+        return running;
     }
 }

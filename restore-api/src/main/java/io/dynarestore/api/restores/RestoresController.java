@@ -97,6 +97,11 @@ class RestoresController {
                     List.of(new io.dynarestore.contracts.status.RestoreRejected.FieldError("/restoreId",
                             "already used by a different restore")));
         }
+        if (request.destination() instanceof Destination.File file
+                && file.delivery() instanceof Destination.Delivery.Email email) {
+            // the request names its link before the check; the link itself is issued once the check passed
+            request = withDestination(request, new Destination.File(file.format(), email.withLink(Links.newLinkId())));
+        }
         if (validator.check(request) instanceof RestoreValidator.Verdict.Problem p) {
             throw ApiProblem.rejected(p.code(), p.reason(), p.errors());
         }
@@ -104,8 +109,8 @@ class RestoresController {
         if (request.destination() instanceof Destination.File file
                 && file.delivery() instanceof Destination.Delivery.Email email) {
             // the link exists before the request does, so that the notifier always finds it
-            Links.IssuedLink issued = links.issue(request.restoreId(), email.recipients(), email.message());
-            request = withDestination(request, new Destination.File(file.format(), email.withLink(issued.linkId())));
+            Links.IssuedLink issued = links.issue(email.linkId(), request.restoreId(), email.recipients(),
+                    email.message());
             emailLink = new EmailLink(issued.passcode(), issued.expiresAt(), email.recipients(),
                     "Give this passcode to the recipients by another channel than email (phone, chat). It is "
                             + "shown only now; the emailed link opens the file only with it, and locks after "

@@ -1,0 +1,258 @@
+package io.dynarestore.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.icegreen.greenmail.util.GreenMail;
+import com.icegreen.greenmail.util.ServerSetup;
+import io.dynarestore.contracts.Topic;
+import io.dynarestore.contracts.request.Destination;
+import io.dynarestore.contracts.request.RestoreRequested;
+import io.dynarestore.contracts.request.Scope;
+import io.dynarestore.contracts.request.Source;
+import io.dynarestore.core.kafka.EventPublisher;
+import io.dynarestore.testkit.ItemDigests;
+import io.dynarestore.testkit.Ports;
+import io.dynarestore.testkit.RandomItems;
+import jakarta.mail.internet.MimeMessage;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.ConfigurableApplicationContext;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Granular recovery by email link, through restore-api, restore-planner, exporter and notifier,
+ * with GreenMail as the SMTP server: the mail carries the link and never the passcode; the
+ * passcode opens the file; wrong passcodes lock the link, counted across replicas and restarts;
+ * an expired link opens nothing.
+ */
+class EmailDeliveryIT {
+
+    static final int ITEMS = 600;
+    static final Pattern LINK = Pattern.compile("(http://\\S+)/links/([A-Za-z0-9_-]{43})");
+    static RestoreStack stack;
+    static GreenMail smtp;
+    static RandomItems items = new RandomItems(4242, BackupFixtures.SHAPE);
+
+    @BeforeAll
+    static void startStack() throws Exception {
+        smtp = new GreenMail(new ServerSetup(Ports.free(), "127.0.0.1", "smtp"));
+        smtp.start();
+        stack = RestoreStack.infrastructure();
+        stack.startPlanner();
+        stack.startExporter();
+        stack.startApi();
+        stack.startNotifier(smtp.getSmtp().getPort());
+        var source = BackupFixtures.createSourceTable(stack.dynalite.client(), "invoices");
+        BackupFixtures.writeItems(stack, source, "b-mail", items.items(ITEMS), 300, List.of(), null, null);
+    }
+
+    @AfterAll
+    static void stopStack() {
+        stack.close();
+        smtp.stop();
+    }
+
+    /** A restore of every item into a file mailed to {@code recipient}; returns the POST answer. */
+    static JsonNode submit(URI api, String recipient) throws Exception {
+        var response = Http.post(api.resolve("/restores"), """
+                {"source": {"table": "invoices", "backupId": "b-mail"}, "requestedBy": "dana@example.com",
+                 "destination": {"type": "FILE", "format": "CSV",
+                   "delivery": {"type": "EMAIL", "recipients": ["%s"], "message": "The invoices you asked for."}}}"""
+                .formatted(recipient));
+        assertThat(response.status()).as(response.body()).isEqualTo(202);
+        return response.json();
+    }
+
+    /** Waits for the one mail to {@code recipient} and returns its text. */
+    static String mailTo(String recipient) throws Exception {
+        await().atMost(Duration.ofMinutes(2)).until(() -> mails(recipient).size() == 1);
+        Thread.sleep(300); // a second mail would show now
+        var found = mails(recipient);
+        assertThat(found).hasSize(1);
+        return ((String) found.get(0).getContent()).replace("\r\n", "\n");
+    }
+
+    static List<MimeMessage> mails(String recipient) throws Exception {
+        return java.util.Arrays.stream(smtp.getReceivedMessages()).filter(m -> {
+            try {
+                return m.getAllRecipients()[0].toString().equals(recipient);
+            } catch (jakarta.mail.MessagingException e) {
+                throw new IllegalStateException(e);
+            }
+        }).toList();
+    }
+
+    static String token(String mail) {
+        Matcher m = LINK.matcher(mail);
+        assertThat(m.find()).as(mail).isTrue();
+        return m.group(2);
+    }
+
+    static HttpResponse<byte[]> enter(URI api, String token, String passcode) throws Exception {
+        var request = HttpRequest.newBuilder(api.resolve("/links/" + token))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("passcode=" + URLEncoder.encode(passcode,
+                        StandardCharsets.UTF_8))).build();
+        return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    static HttpResponse<String> page(URI api, String token) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(api.resolve("/links/" + token)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** A wrong passcode of the passcode alphabet (never equal to {@code right}). */
+    static String wrong(String right, int n) {
+        String candidate = "ZZZZZ-ZZZZ" + "0123456789".charAt(n % 10);
+        return candidate.equals(right) ? "YYYYY-YYYYY" : candidate;
+    }
+
+    @Test
+    void mailsTheLinkWithoutThePasscodeAndTheRightPasscodeDownloadsTheFile() throws Exception {
+        // When every item of the backup is restored into a file mailed to alice
+        JsonNode answer = submit(stack.apiUri(""), "alice@example.com");
+        String id = answer.get("restoreId").asString();
+        String passcode = answer.get("emailLink").get("passcode").asString();
+
+        // Then the answer shows a passcode of 50 random bits, once
+        assertThat(passcode).matches("[0-9A-HJKMNP-TV-Z]{5}-[0-9A-HJKMNP-TV-Z]{5}");
+        assertThat(Http.get(stack.apiUri("/restores/" + id)).body()).doesNotContain(passcode);
+
+        // and alice gets one mail with the link, the message and the file's checksum, and no passcode
+        String mail = mailTo("alice@example.com");
+        String token = token(mail);
+        assertThat(mail).contains("dana@example.com shared a file").contains("The invoices you asked for.")
+                .contains("asks for a passcode");
+        assertThat(mail).doesNotContain(passcode).doesNotContain(passcode.replace("-", ""));
+        JsonNode view = Http.get(stack.apiUri("/restores/" + id)).json();
+        assertThat(view.get("state").asString()).isEqualTo("COMPLETED");
+        assertThat(mail).contains(view.get("file").get("sha256").asString());
+
+        // When alice opens the link, the page asks for the passcode
+        var page = page(stack.apiUri(""), token);
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.headers().firstValue("Content-Type").orElse("")).startsWith("text/html");
+        assertThat(page.body()).contains("<form method=\"post\"").contains("name=\"passcode\"")
+                .contains(ITEMS + " records");
+
+        // and with the passcode (typed in lower case, without the dash) she downloads the file
+        var download = enter(stack.apiUri(""), token, passcode.toLowerCase().replace("-", ""));
+        assertThat(download.statusCode()).isEqualTo(200);
+        assertThat(download.headers().firstValue("Content-Disposition").orElse("")).contains("attachment");
+
+        // Then the file is the restore's file, byte for byte, and holds every item of the backup
+        var direct = GranularRecoveryIT.get(stack.apiUri("/restores/" + id + "/download"));
+        assertThat(download.body()).isEqualTo(direct.body());
+        assertThat(download.headers().firstValue("X-Checksum-SHA256").orElse(""))
+                .isEqualTo(view.get("file").get("sha256").asString());
+        var rows = GranularRecoveryIT.read(new String(download.body(), StandardCharsets.UTF_8));
+        var expected = items.items(ITEMS).stream().map(GranularRecoveryIT::withoutEmptyStrings).toList();
+        assertThat(ItemDigests.of(rows, BackupFixtures.KEYS)).isEqualTo(ItemDigests.of(expected, BackupFixtures.KEYS));
+
+        // and the right passcode opens it again
+        assertThat(enter(stack.apiUri(""), token, passcode).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void locksTheLinkAfterFiveWrongPasscodesCountedAcrossReplicasAndRestarts() throws Exception {
+        // Given a link mailed to bob, and a second restore-api replica beside the first
+        JsonNode answer = submit(stack.apiUri(""), "bob@example.com");
+        String passcode = answer.get("emailLink").get("passcode").asString();
+        String token = token(mailTo("bob@example.com"));
+        URI first = stack.apiUri("");
+        ConfigurableApplicationContext second = stack.startApiReplica();
+        URI secondUri = RestoreStack.uri(second, "");
+
+        // When two wrong passcodes go to the first replica and two to the second
+        int[] expectedLeft = {4, 3, 2, 1};
+        URI[] replicas = {first, first, secondUri, secondUri};
+        for (int i = 0; i < 4; i++) {
+            var r = enter(replicas[i], token, wrong(passcode, i));
+            assertThat(r.statusCode()).isEqualTo(403);
+            assertThat(new String(r.body(), StandardCharsets.UTF_8)).contains(expectedLeft[i] + " tr");
+        }
+
+        // and restore-api restarts (both replicas stop, a new one starts)
+        for (var context : new ConfigurableApplicationContext[]{apiAt(first), second}) {
+            stack.stop(context);
+        }
+        var restarted = stack.startApi();
+        URI third = RestoreStack.uri(restarted, "");
+
+        // Then the restarted one knows 4 tries were wrong: the fifth wrong one locks the link
+        assertThat(page(third, token).body()).contains("1 more wrong passcodes");
+        var fifth = enter(third, token, wrong(passcode, 5));
+        assertThat(fifth.statusCode()).isEqualTo(403);
+        assertThat(new String(fifth.body(), StandardCharsets.UTF_8)).contains("0 tries are left");
+
+        // and from then on even the right passcode opens nothing
+        var locked = enter(third, token, passcode);
+        assertThat(locked.statusCode()).isEqualTo(423);
+        assertThat(new String(locked.body(), StandardCharsets.UTF_8)).contains("locked");
+        assertThat(page(third, token).statusCode()).isEqualTo(423);
+        var problem = HttpClient.newHttpClient().send(HttpRequest.newBuilder(third.resolve("/links/" + token))
+                .header("Accept", "application/problem+json").build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(problem.statusCode()).isEqualTo(423);
+        assertThat(problem.body()).contains("\"code\":\"LINK_LOCKED\"");
+    }
+
+    @Test
+    void refusesAnExpiredLink() throws Exception {
+        // Given a restore-api replica whose links expire after 3 seconds, and a link it issued to carol
+        var shortLived = stack.startApiReplica("--api.links.expiry=3s");
+        URI api = RestoreStack.uri(shortLived, "");
+        String passcode = submit(api, "carol@example.com").get("emailLink").get("passcode").asString();
+        String token = token(mailTo("carol@example.com"));
+
+        // When the link has expired
+        await().atMost(Duration.ofSeconds(10)).until(() -> page(api, token).statusCode() == 410);
+
+        // Then the right passcode opens nothing, and the page says to ask for a new link
+        var refused = enter(api, token, passcode);
+        assertThat(refused.statusCode()).isEqualTo(410);
+        assertThat(new String(refused.body(), StandardCharsets.UTF_8)).contains("expired").contains("new one");
+    }
+
+    @Test
+    void rejectsAnEmailDeliveryPublishedToKafkaWithoutALink() throws Exception {
+        // Given a request with email delivery published straight to restore.requests (no passcode exists)
+        String id = "kafka-mail-" + UUID.randomUUID();
+        var request = new RestoreRequested(id, null, null, null, null, null,
+                Source.backup(RestoreStack.ACCOUNT, RestoreStack.REGION, "invoices", "b-mail"), new Scope.Full(),
+                new Destination.File("CSV", new Destination.Delivery.Email(List.of("eve@example.com"), null)), null)
+                .normalized(id, UUID.randomUUID().toString(), Instant.now());
+        try (var publisher = new EventPublisher(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                stack.kafka.bootstrapServers()), "upstream")) {
+            EventPublisher.await(publisher.send(Topic.REQUESTS, id, request));
+        }
+
+        // Then it is rejected with the reason and the way to do it
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            var r = Http.get(stack.apiUri("/restores/" + id));
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.json().get("state").asString()).isEqualTo("REJECTED");
+            assertThat(r.json().get("code").asString()).isEqualTo("UNSUPPORTED");
+            assertThat(r.json().get("reason").asString()).contains("POST /restores");
+        });
+    }
+
+    private static ConfigurableApplicationContext apiAt(URI uri) {
+        return stack.contextAt(uri);
+    }
+}
