@@ -160,6 +160,7 @@ public final class LocalStack implements AutoCloseable {
         builder.environment().put("DYNAMODB_ENDPOINT", "http://127.0.0.1:" + settings.port("dynamodb"));
         builder.environment().put("S3_ENDPOINT", "http://127.0.0.1:" + settings.port("s3"));
         builder.environment().put("SMTP_PORT", String.valueOf(settings.port("smtp")));
+        builder.environment().put("PUBLIC_URL", "http://localhost:" + settings.port("api")); // links in mails
         return builder.start();
     }
 

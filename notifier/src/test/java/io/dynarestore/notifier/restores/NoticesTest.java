@@ -1,0 +1,89 @@
+package io.dynarestore.notifier.restores;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.dynarestore.contracts.links.LinkIssued;
+import io.dynarestore.contracts.notifications.NotificationEvent.Channel;
+import io.dynarestore.contracts.request.Destination;
+import io.dynarestore.contracts.request.Notify;
+import io.dynarestore.contracts.request.RestoreRequested;
+import io.dynarestore.contracts.request.Scope;
+import io.dynarestore.contracts.request.Source;
+import io.dynarestore.contracts.status.ExportCompleted;
+import io.dynarestore.contracts.status.RestoreCompleted;
+import io.dynarestore.contracts.status.RestoreFailed;
+import io.dynarestore.contracts.status.TableRef;
+import io.dynarestore.notifier.deliveries.Delivery;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class NoticesTest {
+
+    final Notices notices = new Notices("https://restore.example.com/");
+
+    static RestoreRequested request(Destination destination, Notify notify) {
+        return new RestoreRequested("r-1", null, null, null, null, "dana@example.com",
+                Source.backup("000000000000", "us-east-1", "orders", "b-7"), new Scope.Full(), destination, notify)
+                .normalized("r-1", "e-1", Instant.EPOCH);
+    }
+
+    @Test
+    void sendsTheEndEventToEveryWebhookAndAMailToEveryAddress() {
+        // Given a request that subscribes two webhooks and two addresses
+        var request = request(new Destination.NewTable(null, null, "t2", null), new Notify(
+                List.of("a@example.com", "b@example.com"), List.of("https://h.example.com/1", "https://h.example.com/2")));
+
+        // When the restore fails
+        var failed = RestoreFailed.of("r-1", "the destination table was deleted", 40);
+        List<Delivery> out = notices.of(request, null, null, failed);
+
+        // Then each webhook gets the event itself, keyed by its id, and each address a mail with the reason
+        assertThat(out).filteredOn(d -> d.channel() == Channel.WEBHOOK).extracting(Delivery::target)
+                .containsExactly("https://h.example.com/1", "https://h.example.com/2");
+        assertThat(out).filteredOn(d -> d.channel() == Channel.WEBHOOK).allSatisfy(d -> {
+            assertThat(d.messageId()).isEqualTo(failed.eventId());
+            assertThat(new String(d.body(), StandardCharsets.UTF_8)).contains("\"type\":\"RestoreFailed\"");
+        });
+        assertThat(out).filteredOn(d -> d.channel() == Channel.EMAIL).hasSize(2).allSatisfy(d -> {
+            assertThat(d.subject()).isEqualTo("Restore r-1 failed");
+            assertThat(new String(d.body(), StandardCharsets.UTF_8)).contains("the destination table was deleted")
+                    .contains("https://restore.example.com/restores/r-1");
+        });
+        // and every delivery has its own id, the same for the same event read again
+        assertThat(out).extracting(Delivery::id).doesNotHaveDuplicates()
+                .isEqualTo(notices.of(request, null, null, failed).stream().map(Delivery::id).toList());
+    }
+
+    @Test
+    void mailsTheLinkOfACompletedFileToEachRecipientAndNothingMore() {
+        // Given a file restore by email link to two recipients
+        var request = request(new Destination.File("CSV", new Destination.Delivery.Email(
+                List.of("x@example.com", "y@example.com"), "See row 7.", "l-1")), null);
+        var link = LinkIssued.of("r-1", "l-1", "TOKEN_abcdefghijklmnopqrstuvwxyz0123456789ABC", "$argon2id$v=19$...",
+                List.of("x@example.com", "y@example.com"), "See row 7.", Instant.parse("2026-12-07T10:00:00Z"));
+        var file = ExportCompleted.of("r-1", "vault", "_exports/r-1/orders-b-7.csv", 12, 3456, "ab".repeat(32), false, 12);
+
+        // When it completes
+        var out = notices.of(request, file, link, RestoreCompleted.of("r-1", null, 12, 3456, 1, 900));
+
+        // Then each recipient gets the link, the message, the expiry and the checksum, and no passcode hash
+        assertThat(out).extracting(Delivery::target).containsExactly("x@example.com", "y@example.com");
+        for (Delivery d : out) {
+            String text = new String(d.body(), StandardCharsets.UTF_8);
+            assertThat(text).contains("https://restore.example.com/links/" + link.token()).contains("> See row 7.")
+                    .contains("2026-12-07T10:00:00Z").contains("ab".repeat(32)).contains("dana@example.com shared")
+                    .doesNotContain("argon2");
+        }
+    }
+
+    @Test
+    void mailsNoLinkWhenTheFileRestoreFailed() {
+        var request = request(new Destination.File("CSV", new Destination.Delivery.Email(
+                List.of("x@example.com"), null, "l-1")), null);
+        var link = LinkIssued.of("r-1", "l-1", "TOKEN_abcdefghijklmnopqrstuvwxyz0123456789ABC", "h",
+                List.of("x@example.com"), null, Instant.now());
+        assertThat(notices.of(request, null, link, RestoreFailed.of("r-1", "S3 refused", 0))).isEmpty();
+    }
+}
