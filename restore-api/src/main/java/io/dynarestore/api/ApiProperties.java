@@ -15,6 +15,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param topics         replication and partition counts of the topics it may create
  * @param verdictTimeout how long {@code POST /restores} waits for the planner's first answer
  * @param links          passcode-protected email links to granular-recovery files
+ * @param events         Server-Sent Event streams of restores
  */
 @ConfigurationProperties("api")
 public record ApiProperties(
@@ -22,7 +23,19 @@ public record ApiProperties(
         VaultSettings vault,
         TopicDefinitions topics,
         @DefaultValue("5s") Duration verdictTimeout,
-        @DefaultValue Links links) {
+        @DefaultValue Links links,
+        @DefaultValue Events events) {
+
+    /**
+     * Event streams.
+     *
+     * @param maxStreams  streams one replica serves at a time (each holds a Kafka consumer)
+     * @param maxDuration longest life of one stream; a client reconnects with Last-Event-ID
+     * @param heartbeat   comment sent when nothing else was, so that proxies keep the stream open
+     */
+    public record Events(@DefaultValue("200") int maxStreams, @DefaultValue("1h") Duration maxDuration,
+                         @DefaultValue("15s") Duration heartbeat) {
+    }
 
     /**
      * Email links.

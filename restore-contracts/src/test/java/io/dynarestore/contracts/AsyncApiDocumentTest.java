@@ -37,6 +37,8 @@ class AsyncApiDocumentTest {
         Stream.of(SegmentWork.class.getPermittedSubclasses()).map(Class::getSimpleName).forEach(expected::add);
         Stream.of(io.dynarestore.contracts.work.ExportWork.class.getPermittedSubclasses()).map(Class::getSimpleName)
                 .forEach(expected::add);
+        Stream.of(io.dynarestore.contracts.commands.RestoreCommand.class.getPermittedSubclasses())
+                .map(Class::getSimpleName).forEach(expected::add);
         Stream.of(io.dynarestore.contracts.links.LinkEvent.class.getPermittedSubclasses()).map(Class::getSimpleName)
                 .forEach(expected::add);
         Stream.of(io.dynarestore.contracts.notifications.NotificationEvent.class.getPermittedSubclasses())

@@ -24,6 +24,7 @@ class MessageSchemasTest {
         types.add(RestoreRequested.class);
         for (var sealed : new Class<?>[]{RestoreEvent.class, SegmentWork.class, io.dynarestore.contracts.work.ExportWork.class,
                 io.dynarestore.contracts.links.LinkEvent.class,
+                io.dynarestore.contracts.commands.RestoreCommand.class,
                 io.dynarestore.contracts.notifications.NotificationEvent.class}) {
             types.addAll(java.util.List.of(sealed.getPermittedSubclasses()));
         }

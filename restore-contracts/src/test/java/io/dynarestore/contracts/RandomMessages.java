@@ -50,7 +50,7 @@ final class RandomMessages {
             return 1L + random.nextInt(Integer.MAX_VALUE - 1);
         }
         if (raw == double.class || raw == Double.class) {
-            return random.nextInt(1_000_000) / 1000.0;
+            return name.equals("percent") ? random.nextInt(1001) / 10.0 : random.nextInt(1_000_000) / 1000.0;
         }
         if (raw == boolean.class || raw == Boolean.class) {
             return random.nextBoolean();

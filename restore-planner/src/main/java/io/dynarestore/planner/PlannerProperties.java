@@ -19,6 +19,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param pitr        point-in-time restores
  * @param strategy    how the planner chooses between item writes and DynamoDB's import
  * @param capacity    raising an existing table's write capacity for a restore
+ * @param cancelGrace how long a cancelled restore waits for its writers to report their segments stopped
+ *                    before it is declared cancelled with the counts known then
+ * @param progressInterval how often a running restore's RestoreProgressed is published (when items moved)
  */
 @ConfigurationProperties("planner")
 public record PlannerProperties(
@@ -30,7 +33,9 @@ public record PlannerProperties(
         @DefaultValue("10m") Duration tableActive,
         @DefaultValue Pitr pitr,
         @DefaultValue Strategy strategy,
-        @DefaultValue Capacity capacity) {
+        @DefaultValue Capacity capacity,
+        @DefaultValue("30s") Duration cancelGrace,
+        @DefaultValue("5s") Duration progressInterval) {
 
     /**
      * Strategy and estimates.

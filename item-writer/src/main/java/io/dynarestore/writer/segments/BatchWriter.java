@@ -55,6 +55,15 @@ final class BatchWriter {
         String table = d.table();
         var pending = new ArrayList<>(batch);
         int[] calls = {0};
+        try {
+            retryingWrite(d, table, pending, calls);
+        } catch (SegmentAbortedException e) {
+            throw new SegmentAbortedException(List.copyOf(pending)); // what is left of the batch was not written
+        }
+        return calls[0];
+    }
+
+    private void retryingWrite(Destination d, String table, List<WriteRequest> pending, int[] calls) {
         retrying(d, "write to", () -> units(d.lane(), pending), () -> {
             calls[0]++;
             BatchWriteItemResponse response = d.dynamo().batchWriteItem(BatchWriteItemRequest.builder()
@@ -69,7 +78,6 @@ final class BatchWriter {
             pending.addAll(unprocessed);
             return unprocessed.size() + " items of a batch for " + table + " were still unprocessed";
         });
-        return calls[0];
     }
 
     /**

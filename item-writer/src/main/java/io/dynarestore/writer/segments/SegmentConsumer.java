@@ -4,6 +4,7 @@ import io.dynarestore.contracts.Json;
 import io.dynarestore.writer.capacity.WriteBudgets;
 import io.dynarestore.contracts.Schemas;
 import io.dynarestore.contracts.Topic;
+import io.dynarestore.contracts.status.SegmentCancelled;
 import io.dynarestore.contracts.status.SegmentFailed;
 import io.dynarestore.contracts.work.SegmentDispatched;
 import io.dynarestore.contracts.work.SegmentWork;
@@ -58,8 +59,12 @@ final class SegmentConsumer {
     /** The reason of the last permanent failure, for its dead letter (set on the worker, read after its future). */
     private volatile String failure;
 
+    private final Cancellations cancellations;
+
     SegmentConsumer(Map<String, Object> config, SegmentWriter writer, EventPublisher publisher, ExecutorService pool,
-                    String name, int segmentAttempts, WriteBudgets budgets, Outages outages) {
+                    String name, int segmentAttempts, WriteBudgets budgets, Outages outages,
+                    Cancellations cancellations) {
+        this.cancellations = cancellations;
         this.budgets = budgets;
         this.outages = outages;
         this.config = config;
@@ -139,6 +144,12 @@ final class SegmentConsumer {
             c.commitSync(Map.of(tp, new OffsetAndMetadata(record.offset() + 1)));
             return;
         }
+        if (cancellations.cancelled(segment.restoreId())) {
+            // the restore was cancelled before this segment was started: nothing of it is written
+            publisher.status(SegmentCancelled.of(segment.restoreId(), segment.segment(), 0, 0, name));
+            c.commitSync(Map.of(tp, new OffsetAndMetadata(record.offset() + 1)));
+            return;
+        }
         Checkpoint resume = null;
         try {
             OffsetAndMetadata committed = c.committed(java.util.Set.of(tp)).get(tp);
@@ -189,8 +200,14 @@ final class SegmentConsumer {
                           java.util.function.Consumer<Checkpoint> checkpoints) {
         String writerId = name;
         try {
-            writer.write(segment, writerId, abort::get, resume, checkpoints);
+            writer.write(segment, writerId, abort::get, () -> cancellations.cancelled(segment.restoreId()), resume,
+                    checkpoints);
             return Outcome.DONE;
+        } catch (SegmentCancelledException e) {
+            log.info("restore {} segment {} stopped by a cancel after {} items", segment.restoreId(), segment.segment(),
+                    e.items);
+            publisher.status(SegmentCancelled.of(segment.restoreId(), segment.segment(), e.items, e.bytes, writerId));
+            return Outcome.CANCELLED;
         } catch (SegmentAbortedException e) {
             return Outcome.ABORTED;
         } catch (PermanentWriteException | io.dynarestore.core.filter.InvalidFilterException e) {
@@ -223,7 +240,7 @@ final class SegmentConsumer {
         String key = j.segment.restoreId() + "/" + j.segment.segment();
         commitCheckpoint(c, j);
         switch (outcome) {
-            case DONE -> {
+            case DONE, CANCELLED -> {
                 attempts.remove(key);
                 c.commitSync(Map.of(j.partition, new OffsetAndMetadata(j.record.offset() + 1)));
             }
@@ -300,7 +317,7 @@ final class SegmentConsumer {
                 .map(TopicPartition::partition).toList();
     }
 
-    private enum Outcome { DONE, FAILED, RETRY, OUTAGE, ABORTED }
+    private enum Outcome { DONE, CANCELLED, FAILED, RETRY, OUTAGE, ABORTED }
 
     /** The segment under way: its record, its worker's future and its latest and last committed checkpoints. */
     private static final class Job {

@@ -116,15 +116,18 @@ final class SegmentWriter {
     /**
      * Writes the segment and publishes its completion.
      *
-     * @param aborted polled between lines; when it turns true the segment is given up
+     * @param aborted   polled between lines; when it turns true the segment is given up
+     * @param cancelled polled between lines; when it turns true the segment stops for good, with
+     *                  {@link SegmentCancelledException} carrying what was written
      */
-    SegmentCompleted write(SegmentDispatched work, String writer, BooleanSupplier aborted, Checkpoint resume,
-                           Consumer<Checkpoint> checkpoints) {
+    SegmentCompleted write(SegmentDispatched work, String writer, BooleanSupplier aborted, BooleanSupplier cancelled,
+                           Checkpoint resume, Consumer<Checkpoint> checkpoints) {
         long started = clock.millis();
         var target = work.target();
         DynamoDbClient dynamo = aws.dynamo(target.account(), target.region());
         var destination = new BatchWriter.Destination(dynamo, target.tableName(), budgets.lane(target),
-                outages.table(target.account(), target.region(), target.tableName()), aborted);
+                outages.table(target.account(), target.region(), target.tableName()),
+                () -> aborted.getAsBoolean() || cancelled.getAsBoolean());
         List<String> keyNames = target.keyAttributes();
         boolean delta = work.role() == SegmentDispatched.Role.DELTA;
         SkipKeys skip = work.skipKeys() == null ? null : skipSets.get(work.skipKeys());
@@ -135,7 +138,7 @@ final class SegmentWriter {
         long nextProgress = started + progressInterval.toMillis();
         var batch = new ArrayList<Op>(BATCH);
         Set<List<AttributeValue>> keysInBatch = new HashSet<>();
-        try (var reader = open(work, aborted)) {
+        try (var reader = open(work, () -> aborted.getAsBoolean() || cancelled.getAsBoolean())) {
             for (long i = 0; i < resumedFrom; i++) {
                 if (reader.next() == null) {
                     throw new PermanentWriteException(work.source().key() + " ended after " + i + " lines, before the "
@@ -144,6 +147,9 @@ final class SegmentWriter {
             }
             ExportLine line;
             while ((line = reader.next()) != null) {
+                if (cancelled.getAsBoolean()) {
+                    throw new SegmentCancelledException(tally.written, tally.bytes);
+                }
                 if (aborted.getAsBoolean() || Thread.currentThread().isInterrupted()) {
                     throw new SegmentAbortedException();
                 }
@@ -197,6 +203,11 @@ final class SegmentWriter {
                         + " items but its manifest says " + work.source().itemCount()
                         + "; the backup is inconsistent, so the segment was not counted as restored", null);
             }
+        } catch (SegmentAbortedException e) {
+            if (cancelled.getAsBoolean()) { // stopped inside a batch's pacing or retries
+                throw new SegmentCancelledException(tally.written, tally.bytes);
+            }
+            throw e;
         } catch (CorruptDataFileException e) {
             throw new PermanentWriteException(e.getMessage(), e);
         } catch (DataFileUnavailableException e) {
@@ -252,6 +263,12 @@ final class SegmentWriter {
                 ? batches.read(destination, work.target().keyAttributes(), batch.stream().map(Op::keys).toList())
                 : Map.of();
         var writes = new ArrayList<WriteRequest>(batch.size());
+        // counted once DynamoDB took the batch: a batch cut short by a cancel or an abort counts nothing
+        long deleted = 0;
+        long overwritten = 0;
+        long written = 0;
+        long bytes = 0;
+        long wcu = 0;
         for (Op op : batch) {
             Map<String, AttributeValue> now = current.get(op.key());
             if (op.image() == null) {
@@ -260,7 +277,7 @@ final class SegmentWriter {
                     continue;
                 }
                 writes.add(WriteRequest.builder().deleteRequest(d -> d.key(op.keys())).build());
-                tally.deleted++;
+                deleted++;
                 continue;
             }
             if (now != null && ItemEquality.same(now, op.image())) {
@@ -268,16 +285,38 @@ final class SegmentWriter {
                 continue;
             }
             if (now != null) {
-                tally.overwritten++;
+                overwritten++;
             }
             writes.add(WriteRequest.builder().putRequest(PutRequest.builder().item(op.image()).build()).build());
-            tally.written++;
-            tally.bytes += ItemSize.of(op.image());
-            tally.wcu += destination.lane().cost(op.image());
+            written++;
+            bytes += ItemSize.of(op.image());
+            wcu += destination.lane().cost(op.image());
         }
         if (!writes.isEmpty()) {
-            batches.write(destination, writes);
+            try {
+                batches.write(destination, writes);
+            } catch (SegmentAbortedException e) {
+                if (e.unwritten != null) { // count what DynamoDB took before the stop, so that counts stay exact
+                    // unprocessed items come back as equal copies; a batch never holds a key twice
+                    var left = new HashSet<WriteRequest>(e.unwritten);
+                    for (WriteRequest w : writes) {
+                        if (!left.contains(w) && w.putRequest() != null) {
+                            tally.written++;
+                            tally.bytes += ItemSize.of(w.putRequest().item());
+                            tally.wcu += destination.lane().cost(w.putRequest().item());
+                        } else if (!left.contains(w)) {
+                            tally.deleted++;
+                        }
+                    }
+                }
+                throw e;
+            }
         }
+        tally.deleted += deleted;
+        tally.overwritten += overwritten;
+        tally.written += written;
+        tally.bytes += bytes;
+        tally.wcu += wcu;
         batch.clear();
         keysInBatch.clear();
     }

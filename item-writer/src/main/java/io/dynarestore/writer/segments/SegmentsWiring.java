@@ -25,6 +25,7 @@ class SegmentsWiring implements SmartLifecycle {
     private final ExecutorService workers;
     private volatile boolean running;
     private final GroupLag lag;
+    private final Cancellations cancellations;
 
     SegmentsWiring(KafkaProperties kafka, WriterProperties properties, AwsClients aws, EventPublisher publisher,
                    MeterRegistry meters) {
@@ -42,6 +43,7 @@ class SegmentsWiring implements SmartLifecycle {
             t.setDaemon(true);
             return t;
         });
+        this.cancellations = new Cancellations(kafka.buildConsumerProperties());
         String host = hostName();
         long pid = ProcessHandle.current().pid();
         for (int i = 0; i < properties.consumers(); i++) {
@@ -49,7 +51,7 @@ class SegmentsWiring implements SmartLifecycle {
             var config = SegmentConsumer.consumerConfig(kafka.buildConsumerProperties(), properties.group(),
                     "item-writer-" + pid + "-" + i);
             consumers.add(new SegmentConsumer(config, segmentWriter, publisher, workers, name,
-                    properties.segmentAttempts(), budgets, outages));
+                    properties.segmentAttempts(), budgets, outages, cancellations));
         }
     }
 
@@ -64,6 +66,7 @@ class SegmentsWiring implements SmartLifecycle {
     @Override
     public void start() {
         running = true;
+        cancellations.start();
         consumers.forEach(SegmentConsumer::start);
         lag.start();
     }
@@ -74,6 +77,7 @@ class SegmentsWiring implements SmartLifecycle {
         lag.close();
         consumers.parallelStream().forEach(SegmentConsumer::stop);
         workers.shutdownNow();
+        cancellations.close();
     }
 
     @Override

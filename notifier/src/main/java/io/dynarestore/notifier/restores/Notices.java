@@ -54,12 +54,13 @@ final class Notices {
     }
 
     private static String endSubject(String id, RestoreEvent end) {
-        return "Restore " + id + (end instanceof RestoreCompleted ? " completed" : " failed");
+        return "Restore " + id + (end instanceof RestoreCompleted ? " completed"
+                : end instanceof io.dynarestore.contracts.status.RestoreCancelled ? " cancelled" : " failed");
     }
 
     private String endText(RestoreRequested request, RestoreEvent end) {
         var text = new StringBuilder();
-        text.append("Restore ").append(end.restoreId()).append(end instanceof RestoreCompleted ? " completed." : " failed.")
+        text.append(endSubject(end.restoreId(), end)).append('.')
                 .append("\n\nSource: ").append(describe(request.source())).append('\n');
         if (end instanceof RestoreCompleted c) {
             if (c.destination() != null) {
@@ -68,6 +69,8 @@ final class Notices {
             }
             text.append("Items written: ").append(c.itemsWritten()).append('\n')
                     .append("Duration: ").append(java.time.Duration.ofMillis(c.durationMs()).toSeconds()).append(" s\n");
+        } else if (end instanceof io.dynarestore.contracts.status.RestoreCancelled c) {
+            text.append("It was cancelled. ").append(c.note()).append('\n');
         } else if (end instanceof RestoreFailed f) {
             text.append("What went wrong: ").append(f.reason()).append('\n')
                     .append("Items written before it stopped: ").append(f.itemsWritten()).append('\n');

@@ -9,6 +9,7 @@ import io.dynarestore.core.kafka.TopicLog;
 import io.dynarestore.core.kafka.Messages;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -25,6 +26,7 @@ final class RestoreViews implements SmartLifecycle {
 
     private final Map<String, RestoreView> views = new ConcurrentHashMap<>();
     private final Map<String, RestoreView> pending = new ConcurrentHashMap<>();
+    private final Map<String, Position> firstEvents = new ConcurrentHashMap<>();
     private final TopicLog log;
     private volatile boolean running;
 
@@ -107,8 +109,31 @@ final class RestoreViews implements SmartLifecycle {
     private void apply(ConsumerRecord<String, byte[]> record) {
         RestoreEvent event = Messages.statusEvent(record.value());
         if (event != null && event.restoreId() != null) {
+            firstEvents.putIfAbsent(event.restoreId(), new Position(record.partition(), record.offset()));
             apply(event);
         }
+    }
+
+    /** Where a restore's events begin on {@code restore.status}. */
+    record Position(int partition, long offset) {
+    }
+
+    /** The position of the restore's first status event, once this replica has read it. */
+    Optional<Position> firstEvent(String restoreId) {
+        return Optional.ofNullable(firstEvents.get(restoreId));
+    }
+
+    /** A snapshot of every restore this replica knows (those answered by the planner and its own pending ones). */
+    List<RestoreView.Summary> all() {
+        var byId = new java.util.LinkedHashMap<String, RestoreView.Summary>();
+        for (var map : List.of(pending, views)) { // the planner's answer wins over a pending submission
+            for (RestoreView view : map.values()) {
+                synchronized (view) {
+                    byId.put(view.restoreId(), view.summary());
+                }
+            }
+        }
+        return List.copyOf(byId.values());
     }
 
     /** Reads the status log up to now before the web server starts, so that a restarted replica answers as the others do. */

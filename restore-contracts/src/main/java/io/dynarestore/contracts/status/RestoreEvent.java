@@ -27,12 +27,17 @@ import io.dynarestore.contracts.Envelope;
         @JsonSubTypes.Type(value = ImportStarted.class, name = "ImportStarted"),
         @JsonSubTypes.Type(value = ImportCompleted.class, name = "ImportCompleted"),
         @JsonSubTypes.Type(value = SnapRestoreStarted.class, name = "SnapRestoreStarted"),
-        @JsonSubTypes.Type(value = ExportCompleted.class, name = "ExportCompleted")
+        @JsonSubTypes.Type(value = ExportCompleted.class, name = "ExportCompleted"),
+        @JsonSubTypes.Type(value = CancellationStarted.class, name = "CancellationStarted"),
+        @JsonSubTypes.Type(value = SegmentCancelled.class, name = "SegmentCancelled"),
+        @JsonSubTypes.Type(value = RestoreCancelled.class, name = "RestoreCancelled"),
+        @JsonSubTypes.Type(value = RestoreProgressed.class, name = "RestoreProgressed")
 })
 public sealed interface RestoreEvent extends Envelope
         permits RestoreAccepted, RestoreRejected, RestorePlanned, DestinationReady, SegmentsDispatched, SegmentProgressed,
         SegmentCompleted, SegmentFailed, RestoreCompleted, RestoreFailed, CapacityRaiseStarted, CapacityRestored,
-        ImportStaged, ImportStarted, ImportCompleted, SnapRestoreStarted, ExportCompleted {
+        ImportStaged, ImportStarted, ImportCompleted, SnapRestoreStarted, ExportCompleted, CancellationStarted,
+        SegmentCancelled, RestoreCancelled, RestoreProgressed {
 
     int SCHEMA_VERSION = 1;
 
@@ -45,6 +50,7 @@ public sealed interface RestoreEvent extends Envelope
     /** Whether this event ends the restore: nothing follows it. */
     @JsonIgnore
     default boolean terminal() {
-        return this instanceof RestoreRejected || this instanceof RestoreCompleted || this instanceof RestoreFailed;
+        return this instanceof RestoreRejected || this instanceof RestoreCompleted || this instanceof RestoreFailed
+                || this instanceof RestoreCancelled;
     }
 }

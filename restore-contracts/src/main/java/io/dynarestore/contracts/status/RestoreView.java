@@ -42,6 +42,9 @@ public final class RestoreView {
     private ImportCompleted importCompleted;
     private SnapRestoreStarted snapStarted;
     private ExportCompleted exportCompleted;
+    private CancellationStarted cancellation;
+    private final Map<Integer, Long> wcu = new HashMap<>();
+    private final Map<Integer, long[]> cancelled = new HashMap<>();
 
     public RestoreView(String restoreId) {
         this.restoreId = restoreId;
@@ -110,9 +113,15 @@ public final class RestoreView {
         } else if (event instanceof SegmentProgressed e) {
             if (!completed.containsKey(e.segment())) {
                 inFlight.put(e.segment(), new long[]{e.itemsWritten(), e.bytesWritten()});
+                if (e.wcuConsumed() != null) {
+                    wcu.put(e.segment(), e.wcuConsumed());
+                }
             }
         } else if (event instanceof SegmentCompleted e) {
             inFlight.remove(e.segment());
+            if (!completed.containsKey(e.segment())) {
+                wcu.put(e.segment(), e.wcuConsumed());
+            }
             completed.putIfAbsent(e.segment(), new long[]{e.itemsWritten(), e.bytesWritten(), e.itemsDeleted(),
                     e.itemsOverwritten(), e.itemsUnchanged()});
         } else if (event instanceof ImportStaged e) {
@@ -135,6 +144,20 @@ public final class RestoreView {
             reason = e.reason();
             finalItems = e.itemsWritten();
             moveTo(RestoreState.FAILED, e);
+        } else if (event instanceof CancellationStarted e) {
+            if (cancellation == null) {
+                cancellation = e;
+                timeline.add(new Milestone(state, e.type(), e.occurredAt()));
+            }
+        } else if (event instanceof SegmentCancelled e) {
+            if (!completed.containsKey(e.segment())) {
+                inFlight.remove(e.segment());
+                cancelled.putIfAbsent(e.segment(), new long[]{e.itemsWritten(), e.bytesWritten()});
+            }
+        } else if (event instanceof RestoreCancelled e) {
+            reason = e.note();
+            finalItems = e.itemsWritten();
+            moveTo(RestoreState.CANCELLED, e);
         }
     }
 
@@ -211,6 +234,9 @@ public final class RestoreView {
         for (long[] c : completed.values()) {
             sum += c[1];
         }
+        for (long[] c : cancelled.values()) {
+            sum += c[1];
+        }
         return sum;
     }
 
@@ -230,7 +256,29 @@ public final class RestoreView {
         for (long[] c : inFlight.values()) {
             sum += c[0];
         }
+        for (long[] c : cancelled.values()) {
+            sum += c[0];
+        }
         return sum;
+    }
+
+    /** Write units the writers reported consuming (completed segments, and the latest progress of the others). */
+    public long wcuConsumed() {
+        long sum = 0;
+        for (long w : wcu.values()) {
+            sum += w;
+        }
+        return sum;
+    }
+
+    /** The cancel the planner took, if any. */
+    public CancellationStarted cancellation() {
+        return cancellation;
+    }
+
+    /** Segments stopped by a cancel (each once), with their item and byte counts. */
+    public Map<Integer, long[]> cancelledSegments() {
+        return java.util.Collections.unmodifiableMap(cancelled);
     }
 
     public Summary summary() {
@@ -239,7 +287,7 @@ public final class RestoreView {
                 completed.size(), itemsWritten(), itemsOverwritten(), itemsUnchanged(), itemsDeleted(),
                 plan == null ? null : plan.estimatedItems(), warnings, code, reason,
                 failedSegments.isEmpty() ? null : Map.copyOf(failedSegments), createdAt, updatedAt,
-                List.copyOf(timeline), fileInfo());
+                List.copyOf(timeline), fileInfo(), cancellation == null ? null : cancellation.occurredAt());
     }
 
     private FileInfo fileInfo() {
@@ -293,7 +341,7 @@ public final class RestoreView {
                           int segmentsCompleted, long itemsWritten, long itemsOverwritten, long itemsUnchanged,
                           long itemsDeleted, Long estimatedItems, List<String> warnings, RejectionCode code,
                           String reason, Map<Integer, String> failedSegments, Instant createdAt, Instant updatedAt,
-                          List<Milestone> timeline, FileInfo file) {
+                          List<Milestone> timeline, FileInfo file, Instant cancelRequestedAt) {
     }
 
     /**

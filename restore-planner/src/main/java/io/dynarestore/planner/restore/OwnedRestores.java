@@ -40,6 +40,13 @@ final class OwnedRestores {
         return restores == null ? List.of() : restores.values();
     }
 
+    /** Every restore of every owned partition. */
+    List<TrackedRestore> all() {
+        var all = new java.util.ArrayList<TrackedRestore>();
+        byPartition.values().forEach(m -> all.addAll(m.values()));
+        return all;
+    }
+
     int size() {
         return byPartition.values().stream().mapToInt(Map::size).sum();
     }

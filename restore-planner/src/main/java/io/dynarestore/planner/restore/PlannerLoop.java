@@ -1,6 +1,11 @@
 package io.dynarestore.planner.restore;
 
+import io.dynarestore.contracts.Json;
 import io.dynarestore.contracts.Topic;
+import io.dynarestore.contracts.commands.CancelRequested;
+import io.dynarestore.contracts.commands.RestoreCommand;
+import io.dynarestore.contracts.status.CancellationStarted;
+import io.dynarestore.core.kafka.DeadLetters;
 import io.dynarestore.contracts.status.RestoreEvent;
 import io.dynarestore.contracts.status.RestoreFailed;
 import io.dynarestore.core.kafka.ConsumerThread;
@@ -54,8 +59,12 @@ public final class PlannerLoop implements SmartLifecycle {
     private KafkaConsumer<String, byte[]> consumer;
     private int partitions;
 
+    private final Duration progressInterval;
+    private long nextProgress;
+
     PlannerLoop(Map<String, Object> consumerConfig, RequestIntake intake, RestoreSteps steps,
-                EventPublisher publisher, ExecutorService workers) {
+                EventPublisher publisher, ExecutorService workers, Duration progressInterval) {
+        this.progressInterval = progressInterval;
         this.consumerConfig = consumerConfig;
         this.intake = intake;
         this.steps = steps;
@@ -94,7 +103,8 @@ public final class PlannerLoop implements SmartLifecycle {
     private void loop(KafkaConsumer<String, byte[]> c) {
         consumer = c;
         partitions = checkPartitionCounts(c);
-        c.subscribe(List.of(Topic.REQUESTS.topicName(), Topic.STATUS.topicName()), new Rebalance());
+        c.subscribe(List.of(Topic.REQUESTS.topicName(), Topic.COMMANDS.topicName(), Topic.STATUS.topicName()),
+                new Rebalance());
         long backoff = 0;
         while (thread.running()) {
             var records = c.poll(Duration.ofMillis(200));
@@ -119,6 +129,7 @@ public final class PlannerLoop implements SmartLifecycle {
             }
             drainSteps();
             wakeDue();
+            progress();
             if (!commits.isEmpty()) {
                 c.commitSync(commits);
             }
@@ -142,6 +153,12 @@ public final class PlannerLoop implements SmartLifecycle {
     private static int checkPartitionCounts(KafkaConsumer<String, byte[]> c) {
         int requests = c.partitionsFor(Topic.REQUESTS.topicName(), Duration.ofSeconds(30)).size();
         int status = c.partitionsFor(Topic.STATUS.topicName(), Duration.ofSeconds(30)).size();
+        int commands = c.partitionsFor(Topic.COMMANDS.topicName(), Duration.ofSeconds(30)).size();
+        if (commands != status) {
+            throw new IllegalStateException(Topic.COMMANDS.topicName() + " has " + commands + " partitions and "
+                    + Topic.STATUS.topicName() + " has " + status + "; they must be equal, so that a restore's commands "
+                    + "reach the planner that owns it. Recreate " + Topic.COMMANDS.topicName() + ".");
+        }
         if (requests != status || requests == 0) {
             throw new IllegalStateException(Topic.REQUESTS.topicName() + " has " + requests + " partitions and "
                     + Topic.STATUS.topicName() + " has " + status + "; they must be equal (and non-zero) so that "
@@ -153,6 +170,8 @@ public final class PlannerLoop implements SmartLifecycle {
     private void onRecord(ConsumerRecord<String, byte[]> record) {
         if (record.topic().equals(Topic.STATUS.topicName())) {
             onStatus(record);
+        } else if (record.topic().equals(Topic.COMMANDS.topicName())) {
+            onCommand(record);
         } else {
             TrackedRestore accepted = intake.handle(record, owned, partitions);
             if (accepted != null) {
@@ -171,6 +190,38 @@ public final class PlannerLoop implements SmartLifecycle {
         TrackedRestore restore = owned.getOrCreate(record.partition(), event.restoreId());
         restore.applyFromLog(event);
         drive(restore);
+    }
+
+    /**
+     * A cancel of a restore this planner owns and that has not ended becomes {@code CancellationStarted};
+     * any other (unknown or ended restore, second cancel) changes nothing. A message that is not a
+     * command goes to the DLT.
+     */
+    private void onCommand(ConsumerRecord<String, byte[]> record) {
+        RestoreCommand command;
+        try {
+            command = Json.mapper().readValue(record.value(), RestoreCommand.class);
+        } catch (RuntimeException e) {
+            log.warn("{}-{}@{}: not a valid command; sent to the DLT", record.topic(), record.partition(),
+                    record.offset());
+            DeadLetters.send(publisher, record, "INVALID_COMMAND", "not a valid RestoreCommand (see "
+                    + io.dynarestore.contracts.Schemas.uriOf("CancelRequested") + "): " + e.getMessage(), null);
+            return;
+        }
+        if (command instanceof CancelRequested cancel) {
+            TrackedRestore restore = cancel.restoreId() == null ? null : owned.get(record.partition(), cancel.restoreId());
+            if (restore == null || restore.view.state() == null || restore.view.state().terminal()
+                    || restore.view.cancellation() != null) {
+                log.info("cancel of restore {} changes nothing (unknown here, ended, or cancelled already)",
+                        cancel.restoreId());
+                return;
+            }
+            var started = CancellationStarted.of(cancel.restoreId(), cancel.requestedBy(), cancel.reason());
+            publisher.status(started);
+            restore.applyLocal(started);
+            log.info("restore {} is being cancelled", cancel.restoreId());
+            drive(restore);
+        }
     }
 
     /** Starts the restore's next step, if it needs one and none is under way. */
@@ -195,6 +246,44 @@ public final class PlannerLoop implements SmartLifecycle {
             }
             done.add(new StepDone(partition, restore.restoreId, outcome.events(), outcome.again()));
         });
+    }
+
+    /**
+     * Publishes RestoreProgressed for each running restore whose items moved since the last one:
+     * the restore as a whole, for dashboards that read only the status topic.
+     */
+    private void progress() {
+        long now = System.nanoTime();
+        if (now - nextProgress < 0) {
+            return;
+        }
+        nextProgress = now + progressInterval.toNanos();
+        for (TrackedRestore r : owned.all()) {
+            var view = r.view;
+            if (view.state() != io.dynarestore.contracts.status.RestoreState.RUNNING || view.plan() == null
+                    || view.cancellation() != null) {
+                continue;
+            }
+            long items = view.itemsWritten();
+            if (items == r.progressItems) {
+                continue;
+            }
+            long wcu = view.wcuConsumed();
+            double seconds = r.progressAt == 0 ? progressInterval.toMillis() / 1000.0 : (now - r.progressAt) / 1e9;
+            var event = io.dynarestore.contracts.status.RestoreProgressed.of(r.restoreId, items, view.bytesWritten(),
+                    view.plan().estimatedItems(), view.completedSegments().size(), view.plan().segments(), wcu,
+                    Math.max(0, (items - r.progressItems) / seconds), Math.max(0, (wcu - r.progressWcu) / seconds));
+            try {
+                publisher.status(event);
+            } catch (RuntimeException e) {
+                log.debug("progress of {} not published: {}", r.restoreId, e.toString());
+                return; // Kafka is away; the next round tries again
+            }
+            r.applyLocal(event);
+            r.progressItems = items;
+            r.progressWcu = wcu;
+            r.progressAt = now;
+        }
     }
 
     /** Drives the restores whose pause is over. */

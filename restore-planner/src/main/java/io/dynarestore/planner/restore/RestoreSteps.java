@@ -73,7 +73,7 @@ final class RestoreSteps {
 
     enum Step {
         PLAN, PREPARE_DESTINATION, DISPATCH, DISPATCH_DELTA, COMPLETE, FAIL,
-        STAGE_IMPORT, START_IMPORT, AWAIT_IMPORT, START_SNAP, AWAIT_SNAP, PUT_BACK_CAPACITY, DISPATCH_EXPORT
+        STAGE_IMPORT, START_IMPORT, AWAIT_IMPORT, START_SNAP, AWAIT_SNAP, PUT_BACK_CAPACITY, DISPATCH_EXPORT, CANCEL
     }
 
     /** What a step published, and whether to take the restore's next step again after a pause. */
@@ -99,10 +99,11 @@ final class RestoreSteps {
      * @param poll                 how often an import or a Snap restore is checked
      * @param putBackRetry         how long to wait before putting capacity back again when DynamoDB refused
      * @param exportCap            the most items a granular-recovery file holds
+     * @param cancelGrace          how long a cancel waits for writers to report their segments stopped
      */
     record Settings(long skipKeysLimit, Duration tableActive, boolean importFromS3, long writeUnitsPerSecond,
                     long importBytesPerSecond, Duration importOverhead, Duration poll, Duration putBackRetry,
-                    long exportCap) {
+                    long exportCap, Duration cancelGrace) {
     }
 
     private final VaultCatalog catalog;
@@ -141,6 +142,9 @@ final class RestoreSteps {
         if (view.state().terminal()) {
             // capacity raised for a restore goes back whatever became of it
             return view.capacityToPutBack() ? Step.PUT_BACK_CAPACITY : null;
+        }
+        if (view.cancellation() != null) {
+            return Step.CANCEL; // before any other step: nothing more is dispatched
         }
         RestorePlanned plan = view.plan();
         switch (view.state()) {
@@ -191,17 +195,39 @@ final class RestoreSteps {
                     SegmentCompleted.Counts counts, long bytesWritten, Instant createdAt,
                     Map<Integer, String> failedSegments, CapacityRaiseStarted capacityRaised,
                     ImportStaged importStaged, ImportStarted importStarted, ImportCompleted importCompleted,
-                    SnapRestoreStarted snapStarted) {
+                    SnapRestoreStarted snapStarted, Cancel cancel) {
         static Snapshot of(RestoreView view) {
             return new Snapshot(view.restoreId(), view.request(), view.pointInTime(), view.plan(),
                     new SegmentCompleted.Counts(view.itemsWritten(), view.itemsOverwritten(), view.itemsUnchanged(),
                             view.itemsDeleted(), 0), view.bytesWritten(), view.createdAt(),
                     new java.util.TreeMap<>(view.failedSegments()), view.capacityRaised(), view.importStaged(),
-                    view.importStarted(), view.importCompleted(), view.snapStarted());
+                    view.importStarted(), view.importCompleted(), view.snapStarted(), Cancel.of(view));
         }
 
         long itemsWritten() {
             return counts.written();
+        }
+    }
+
+    /**
+     * What a cancel needs to know: when it was taken, how many segments went out to writers, how
+     * many of them reported an end (completed, failed or stopped), and where items went.
+     */
+    record Cancel(Instant at, int dispatched, int ended, boolean tablePrepared, TableRef destination,
+                  io.dynarestore.contracts.status.RestoreState state) {
+        static Cancel of(RestoreView view) {
+            if (view.cancellation() == null) {
+                return null;
+            }
+            RestorePlanned plan = view.plan();
+            int dispatched = plan == null || !view.dispatched() ? 0
+                    : view.deltaDispatched() ? plan.segments() : plan.baseSegments();
+            var ended = new java.util.HashSet<Integer>(view.completedSegments().keySet());
+            ended.addAll(view.failedSegments().keySet());
+            ended.addAll(view.cancelledSegments().keySet());
+            return new Cancel(view.cancellation().occurredAt(), dispatched, ended.size(),
+                    view.state() == io.dynarestore.contracts.status.RestoreState.RUNNING,
+                    view.summary().destination(), view.state());
         }
     }
 
@@ -228,7 +254,49 @@ final class RestoreSteps {
             case AWAIT_SNAP -> awaitSnap(view);
             case PUT_BACK_CAPACITY -> putBack(view);
             case DISPATCH_EXPORT -> Outcome.of(publish(dispatchExport(view)));
+            case CANCEL -> cancel(view);
         };
+    }
+
+    /**
+     * Ends a cancelled restore once every dispatched segment reported its end (writers stop theirs
+     * within seconds), or after the grace time when some writer does not answer. Items written stay.
+     */
+    private Outcome cancel(Snapshot view) {
+        Cancel cancel = view.cancel();
+        Strategy strategy = view.plan() == null ? null : view.plan().strategy();
+        boolean waitsForWriters = strategy == Strategy.ITEM_WRITES && cancel.ended() < cancel.dispatched()
+                && clock.instant().isBefore(cancel.at().plus(settings.cancelGrace()));
+        if (waitsForWriters) {
+            return Outcome.later(Duration.ofMillis(500));
+        }
+        var note = new StringBuilder();
+        String table = cancel.destination() == null ? null : cancel.destination().tableName();
+        if (strategy == Strategy.IMPORT_FROM_S3 && view.importStarted() != null
+                || strategy == Strategy.SNAP && view.snapStarted() != null) {
+            note.append("DynamoDB goes on filling ").append(table).append(" (an import or a restore from a backup ")
+                    .append("cannot be stopped); delete the table once it is ACTIVE if it is not wanted.");
+        } else if (strategy == Strategy.FILE_EXPORT) {
+            note.append("No file is offered for download; a file the exporter finishes stays in the vault until it ")
+                    .append("expires.");
+        } else {
+            note.append(view.itemsWritten()).append(" items were written");
+            if (table != null) {
+                note.append(" to ").append(table);
+            }
+            note.append(" and stay there; nothing more is written.");
+            if (cancel.ended() < cancel.dispatched()) {
+                note.append(" ").append(cancel.dispatched() - cancel.ended()).append(" of ")
+                        .append(cancel.dispatched()).append(" segments did not report within ")
+                        .append(settings.cancelGrace().toSeconds()).append(" s; their writers stop them when they ")
+                        .append("next look, and a few more items may land.");
+            }
+            if (cancel.tablePrepared() && view.request().destination() instanceof Destination.NewTable) {
+                note.append(" The table was created by this restore; delete it if it is not wanted.");
+            }
+        }
+        return Outcome.of(publish(io.dynarestore.contracts.status.RestoreCancelled.of(view.restoreId(),
+                view.itemsWritten(), note.toString())));
     }
 
     private RestoreEvent publish(RestoreEvent event) {

@@ -45,13 +45,14 @@ class RestoreWiring {
         var strategy = properties.strategy();
         var settings = new RestoreSteps.Settings(pitr.skipKeysLimit(), properties.tableActive(),
                 strategy.importFromS3(), strategy.writeUnitsPerSecond(), strategy.importRate().toBytes(),
-                strategy.importOverhead(), strategy.poll(), properties.capacity().putBackRetry(), strategy.exportCap());
+                strategy.importOverhead(), strategy.poll(), properties.capacity().putBackRetry(), strategy.exportCap(),
+                properties.cancelGrace());
         var capacity = new CapacityManager(aws, properties.capacity().raise(), properties.capacity().writeUnits(),
                 properties.tableActive());
         var steps = new RestoreSteps(catalog, new TableCreator(aws, properties.tableActive()), stager, sweeper,
                 new ImportStager(aws.s3(), catalog, strategy.stagingLinesPerFile()), new DynamoNativeTables(aws),
                 capacity, aws, publisher, clock, settings);
         return new PlannerLoop(PlannerLoop.consumerConfig(kafka.buildConsumerProperties(), properties.group()),
-                intake, steps, publisher, plannerWorkers);
+                intake, steps, publisher, plannerWorkers, properties.progressInterval());
     }
 }

@@ -15,6 +15,10 @@ final class TrackedRestore {
     final String restoreId;
     final RestoreView view;
     boolean stepInFlight;
+    /** What the last RestoreProgressed said, and when (nanoTime; 0 before the first). */
+    long progressItems;
+    long progressWcu;
+    long progressAt;
     private final Set<String> appliedLocally = new HashSet<>();
 
     TrackedRestore(String restoreId) {

@@ -1,0 +1,171 @@
+package io.dynarestore.api.restores;
+
+import io.dynarestore.api.problems.ApiProblem;
+import io.dynarestore.contracts.Topic;
+import io.dynarestore.contracts.commands.CancelRequested;
+import io.dynarestore.contracts.status.RestoreState;
+import io.dynarestore.contracts.status.RestoreView;
+import io.dynarestore.core.kafka.EventPublisher;
+import io.swagger.v3.oas.annotations.Operation;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Base64;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * The tasks list ({@code GET /restores}: newest first, filtered, paged by cursor) and cancel
+ * ({@code POST /restores/{id}/cancel}, a {@code CancelRequested} on {@code restore.commands}).
+ */
+@RestController
+class TasksController {
+
+    static final int MAX_LIMIT = 500;
+
+    private final RestoreViews views;
+    private final EventPublisher publisher;
+
+    TasksController(RestoreViews views, EventPublisher publisher) {
+        this.views = views;
+        this.publisher = publisher;
+    }
+
+    /** A page of restores, and the link to the next page while there is one. */
+    record Page(List<RestoreView.Summary> items, String next) {
+    }
+
+    /** Why a restore is cancelled; both optional. */
+    record CancelBody(String requestedBy, String reason) {
+    }
+
+    @Operation(summary = "Restores, newest first",
+            description = "Filters: table (source or destination table name), state (one or more), since/until "
+                    + "(ISO-8601 instants bounding createdAt). limit 1-500 (50). Follow next for the next page.")
+    @GetMapping(path = "/restores", produces = MediaType.APPLICATION_JSON_VALUE)
+    Page list(@RequestParam(required = false) String table, @RequestParam(required = false) List<String> state,
+              @RequestParam(required = false) String since, @RequestParam(required = false) String until,
+              @RequestParam(defaultValue = "50") int limit, @RequestParam(required = false) String cursor) {
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw problem("/limit", "limit must be between 1 and " + MAX_LIMIT + ", not " + limit);
+        }
+        Set<RestoreState> states = state == null ? null : state.stream().flatMap(s -> List.of(s.split(",")).stream())
+                .map(s -> parseState(s.trim())).collect(Collectors.toSet());
+        Instant from = instant("since", since);
+        Instant to = instant("until", until);
+        Key after = cursor == null ? null : Key.decode(cursor);
+        Comparator<RestoreView.Summary> newestFirst = Comparator
+                .comparing((RestoreView.Summary s) -> s.createdAt() == null ? Instant.EPOCH : s.createdAt())
+                .thenComparing(RestoreView.Summary::restoreId).reversed();
+        List<RestoreView.Summary> matching = views.all().stream()
+                .filter(s -> table == null || table.equals(s.source() == null ? null : s.source().table())
+                        || s.destination() != null && table.equals(s.destination().tableName()))
+                .filter(s -> states == null || states.contains(s.state()))
+                .filter(s -> from == null || s.createdAt() != null && !s.createdAt().isBefore(from))
+                .filter(s -> to == null || s.createdAt() != null && s.createdAt().isBefore(to))
+                .filter(s -> after == null || newestFirst.compare(s, after.probe()) > 0)
+                .sorted(newestFirst)
+                .limit(limit + 1L)
+                .toList();
+        if (matching.size() <= limit) {
+            return new Page(matching, null);
+        }
+        List<RestoreView.Summary> page = matching.subList(0, limit);
+        RestoreView.Summary last = page.get(limit - 1);
+        var next = new StringBuilder("/restores?limit=").append(limit).append("&cursor=")
+                .append(new Key(last.createdAt(), last.restoreId()).encode());
+        if (table != null) {
+            next.append("&table=").append(java.net.URLEncoder.encode(table, StandardCharsets.UTF_8));
+        }
+        if (states != null) {
+            states.forEach(s -> next.append("&state=").append(s));
+        }
+        if (since != null) {
+            next.append("&since=").append(since);
+        }
+        if (until != null) {
+            next.append("&until=").append(until);
+        }
+        return new Page(page, next.toString());
+    }
+
+    @Operation(summary = "Cancel a restore",
+            description = "Writers stop within seconds; items written stay; capacity raised for the restore is put "
+                    + "back. 202 with the restore; 404 unknown; 409 when it ended already or is not accepted yet. "
+                    + "Optional body: {\"requestedBy\": ..., \"reason\": ...}.")
+    @PostMapping(path = "/restores/{restoreId}/cancel", produces = MediaType.APPLICATION_JSON_VALUE)
+    ResponseEntity<RestoreView.Summary> cancel(@PathVariable String restoreId,
+                                               @RequestBody(required = false) CancelBody body) {
+        RestoreView.Summary summary = views.find(restoreId).orElseThrow(() -> new ApiProblem(404, "RESTORE_NOT_FOUND",
+                "No restore has the id " + restoreId + ".", null));
+        if (summary.state().terminal()) {
+            throw new ApiProblem(409, "RESTORE_ENDED", "Restore " + restoreId + " is " + summary.state()
+                    + " already; there is nothing to cancel.", null);
+        }
+        if (summary.state() == RestoreState.REQUESTED) {
+            throw new ApiProblem(409, "RESTORE_NOT_ACCEPTED_YET", "Restore " + restoreId + " has not been answered "
+                    + "by the planner yet; cancel it again in a moment.", null);
+        }
+        EventPublisher.await(publisher.send(Topic.COMMANDS, restoreId, CancelRequested.of(restoreId,
+                body == null ? null : body.requestedBy(), body == null ? null : body.reason())));
+        return ResponseEntity.accepted().location(URI.create("/restores/" + restoreId)).body(summary);
+    }
+
+    private static RestoreState parseState(String s) {
+        try {
+            return RestoreState.valueOf(s.toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw problem("/state", "state " + s + " is not one of " + List.of(RestoreState.values()));
+        }
+    }
+
+    private static Instant instant(String name, String value) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            return Instant.parse(value);
+        } catch (DateTimeParseException e) {
+            throw problem("/" + name, name + " must be an ISO-8601 instant such as 2026-11-30T10:15:00Z, not " + value);
+        }
+    }
+
+    private static ApiProblem problem(String field, String message) {
+        return new ApiProblem(400, "INVALID_QUERY", message, List.of(
+                new io.dynarestore.contracts.status.RestoreRejected.FieldError(field, message)));
+    }
+
+    /** A position in the list: the last restore of a page. */
+    private record Key(Instant createdAt, String restoreId) {
+        String encode() {
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(
+                    ((createdAt == null ? "" : createdAt.toString()) + "|" + restoreId).getBytes(StandardCharsets.UTF_8));
+        }
+
+        static Key decode(String cursor) {
+            try {
+                String s = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
+                int bar = s.indexOf('|');
+                return new Key(bar == 0 ? null : Instant.parse(s.substring(0, bar)), s.substring(bar + 1));
+            } catch (RuntimeException e) {
+                throw problem("/cursor", "cursor is not one this API gave out; start again without it");
+            }
+        }
+
+        RestoreView.Summary probe() {
+            return new RestoreView.Summary(restoreId, null, null, null, null, null, null, 0, 0, 0, 0, 0, null, null,
+                    null, null, null, createdAt, null, null, null, null);
+        }
+    }
+}
