@@ -37,15 +37,17 @@ class ProgressAndCancelIT {
     static CapacityProxy proxy;
     static StatusLog status;
     static RandomItems items = new RandomItems(808, BackupFixtures.SHAPE);
+    static org.springframework.context.ConfigurableApplicationContext planner;
+    static org.springframework.context.ConfigurableApplicationContext writer;
 
     @BeforeAll
     static void startStack() throws Exception {
         stack = RestoreStack.infrastructure();
         proxy = CapacityProxy.inFrontOf(stack.dynalite.endpoint()).burstSeconds(1)
-                .limit("events-copy", 600).limit("ledger-copy", 40);
+                .limit("events-copy", 600).limit("ledger-copy", 40).limit("metered-copy", 300);
         stack.throughCapacityProxy(proxy);
-        stack.startPlanner("--planner.progress-interval=300ms", "--planner.capacity.write-units=40");
-        stack.startWriter("--writer.progress-interval=300ms");
+        planner = stack.startPlanner("--planner.progress-interval=300ms", "--planner.capacity.write-units=40");
+        writer = stack.startWriter("--writer.progress-interval=300ms");
         stack.startApi();
         status = StatusLog.status(stack);
         var source = CapacityIT.createProvisioned(stack.dynalite.client(), "ledger");
@@ -229,6 +231,67 @@ class ProgressAndCancelIT {
         var again = Http.post(stack.apiUri("/restores/stopped/cancel"), "{}");
         assertThat(again.status()).isEqualTo(409);
         assertThat(again.json().get("code").asString()).isEqualTo("RESTORE_ENDED");
+    }
+
+    @Test
+    void metersMoveWhileARestoreRunsAndEveryServiceAnswersItsProbes() throws Exception {
+        // Given a restore that takes some seconds
+        var response = Http.post(stack.apiUri("/restores"), """
+                {"restoreId": "metered", "source": {"table": "ledger", "backupId": "b-prog"},
+                 "destination": {"type": "NEW_TABLE", "tableName": "metered-copy",
+                                 "options": {"billing": {"mode": "PAY_PER_REQUEST"}}}}""");
+        assertThat(response.status()).as(response.body()).isEqualTo(202);
+
+        // When the writer's metrics are scraped while it runs
+        String items = "dynarestore_writer_items_total{table=\"metered-copy\"}";
+        double first = await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(200))
+                .until(() -> meter(writer, items), v -> v > 0);
+        double later = await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(200))
+                .until(() -> meter(writer, items), v -> v > first);
+
+        // Then items, write units and retries or throttles move, while the restore is still running
+        assertThat(later).isGreaterThan(first).isLessThan(ITEMS);
+        assertThat(meter(writer, "dynarestore_writer_wcu_total{table=\"metered-copy\"}")).isGreaterThan(0);
+        assertThat(meter(writer, "dynarestore_writer_bytes_total{table=\"metered-copy\"}")).isGreaterThan(0);
+        assertThat(scrape(writer)).contains("dynarestore_writer_lag ", "dynarestore_writer_throttles_total",
+                "dynarestore_writer_retries_total", "dynarestore_writer_rate", "dynarestore_writer_budget");
+        assertThat(scrape(planner)).contains("dynarestore_planner_running ");
+
+        // and once it completed, the writer timed its segments and the planner counted and timed the restore
+        await().atMost(Duration.ofMinutes(2)).until(() -> status.last("metered", "RestoreCompleted") != null);
+        assertThat(meter(writer, items)).isEqualTo(ITEMS);
+        await().atMost(Duration.ofSeconds(10)).until(() -> meter(writer,
+                "dynarestore_writer_segment_duration_seconds_count{outcome=\"DONE\"}") >= 12);
+        assertThat(meter(planner, "dynarestore_planner_restores_total{outcome=\"COMPLETED\"}")).isGreaterThanOrEqualTo(1);
+        assertThat(scrape(planner)).contains("dynarestore_planner_restore_duration_seconds_count{outcome=\"COMPLETED\"");
+
+        // and every service answers its liveness and readiness probes
+        for (var service : List.of(planner, writer, stack.api)) {
+            for (String probe : List.of("liveness", "readiness")) {
+                assertThat(Http.get(RestoreStack.uri(service, "/actuator/health/" + probe)).status()).isEqualTo(200);
+            }
+        }
+    }
+
+    static String scrape(org.springframework.context.ConfigurableApplicationContext service) throws Exception {
+        var r = Http.get(RestoreStack.uri(service, "/actuator/prometheus"));
+        assertThat(r.status()).isEqualTo(200);
+        return r.body();
+    }
+
+    /** The value of one series (name and labels as Prometheus writes them, labels in order), 0 when absent. */
+    static double meter(org.springframework.context.ConfigurableApplicationContext service, String series)
+            throws Exception {
+        String name = series.contains("{") ? series.substring(0, series.indexOf('{')) : series;
+        String labels = series.contains("{") ? series.substring(series.indexOf('{') + 1, series.length() - 1) : "";
+        for (String line : scrape(service).lines().toList()) {
+            if (line.startsWith(name + "{") || line.startsWith(name + " ")) {
+                if (labels.isEmpty() || line.contains(labels)) {
+                    return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                }
+            }
+        }
+        return 0;
     }
 
     static long count(DynamoDbClient dynamo, String table) {

@@ -27,7 +27,12 @@ public final class GroupLag implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
 
-    public GroupLag(Map<String, Object> adminConfig, String group, WriteBudgets budgets, Duration interval) {
+    private final java.util.concurrent.atomic.AtomicLong total = new java.util.concurrent.atomic.AtomicLong();
+
+    public GroupLag(Map<String, Object> adminConfig, String group, WriteBudgets budgets, Duration interval,
+                    io.micrometer.core.instrument.MeterRegistry meters) {
+        io.micrometer.core.instrument.Gauge.builder("dynarestore.writer.lag", total, java.util.concurrent.atomic.AtomicLong::get)
+                .description("work items of restore.segments not yet committed by the writer group").register(meters);
         this.admin = Admin.create(adminConfig);
         this.group = group;
         this.budgets = budgets;
@@ -43,7 +48,9 @@ public final class GroupLag implements AutoCloseable {
     private void run() {
         while (running) {
             try {
-                budgets.lag(read());
+                var lag = read();
+                total.set(lag.values().stream().mapToLong(Long::longValue).sum());
+                budgets.lag(lag);
             } catch (Exception e) {
                 if (!running) {
                     return;

@@ -141,6 +141,17 @@ public final class WriteBudgets {
             table.aimd.throttled(nanos.getAsLong());
         }
 
+        /** DynamoDB took {@code items} items of {@code bytes} bytes. */
+        public void wrote(long items, long bytes) {
+            table.items.increment(items);
+            table.bytes.increment(bytes);
+        }
+
+        /** A call to DynamoDB for this lane is made again. */
+        public void retried() {
+            table.retries.increment();
+        }
+
         /** This replica's current rate for the table, in units per second. */
         public double rate() {
             return table.rate();
@@ -154,6 +165,9 @@ public final class WriteBudgets {
         final long firstSeen = nanos.getAsLong();
         final Counter throttles;
         final Counter consumed;
+        final Counter items;
+        final Counter bytes;
+        final Counter retries;
         volatile double budget = -1;
         volatile long budgetReadAt;
 
@@ -163,6 +177,12 @@ public final class WriteBudgets {
                     .description("writes DynamoDB throttled (exceptions and unprocessed batches)").register(meters);
             this.consumed = Counter.builder("dynarestore.writer.wcu").tag("table", target.tableName())
                     .description("write units sent").register(meters);
+            this.items = Counter.builder("dynarestore.writer.items").tag("table", target.tableName())
+                    .description("items DynamoDB took (puts and deletes)").register(meters);
+            this.bytes = Counter.builder("dynarestore.writer.bytes").tag("table", target.tableName())
+                    .description("bytes of the items put").baseUnit("bytes").register(meters);
+            this.retries = Counter.builder("dynarestore.writer.retries").tag("table", target.tableName())
+                    .description("calls to DynamoDB made again (throttled, unprocessed items, errors)").register(meters);
             Gauge.builder("dynarestore.writer.rate", this, Table::rate).tag("table", target.tableName())
                     .description("this replica's write rate for the table, WCU per second").register(meters);
             Gauge.builder("dynarestore.writer.budget", this, t -> t.budget).tag("table", target.tableName())

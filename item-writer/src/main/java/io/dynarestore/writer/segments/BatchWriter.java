@@ -159,6 +159,7 @@ final class BatchWriter {
             if (counting) {
                 attempt++;
             }
+            d.lane().retried();
             if (!backoff.pause(Math.min(attempt, 6))) {
                 throw new SegmentAbortedException();
             }

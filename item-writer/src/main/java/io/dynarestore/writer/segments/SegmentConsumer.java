@@ -60,11 +60,13 @@ final class SegmentConsumer {
     private volatile String failure;
 
     private final Cancellations cancellations;
+    private final io.micrometer.core.instrument.MeterRegistry meters;
 
     SegmentConsumer(Map<String, Object> config, SegmentWriter writer, EventPublisher publisher, ExecutorService pool,
                     String name, int segmentAttempts, WriteBudgets budgets, Outages outages,
-                    Cancellations cancellations) {
+                    Cancellations cancellations, io.micrometer.core.instrument.MeterRegistry meters) {
         this.cancellations = cancellations;
+        this.meters = meters;
         this.budgets = budgets;
         this.outages = outages;
         this.config = config;
@@ -238,6 +240,9 @@ final class SegmentConsumer {
             outcome = Outcome.RETRY;
         }
         String key = j.segment.restoreId() + "/" + j.segment.segment();
+        io.micrometer.core.instrument.Timer.builder("dynarestore.writer.segment.duration")
+                .description("time one attempt at a segment took, by how it ended").tag("outcome", outcome.name())
+                .register(meters).record(System.nanoTime() - j.started, java.util.concurrent.TimeUnit.NANOSECONDS);
         commitCheckpoint(c, j);
         switch (outcome) {
             case DONE, CANCELLED -> {
@@ -328,6 +333,7 @@ final class SegmentConsumer {
         final java.util.concurrent.atomic.AtomicReference<Checkpoint> latest;
         volatile Future<Outcome> future;
         Checkpoint committed;
+        final long started = System.nanoTime();
 
         Job(TopicPartition partition, ConsumerRecord<String, byte[]> record, SegmentDispatched segment,
             AtomicBoolean abort, java.util.concurrent.atomic.AtomicReference<Checkpoint> latest) {

@@ -312,6 +312,7 @@ final class SegmentWriter {
                 throw e;
             }
         }
+        destination.lane().wrote(written + deleted, bytes);
         tally.deleted += deleted;
         tally.overwritten += overwritten;
         tally.written += written;

@@ -33,7 +33,7 @@ class SegmentsWiring implements SmartLifecycle {
         var b = properties.budget();
         var budgets = new WriteBudgets(aws, new WriteBudgets.Settings(b.provisionedShare(), b.onDemandTarget(),
                 b.onDemandInitialPeak(), b.batchShare(), b.throttleFloor(), b.recoveryStep(), b.refresh()), meters);
-        this.lag = new GroupLag(kafka.buildAdminProperties(), properties.group(), budgets, b.lagInterval());
+        this.lag = new GroupLag(kafka.buildAdminProperties(), properties.group(), budgets, b.lagInterval(), meters);
         var outages = new Outages(properties.resilience().openWait(), properties.resilience().maxOutage());
         var segmentWriter = new SegmentWriter(aws, publisher,
                 new BatchWriter(new Backoff(retry.maxAttempts(), retry.baseDelay(), retry.maxDelay()), outages),
@@ -51,7 +51,7 @@ class SegmentsWiring implements SmartLifecycle {
             var config = SegmentConsumer.consumerConfig(kafka.buildConsumerProperties(), properties.group(),
                     "item-writer-" + pid + "-" + i);
             consumers.add(new SegmentConsumer(config, segmentWriter, publisher, workers, name,
-                    properties.segmentAttempts(), budgets, outages, cancellations));
+                    properties.segmentAttempts(), budgets, outages, cancellations, meters));
         }
     }
 

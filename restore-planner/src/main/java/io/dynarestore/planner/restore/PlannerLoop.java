@@ -60,11 +60,19 @@ public final class PlannerLoop implements SmartLifecycle {
     private int partitions;
 
     private final Duration progressInterval;
+    private final io.micrometer.core.instrument.MeterRegistry meters;
+    private final java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
     private long nextProgress;
 
     PlannerLoop(Map<String, Object> consumerConfig, RequestIntake intake, RestoreSteps steps,
-                EventPublisher publisher, ExecutorService workers, Duration progressInterval) {
+                EventPublisher publisher, ExecutorService workers, Duration progressInterval,
+                io.micrometer.core.instrument.MeterRegistry meters) {
         this.progressInterval = progressInterval;
+        this.meters = meters;
+        // counted by the loop thread (the only one that may read the views), read by the scrape
+        io.micrometer.core.instrument.Gauge.builder("dynarestore.planner.running", running,
+                        java.util.concurrent.atomic.AtomicInteger::get)
+                .description("restores of this planner's partitions that are running").register(meters);
         this.consumerConfig = consumerConfig;
         this.intake = intake;
         this.steps = steps;
@@ -258,8 +266,12 @@ public final class PlannerLoop implements SmartLifecycle {
             return;
         }
         nextProgress = now + progressInterval.toNanos();
+        int runningNow = 0;
         for (TrackedRestore r : owned.all()) {
             var view = r.view;
+            if (view.state() == io.dynarestore.contracts.status.RestoreState.RUNNING) {
+                runningNow++;
+            }
             if (view.state() != io.dynarestore.contracts.status.RestoreState.RUNNING || view.plan() == null
                     || view.cancellation() != null) {
                 continue;
@@ -283,6 +295,20 @@ public final class PlannerLoop implements SmartLifecycle {
             r.progressItems = items;
             r.progressWcu = wcu;
             r.progressAt = now;
+        }
+        running.set(runningNow);
+    }
+
+    /** Counts a restore this planner ended, and how long it took from its first event. */
+    private void ended(TrackedRestore restore, RestoreEvent end) {
+        String outcome = String.valueOf(restore.view.state());
+        meters.counter("dynarestore.planner.restores", "outcome", outcome).increment();
+        var strategy = restore.view.plan() == null ? "NONE" : restore.view.plan().strategy().name();
+        if (restore.view.createdAt() != null && end.occurredAt() != null) {
+            io.micrometer.core.instrument.Timer.builder("dynarestore.planner.restore.duration")
+                    .description("time from a restore's acceptance to its end").tag("outcome", outcome)
+                    .tag("strategy", strategy).register(meters)
+                    .record(Duration.between(restore.view.createdAt(), end.occurredAt()));
         }
     }
 
@@ -327,6 +353,9 @@ public final class PlannerLoop implements SmartLifecycle {
                 continue;
             }
             for (RestoreEvent e : d.events()) {
+                if (e.terminal()) {
+                    ended(restore, e);
+                }
                 if (e instanceof io.dynarestore.contracts.status.RestoreCompleted c) {
                     log.info("restore {} completed: {} items in {} segments, {} ms", c.restoreId(), c.itemsWritten(),
                             c.segments(), c.durationMs());

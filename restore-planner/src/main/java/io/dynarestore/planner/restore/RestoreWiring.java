@@ -37,7 +37,7 @@ class RestoreWiring {
     @Bean
     PlannerLoop plannerLoop(KafkaProperties kafka, PlannerProperties properties, EventPublisher publisher,
                             RestoreValidator validator, VaultCatalog catalog, AwsClients aws, Clock clock,
-                            ExecutorService plannerWorkers) {
+                            ExecutorService plannerWorkers, io.micrometer.core.instrument.MeterRegistry meters) {
         var intake = new RequestIntake(publisher, validator, aws.defaultAccount(), aws.defaultRegion(), clock);
         var pitr = properties.pitr();
         var stager = new DeltaStager(aws.s3(), catalog, pitr.deltaMemory().toBytes(), pitr.linesPerFile());
@@ -53,6 +53,6 @@ class RestoreWiring {
                 new ImportStager(aws.s3(), catalog, strategy.stagingLinesPerFile()), new DynamoNativeTables(aws),
                 capacity, aws, publisher, clock, settings);
         return new PlannerLoop(PlannerLoop.consumerConfig(kafka.buildConsumerProperties(), properties.group()),
-                intake, steps, publisher, plannerWorkers, properties.progressInterval());
+                intake, steps, publisher, plannerWorkers, properties.progressInterval(), meters);
     }
 }
