@@ -41,6 +41,39 @@ class RestoreViewTest {
     }
 
     @Test
+    void countsWhatCancelledSegmentsWroteOnceAndEndsCancelled() {
+        // Given a running restore of three segments, one done and one halfway
+        var view = new RestoreView("r1");
+        view.apply(RestoreAccepted.of(REQUEST));
+        view.apply(RestorePlanned.of("r1", RestorePlanned.Strategy.ITEM_WRITES,
+                new SourceRef("000000000000", "us-east-1", "orders", "b1", Instant.EPOCH), TABLE, 3, 30, 3000, 30));
+        view.apply(DestinationReady.of("r1", TABLE, true));
+        view.apply(SegmentCompleted.of("r1", 0, 10, 1000, 10, "w1", 5));
+        view.apply(SegmentProgressed.of("r1", 1, 4, 400, "w2"));
+
+        // When it is cancelled: segment 1 stops after 6 items (twice reported), segment 2 never started
+        view.apply(CancellationStarted.of("r1", "ops", "wrong backup"));
+        view.apply(SegmentCancelled.of("r1", 1, 6, 600, "w2"));
+        view.apply(SegmentCancelled.of("r1", 1, 6, 600, "w2"));
+        view.apply(SegmentCancelled.of("r1", 2, 0, 0, "w3"));
+        assertThat(view.itemsWritten()).isEqualTo(16);
+        assertThat(view.cancelledSegments()).containsOnlyKeys(1, 2);
+        view.apply(RestoreCancelled.of("r1", 16, "16 items were written to orders-restored and stay there."));
+
+        // Then it is CANCELLED with 16 items, the note as its reason, and the cancel in its timeline
+        var summary = view.summary();
+        assertThat(summary.state()).isEqualTo(RestoreState.CANCELLED);
+        assertThat(summary.itemsWritten()).isEqualTo(16);
+        assertThat(summary.reason()).contains("stay there");
+        assertThat(summary.cancelRequestedAt()).isNotNull();
+        assertThat(summary.timeline()).extracting(RestoreView.Milestone::event)
+                .containsSubsequence("CancellationStarted", "RestoreCancelled");
+        // and a late completion changes nothing
+        view.apply(SegmentCompleted.of("r1", 2, 99, 9900, 99, "w4", 5));
+        assertThat(view.summary().itemsWritten()).isEqualTo(16);
+    }
+
+    @Test
     void neverLeavesATerminalState() {
         // Given a completed restore
         var view = new RestoreView("r1");
