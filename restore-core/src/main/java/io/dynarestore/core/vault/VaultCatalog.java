@@ -36,6 +36,21 @@ public final class VaultCatalog {
         return layout;
     }
 
+    /** The tables of an account and region that the vault holds anything of (backups, exports, Snaps), by name. */
+    public List<String> listTables(String account, String region) {
+        var tables = new java.util.TreeSet<String>();
+        String prefix = layout.root() + account + "/" + region + "/";
+        for (var page : s3.listObjectsV2Paginator(b -> b.bucket(layout.bucket()).prefix(prefix).delimiter("/"))) {
+            for (CommonPrefix cp : page.commonPrefixes()) {
+                String name = cp.prefix().substring(prefix.length()).replace("/", "");
+                if (!name.isEmpty()) {
+                    tables.add(name);
+                }
+            }
+        }
+        return List.copyOf(tables);
+    }
+
     /** A table's complete backups, oldest first. */
     public List<BackupSummary> listBackups(String account, String region, String table) {
         var result = new ArrayList<BackupSummary>();

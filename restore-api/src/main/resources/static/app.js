@@ -1,0 +1,290 @@
+// The dynarestore page: tables and their calendars, the restore dialog with preview, and the
+// tasks list with live progress (Server-Sent Events). It only calls the public REST API.
+'use strict';
+
+const $ = (sel) => document.querySelector(sel);
+const state = { table: null, month: new Date().toISOString().slice(0, 7), streams: new Map() };
+
+async function api(path, options = {}) {
+  const response = await fetch(path, {
+    ...options,
+    headers: { 'Accept': 'application/json', ...(options.body ? { 'Content-Type': 'application/json' } : {}) },
+  });
+  const text = await response.text();
+  const body = text ? JSON.parse(text) : null;
+  if (!response.ok) {
+    const problem = body || { detail: response.statusText };
+    const fields = (problem.errors || []).map((e) => `${e.field}: ${e.message}`).join('\n');
+    throw new Error((problem.detail || problem.title || response.status) + (fields ? '\n' + fields : ''));
+  }
+  return body;
+}
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'class') node.className = v;
+    else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
+    else if (v !== undefined && v !== null) node.setAttribute(k, v);
+  }
+  for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return node;
+}
+
+// ---- tables and calendar ----
+
+async function loadTables() {
+  const tables = await api('/tables');
+  $('#where').textContent = `account ${tables.account}, ${tables.region}`;
+  const list = $('#tables');
+  list.replaceChildren(...tables.tables.map((t) => el('li', {},
+    el('button', { type: 'button', class: 'table-link', 'data-table': t, onclick: () => selectTable(t) }, t))));
+  if (tables.tables.length === 0) list.append(el('li', { class: 'note' }, 'No backups in the vault yet.'));
+}
+
+async function selectTable(table) {
+  state.table = table;
+  document.querySelectorAll('.table-link').forEach((b) => b.setAttribute('aria-current', String(b.dataset.table === table)));
+  $('#table-pane').hidden = false;
+  $('#table-title').textContent = table;
+  $('#preview').replaceChildren();
+  $('#answer').hidden = true;
+  const backups = await api(`/tables/${encodeURIComponent(table)}/backups`);
+  const usable = backups.backups.filter((b) => !b.expired).reverse();
+  $('#backup-id').replaceChildren(...usable.map((b) => el('option', { value: b.backupId },
+    `${b.backupId} (${b.takenAt.slice(0, 19).replace('T', ' ')}, ${b.itemCount} items)`)));
+  if (usable.length) state.month = usable[0].takenAt.slice(0, 7);
+  await Promise.all([loadCalendar(), loadPitr()]);
+}
+
+async function loadPitr() {
+  try {
+    const w = await api(`/tables/${encodeURIComponent(state.table)}/pitr-windows`);
+    $('#pitr-summary').textContent = w.latestRestorable
+      ? `Restorable to any second of ${w.windows.length} window(s); latest ${w.latestRestorable}` +
+        (w.gaps.length ? `; ${w.gaps.length} gap(s)` : '')
+      : 'No point-in-time history; restore from a backup.';
+  } catch (e) {
+    $('#pitr-summary').textContent = e.message;
+  }
+}
+
+async function loadCalendar() {
+  $('#month').textContent = state.month;
+  const cal = await api(`/tables/${encodeURIComponent(state.table)}/calendar?month=${state.month}`);
+  const first = new Date(cal.days[0].date + 'T00:00:00Z').getUTCDay();
+  const cells = [];
+  for (let i = 0; i < (first + 6) % 7; i++) cells.push(el('div'));
+  for (const day of cal.days) {
+    const cell = el('div', { class: `day pitr-${day.pitr}${day.backups.length ? ' has-backup' : ''}`,
+      'data-date': day.date, title: `${day.date}: point in time ${day.pitr}` }, day.date.slice(8));
+    for (const b of day.backups) {
+      cell.append(el('button', { type: 'button', class: 'backup-chip', title: b.id, disabled: b.expired ? '' : null,
+        onclick: () => { $('#source-kind').value = 'backup'; showSource(); $('#backup-id').value = b.id; } }, 'B'));
+    }
+    for (const s of day.snaps) cell.append(el('button', { type: 'button', title: s.id, disabled: '' }, 'S'));
+    cells.push(cell);
+  }
+  $('#calendar').replaceChildren(...cells);
+}
+
+function shiftMonth(delta) {
+  const [y, m] = state.month.split('-').map(Number);
+  const d = new Date(Date.UTC(y, m - 1 + delta, 1));
+  state.month = d.toISOString().slice(0, 7);
+  loadCalendar().catch(showError);
+}
+
+// ---- the restore dialog ----
+
+function showSource() {
+  const pit = $('#source-kind').value === 'pointInTime';
+  document.querySelector('.for-backup').hidden = pit;
+  document.querySelector('.for-pit').hidden = !pit;
+}
+
+function showScope() {
+  document.querySelector('.for-records').hidden = $('#scope').value !== 'RECORDS';
+}
+
+function showDestination() {
+  const type = $('#dest-type').value;
+  document.querySelector('.for-table').hidden = !(type === 'NEW_TABLE' || type === 'EXISTING_TABLE');
+  document.querySelector('.for-file').hidden = type !== 'FILE';
+  document.querySelector('.for-email').hidden = type !== 'FILE' || $('#delivery').value !== 'EMAIL';
+}
+
+function source() {
+  return $('#source-kind').value === 'pointInTime'
+    ? { table: state.table, pointInTime: $('#point-in-time').value.trim() || 'latest' }
+    : { table: state.table, backupId: $('#backup-id').value };
+}
+
+function scope() {
+  if ($('#scope').value !== 'RECORDS') return { type: 'FULL' };
+  const values = $('#pk-condition').value === 'Between'
+    ? $('#pk-value').value.split(',').map((v) => v.trim()) : [$('#pk-value').value.trim()];
+  const result = { type: 'RECORDS', keyFilters: [{ partitionKey: { condition: $('#pk-condition').value, values } }] };
+  const name = $('#attr-name').value.trim();
+  if (name) {
+    const condition = $('#attr-condition').value;
+    const filter = { name, type: $('#attr-type').value, condition };
+    if (!condition.endsWith('Exists')) filter.values = [$('#attr-value').value];
+    result.attributeFilters = [filter];
+  }
+  return result;
+}
+
+function destination() {
+  const type = $('#dest-type').value;
+  if (type === 'FILE') {
+    const delivery = $('#delivery').value === 'EMAIL'
+      ? { type: 'EMAIL', recipients: $('#recipients').value.split(',').map((r) => r.trim()).filter(Boolean) }
+      : { type: 'DOWNLOAD' };
+    return { type, format: 'CSV', delivery };
+  }
+  if (type === 'IN_PLACE') return { type };
+  const d = { type };
+  const name = $('#dest-table').value.trim();
+  if (name) d.tableName = name;
+  if (type === 'NEW_TABLE') {
+    const options = { includeGlobalSecondaryIndexes: $('#include-gsi').checked,
+      includeLocalSecondaryIndexes: $('#include-lsi').checked };
+    if ($('#billing').value) options.billing = { mode: $('#billing').value };
+    if ($('#pitr-option').value) options.pointInTimeRecovery = $('#pitr-option').value === 'true';
+    d.options = options;
+  }
+  return d;
+}
+
+function showError(e) {
+  $('#form-error').textContent = e.message;
+  $('#form-error').hidden = false;
+}
+
+async function preview() {
+  $('#form-error').hidden = true;
+  const out = $('#preview');
+  out.replaceChildren(el('p', { class: 'note' }, 'Reading…'));
+  try {
+    const p = await api('/restores/preview', { method: 'POST', body: JSON.stringify({ source: source(), scope: scope(), limit: 50 }) });
+    const rows = p.records.map((r) => el('tr', {}, ...p.columns.map((c) => el('td', {}, r[c] ? cell(r[c]) : ''))));
+    out.replaceChildren(
+      el('p', { class: 'note', id: 'preview-summary' }, `${p.count} records shown` +
+        (p.complete ? ' (all that match)' : ` (first matches of ${p.scanned} read)`) + ` from ${p.backupId}`),
+      el('table', { id: 'preview-table' }, el('thead', {}, el('tr', {}, ...p.columns.map((c) => el('th', {}, c)))),
+        el('tbody', {}, ...rows)));
+  } catch (e) {
+    out.replaceChildren();
+    showError(e);
+  }
+}
+
+function cell(value) {
+  const [type, v] = Object.entries(value)[0];
+  return ['S', 'N', 'B', 'BOOL', 'NULL'].includes(type) ? String(v) : JSON.stringify(value);
+}
+
+async function start(event) {
+  event.preventDefault();
+  $('#form-error').hidden = true;
+  try {
+    const body = { source: source(), scope: scope(), destination: destination() };
+    const summary = await api('/restores', { method: 'POST', body: JSON.stringify(body) });
+    const answer = $('#answer');
+    answer.replaceChildren(`Restore ${summary.restoreId} is ${summary.state}.`);
+    if (summary.emailLink) {
+      answer.append(el('div', {}, 'Passcode (shown only now; give it to the recipients by phone or chat): ',
+        el('strong', { id: 'passcode' }, summary.emailLink.passcode)));
+    }
+    answer.hidden = false;
+    upsertTask(summary);
+  } catch (e) {
+    showError(e);
+  }
+}
+
+// ---- tasks ----
+
+async function loadTasks() {
+  const page = await api('/restores?limit=100');
+  page.items.slice().reverse().forEach(upsertTask);
+}
+
+function describeDestination(s) {
+  if (s.file) return 'CSV file';
+  return s.destination ? s.destination.tableName : '';
+}
+
+function upsertTask(s) {
+  const body = $('#tasks tbody');
+  let row = body.querySelector(`tr[data-restore="${CSS.escape(s.restoreId)}"]`);
+  if (!row) {
+    row = el('tr', { 'data-restore': s.restoreId },
+      el('td', {}, s.restoreId), el('td', { class: 'source' }), el('td', { class: 'destination' }),
+      el('td', { class: 'state' }), el('td', {}, el('progress', { max: '100', value: '0' })),
+      el('td', { class: 'items' }), el('td', { class: 'actions' }));
+    body.prepend(row);
+  }
+  const src = s.source ? `${s.source.table} ${s.source.backupId || s.source.pointInTime || s.source.snapId || ''}` : '';
+  row.querySelector('.source').textContent = src;
+  row.querySelector('.destination').textContent = describeDestination(s);
+  row.querySelector('.state').textContent = s.state;
+  row.querySelector('.state').className = `state state-${s.state}`;
+  row.querySelector('.items').textContent = s.itemsWritten;
+  const bar = row.querySelector('progress');
+  if (s.state === 'COMPLETED') bar.value = 100;
+  else if (s.estimatedItems) bar.value = Math.min(100, 100 * s.itemsWritten / s.estimatedItems);
+  const actions = row.querySelector('.actions');
+  actions.replaceChildren();
+  if (!['COMPLETED', 'FAILED', 'REJECTED', 'CANCELLED'].includes(s.state)) {
+    actions.append(el('button', { type: 'button', class: 'cancel', onclick: () => cancel(s.restoreId) }, 'Cancel'));
+    follow(s.restoreId);
+  } else if (s.file && s.state === 'COMPLETED') {
+    actions.append(el('a', { href: s.file.download }, 'Download'));
+  }
+  if (s.reason) row.title = s.reason;
+}
+
+function follow(restoreId) {
+  if (state.streams.has(restoreId)) return;
+  const source = new EventSource(`/restores/${encodeURIComponent(restoreId)}/events`);
+  state.streams.set(restoreId, source);
+  const refresh = () => api(`/restores/${encodeURIComponent(restoreId)}`).then(upsertTask).catch(() => {});
+  source.addEventListener('RestoreProgressed', (e) => {
+    const p = JSON.parse(e.data);
+    const row = document.querySelector(`tr[data-restore="${CSS.escape(restoreId)}"]`);
+    if (!row) return;
+    if (p.percent !== null && p.percent !== undefined) row.querySelector('progress').value = p.percent;
+    row.querySelector('.items').textContent = p.itemsWritten +
+      (p.etaSeconds !== null && p.etaSeconds !== undefined ? ` (about ${p.etaSeconds} s left)` : '');
+  });
+  for (const type of ['RestorePlanned', 'DestinationReady', 'SegmentsDispatched', 'SegmentCompleted', 'CancellationStarted']) {
+    source.addEventListener(type, refresh);
+  }
+  for (const type of ['RestoreCompleted', 'RestoreFailed', 'RestoreCancelled', 'RestoreRejected']) {
+    source.addEventListener(type, () => { source.close(); state.streams.delete(restoreId); refresh(); });
+  }
+  source.onerror = () => { if (source.readyState === EventSource.CLOSED) state.streams.delete(restoreId); };
+}
+
+async function cancel(restoreId) {
+  try {
+    upsertTask(await api(`/restores/${encodeURIComponent(restoreId)}/cancel`, { method: 'POST', body: '{}' }));
+  } catch (e) {
+    alert(e.message);
+  }
+}
+
+// ---- wiring ----
+
+$('#source-kind').addEventListener('change', showSource);
+$('#scope').addEventListener('change', showScope);
+$('#dest-type').addEventListener('change', showDestination);
+$('#delivery').addEventListener('change', showDestination);
+$('#prev-month').addEventListener('click', () => shiftMonth(-1));
+$('#next-month').addEventListener('click', () => shiftMonth(1));
+$('#preview-btn').addEventListener('click', preview);
+$('#restore-form').addEventListener('submit', start);
+showSource(); showScope(); showDestination();
+Promise.all([loadTables(), loadTasks()]).then(() => document.body.dataset.ready = 'true').catch(showError);

@@ -1,0 +1,109 @@
+package io.dynarestore.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.dynarestore.contracts.request.Scope;
+import io.dynarestore.core.filter.KeySchema;
+import io.dynarestore.core.filter.RecordFilter;
+import io.dynarestore.testkit.ItemDigests;
+import io.dynarestore.testkit.RandomItems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The web page in headless chromium: a person picks a table and a backup on its calendar, asks
+ * for some records, previews them, starts the restore and watches it complete in the tasks list.
+ * Skipped where no chromium is installed (.ci/run installs Debian's).
+ */
+class WebPageIT {
+
+    static final int ITEMS = 1_500;
+    static RestoreStack stack;
+    static RandomItems items = new RandomItems(5150, BackupFixtures.SHAPE);
+
+    @BeforeAll
+    static void startStack() throws Exception {
+        Assumptions.assumeTrue(HeadlessChromium.binary().isPresent(), "no chromium on this machine");
+        stack = RestoreStack.start();
+        var source = BackupFixtures.createSourceTable(stack.dynalite.client(), "customers");
+        BackupFixtures.writeItems(stack, source, "b-web", items.items(ITEMS), 300, List.of(), null, null);
+    }
+
+    @AfterAll
+    static void stopStack() {
+        if (stack != null) {
+            stack.close();
+        }
+    }
+
+    @Test
+    void restoresSomeRecordsFromTheCalendarWithAPreviewAndShowsTheRestoreComplete() throws Exception {
+        Path profile = RestoreStack.logDir().resolve("chromium-profile");
+        try (var browser = new HeadlessChromium(stack.apiUri("/"), profile)) {
+            // Given the page, with the vault's tables listed
+            browser.waitFor("document.body.dataset.ready === 'true'", Duration.ofSeconds(30));
+            browser.waitFor("document.querySelector('.table-link[data-table=\"customers\"]')", Duration.ofSeconds(10));
+
+            // When the person opens the table, its calendar shows the day of the backup
+            browser.eval("document.querySelector('.table-link[data-table=\"customers\"]').click()");
+            browser.waitFor("document.querySelectorAll('#backup-id option').length === 1", Duration.ofSeconds(20));
+            browser.waitFor("document.querySelector('.day.has-backup .backup-chip')", Duration.ofSeconds(10));
+            browser.eval("document.querySelector('.day.has-backup .backup-chip').click()");
+            assertThat(browser.eval("document.querySelector('#backup-id').value").asString()).isEqualTo("b-web");
+
+            // and asks for the records whose partition key begins with p2, into a new on-demand table
+            browser.eval("""
+                    (() => {
+                      const set = (sel, v) => { const e = document.querySelector(sel); e.value = v;
+                        e.dispatchEvent(new Event('change', {bubbles: true})); };
+                      set('#scope', 'RECORDS'); set('#pk-condition', 'BeginsWith'); set('#pk-value', 'p2');
+                      set('#dest-type', 'NEW_TABLE'); set('#dest-table', 'customers-web');
+                      document.querySelector('#advanced').open = true; set('#billing', 'PAY_PER_REQUEST');
+                    })()""");
+
+            // and previews them
+            browser.eval("document.querySelector('#preview-btn').click()");
+            browser.waitFor("document.querySelectorAll('#preview-table tbody tr').length > 0", Duration.ofSeconds(20));
+
+            // Then the preview shows only such records
+            JsonNode keys = browser.eval("""
+                    (() => { const i = [...document.querySelectorAll('#preview-table thead th')]
+                               .findIndex(th => th.textContent === 'pk');
+                             return [...document.querySelectorAll('#preview-table tbody tr')]
+                               .map(tr => tr.children[i].textContent); })()""");
+            assertThat(keys).isNotEmpty();
+            keys.forEach(k -> assertThat(k.asString()).startsWith("p2"));
+
+            // When the restore is started
+            browser.eval("document.querySelector('#start-btn').click()");
+            browser.waitFor("document.querySelector('#answer') && !document.querySelector('#answer').hidden",
+                    Duration.ofSeconds(20));
+            String restoreId = browser.eval("document.querySelector('#tasks tbody tr').dataset.restore").asString();
+
+            // Then the tasks list follows it live to COMPLETED, with a full progress bar
+            browser.waitFor("document.querySelector('#tasks tbody tr[data-restore=\"" + restoreId
+                    + "\"] .state').textContent === 'COMPLETED'", Duration.ofMinutes(2));
+            assertThat(browser.eval("document.querySelector('#tasks tbody tr[data-restore=\"" + restoreId
+                    + "\"] progress').value").asDouble()).isEqualTo(100.0);
+            browser.eval("document.querySelector('#preview').replaceChildren(); "
+                    + "document.querySelector('#tasks-pane').scrollIntoView()");
+            browser.screenshot(RestoreStack.logDir().resolve("tasks-page.png"));
+        }
+
+        // and the new table holds exactly the matching records
+        var filter = RecordFilter.compile(new Scope.Records(List.of(new Scope.KeyFilter(
+                new Scope.Condition("BeginsWith", List.of("p2")), null)), List.of()),
+                KeySchema.of(List.of("pk", "sk"), List.of("S", "N")));
+        var expected = items.items(ITEMS).stream().filter(filter::matches).toList();
+        assertThat(ItemDigests.ofTable(stack.dynalite.client(), "customers-web", BackupFixtures.KEYS))
+                .isEqualTo(ItemDigests.of(expected, BackupFixtures.KEYS));
+        assertThat(Files.size(RestoreStack.logDir().resolve("tasks-page.png"))).isGreaterThan(10_000);
+    }
+}
