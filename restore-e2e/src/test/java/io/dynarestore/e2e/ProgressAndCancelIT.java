@@ -141,6 +141,8 @@ class ProgressAndCancelIT {
             assertThat(p.get("itemsWritten").asLong()).isGreaterThan(previous).isLessThanOrEqualTo(ITEMS);
             assertThat(p.get("segments").asInt()).isPositive();
             assertThat(p.get("estimatedItems").asLong()).isEqualTo(ITEMS);
+            assertThat(p.get("throttles").asLong()).isNotNegative();
+            assertThat(p.get("wcuConsumed").asLong()).isPositive();
             previous = p.get("itemsWritten").asLong();
         }
         assertThat(progress.get(progress.size() - 1).get("itemsPerSecond").asDouble()).isPositive();

@@ -92,6 +92,12 @@ public final class WriteBudgets {
     public final class Lane {
         private final Table table;
         private final List<String> lsiSortKeys;
+        private final java.util.concurrent.atomic.AtomicLong throttledHere = new java.util.concurrent.atomic.AtomicLong();
+
+        /** Throttled calls of this lane (one segment's writes). */
+        public long throttles() {
+            return throttledHere.get();
+        }
 
         private Lane(Table table, List<String> lsiSortKeys) {
             this.table = table;
@@ -137,6 +143,7 @@ public final class WriteBudgets {
 
         /** DynamoDB throttled a write of this lane (an exception or unprocessed items). */
         public void throttled() {
+            throttledHere.incrementAndGet();
             table.throttles.increment();
             table.aimd.throttled(nanos.getAsLong());
         }

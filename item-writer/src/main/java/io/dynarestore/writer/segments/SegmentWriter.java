@@ -192,7 +192,8 @@ final class SegmentWriter {
                     // everything read so far is in the table: this is the segment's checkpoint
                     Checkpoint checkpoint = tally.checkpoint(work, reader.lines());
                     publisher.send(Topic.STATUS, work.restoreId(), SegmentProgressed.of(work.restoreId(),
-                            work.segment(), tally.written, tally.bytes, writer, reader.lines(), tally.wcu));
+                            work.segment(), tally.written, tally.bytes, writer, reader.lines(), tally.wcu,
+                            destination.lane().throttles()));
                     checkpoints.accept(checkpoint);
                     nextProgress = clock.millis() + progressInterval.toMillis();
                 }

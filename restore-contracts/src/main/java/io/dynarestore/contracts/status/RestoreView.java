@@ -44,6 +44,7 @@ public final class RestoreView {
     private ExportCompleted exportCompleted;
     private CancellationStarted cancellation;
     private final Map<Integer, Long> wcu = new HashMap<>();
+    private final Map<Integer, Long> throttles = new HashMap<>();
     private final Map<Integer, long[]> cancelled = new HashMap<>();
 
     public RestoreView(String restoreId) {
@@ -115,6 +116,9 @@ public final class RestoreView {
                 inFlight.put(e.segment(), new long[]{e.itemsWritten(), e.bytesWritten()});
                 if (e.wcuConsumed() != null) {
                     wcu.put(e.segment(), e.wcuConsumed());
+                }
+                if (e.throttles() != null) {
+                    throttles.merge(e.segment(), e.throttles(), Math::max);
                 }
             }
         } else if (event instanceof SegmentCompleted e) {
@@ -267,6 +271,15 @@ public final class RestoreView {
         long sum = 0;
         for (long w : wcu.values()) {
             sum += w;
+        }
+        return sum;
+    }
+
+    /** Throttled calls the writers reported, as of each segment's latest progress. */
+    public long throttles() {
+        long sum = 0;
+        for (long t : throttles.values()) {
+            sum += t;
         }
         return sum;
     }

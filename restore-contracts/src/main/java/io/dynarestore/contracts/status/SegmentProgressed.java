@@ -10,15 +10,15 @@ import java.time.Instant;
  */
 public record SegmentProgressed(String eventId, String restoreId, Integer schemaVersion, Instant occurredAt,
                                 int segment, long itemsWritten, long bytesWritten, String writer, Long linesDone,
-                                Long wcuConsumed) implements RestoreEvent {
+                                Long wcuConsumed, Long throttles) implements RestoreEvent {
 
     public static SegmentProgressed of(String restoreId, int segment, long items, long bytes, String writer) {
-        return of(restoreId, segment, items, bytes, writer, null, null);
+        return of(restoreId, segment, items, bytes, writer, null, null, null);
     }
 
     public static SegmentProgressed of(String restoreId, int segment, long items, long bytes, String writer,
-                                       Long linesDone, Long wcu) {
+                                       Long linesDone, Long wcu, Long throttles) {
         return new SegmentProgressed(Envelope.newEventId(), restoreId, SCHEMA_VERSION, Envelope.now(), segment, items,
-                bytes, writer, linesDone, wcu);
+                bytes, writer, linesDone, wcu, throttles);
     }
 }

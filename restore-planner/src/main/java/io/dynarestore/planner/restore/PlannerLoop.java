@@ -284,7 +284,8 @@ public final class PlannerLoop implements SmartLifecycle {
             double seconds = r.progressAt == 0 ? progressInterval.toMillis() / 1000.0 : (now - r.progressAt) / 1e9;
             var event = io.dynarestore.contracts.status.RestoreProgressed.of(r.restoreId, items, view.bytesWritten(),
                     view.plan().estimatedItems(), view.completedSegments().size(), view.plan().segments(), wcu,
-                    Math.max(0, (items - r.progressItems) / seconds), Math.max(0, (wcu - r.progressWcu) / seconds));
+                    Math.max(0, (items - r.progressItems) / seconds), Math.max(0, (wcu - r.progressWcu) / seconds),
+                    view.throttles());
             try {
                 publisher.status(event);
             } catch (RuntimeException e) {
