@@ -102,11 +102,7 @@ class ProgressAndCancelIT {
     @Test
     void serverSentEventsShowTheSameOrderedEventsAsKafkaWithGrowingProgressEndingInCompleted() throws Exception {
         // Given a restore that takes some seconds, followed on SSE from its start
-        var response = Http.post(stack.apiUri("/restores"), """
-                {"restoreId": "followed", "source": {"table": "ledger", "backupId": "b-prog"},
-                 "destination": {"type": "NEW_TABLE", "tableName": "events-copy",
-                                 "options": {"billing": {"mode": "PAY_PER_REQUEST"}}}}""");
-        assertThat(response.status()).as(response.body()).isEqualTo(202);
+        startIntoOnDemandTable("followed", "events-copy");
         CompletableFuture<List<Sse>> live = CompletableFuture.supplyAsync(() -> {
             try {
                 return stream("followed", null);
@@ -238,11 +234,7 @@ class ProgressAndCancelIT {
     @Test
     void metersMoveWhileARestoreRunsAndEveryServiceAnswersItsProbes() throws Exception {
         // Given a restore that takes some seconds
-        var response = Http.post(stack.apiUri("/restores"), """
-                {"restoreId": "metered", "source": {"table": "ledger", "backupId": "b-prog"},
-                 "destination": {"type": "NEW_TABLE", "tableName": "metered-copy",
-                                 "options": {"billing": {"mode": "PAY_PER_REQUEST"}}}}""");
-        assertThat(response.status()).as(response.body()).isEqualTo(202);
+        startIntoOnDemandTable("metered", "metered-copy");
 
         // When the writer's metrics are scraped while it runs
         String items = "dynarestore_writer_items_total{table=\"metered-copy\"}";
@@ -273,6 +265,15 @@ class ProgressAndCancelIT {
                 assertThat(Http.get(RestoreStack.uri(service, "/actuator/health/" + probe)).status()).isEqualTo(200);
             }
         }
+    }
+
+    /** Starts a restore of the whole backup into a new on-demand table (metered by the proxy). */
+    static void startIntoOnDemandTable(String restoreId, String table) throws Exception {
+        var response = Http.post(stack.apiUri("/restores"), """
+                {"restoreId": "%s", "source": {"table": "ledger", "backupId": "b-prog"},
+                 "destination": {"type": "NEW_TABLE", "tableName": "%s",
+                                 "options": {"billing": {"mode": "PAY_PER_REQUEST"}}}}""".formatted(restoreId, table));
+        assertThat(response.status()).as(response.body()).isEqualTo(202);
     }
 
     static String scrape(org.springframework.context.ConfigurableApplicationContext service) throws Exception {

@@ -38,16 +38,8 @@ class LinksController {
     @GetMapping(path = "/links/{token}")
     ResponseEntity<StreamingResponseBody> page(@PathVariable String token,
                                 @RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept) {
-        var link = links.find(token);
-        if (link.isEmpty()) {
-            return refuse(accept, 404, "LINK_NOT_FOUND", "This link does not exist",
-                    "The link is not known. Check that the whole link was copied from the email.");
-        }
-        var refused = closed(link.get(), accept);
-        if (refused.isPresent()) {
-            return refused.get();
-        }
-        return html(200, form(link.get(), null));
+        Usable usable = usable(token, accept);
+        return usable.refusal() != null ? usable.refusal() : html(200, form(usable.link(), null));
     }
 
     @Operation(summary = "Open an email link with its passcode: streams the file",
@@ -57,15 +49,11 @@ class LinksController {
     @PostMapping(path = "/links/{token}", consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE)
     ResponseEntity<StreamingResponseBody> open(@PathVariable String token, @RequestParam(name = "passcode", required = false) String passcode,
                            @RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept) {
-        var link = links.find(token);
-        if (link.isEmpty()) {
-            return refuse(accept, 404, "LINK_NOT_FOUND", "This link does not exist",
-                    "The link is not known. Check that the whole link was copied from the email.");
+        Usable usable = usable(token, accept);
+        if (usable.refusal() != null) {
+            return usable.refusal();
         }
-        var refused = closed(link.get(), accept);
-        if (refused.isPresent()) {
-            return refused.get();
-        }
+        LinkLedger.Link link = usable.link();
         if (passcode == null || passcode.isBlank()) {
             return refuse(accept, 400, "PASSCODE_MISSING", "Enter the passcode",
                     "Send the passcode you were given (form field passcode).");
@@ -80,17 +68,30 @@ class LinksController {
                 throw new ApiProblem(403, "PASSCODE_WRONG", "The passcode is wrong; " + wrong.triesLeft()
                         + " tries left before the link locks.", null);
             }
-            return html(403, form(link.get(), "That passcode is wrong. " + wrong.triesLeft()
+            return html(403, form(link, "That passcode is wrong. " + wrong.triesLeft()
                     + (wrong.triesLeft() == 1 ? " try is" : " tries are") + " left before the link locks."));
         }
         if (verdict instanceof Links.Verdict.Expired) {
-            return expired(link.get(), accept);
+            return expired(link, accept);
         }
         if (verdict instanceof Links.Verdict.Unavailable) {
             return refuse(accept, 503, "TRY_AGAIN", "Try again in a minute",
                     "The passcode could not be checked just now; nothing was counted against the link.");
         }
         return locked(accept);
+    }
+
+    /** A link that can be opened now, or the answer that says why not. */
+    private record Usable(LinkLedger.Link link, ResponseEntity<StreamingResponseBody> refusal) {
+    }
+
+    private Usable usable(String token, String accept) {
+        var link = links.find(token);
+        if (link.isEmpty()) {
+            return new Usable(null, refuse(accept, 404, "LINK_NOT_FOUND", "This link does not exist",
+                    "The link is not known. Check that the whole link was copied from the email."));
+        }
+        return new Usable(link.get(), closed(link.get(), accept).orElse(null));
     }
 
     /** The answer for a link that cannot be opened now (expired, locked, file not there), if any. */

@@ -17,14 +17,20 @@ class RestoreViewTest {
             new Destination.NewTable(null, null, "orders-restored", null), null)
             .normalized("r1", "e1", Instant.EPOCH);
 
-    @Test
-    void countsASegmentThatCompletesTwiceOnce() {
-        // Given a planned restore of three segments
+    /** A restore of three segments, planned and with its destination ready. */
+    static RestoreView running() {
         var view = new RestoreView("r1");
         view.apply(RestoreAccepted.of(REQUEST));
         view.apply(RestorePlanned.of("r1", RestorePlanned.Strategy.ITEM_WRITES,
                 new SourceRef("000000000000", "us-east-1", "orders", "b1", Instant.EPOCH), TABLE, 3, 30, 3000, 30));
         view.apply(DestinationReady.of("r1", TABLE, true));
+        return view;
+    }
+
+    @Test
+    void countsASegmentThatCompletesTwiceOnce() {
+        // Given a planned restore of three segments
+        var view = running();
 
         // When segment 0 completes twice (a replaced writer redid it) and segment 1 is halfway
         view.apply(SegmentCompleted.of("r1", 0, 10, 1000, 10, "w1", 5));
@@ -43,11 +49,7 @@ class RestoreViewTest {
     @Test
     void countsWhatCancelledSegmentsWroteOnceAndEndsCancelled() {
         // Given a running restore of three segments, one done and one halfway
-        var view = new RestoreView("r1");
-        view.apply(RestoreAccepted.of(REQUEST));
-        view.apply(RestorePlanned.of("r1", RestorePlanned.Strategy.ITEM_WRITES,
-                new SourceRef("000000000000", "us-east-1", "orders", "b1", Instant.EPOCH), TABLE, 3, 30, 3000, 30));
-        view.apply(DestinationReady.of("r1", TABLE, true));
+        var view = running();
         view.apply(SegmentCompleted.of("r1", 0, 10, 1000, 10, "w1", 5));
         view.apply(SegmentProgressed.of("r1", 1, 4, 400, "w2"));
 
