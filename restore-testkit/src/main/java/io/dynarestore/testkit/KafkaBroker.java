@@ -1,22 +1,44 @@
 package io.dynarestore.testkit;
 
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
- * A real Kafka broker (KRaft) in this JVM, from spring-kafka-test, with the given topics and
- * partition counts. Automatic topic creation is off, as in production.
+ * A real Kafka broker (KRaft) with the given topics and partition counts, automatic topic
+ * creation off as in production. By default it runs in this JVM (spring-kafka-test). With
+ * {@code -Ddynarestore.kafka=testcontainers} (or the environment variable {@code DYNARESTORE_KAFKA=testcontainers}) it is the
+ * {@code apache/kafka} image in Docker, through Testcontainers; every test that uses this class
+ * then runs against it. That switch needs a Docker engine and says so when there is none.
  */
 public final class KafkaBroker implements AutoCloseable {
 
-    private final EmbeddedKafkaKraftBroker broker;
+    /** The image of the Docker variant; the same as docker-compose.yml's. */
+    public static final String IMAGE = "apache/kafka:4.1.0";
 
-    private KafkaBroker(EmbeddedKafkaKraftBroker broker) {
+    private final AutoCloseable broker;
+    private final String bootstrapServers;
+
+    private KafkaBroker(AutoCloseable broker, String bootstrapServers) {
         this.broker = broker;
+        this.bootstrapServers = bootstrapServers;
+    }
+
+    /** Whether this run asked for the broker in Docker. */
+    public static boolean inDocker() {
+        String asked = System.getProperty("dynarestore.kafka", System.getenv().getOrDefault("DYNARESTORE_KAFKA", ""));
+        return "testcontainers".equalsIgnoreCase(asked);
     }
 
     /** A broker with every topic created with its partition count. */
     public static KafkaBroker start(Map<String, Integer> topics) {
+        return inDocker() ? startInDocker(topics) : startInProcess(topics);
+    }
+
+    private static KafkaBroker startInProcess(Map<String, Integer> topics) {
         var broker = new EmbeddedKafkaKraftBroker(1, 1);
         broker.brokerProperties(Map.of(
                 "auto.create.topics.enable", "false",
@@ -25,17 +47,41 @@ public final class KafkaBroker implements AutoCloseable {
                 "transaction.state.log.replication.factor", "1",
                 "transaction.state.log.min.isr", "1"));
         broker.afterPropertiesSet();
-        topics.forEach((name, partitions) -> broker.addTopics(new org.apache.kafka.clients.admin.NewTopic(name,
-                partitions, (short) 1)));
-        return new KafkaBroker(broker);
+        topics.forEach((name, partitions) -> broker.addTopics(new NewTopic(name, partitions, (short) 1)));
+        return new KafkaBroker(broker::destroy, broker.getBrokersAsString());
+    }
+
+    private static KafkaBroker startInDocker(Map<String, Integer> topics) {
+        if (!org.testcontainers.DockerClientFactory.instance().isDockerAvailable()) {
+            throw new IllegalStateException("dynarestore.kafka=testcontainers needs a Docker engine, and none answers "
+                    + "here; leave the switch out to use the in-process broker");
+        }
+        var container = new org.testcontainers.kafka.KafkaContainer(IMAGE)
+                .withEnv("KAFKA_AUTO_CREATE_TOPICS_ENABLE", "false")
+                .withEnv("KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS", "0");
+        container.start();
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                container.getBootstrapServers()))) {
+            admin.createTopics(topics.entrySet().stream()
+                    .map(t -> new NewTopic(t.getKey(), t.getValue(), (short) 1)).toList()).all()
+                    .get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            container.stop();
+            throw new IllegalStateException("could not create the topics in the Kafka container", e);
+        }
+        return new KafkaBroker(container::stop, container.getBootstrapServers());
     }
 
     public String bootstrapServers() {
-        return broker.getBrokersAsString();
+        return bootstrapServers;
     }
 
     @Override
     public void close() {
-        broker.destroy();
+        try {
+            broker.close();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 }
