@@ -53,6 +53,8 @@ public final class DataFileReader implements AutoCloseable {
             this.parser = DynamoJson.parser(gzip ? new GZIPInputStream(digest, 1 << 16) : digest);
         } catch (IOException e) {
             throw new CorruptDataFileException(name + " is not a gzip file: " + e.getMessage(), e);
+        } catch (tools.jackson.core.exc.JacksonIOException e) { // the parser reads ahead when it is made
+            throw readFailure(e.getCause() != null ? e.getCause() : e);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
@@ -81,6 +83,10 @@ public final class DataFileReader implements AutoCloseable {
                 parts.put(field, DynamoJson.readItem(parser));
             }
             return ExportLine.of(parts);
+        } catch (tools.jackson.core.exc.StreamConstraintsException e) {
+            // a value far longer than a 400 KB DynamoDB item can hold: the file is not a backup of one
+            throw new CorruptDataFileException(name + " line " + Math.max(lines, 1) + " is larger than any DynamoDB "
+                    + "item: " + e.getOriginalMessage(), e);
         } catch (DynamoJsonException | StreamReadException e) {
             throw new CorruptDataFileException(name + " line " + Math.max(lines, 1) + ": " + e.getMessage(), e);
         } catch (tools.jackson.core.exc.JacksonIOException e) {
