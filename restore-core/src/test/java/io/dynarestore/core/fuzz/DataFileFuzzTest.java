@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.fail;
 import io.dynarestore.core.codec.DynamoJson;
 import io.dynarestore.core.vault.CorruptDataFileException;
 import io.dynarestore.core.vault.DataFileReader;
+import io.dynarestore.testkit.Mutations;
 import io.dynarestore.testkit.RandomItems;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

@@ -8,6 +8,7 @@ import io.dynarestore.core.filter.KeySchema;
 import io.dynarestore.core.filter.RecordFilter;
 import io.dynarestore.core.request.RequestDefaults;
 import io.dynarestore.core.request.RequestReader;
+import io.dynarestore.testkit.Mutations;
 import io.dynarestore.testkit.RandomItems;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

@@ -1,10 +1,10 @@
-package io.dynarestore.core.fuzz;
+package io.dynarestore.testkit;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
 
 /** Seeded mutations of bytes and JSON text, the way broken clients and damaged files break them. */
-final class Mutations {
+public final class Mutations {
 
     static final String[] NASTY = {"", " ", "null", "\"\"", "[]", "{}", "-1", "0", "1e309", "9999999999999999999999",
             "\"../../etc/passwd\"", "\"..%2f..%2fvault\"", "\"a\\u0000b\"", "\"\\ud800\"", "\"<script>alert(1)</script>\"",
@@ -14,16 +14,16 @@ final class Mutations {
 
     private final Random random;
 
-    Mutations(long seed) {
+    public Mutations(long seed) {
         this.random = new Random(seed);
     }
 
-    Random random() {
+    public Random random() {
         return random;
     }
 
     /** One random mutation of a JSON text: a value replaced, a member dropped or added, cut, bytes flipped. */
-    String json(String valid) {
+    public String json(String valid) {
         String s = valid;
         int edits = 1 + random.nextInt(3);
         for (int i = 0; i < edits; i++) {
@@ -42,7 +42,7 @@ final class Mutations {
     }
 
     /** A copy of {@code bytes} cut, flipped or with random bytes inserted. */
-    byte[] bytes(byte[] valid) {
+    public byte[] bytes(byte[] valid) {
         byte[] b = valid.clone();
         switch (random.nextInt(4)) {
             case 0 -> b = java.util.Arrays.copyOf(b, random.nextInt(Math.max(1, b.length)));
@@ -69,7 +69,7 @@ final class Mutations {
         return b;
     }
 
-    String nasty() {
+    public String nasty() {
         return NASTY[random.nextInt(NASTY.length)];
     }
 
