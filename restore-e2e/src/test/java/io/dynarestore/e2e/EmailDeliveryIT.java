@@ -49,8 +49,30 @@ class EmailDeliveryIT {
     static GreenMail smtp;
     static RandomItems items = new RandomItems(4242, BackupFixtures.SHAPE);
 
+    /** Everything the services log while this class runs (they log to the console). */
+    static final java.io.ByteArrayOutputStream logs = new java.io.ByteArrayOutputStream();
+    static java.io.PrintStream console;
+
     @BeforeAll
     static void startStack() throws Exception {
+        console = System.out;
+        System.setOut(new java.io.PrintStream(new java.io.OutputStream() {
+            @Override
+            public void write(int b) {
+                console.write(b);
+                synchronized (logs) {
+                    logs.write(b);
+                }
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) {
+                console.write(b, off, len);
+                synchronized (logs) {
+                    logs.write(b, off, len);
+                }
+            }
+        }, true, StandardCharsets.UTF_8));
         smtp = new GreenMail(new ServerSetup(Ports.free(), "127.0.0.1", "smtp"));
         smtp.start();
         stack = RestoreStack.infrastructure();
@@ -64,6 +86,7 @@ class EmailDeliveryIT {
 
     @AfterAll
     static void stopStack() {
+        System.setOut(console);
         stack.close();
         smtp.stop();
     }
@@ -167,6 +190,21 @@ class EmailDeliveryIT {
 
         // and the right passcode opens it again
         assertThat(enter(stack.apiUri(""), token, passcode).statusCode()).isEqualTo(200);
+
+        // and neither the passcode nor the link's token is in any log line, status event or request
+        String logged;
+        synchronized (logs) {
+            logged = logs.toString(StandardCharsets.UTF_8);
+        }
+        assertThat(logged).contains(id).doesNotContain(passcode).doesNotContain(passcode.replace("-", ""))
+                .doesNotContain(token);
+        for (String topic : List.of(Topic.STATUS.topicName(), Topic.REQUESTS.topicName())) {
+            try (var log = new StatusLog(stack.kafka.bootstrapServers(), topic)) {
+                await().atMost(Duration.ofSeconds(20)).until(() -> log.all().stream().anyMatch(e -> e.raw().contains(id)));
+                assertThat(log.all()).allSatisfy(e -> assertThat(e.raw()).doesNotContain(passcode)
+                        .doesNotContain(passcode.replace("-", "")).doesNotContain(token));
+            }
+        }
     }
 
     @Test

@@ -92,6 +92,23 @@ class InputFuzzIT {
     }
 
     @Test
+    void refusesAHugeBodyWith413WithoutReadingIt() throws Exception {
+        // Given 5 MB bodies, declared and streamed without a length
+        byte[] huge = new byte[5 << 20];
+        java.util.Arrays.fill(huge, (byte) '{');
+        for (var publisher : List.of(HttpRequest.BodyPublishers.ofByteArray(huge),
+                HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(huge)))) {
+            var response = HTTP.send(HttpRequest.newBuilder(stack.apiUri("/restores"))
+                    .header("Content-Type", "application/json").POST(publisher).build(),
+                    HttpResponse.BodyHandlers.ofString());
+
+            // Then each is refused as too large, with problem details
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(413);
+            assertThat(response.body()).contains("REQUEST_TOO_LARGE");
+        }
+    }
+
+    @Test
     void sendsGarbledKafkaMessagesToTheDeadLetterTopicOrRejectsThemAndKeepsConsuming() throws Exception {
         var random = new Random(4242);
         int rejectable = 0;

@@ -35,6 +35,20 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         return ResponseEntity.status(e.status()).body(body);
     }
 
+    @Override
+    protected ResponseEntity<Object> handleHttpMessageNotReadable(
+            org.springframework.http.converter.HttpMessageNotReadableException e, org.springframework.http.HttpHeaders headers,
+            org.springframework.http.HttpStatusCode status, org.springframework.web.context.request.WebRequest request) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof RequestSizeLimit.TooLarge) {
+                return ResponseEntity.status(413).body(problem(new ApiProblem(413, "REQUEST_TOO_LARGE",
+                        "The request body is larger than the limit; a restore request is a small JSON document.",
+                        null)).getBody());
+            }
+        }
+        return super.handleHttpMessageNotReadable(e, headers, status, request);
+    }
+
     @ExceptionHandler(UnknownAccountException.class)
     ResponseEntity<ProblemDetail> unknownAccount(UnknownAccountException e) {
         return problem(new ApiProblem(422, "UNKNOWN_ACCOUNT", e.getMessage(), null));
