@@ -6,7 +6,6 @@ import io.dynarestore.contracts.links.LinkIssued;
 import io.dynarestore.contracts.links.PasscodeAccepted;
 import io.dynarestore.contracts.links.PasscodeTried;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -30,8 +29,8 @@ final class LinkLedger {
         final Instant expiresAt;
         final List<String> recipients;
         final String message;
-        private final List<long[]> tryOffsets = new ArrayList<>();
-        private final List<String> tryIds = new ArrayList<>();
+        /** Tries by id, with their offsets on the log, in log order. */
+        private final Map<String, Long> tries = new java.util.LinkedHashMap<>();
         private final Set<String> accepted = new HashSet<>();
 
         Link(LinkIssued issued) {
@@ -46,8 +45,8 @@ final class LinkLedger {
         /** Tries before log offset {@code offset} that no acceptance followed: wrong, or never finished. */
         synchronized int unacceptedBefore(long offset) {
             int n = 0;
-            for (int i = 0; i < tryIds.size(); i++) {
-                if (tryOffsets.get(i)[0] < offset && !accepted.contains(tryIds.get(i))) {
+            for (var t : tries.entrySet()) {
+                if (t.getValue() < offset && !accepted.contains(t.getKey())) {
                     n++;
                 }
             }
@@ -59,8 +58,7 @@ final class LinkLedger {
         }
 
         synchronized void tried(String tryId, long offset) {
-            tryIds.add(tryId);
-            tryOffsets.add(new long[]{offset});
+            tries.putIfAbsent(tryId, offset);
         }
 
         synchronized void accepted(String tryId) {

@@ -34,21 +34,8 @@ class RequestSizeLimit extends OncePerRequestFilter {
             refuse(response);
             return;
         }
-        var limited = new Limited(request, limit);
-        try {
-            chain.doFilter(limited, response);
-        } catch (ServletException | RuntimeException e) {
-            if (limited.exceeded && !response.isCommitted()) {
-                response.resetBuffer();
-                refuse(response);
-                return;
-            }
-            throw e;
-        }
-        if (limited.exceeded && !response.isCommitted()) {
-            response.reset();
-            refuse(response);
-        }
+        // a body without a declared length stops at the limit with TooLarge, which ProblemHandler answers with 413
+        chain.doFilter(new Limited(request, limit), response);
     }
 
     private void refuse(HttpServletResponse response) throws IOException {
@@ -70,7 +57,6 @@ class RequestSizeLimit extends OncePerRequestFilter {
     /** A request whose body stops (with an error) after {@code limit} bytes. */
     private static final class Limited extends HttpServletRequestWrapper {
         private final long limit;
-        private volatile boolean exceeded;
         private ServletInputStream stream;
 
         Limited(HttpServletRequest request, long limit) {
@@ -106,7 +92,6 @@ class RequestSizeLimit extends OncePerRequestFilter {
                     private void count(int n) throws IOException {
                         read += n;
                         if (read > limit) {
-                            exceeded = true;
                             throw new TooLarge(limit);
                         }
                     }

@@ -65,16 +65,14 @@ class TasksController {
         Instant from = instant("since", since);
         Instant to = instant("until", until);
         Key after = cursor == null ? null : Key.decode(cursor);
-        Comparator<RestoreView.Summary> newestFirst = Comparator
-                .comparing((RestoreView.Summary s) -> s.createdAt() == null ? Instant.EPOCH : s.createdAt())
-                .thenComparing(RestoreView.Summary::restoreId).reversed();
+        Comparator<RestoreView.Summary> newestFirst = Comparator.comparing(Key::of, Key.NEWEST_FIRST);
         List<RestoreView.Summary> matching = views.all().stream()
                 .filter(s -> table == null || table.equals(s.source() == null ? null : s.source().table())
                         || s.destination() != null && table.equals(s.destination().tableName()))
                 .filter(s -> states == null || states.contains(s.state()))
                 .filter(s -> from == null || s.createdAt() != null && !s.createdAt().isBefore(from))
                 .filter(s -> to == null || s.createdAt() != null && s.createdAt().isBefore(to))
-                .filter(s -> after == null || newestFirst.compare(s, after.probe()) > 0)
+                .filter(s -> after == null || Key.NEWEST_FIRST.compare(Key.of(s), after) > 0)
                 .sorted(newestFirst)
                 .limit(limit + 1L)
                 .toList();
@@ -84,7 +82,7 @@ class TasksController {
         List<RestoreView.Summary> page = matching.subList(0, limit);
         RestoreView.Summary last = page.get(limit - 1);
         var next = new StringBuilder("/restores?limit=").append(limit).append("&cursor=")
-                .append(new Key(last.createdAt(), last.restoreId()).encode());
+                .append(Key.of(last).encode());
         if (table != null) {
             next.append("&table=").append(java.net.URLEncoder.encode(table, StandardCharsets.UTF_8));
         }
@@ -148,6 +146,14 @@ class TasksController {
 
     /** A position in the list: the last restore of a page. */
     private record Key(Instant createdAt, String restoreId) {
+        static final Comparator<Key> NEWEST_FIRST = Comparator
+                .comparing((Key k) -> k.createdAt() == null ? Instant.EPOCH : k.createdAt())
+                .thenComparing(Key::restoreId).reversed();
+
+        static Key of(RestoreView.Summary s) {
+            return new Key(s.createdAt(), s.restoreId());
+        }
+
         String encode() {
             return Base64.getUrlEncoder().withoutPadding().encodeToString(
                     ((createdAt == null ? "" : createdAt.toString()) + "|" + restoreId).getBytes(StandardCharsets.UTF_8));
@@ -161,11 +167,6 @@ class TasksController {
             } catch (RuntimeException e) {
                 throw problem("/cursor", "cursor is not one this API gave out; start again without it");
             }
-        }
-
-        RestoreView.Summary probe() {
-            return new RestoreView.Summary(restoreId, null, null, null, null, null, null, 0, 0, 0, 0, 0, null, null,
-                    null, null, null, createdAt, null, null, null, null);
         }
     }
 }

@@ -182,6 +182,11 @@ public final class RestoreView {
         return request;
     }
 
+    /** Where the items go: the plan's table, then the table as prepared or completed. */
+    public TableRef destination() {
+        return destination;
+    }
+
     /** The plan, once the planner made one. */
     public RestorePlanned plan() {
         return plan;

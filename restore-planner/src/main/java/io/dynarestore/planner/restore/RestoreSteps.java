@@ -213,8 +213,7 @@ final class RestoreSteps {
      * What a cancel needs to know: when it was taken, how many segments went out to writers, how
      * many of them reported an end (completed, failed or stopped), and where items went.
      */
-    record Cancel(Instant at, int dispatched, int ended, boolean tablePrepared, TableRef destination,
-                  io.dynarestore.contracts.status.RestoreState state) {
+    record Cancel(Instant at, int dispatched, int ended, boolean tablePrepared, TableRef destination) {
         static Cancel of(RestoreView view) {
             if (view.cancellation() == null) {
                 return null;
@@ -226,8 +225,7 @@ final class RestoreSteps {
             ended.addAll(view.failedSegments().keySet());
             ended.addAll(view.cancelledSegments().keySet());
             return new Cancel(view.cancellation().occurredAt(), dispatched, ended.size(),
-                    view.state() == io.dynarestore.contracts.status.RestoreState.RUNNING,
-                    view.summary().destination(), view.state());
+                    view.state() == io.dynarestore.contracts.status.RestoreState.RUNNING, view.destination());
         }
     }
 
