@@ -5,8 +5,47 @@
 const $ = (sel) => document.querySelector(sel);
 const state = { table: null, month: new Date().toISOString().slice(0, 7), streams: new Map() };
 
+// ---- credentials: an API key or a bearer token, kept in this tab only ----
+
+const auth = {
+  get() { return JSON.parse(sessionStorage.getItem('dynarestore.auth') || 'null'); },
+  set(kind, value) { sessionStorage.setItem('dynarestore.auth', JSON.stringify({ kind, value })); },
+  headers() {
+    const a = this.get();
+    if (!a) return {};
+    return a.kind === 'bearer' ? { 'Authorization': `Bearer ${a.value}` } : { 'X-Api-Key': a.value };
+  },
+};
+let signingIn = null;
+
+// asks for a credential once, however many calls were refused meanwhile
+function signIn(why) {
+  if (!signingIn) {
+    signingIn = new Promise((resolve) => {
+      $('#sign-in-why').textContent = why || '';
+      $('#sign-in-value').value = '';
+      $('#sign-in-form').onsubmit = () => {
+        auth.set($('#sign-in-kind').value, $('#sign-in-value').value.trim());
+        signingIn = null;
+        resolve();
+      };
+      $('#sign-in').showModal();
+    });
+  }
+  return signingIn;
+}
+
+async function authorizedFetch(path, options = {}) {
+  for (;;) {
+    const response = await fetch(path, { ...options, headers: { ...(options.headers || {}), ...auth.headers() } });
+    if (response.status !== 401) return response;
+    const problem = await response.json().catch(() => ({}));
+    await signIn(problem.detail);
+  }
+}
+
 async function api(path, options = {}) {
-  const response = await fetch(path, {
+  const response = await authorizedFetch(path, {
     ...options,
     headers: { 'Accept': 'application/json', ...(options.body ? { 'Content-Type': 'application/json' } : {}) },
   });
@@ -18,6 +57,47 @@ async function api(path, options = {}) {
     throw new Error((problem.detail || problem.title || response.status) + (fields ? '\n' + fields : ''));
   }
   return body;
+}
+
+// Server-Sent Events over fetch, since EventSource cannot send the credential header
+async function streamEvents(path, onEvent, signal) {
+  const response = await authorizedFetch(path, { headers: { 'Accept': 'text/event-stream' }, signal });
+  if (!response.ok) throw new Error(`events: ${response.status}`);
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value.replace(/\r\n?/g, '\n');
+    let end;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let type = 'message';
+      const data = [];
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event:')) type = line.slice(6).trim();
+        else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+      }
+      if (data.length) onEvent(type, data.join('\n'));
+    }
+  }
+}
+
+async function download(path) {
+  try {
+    const response = await authorizedFetch(path);
+    if (!response.ok) throw new Error((await response.json().catch(() => ({}))).detail || response.statusText);
+    const name = /filename="?([^";]+)"?/.exec(response.headers.get('Content-Disposition') || '');
+    const url = URL.createObjectURL(await response.blob());
+    const a = el('a', { href: url, download: name ? name[1] : 'restore.csv' });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60000);
+  } catch (e) {
+    alert(e.message);
+  }
 }
 
 function el(tag, attrs = {}, ...children) {
@@ -241,31 +321,37 @@ function upsertTask(s) {
     actions.append(el('button', { type: 'button', class: 'cancel', onclick: () => cancel(s.restoreId) }, 'Cancel'));
     follow(s.restoreId);
   } else if (s.file && s.state === 'COMPLETED') {
-    actions.append(el('a', { href: s.file.download }, 'Download'));
+    actions.append(el('button', { type: 'button', class: 'download', onclick: () => download(s.file.download) },
+      'Download'));
   }
   if (s.reason) row.title = s.reason;
 }
 
 function follow(restoreId) {
   if (state.streams.has(restoreId)) return;
-  const source = new EventSource(`/restores/${encodeURIComponent(restoreId)}/events`);
-  state.streams.set(restoreId, source);
+  const controller = new AbortController();
+  state.streams.set(restoreId, controller);
   const refresh = () => api(`/restores/${encodeURIComponent(restoreId)}`).then(upsertTask).catch(() => {});
-  source.addEventListener('RestoreProgressed', (e) => {
-    const p = JSON.parse(e.data);
-    const row = document.querySelector(`tr[data-restore="${CSS.escape(restoreId)}"]`);
-    if (!row) return;
-    if (p.percent !== null && p.percent !== undefined) row.querySelector('progress').value = p.percent;
-    row.querySelector('.items').textContent = p.itemsWritten +
-      (p.etaSeconds !== null && p.etaSeconds !== undefined ? ` (about ${p.etaSeconds} s left)` : '');
-  });
-  for (const type of ['RestorePlanned', 'DestinationReady', 'SegmentsDispatched', 'SegmentCompleted', 'CancellationStarted']) {
-    source.addEventListener(type, refresh);
-  }
-  for (const type of ['RestoreCompleted', 'RestoreFailed', 'RestoreCancelled', 'RestoreRejected']) {
-    source.addEventListener(type, () => { source.close(); state.streams.delete(restoreId); refresh(); });
-  }
-  source.onerror = () => { if (source.readyState === EventSource.CLOSED) state.streams.delete(restoreId); };
+  const onEvent = (type, data) => {
+    if (type === 'RestoreProgressed') {
+      const p = JSON.parse(data);
+      const row = document.querySelector(`tr[data-restore="${CSS.escape(restoreId)}"]`);
+      if (!row) return;
+      if (p.percent !== null && p.percent !== undefined) row.querySelector('progress').value = p.percent;
+      row.querySelector('.items').textContent = p.itemsWritten +
+        (p.etaSeconds !== null && p.etaSeconds !== undefined ? ` (about ${p.etaSeconds} s left)` : '');
+    } else if (['RestorePlanned', 'DestinationReady', 'SegmentsDispatched', 'SegmentCompleted',
+      'CancellationStarted'].includes(type)) {
+      refresh();
+    } else if (['RestoreCompleted', 'RestoreFailed', 'RestoreCancelled', 'RestoreRejected'].includes(type)) {
+      controller.abort();
+      state.streams.delete(restoreId);
+      refresh();
+    }
+  };
+  streamEvents(`/restores/${encodeURIComponent(restoreId)}/events`, onEvent, controller.signal)
+    .catch(() => {})
+    .finally(() => state.streams.delete(restoreId));
 }
 
 async function cancel(restoreId) {

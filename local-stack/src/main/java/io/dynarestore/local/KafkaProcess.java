@@ -12,12 +12,12 @@ import org.apache.kafka.common.Uuid;
  * A real Kafka broker in KRaft mode (one node that is broker and controller) as its own JVM,
  * from the Maven jars of this module's classpath. Its log directory is formatted once.
  */
-final class KafkaProcess {
+public final class KafkaProcess {
 
     private KafkaProcess() {
     }
 
-    static Process start(Path dir, int port, int controllerPort, String classpath, Path log) throws IOException,
+    public static Process start(Path dir, int port, int controllerPort, String classpath, Path log) throws IOException,
             InterruptedException {
         Path logs = dir.resolve("logs");
         Files.createDirectories(logs);

@@ -210,7 +210,7 @@ public final class LocalStack implements AutoCloseable {
 
                 dynarestore is running locally.
 
-                  REST API     %s   (OpenAPI: %s/swagger-ui.html)
+                  REST API     %s   (OpenAPI: %s/swagger-ui.html; API key: header X-Api-Key: dynarestore-local-key)
                   Kafka        %s        (KRaft; topics restore.requests, restore.status, ...)
                   DynamoDB     %s   (dynalite; any credentials)
                   S3 vault     %s   (bucket "vault", path-style, any credentials)
@@ -227,15 +227,16 @@ public final class LocalStack implements AutoCloseable {
         }
         sb.append("""
 
-                Restore the latest backup into a new table with curl:
-                  curl -i -X POST %1$s/restores -H 'Content-Type: application/json' \\
+                Restore the latest backup into a new table with curl (the API wants the key):
+                  KEY='X-Api-Key: dynarestore-local-key'
+                  curl -i -X POST %1$s/restores -H "$KEY" -H 'Content-Type: application/json' \\
                     -d '{"source":{"table":"orders","backupId":"%2$s"},"destination":{"type":"NEW_TABLE","tableName":"orders-restored"}}'
-                  curl %1$s/restores/<restoreId from the Location header>
-                  curl %1$s/tables/orders/backups
-                  curl %1$s/tables/orders/pitr-windows
+                  curl -H "$KEY" %1$s/restores/<restoreId from the Location header>
+                  curl -H "$KEY" %1$s/tables/orders/backups
+                  curl -H "$KEY" %1$s/tables/orders/pitr-windows
 
                 ... or to the latest restorable second (or any second of a window):
-                  curl -i -X POST %1$s/restores -H 'Content-Type: application/json' \\
+                  curl -i -X POST %1$s/restores -H "$KEY" -H 'Content-Type: application/json' \\
                     -d '{"source":{"table":"orders","pointInTime":"latest"},"destination":{"type":"NEW_TABLE","tableName":"orders-latest"}}'
 
                 ... or with a plain Kafka client (kcat):

@@ -1,5 +1,6 @@
 package io.dynarestore.local;
 
+import io.dynarestore.testkit.LocalApi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -42,29 +43,34 @@ class LocalStackIT {
             String latest = stack.backups().get(2);
             var http = HttpClient.newHttpClient();
             var post = http.send(HttpRequest.newBuilder(URI.create(api + "/restores"))
+                .header(LocalApi.HEADER, LocalApi.KEY)
                     .header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString("{\"restoreId\":\"local-1\",\"source\":{\"table\":"
                             + "\"orders\",\"backupId\":\"" + latest + "\"},\"destination\":{\"type\":\"NEW_TABLE\","
                             + "\"tableName\":\"orders-local\"}}")).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(post.statusCode()).as(post.body()).isEqualTo(202);
             await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).until(() -> http.send(
-                    HttpRequest.newBuilder(URI.create(api + "/restores/local-1")).build(),
+                    HttpRequest.newBuilder(URI.create(api + "/restores/local-1"))
+                .header(LocalApi.HEADER, LocalApi.KEY).build(),
                     HttpResponse.BodyHandlers.ofString()).body().contains("\"state\":\"COMPLETED\""));
             try (var dynamo = Dynalite.client(URI.create(stack.endpoints().get("dynamodb")))) {
                 int live = dynamo.scan(b -> b.tableName("orders").select("COUNT")).count();
 
                 // and its history restores to the latest second: the table as it is now
                 var pitr = http.send(HttpRequest.newBuilder(URI.create(api + "/restores"))
+                .header(LocalApi.HEADER, LocalApi.KEY)
                         .header("Content-Type", "application/json")
                         .POST(HttpRequest.BodyPublishers.ofString("{\"restoreId\":\"local-2\",\"source\":{\"table\":"
                                 + "\"orders\",\"pointInTime\":\"latest\"},\"destination\":{\"type\":\"NEW_TABLE\","
                                 + "\"tableName\":\"orders-latest\"}}")).build(), HttpResponse.BodyHandlers.ofString());
                 assertThat(pitr.statusCode()).as(pitr.body()).isEqualTo(202);
                 await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).until(() -> http.send(
-                        HttpRequest.newBuilder(URI.create(api + "/restores/local-2")).build(),
+                        HttpRequest.newBuilder(URI.create(api + "/restores/local-2"))
+                .header(LocalApi.HEADER, LocalApi.KEY).build(),
                         HttpResponse.BodyHandlers.ofString()).body().contains("\"state\":\"COMPLETED\""));
                 assertThat(dynamo.scan(b -> b.tableName("orders-latest").select("COUNT")).count()).isEqualTo(live);
-                var windows = http.send(HttpRequest.newBuilder(URI.create(api + "/tables/orders/pitr-windows")).build(),
+                var windows = http.send(HttpRequest.newBuilder(URI.create(api + "/tables/orders/pitr-windows"))
+                .header(LocalApi.HEADER, LocalApi.KEY).build(),
                         HttpResponse.BodyHandlers.ofString()).body();
                 assertThat(windows).contains("\"gaps\":[{");
             }

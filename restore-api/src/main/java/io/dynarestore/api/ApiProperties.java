@@ -16,6 +16,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param verdictTimeout how long {@code POST /restores} waits for the planner's first answer
  * @param links          passcode-protected email links to granular-recovery files
  * @param events         Server-Sent Event streams of restores
+ * @param security       who may call the API and with which roles
  */
 @ConfigurationProperties("api")
 public record ApiProperties(
@@ -24,7 +25,73 @@ public record ApiProperties(
         TopicDefinitions topics,
         @DefaultValue("5s") Duration verdictTimeout,
         @DefaultValue Links links,
-        @DefaultValue Events events) {
+        @DefaultValue Events events,
+        @DefaultValue Security security) {
+
+    /**
+     * Authentication and the roles of callers ({@code read}, {@code restore}, {@code restore-in-place},
+     * {@code restore-overwrite}, {@code cross-account}).
+     *
+     * @param mode    {@code jwt}: OAuth2 bearer tokens checked against the issuer's keys
+     *                ({@code spring.security.oauth2.resourceserver.jwt.*}); {@code api-key}: static keys
+     *                in the {@code X-Api-Key} header
+     * @param apiKeys the keys of {@code api-key} mode
+     * @param jwt     where a token's roles and name are
+     */
+    public record Security(@DefaultValue("jwt") Mode mode, java.util.List<ApiKey> apiKeys, @DefaultValue Jwt jwt) {
+        public Security {
+            apiKeys = apiKeys == null ? java.util.List.of() : java.util.List.copyOf(apiKeys);
+            if (mode == Mode.API_KEY && apiKeys.isEmpty()) {
+                throw new IllegalArgumentException("api.security.mode is api-key but api.security.api-keys is empty; "
+                        + "add a key (name, key or key-sha256, roles) or use mode jwt");
+            }
+        }
+
+        public enum Mode { JWT, API_KEY }
+    }
+
+    /**
+     * One static key.
+     *
+     * @param name      who holds it (the caller's name in logs and {@code requestedBy})
+     * @param key       the key itself, at least 16 characters; or
+     * @param keySha256 its SHA-256 in hex, so that the configuration need not hold the key
+     * @param roles     what its holder may do
+     */
+    public record ApiKey(String name, String key, String keySha256, java.util.List<String> roles) {
+        public ApiKey {
+            if (name == null || name.isBlank()) {
+                throw new IllegalArgumentException("every api.security.api-keys entry needs a name");
+            }
+            if ((key == null || key.isBlank()) == (keySha256 == null || keySha256.isBlank())) {
+                throw new IllegalArgumentException("api key '" + name + "' needs exactly one of key and key-sha256");
+            }
+            if (key != null && !key.isBlank() && key.length() < 16) {
+                throw new IllegalArgumentException("api key '" + name + "' is shorter than 16 characters");
+            }
+            if (keySha256 != null && !keySha256.isBlank() && !keySha256.matches("[0-9a-fA-F]{64}")) {
+                throw new IllegalArgumentException("key-sha256 of api key '" + name + "' is not 64 hex digits");
+            }
+            roles = roles == null ? java.util.List.of() : java.util.List.copyOf(roles);
+            for (String role : roles) {
+                if (io.dynarestore.contracts.access.Role.parse(role).isEmpty()) {
+                    throw new IllegalArgumentException("api key '" + name + "' has unknown role '" + role + "'; roles "
+                            + "are read, restore, restore-in-place, restore-overwrite, cross-account");
+                }
+            }
+        }
+    }
+
+    /**
+     * Where a JWT says who its subject is and what it may do.
+     *
+     * @param rolesClaim     a claim holding role names (a list, or a space-separated string such as {@code scope})
+     * @param rolePrefix     a prefix role names carry in that claim (for example {@code dynarestore:}), dropped
+     * @param principalClaim the claim naming the caller
+     */
+    public record Jwt(@DefaultValue("roles") String rolesClaim, @DefaultValue("") String rolePrefix,
+                      @DefaultValue("sub") String principalClaim) {
+    }
 
     /**
      * Event streams.

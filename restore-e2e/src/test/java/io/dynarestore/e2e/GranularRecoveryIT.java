@@ -1,5 +1,6 @@
 package io.dynarestore.e2e;
 
+import io.dynarestore.testkit.LocalApi;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dynarestore.contracts.request.Scope;
@@ -121,7 +122,8 @@ class GranularRecoveryIT {
     }
 
     static HttpResponse<byte[]> get(URI uri) throws Exception {
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(uri).build(),
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(uri)
+                .header(LocalApi.HEADER, LocalApi.KEY).build(),
                 HttpResponse.BodyHandlers.ofByteArray());
     }
 

@@ -1,5 +1,6 @@
 package io.dynarestore.e2e;
 
+import io.dynarestore.testkit.LocalApi;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -25,14 +26,16 @@ final class Http {
     }
 
     static Response post(URI uri, String json) throws Exception {
-        var request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
+        var request = HttpRequest.newBuilder(uri)
+                .header(LocalApi.HEADER, LocalApi.KEY).timeout(Duration.ofSeconds(30))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build();
         var r = CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
         return new Response(r.statusCode(), r.body(), r.headers());
     }
 
     static Response get(URI uri) throws Exception {
-        var r = CLIENT.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).GET().build(),
+        var r = CLIENT.send(HttpRequest.newBuilder(uri)
+                .header(LocalApi.HEADER, LocalApi.KEY).timeout(Duration.ofSeconds(30)).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
         return new Response(r.statusCode(), r.body(), r.headers());
     }

@@ -1,5 +1,6 @@
 package io.dynarestore.e2e;
 
+import io.dynarestore.testkit.LocalApi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -99,6 +100,7 @@ class InputFuzzIT {
         for (var publisher : List.of(HttpRequest.BodyPublishers.ofByteArray(huge),
                 HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(huge)))) {
             var response = HTTP.send(HttpRequest.newBuilder(stack.apiUri("/restores"))
+                .header(LocalApi.HEADER, LocalApi.KEY)
                     .header("Content-Type", "application/json").POST(publisher).build(),
                     HttpResponse.BodyHandlers.ofString());
 
@@ -177,7 +179,8 @@ class InputFuzzIT {
         } catch (IllegalArgumentException e) {
             uri = stack.apiUri("/restores/" + URLEncoder.encode(path, StandardCharsets.UTF_8));
         }
-        return HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).GET().build();
+        return HttpRequest.newBuilder(uri)
+                .header(LocalApi.HEADER, LocalApi.KEY).timeout(Duration.ofSeconds(10)).GET().build();
     }
 
     static HttpRequest garbledPost(Random random, int seed) {
@@ -196,7 +199,8 @@ class InputFuzzIT {
         String body = new io.dynarestore.testkit.Mutations(seed).json(bodies[which % bodies.length]);
         String contentType = which == 4 ? "application/x-www-form-urlencoded"
                 : random.nextInt(10) == 0 ? "text/plain" : "application/json";
-        return HttpRequest.newBuilder(stack.apiUri(paths[which])).timeout(Duration.ofSeconds(30))
+        return HttpRequest.newBuilder(stack.apiUri(paths[which]))
+                .header(LocalApi.HEADER, LocalApi.KEY).timeout(Duration.ofSeconds(30))
                 .header("Content-Type", contentType).POST(HttpRequest.BodyPublishers.ofString(body)).build();
     }
 }

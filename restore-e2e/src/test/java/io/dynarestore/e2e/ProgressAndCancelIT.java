@@ -1,5 +1,6 @@
 package io.dynarestore.e2e;
 
+import io.dynarestore.testkit.LocalApi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -68,6 +69,7 @@ class ProgressAndCancelIT {
     /** Reads a restore's event stream to its end. */
     static List<Sse> stream(String restoreId, String lastEventId) throws Exception {
         var request = HttpRequest.newBuilder(stack.apiUri("/restores/" + restoreId + "/events"))
+                .header(LocalApi.HEADER, LocalApi.KEY)
                 .header("Accept", "text/event-stream");
         if (lastEventId != null) {
             request.header("Last-Event-ID", lastEventId);

@@ -163,8 +163,24 @@ final class RestoreStack implements AutoCloseable {
         contexts.remove(context);
     }
 
+    /**
+     * Spring Security's auto-configuration, which restore-api brings onto this JVM's shared classpath;
+     * the other services do not have it in their own jars, so they run here without it too.
+     */
+    private static final String NO_SECURITY = "--spring.autoconfigure.exclude="
+            + "org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration,"
+            + "org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration,"
+            + "org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration,"
+            + "org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterAutoConfiguration,"
+            + "org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration,"
+            + "org.springframework.boot.security.oauth2.server.resource.autoconfigure.servlet."
+            + "OAuth2ResourceServerAutoConfiguration";
+
     private ConfigurableApplicationContext run(SpringApplicationBuilder builder, String... extra) {
         var args = new ArrayList<>(arguments());
+        if (!builder.application().getAllSources().contains(ApiApplication.class)) {
+            args.add(NO_SECURITY);
+        }
         args.addAll(List.of(extra));
         ConfigurableApplicationContext context = builder.run(args.toArray(new String[0]));
         contexts.add(context);
@@ -187,6 +203,7 @@ final class RestoreStack implements AutoCloseable {
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m", "-cp", classpath, main.getName()));
         command.addAll(arguments());
+        command.add(NO_SECURITY);
         command.addAll(List.of(extra));
         Files.createDirectories(log.getParent());
         Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();

@@ -47,7 +47,14 @@ class WebPageIT {
     void restoresSomeRecordsFromTheCalendarWithAPreviewAndShowsTheRestoreComplete() throws Exception {
         Path profile = RestoreStack.logDir().resolve("chromium-profile");
         try (var browser = new HeadlessChromium(stack.apiUri("/"), profile)) {
-            // Given the page, with the vault's tables listed
+            // Given the page, which asks for a credential, and the person signs in with the API key
+            browser.waitFor("document.querySelector('#sign-in') && document.querySelector('#sign-in').open",
+                    Duration.ofSeconds(30));
+            assertThat(browser.eval("document.querySelector('#sign-in-why').textContent").asString())
+                    .contains("X-Api-Key");
+            browser.eval("document.querySelector('#sign-in-value').value = '" + io.dynarestore.testkit.LocalApi.KEY
+                    + "'; document.querySelector('#sign-in-btn').click()");
+            // and the vault's tables are listed
             browser.waitFor("document.body.dataset.ready === 'true'", Duration.ofSeconds(30));
             browser.waitFor("document.querySelector('.table-link[data-table=\"customers\"]')", Duration.ofSeconds(10));
 

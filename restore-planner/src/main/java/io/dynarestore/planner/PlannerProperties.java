@@ -4,6 +4,8 @@ import io.dynarestore.core.aws.AwsSettings;
 import io.dynarestore.core.kafka.TopicDefinitions;
 import io.dynarestore.core.vault.VaultSettings;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -22,6 +24,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param cancelGrace how long a cancelled restore waits for its writers to report their segments stopped
  *                    before it is declared cancelled with the counts known then
  * @param progressInterval how often a running restore's RestoreProgressed is published (when items moved)
+ * @param access      which roles the publishers of requests on Kafka hold
  */
 @ConfigurationProperties("planner")
 public record PlannerProperties(
@@ -35,7 +38,31 @@ public record PlannerProperties(
         @DefaultValue Strategy strategy,
         @DefaultValue Capacity capacity,
         @DefaultValue("30s") Duration cancelGrace,
-        @DefaultValue("5s") Duration progressInterval) {
+        @DefaultValue("5s") Duration progressInterval,
+        @DefaultValue Access access) {
+
+    /**
+     * Roles of the principals that publish on {@code restore.requests}, named by the request's
+     * {@code dynarestore-principal} header (Kafka ACLs decide who may write the topic at all).
+     *
+     * @param principals   roles per principal; restore-api, which checks its own callers, holds them all
+     * @param unidentified roles of a request without the header (none in production)
+     */
+    public record Access(Map<String, List<String>> principals, List<String> unidentified) {
+        public Access {
+            principals = principals == null ? Map.of() : Map.copyOf(principals);
+            unidentified = unidentified == null ? List.of() : List.copyOf(unidentified);
+            principals.forEach((who, roles) -> roles.forEach(r -> check(r, "planner.access.principals." + who)));
+            unidentified.forEach(r -> check(r, "planner.access.unidentified"));
+        }
+
+        private static void check(String role, String where) {
+            if (io.dynarestore.contracts.access.Role.parse(role).isEmpty()) {
+                throw new IllegalArgumentException(where + " has unknown role '" + role + "'; roles are read, "
+                        + "restore, restore-in-place, restore-overwrite, cross-account");
+            }
+        }
+    }
 
     /**
      * Strategy and estimates.

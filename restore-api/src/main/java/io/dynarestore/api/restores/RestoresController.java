@@ -2,6 +2,8 @@ package io.dynarestore.api.restores;
 
 import io.dynarestore.api.ApiProperties;
 import io.dynarestore.api.problems.ApiProblem;
+import io.dynarestore.api.security.Callers;
+import io.dynarestore.contracts.access.Access;
 import io.dynarestore.contracts.Topic;
 import io.dynarestore.api.links.Links;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
@@ -80,6 +82,8 @@ class RestoresController {
         }
         RestoreRequested request = RequestDefaults.apply(((RequestReader.Valid) result).request(),
                 aws.defaultAccount(), aws.defaultRegion(), UUID.randomUUID().toString(), clock.instant());
+        Callers.require(Access.requiredFor(request, aws.defaultAccount()), "This restore");
+        request = requestedBy(request, Callers.name());
         URI location = URI.create("/restores/" + request.restoreId());
 
         var known = views.find(request.restoreId());
@@ -125,18 +129,27 @@ class RestoresController {
         return ResponseEntity.accepted().location(location).body(new Submitted(summary, emailLink));
     }
 
+    /** The request as the authenticated caller's: who asked is what the API verified, not what the body says. */
+    private static RestoreRequested requestedBy(RestoreRequested r, String caller) {
+        return caller == null ? r : new RestoreRequested(r.restoreId(), r.type(), r.schemaVersion(), r.eventId(),
+                r.occurredAt(), caller, r.source(), r.scope(), r.destination(), r.notification());
+    }
+
     private static RestoreRequested withDestination(RestoreRequested r, Destination destination) {
         return new RestoreRequested(r.restoreId(), r.type(), r.schemaVersion(), r.eventId(), r.occurredAt(),
                 r.requestedBy(), r.source(), r.scope(), destination, r.notification());
     }
 
-    /** The request's substance without the link restore-api added, to compare a resubmission with it. */
+    /**
+     * The request's substance without what restore-api added (the link, the requester), to compare a
+     * resubmission with it: the same request from Kafka or from another caller is the same restore.
+     */
     private static RestoreRequested withoutLink(RestoreRequested r) {
         if (r.destination() instanceof Destination.File file
                 && file.delivery() instanceof Destination.Delivery.Email email && email.linkId() != null) {
             r = withDestination(r, new Destination.File(file.format(), email.withLink(null)));
         }
-        return r.substance();
+        return requestedBy(r.substance(), "-");
     }
 
     @Operation(summary = "A restore's state, progress and timeline")

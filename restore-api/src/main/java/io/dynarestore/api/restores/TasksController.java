@@ -1,6 +1,8 @@
 package io.dynarestore.api.restores;
 
 import io.dynarestore.api.problems.ApiProblem;
+import io.dynarestore.api.security.Callers;
+import io.dynarestore.contracts.access.Access;
 import io.dynarestore.contracts.Topic;
 import io.dynarestore.contracts.commands.CancelRequested;
 import io.dynarestore.contracts.status.RestoreState;
@@ -36,8 +38,10 @@ class TasksController {
 
     private final RestoreViews views;
     private final EventPublisher publisher;
+    private final String defaultAccount;
 
-    TasksController(RestoreViews views, EventPublisher publisher) {
+    TasksController(RestoreViews views, EventPublisher publisher, io.dynarestore.core.aws.AwsClients aws) {
+        this.defaultAccount = aws.defaultAccount();
         this.views = views;
         this.publisher = publisher;
     }
@@ -107,6 +111,8 @@ class TasksController {
                                                @RequestBody(required = false) CancelBody body) {
         RestoreView.Summary summary = views.find(restoreId).orElseThrow(() -> new ApiProblem(404, "RESTORE_NOT_FOUND",
                 "No restore has the id " + restoreId + ".", null));
+        views.request(restoreId).ifPresent(r -> Callers.require(Access.requiredFor(r, defaultAccount),
+                "Cancelling this restore"));
         if (summary.state().terminal()) {
             throw new ApiProblem(409, "RESTORE_ENDED", "Restore " + restoreId + " is " + summary.state()
                     + " already; there is nothing to cancel.", null);
@@ -116,7 +122,8 @@ class TasksController {
                     + "by the planner yet; cancel it again in a moment.", null);
         }
         EventPublisher.await(publisher.send(Topic.COMMANDS, restoreId, CancelRequested.of(restoreId,
-                body == null ? null : body.requestedBy(), body == null ? null : body.reason())));
+                Callers.name() != null ? Callers.name() : body == null ? null : body.requestedBy(),
+                body == null ? null : body.reason())));
         return ResponseEntity.accepted().location(URI.create("/restores/" + restoreId)).body(summary);
     }
 

@@ -26,6 +26,8 @@ public enum RejectionCode {
     UNKNOWN_ACCOUNT,
     /** The account's role could not be assumed (for example a trust policy without this installation's ExternalId). */
     ACCESS_DENIED,
+    /** The request's principal lacks a role the request needs; the reason names the roles and where they are granted. */
+    FORBIDDEN,
     /** A valid request this version cannot carry out yet. */
     UNSUPPORTED
 }

@@ -51,6 +51,11 @@ public final class EventPublisher implements AutoCloseable {
     public CompletableFuture<RecordMetadata> send(Topic topic, String key, Envelope message) {
         var record = new ProducerRecord<String, byte[]>(topic.topicName(), key, Json.toBytes(message));
         CloudEvents.headers(message, service).forEach((k, v) -> record.headers().add(k, v));
+        if (topic == Topic.REQUESTS || topic == Topic.COMMANDS) {
+            // the planner authorizes requests by their publisher; this service vouches for its own callers
+            record.headers().add(io.dynarestore.contracts.access.Access.PRINCIPAL_HEADER,
+                    service.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
         return sendAsync(record);
     }
 

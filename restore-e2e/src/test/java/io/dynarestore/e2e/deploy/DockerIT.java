@@ -1,5 +1,6 @@
 package io.dynarestore.e2e.deploy;
 
+import io.dynarestore.testkit.LocalApi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -114,6 +115,7 @@ class DockerIT {
             // When it is restored through restore-api
             var http = HttpClient.newHttpClient();
             var post = http.send(HttpRequest.newBuilder(URI.create("http://localhost:8080/restores"))
+                .header(LocalApi.HEADER, LocalApi.KEY)
                     .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("""
                             {"restoreId": "compose-1", "source": {"table": "compose-src", "backupId": "b-compose"},
                              "destination": {"type": "NEW_TABLE", "tableName": "compose-dst"}}""")).build(),
@@ -122,7 +124,8 @@ class DockerIT {
 
             // Then it completes, and the new table holds the backup's items
             await().atMost(Duration.ofMinutes(3)).until(() -> http.send(HttpRequest.newBuilder(
-                    URI.create("http://localhost:8080/restores/compose-1")).build(),
+                    URI.create("http://localhost:8080/restores/compose-1"))
+                .header(LocalApi.HEADER, LocalApi.KEY).build(),
                     HttpResponse.BodyHandlers.ofString()).body().contains("\"COMPLETED\""));
             assertThat(ItemDigests.ofTable(dynamo, "compose-dst", List.of("pk", "sk")))
                     .isEqualTo(ItemDigests.of(items, List.of("pk", "sk")));

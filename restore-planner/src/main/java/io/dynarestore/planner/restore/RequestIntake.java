@@ -3,6 +3,7 @@ package io.dynarestore.planner.restore;
 import io.dynarestore.contracts.Topic;
 import io.dynarestore.contracts.request.RestoreRequested;
 import io.dynarestore.contracts.status.RestoreAccepted;
+import io.dynarestore.contracts.status.RejectionCode;
 import io.dynarestore.contracts.status.RestoreRejected;
 import io.dynarestore.core.kafka.DeadLetters;
 import io.dynarestore.core.kafka.EventPublisher;
@@ -12,6 +13,7 @@ import io.dynarestore.core.request.RequestReader;
 import io.dynarestore.core.restore.RestoreValidator;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.List;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -23,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * that owns its restore id (others forward it there); a restore id is judged once (a repeat of
  * the same request is ignored, a different request under a used id goes to the DLT without a
  * status event, which would belong to the first); every rejection is a RestoreRejected event
- * plus the original message on the DLT.
+ * plus the original message on the DLT; a request whose principal lacks a role it needs is
+ * rejected FORBIDDEN before anything else is checked about it.
  */
 final class RequestIntake {
 
@@ -34,9 +37,11 @@ final class RequestIntake {
     private final String defaultAccount;
     private final String defaultRegion;
     private final Clock clock;
+    private final RequestAccess access;
 
     RequestIntake(EventPublisher publisher, RestoreValidator validator, String defaultAccount, String defaultRegion,
-                  Clock clock) {
+                  Clock clock, RequestAccess access) {
+        this.access = access;
         this.publisher = publisher;
         this.validator = validator;
         this.defaultAccount = defaultAccount;
@@ -88,6 +93,12 @@ final class RequestIntake {
                 deadLetter(record, "DUPLICATE_RESTORE_ID", "restoreId " + request.restoreId()
                         + " is taken by another request; choose a new restoreId for a new restore", null);
             }
+            return null;
+        }
+        String forbidden = access.refusal(record, request);
+        if (forbidden != null) {
+            reject(record, RestoreRejected.of(request.restoreId(), RejectionCode.FORBIDDEN, forbidden, List.of()), owned,
+                    owner);
             return null;
         }
         RestoreValidator.Verdict verdict = validator.check(request);

@@ -38,7 +38,8 @@ class RestoreWiring {
     PlannerLoop plannerLoop(KafkaProperties kafka, PlannerProperties properties, EventPublisher publisher,
                             RestoreValidator validator, VaultCatalog catalog, AwsClients aws, Clock clock,
                             ExecutorService plannerWorkers, io.micrometer.core.instrument.MeterRegistry meters) {
-        var intake = new RequestIntake(publisher, validator, aws.defaultAccount(), aws.defaultRegion(), clock);
+        var intake = new RequestIntake(publisher, validator, aws.defaultAccount(), aws.defaultRegion(), clock,
+                new RequestAccess(properties.access(), aws.defaultAccount()));
         var pitr = properties.pitr();
         var stager = new DeltaStager(aws.s3(), catalog, pitr.deltaMemory().toBytes(), pitr.linesPerFile());
         var sweeper = new SweepStager(aws.s3(), catalog, pitr.deltaMemory().toBytes(), pitr.linesPerFile());

@@ -1,0 +1,49 @@
+package io.dynarestore.api.security;
+
+import io.dynarestore.api.ApiProperties;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
+import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.oauth2.jwt.JwtDecoder;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
+
+/**
+ * Stateless authentication by the configured mode (bearer JWT or API key; no sessions, no
+ * cookies, hence no CSRF token) and the endpoint roles of {@link EndpointRules}.
+ */
+@Configuration(proxyBeanMethods = false)
+class SecurityConfiguration {
+
+    @Bean
+    SecurityFilterChain apiSecurity(HttpSecurity http, ApiProperties properties, ObjectProvider<JwtDecoder> decoder)
+            throws Exception {
+        var security = properties.security();
+        var problems = new ProblemResponses(security.mode());
+        http.csrf(AbstractHttpConfigurer::disable)
+                .httpBasic(AbstractHttpConfigurer::disable)
+                .formLogin(AbstractHttpConfigurer::disable)
+                .logout(AbstractHttpConfigurer::disable)
+                .requestCache(AbstractHttpConfigurer::disable)
+                .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+                .exceptionHandling(e -> e.authenticationEntryPoint(problems).accessDeniedHandler(problems))
+                .authorizeHttpRequests(EndpointRules::apply);
+        if (security.mode() == ApiProperties.Security.Mode.API_KEY) {
+            http.addFilterBefore(new ApiKeyFilter(new ApiKeys(security.apiKeys()), problems),
+                    AnonymousAuthenticationFilter.class);
+        } else {
+            JwtDecoder jwtDecoder = decoder.getIfAvailable();
+            if (jwtDecoder == null) {
+                throw new IllegalStateException("api.security.mode is jwt, but no token issuer is configured: set "
+                        + "spring.security.oauth2.resourceserver.jwt.issuer-uri (or jwk-set-uri), or use "
+                        + "api.security.mode=api-key with api.security.api-keys");
+            }
+            http.oauth2ResourceServer(o -> o.authenticationEntryPoint(problems).accessDeniedHandler(problems)
+                    .jwt(j -> j.decoder(jwtDecoder).jwtAuthenticationConverter(new JwtRoles(security.jwt()))));
+        }
+        return http.build();
+    }
+}

@@ -1,0 +1,63 @@
+package io.dynarestore.contracts.access;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.dynarestore.contracts.request.Destination;
+import io.dynarestore.contracts.request.RestoreRequested;
+import io.dynarestore.contracts.request.Source;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class AccessTest {
+
+    static final String HOME = "000000000000";
+    static final String ABROAD = "111111111111";
+
+    static Stream<Arguments> requests() {
+        return Stream.of(
+                Arguments.of(HOME, new Destination.NewTable(null, null, "t", null), EnumSet.of(Role.RESTORE)),
+                Arguments.of(null, new Destination.NewTable(HOME, null, "t", null), EnumSet.of(Role.RESTORE)),
+                Arguments.of(HOME, new Destination.File("CSV", null), EnumSet.of(Role.RESTORE)),
+                Arguments.of(HOME, new Destination.ExistingTable(null, null, "t"), EnumSet.of(Role.RESTORE_OVERWRITE)),
+                Arguments.of(HOME, new Destination.InPlace(), EnumSet.of(Role.RESTORE_IN_PLACE)),
+                Arguments.of(ABROAD, new Destination.NewTable(HOME, null, "t", null),
+                        EnumSet.of(Role.RESTORE, Role.CROSS_ACCOUNT)),
+                Arguments.of(HOME, new Destination.NewTable(ABROAD, null, "t", null),
+                        EnumSet.of(Role.RESTORE, Role.CROSS_ACCOUNT)),
+                Arguments.of(HOME, new Destination.ExistingTable(ABROAD, null, "t"),
+                        EnumSet.of(Role.RESTORE_OVERWRITE, Role.CROSS_ACCOUNT)),
+                Arguments.of(ABROAD, new Destination.InPlace(ABROAD, null),
+                        EnumSet.of(Role.RESTORE_IN_PLACE, Role.CROSS_ACCOUNT)),
+                Arguments.of(ABROAD, new Destination.File("CSV", null), EnumSet.of(Role.RESTORE, Role.CROSS_ACCOUNT)));
+    }
+
+    @ParameterizedTest(name = "from {0} into {1}: {2}")
+    @MethodSource("requests")
+    void needsTheDestinationsRolePlusCrossAccountWhenAnotherAccountIsInvolved(String sourceAccount,
+                                                                                Destination destination,
+                                                                                Set<Role> expected) {
+        var request = new RestoreRequested("r", null, null, null, null, null,
+                new Source(sourceAccount, null, "orders", "b1", null, null), null, destination, null);
+        assertThat(Access.requiredFor(request, HOME)).isEqualTo(expected);
+        assertThat(Access.missing(expected, List.of(Role.values()))).isEmpty();
+        assertThat(Access.missing(expected, List.of(Role.READ))).isEqualTo(expected);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"restore-in-place", "RESTORE_IN_PLACE", " Restore-In-Place "})
+    void parsesRoleNamesAsConfigurationAndTokensWriteThem(String name) {
+        assertThat(Role.parse(name)).contains(Role.RESTORE_IN_PLACE);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "admin", "restore-all", "in-place"})
+    void knowsNoOtherRoles(String name) {
+        assertThat(Role.parse(name)).isEmpty();
+    }
+}
