@@ -255,11 +255,11 @@ public final class LocalStack implements AutoCloseable {
             p.destroy();
         }
         for (Process p : services) {
-            await(p);
+            Processes.await(p);
         }
         if (kafka != null) {
             kafka.destroy();
-            await(kafka);
+            Processes.await(kafka);
         }
         if (dynalite != null) {
             dynalite.close();
@@ -269,17 +269,6 @@ public final class LocalStack implements AutoCloseable {
         }
         if (mail != null) {
             mail.stop();
-        }
-    }
-
-    private static void await(Process p) {
-        try {
-            if (!p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-            }
-        } catch (InterruptedException e) {
-            p.destroyForcibly();
-            Thread.currentThread().interrupt();
         }
     }
 }

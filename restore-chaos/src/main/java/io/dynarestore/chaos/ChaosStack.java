@@ -2,6 +2,7 @@ package io.dynarestore.chaos;
 
 import io.dynarestore.core.kafka.TopicDefinitions;
 import io.dynarestore.local.KafkaProcess;
+import io.dynarestore.local.Processes;
 import io.dynarestore.testkit.CapacityProxy;
 import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.Ports;
@@ -43,7 +44,7 @@ final class ChaosStack implements AutoCloseable {
     static final String REGION = "us-east-1";
     static final String BUCKET = "vault";
     /** Each service, how many replicas run, and the Spring prefix of its settings. */
-    static final Map<String, Integer> REPLICAS = new LinkedHashMap<>(Map.of());
+    static final Map<String, Integer> REPLICAS = new LinkedHashMap<>();
     private static final Map<String, String> PREFIX = Map.of("restore-api", "api", "restore-planner", "planner",
             "item-writer", "writer", "exporter", "exporter");
 
@@ -248,13 +249,13 @@ final class ChaosStack implements AutoCloseable {
     @Override
     public void close() {
         services.values().forEach(list -> list.forEach(Process::destroy));
-        services.values().forEach(list -> list.forEach(ChaosStack::await));
+        services.values().forEach(list -> list.forEach(Processes::await));
         if (s3Client != null) {
             s3Client.close();
         }
         if (s3 != null) {
             s3.destroy();
-            await(s3);
+            Processes.await(s3);
         }
         if (proxy != null) {
             proxy.close();
@@ -264,18 +265,7 @@ final class ChaosStack implements AutoCloseable {
         }
         if (broker != null) {
             broker.destroy();
-            await(broker);
-        }
-    }
-
-    private static void await(Process p) {
-        try {
-            if (!p.waitFor(20, TimeUnit.SECONDS)) {
-                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            p.destroyForcibly();
-            Thread.currentThread().interrupt();
+            Processes.await(broker);
         }
     }
 

@@ -217,14 +217,14 @@ class AuthorizationIT {
     }
 
     @Test
-    void recordsTheAuthenticatedCallerAsTheRequesterAndLetsOnlyTheRightRolesCancel() throws Exception {
-        // Given an in-place restore started by the admin, whose body claims someone else asked
+    void namesTheAuthenticatedCallerAsTheRequesterAndLetsOnlyTheRightRolesCancel() throws Exception {
+        // Given an in-place restore started by the admin, whose body names nobody on whose behalf it acts
         var started = post(Caller.ADMIN, "/restores", """
-                {"restoreId": "auth-inplace", "requestedBy": "someone-else",
+                {"restoreId": "auth-inplace",
                  "source": {"table": "orders", "backupId": "b-auth"}, "destination": {"type": "IN_PLACE"}}""");
         assertThat(started.statusCode()).as(started.body()).isEqualTo(202);
 
-        // Then the request on Kafka names the admin, and the planner accepted restore-api's principal
+        // Then the request on Kafka names the admin as requester, and the planner accepted restore-api's principal
         JsonNode accepted = await().atMost(Duration.ofSeconds(30)).until(() -> status.last("auth-inplace",
                 "RestoreAccepted"), e -> e != null);
         assertThat(accepted.get("request").get("requestedBy").asString()).isEqualTo("admin");

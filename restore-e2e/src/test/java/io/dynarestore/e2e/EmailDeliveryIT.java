@@ -76,7 +76,8 @@ class EmailDeliveryIT {
         smtp = new GreenMail(new ServerSetup(Ports.free(), "127.0.0.1", "smtp"));
         smtp.start();
         stack = RestoreStack.infrastructure();
-        stack.startPlanner();
+        // the test's own publisher of requests on Kafka ("upstream") may restore into files
+        stack.startPlanner("--planner.access.principals.upstream=restore");
         stack.startExporter();
         stack.startApi();
         stack.startNotifier(smtp.getSmtp().getPort());

@@ -38,6 +38,8 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class RestoresController {
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(RestoresController.class);
+
     private final RestoreViews views;
     private final RestoreValidator validator;
     private final EventPublisher publisher;
@@ -83,7 +85,11 @@ class RestoresController {
         RestoreRequested request = RequestDefaults.apply(((RequestReader.Valid) result).request(),
                 aws.defaultAccount(), aws.defaultRegion(), UUID.randomUUID().toString(), clock.instant());
         Callers.require(Access.requiredFor(request, aws.defaultAccount()), "This restore");
-        request = requestedBy(request, Callers.name());
+        if (request.requestedBy() == null || request.requestedBy().isBlank()) {
+            request = requestedBy(request, Callers.name());
+        }
+        log.info("restore {} submitted by {} (on behalf of {})", request.restoreId(), Callers.name(),
+                request.requestedBy());
         URI location = URI.create("/restores/" + request.restoreId());
 
         var known = views.find(request.restoreId());
@@ -129,7 +135,10 @@ class RestoresController {
         return ResponseEntity.accepted().location(location).body(new Submitted(summary, emailLink));
     }
 
-    /** The request as the authenticated caller's: who asked is what the API verified, not what the body says. */
+    /**
+     * The request with {@code caller} as its requester: a caller that acts for someone else names them
+     * in {@code requestedBy}; without it, the authenticated caller is the requester.
+     */
     private static RestoreRequested requestedBy(RestoreRequested r, String caller) {
         return caller == null ? r : new RestoreRequested(r.restoreId(), r.type(), r.schemaVersion(), r.eventId(),
                 r.occurredAt(), caller, r.source(), r.scope(), r.destination(), r.notification());

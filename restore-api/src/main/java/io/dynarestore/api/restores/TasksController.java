@@ -122,7 +122,7 @@ class TasksController {
                     + "by the planner yet; cancel it again in a moment.", null);
         }
         EventPublisher.await(publisher.send(Topic.COMMANDS, restoreId, CancelRequested.of(restoreId,
-                Callers.name() != null ? Callers.name() : body == null ? null : body.requestedBy(),
+                body != null && body.requestedBy() != null ? body.requestedBy() : Callers.name(),
                 body == null ? null : body.reason())));
         return ResponseEntity.accepted().location(URI.create("/restores/" + restoreId)).body(summary);
     }
