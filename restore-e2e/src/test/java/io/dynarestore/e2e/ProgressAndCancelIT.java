@@ -53,6 +53,27 @@ class ProgressAndCancelIT {
         status = StatusLog.status(stack);
         var source = CapacityIT.createProvisioned(stack.dynalite.client(), "ledger");
         BackupFixtures.writeItems(stack, source, "b-prog", items.items(ITEMS), 250, List.of(), null, null);
+        awaitWritersSettled();
+    }
+
+    /**
+     * Waits until the writer's consumers have settled their (cooperative, several-round) start-up
+     * rebalance, so that the counts these tests check exactly are not disturbed by segments moving.
+     */
+    static void awaitWritersSettled() throws Exception {
+        try (var admin = org.apache.kafka.clients.admin.Admin.create(java.util.Map.of(
+                org.apache.kafka.clients.admin.AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                stack.kafka.bootstrapServers()))) {
+            int partitions = admin.describeTopics(List.of("restore.segments")).allTopicNames().get()
+                    .get("restore.segments").partitions().size();
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() -> {
+                var group = admin.describeConsumerGroups(List.of("item-writer")).all().get().get("item-writer");
+                return group.groupState() == org.apache.kafka.common.GroupState.STABLE
+                        && group.members().stream().mapToInt(m -> m.assignment().topicPartitions().stream()
+                        .filter(tp -> tp.topic().equals("restore.segments")).toList().size()).sum()
+                        == partitions;
+            });
+        }
     }
 
     @AfterAll

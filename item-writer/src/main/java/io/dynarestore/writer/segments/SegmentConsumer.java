@@ -143,13 +143,13 @@ final class SegmentConsumer {
             String reason = "not a valid SegmentDispatched message (see " + Schemas.uriOf("SegmentDispatched") + ")";
             log.warn("{}-{}@{}: {}; sent to the DLT", record.topic(), record.partition(), record.offset(), reason);
             DeadLetters.send(publisher, record, "INVALID_WORK_ITEM", reason, null);
-            c.commitSync(Map.of(tp, new OffsetAndMetadata(record.offset() + 1)));
+            commitPast(c, tp, record.offset());
             return;
         }
         if (cancellations.cancelled(segment.restoreId())) {
             // the restore was cancelled before this segment was started: nothing of it is written
             publisher.status(SegmentCancelled.of(segment.restoreId(), segment.segment(), 0, 0, name));
-            c.commitSync(Map.of(tp, new OffsetAndMetadata(record.offset() + 1)));
+            commitPast(c, tp, record.offset());
             return;
         }
         Checkpoint resume = null;
@@ -173,6 +173,20 @@ final class SegmentConsumer {
         j.committed = resume;
         job = j;
         c.pause(c.assignment());
+    }
+
+    /**
+     * Commits past a work item that is finished. During a rebalance the commit fails; the consumer
+     * goes on (it must keep polling to finish the rebalance), and the partition's next owner, which
+     * sees the item uncommitted, does it again: writes are idempotent, at least once.
+     */
+    private void commitPast(KafkaConsumer<String, byte[]> c, TopicPartition tp, long offset) {
+        try {
+            c.commitSync(Map.of(tp, new OffsetAndMetadata(offset + 1)));
+        } catch (org.apache.kafka.common.errors.RebalanceInProgressException
+                 | org.apache.kafka.clients.consumer.CommitFailedException e) {
+            log.info("{} offset {} not committed, a rebalance is under way; its next owner redoes it", tp, offset);
+        }
     }
 
     /** Commits the segment's latest checkpoint as the metadata of its own (unmoved) offset. */
@@ -247,13 +261,13 @@ final class SegmentConsumer {
         switch (outcome) {
             case DONE, CANCELLED -> {
                 attempts.remove(key);
-                c.commitSync(Map.of(j.partition, new OffsetAndMetadata(j.record.offset() + 1)));
+                commitPast(c, j.partition, j.record.offset());
             }
             case FAILED -> {
                 attempts.remove(key);
                 // never a silent skip: the work item goes to the DLT, its SegmentFailed is on the status topic
                 DeadLetters.send(publisher, j.record, "SEGMENT_FAILED", failure, null);
-                c.commitSync(Map.of(j.partition, new OffsetAndMetadata(j.record.offset() + 1)));
+                commitPast(c, j.partition, j.record.offset());
             }
             case OUTAGE -> c.seek(j.partition, j.record.offset()); // resumes from its checkpoint, no attempt spent
             case RETRY -> {
@@ -263,7 +277,7 @@ final class SegmentConsumer {
                     String reason = "gave up after " + n + " attempts: DynamoDB or S3 kept failing";
                     publisher.status(SegmentFailed.of(j.segment.restoreId(), j.segment.segment(), reason, 0, name));
                     DeadLetters.send(publisher, j.record, "SEGMENT_FAILED", reason, null);
-                    c.commitSync(Map.of(j.partition, new OffsetAndMetadata(j.record.offset() + 1)));
+                    commitPast(c, j.partition, j.record.offset());
                 } else {
                     segmentBackoff.pause(n);
                     c.seek(j.partition, j.record.offset());
