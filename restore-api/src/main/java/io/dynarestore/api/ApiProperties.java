@@ -73,12 +73,7 @@ public record ApiProperties(
                 throw new IllegalArgumentException("key-sha256 of api key '" + name + "' is not 64 hex digits");
             }
             roles = roles == null ? java.util.List.of() : java.util.List.copyOf(roles);
-            for (String role : roles) {
-                if (io.dynarestore.contracts.access.Role.parse(role).isEmpty()) {
-                    throw new IllegalArgumentException("api key '" + name + "' has unknown role '" + role + "'; roles "
-                            + "are read, restore, restore-in-place, restore-overwrite, cross-account");
-                }
-            }
+            roles.forEach(role -> io.dynarestore.contracts.access.Role.of(role, "api key '" + name + "'"));
         }
     }
 

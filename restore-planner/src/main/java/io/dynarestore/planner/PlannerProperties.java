@@ -52,15 +52,9 @@ public record PlannerProperties(
         public Access {
             principals = principals == null ? Map.of() : Map.copyOf(principals);
             unidentified = unidentified == null ? List.of() : List.copyOf(unidentified);
-            principals.forEach((who, roles) -> roles.forEach(r -> check(r, "planner.access.principals." + who)));
-            unidentified.forEach(r -> check(r, "planner.access.unidentified"));
-        }
-
-        private static void check(String role, String where) {
-            if (io.dynarestore.contracts.access.Role.parse(role).isEmpty()) {
-                throw new IllegalArgumentException(where + " has unknown role '" + role + "'; roles are read, "
-                        + "restore, restore-in-place, restore-overwrite, cross-account");
-            }
+            principals.forEach((who, roles) -> roles.forEach(r -> io.dynarestore.contracts.access.Role.of(r,
+                    "planner.access.principals." + who)));
+            unidentified.forEach(r -> io.dynarestore.contracts.access.Role.of(r, "planner.access.unidentified"));
         }
     }
 

@@ -28,8 +28,7 @@ final class ApiKeys {
     ApiKeys(List<ApiProperties.ApiKey> keys) {
         this.entries = keys.stream().map(k -> new Entry(
                 k.key() != null && !k.key().isBlank() ? sha256(k.key()) : HexFormat.of().parseHex(k.keySha256()),
-                new Holder(k.name(), k.roles().stream().map(r -> new SimpleGrantedAuthority(Role.parse(r)
-                        .orElseThrow().id())).toList()))).toList();
+                new Holder(k.name(), k.roles().stream().map(r -> new SimpleGrantedAuthority(Role.of(r, "api key '" + k.name() + "'").id())).toList()))).toList();
     }
 
     /** The holder of {@code presented}, if it is one of the keys. */

@@ -41,9 +41,13 @@ public final class Callers {
     public static void require(Set<Role> required, String what) {
         var missing = Access.missing(required, roles());
         if (!missing.isEmpty()) {
-            throw new ApiProblem(403, "FORBIDDEN", what + " needs the role " + Access.describe(missing)
-                    + ", which " + (name() == null ? "the caller" : "'" + name() + "'") + " does not have; ask an "
-                    + "administrator to grant it (a claim of the token, or the roles of the API key)", null);
+            throw new ApiProblem(403, "FORBIDDEN", forbidden(what, Access.describe(missing)), null);
         }
+    }
+
+    /** The detail of a 403: what needs which role, that the caller lacks it, and who grants it. */
+    static String forbidden(String what, String roles) {
+        return what + " needs the role " + roles + ", which " + (name() == null ? "the caller" : "'" + name() + "'")
+                + " does not have; ask an administrator to grant it (a claim of the token, or the roles of the API key)";
     }
 }

@@ -44,10 +44,8 @@ final class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHa
     @Override
     public void handle(HttpServletRequest request, HttpServletResponse response, AccessDeniedException e)
             throws IOException {
-        String needs = EndpointRules.describe(request);
-        write(response, 403, "FORBIDDEN", request.getMethod() + " " + request.getRequestURI() + " needs the role "
-                + needs + ", which " + (Callers.name() == null ? "the caller" : "'" + Callers.name() + "'")
-                + " does not have; ask an administrator to grant it (a claim of the token, or the roles of the API key)");
+        write(response, 403, "FORBIDDEN", Callers.forbidden(request.getMethod() + " " + request.getRequestURI(),
+                EndpointRules.describe(request)));
     }
 
     void write(HttpServletResponse response, int status, String code, String detail) throws IOException {

@@ -40,6 +40,13 @@ public enum Role {
         return Arrays.stream(values()).filter(r -> r.id.equals(n)).findFirst();
     }
 
+    /** The role named {@code name} in a setting, or an error naming {@code where} and the roles there are. */
+    public static Role of(String name, String where) {
+        return parse(name).orElseThrow(() -> new IllegalArgumentException(where + " has unknown role '" + name
+                + "'; roles are " + Arrays.stream(values()).map(Role::id).collect(java.util.stream.Collectors
+                .joining(", "))));
+    }
+
     @Override
     public String toString() {
         return id;
