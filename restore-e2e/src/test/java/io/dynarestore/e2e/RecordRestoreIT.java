@@ -82,6 +82,10 @@ class RecordRestoreIT {
     }
 
     static void createTable(String name) {
+        createTable(stack, name);
+    }
+
+    static void createTable(RestoreStack stack, String name) {
         stack.dynalite.client().createTable(b -> b.tableName(name)
                 .attributeDefinitions(a -> a.attributeName("pk").attributeType("S"),
                         a -> a.attributeName("sk").attributeType("N"))
@@ -91,6 +95,10 @@ class RecordRestoreIT {
     }
 
     static void put(String table, Iterable<Map<String, AttributeValue>> items) {
+        put(stack, table, items);
+    }
+
+    static void put(RestoreStack stack, String table, Iterable<Map<String, AttributeValue>> items) {
         var batch = new ArrayList<WriteRequest>();
         for (var item : items) {
             batch.add(WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build());

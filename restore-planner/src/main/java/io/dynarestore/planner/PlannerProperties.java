@@ -25,6 +25,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                    before it is declared cancelled with the counts known then
  * @param progressInterval how often a running restore's RestoreProgressed is published (when items moved)
  * @param access      which roles the publishers of requests on Kafka hold
+ * @param rollback    rollbacks of restores from their undo journals
  */
 @ConfigurationProperties("planner")
 public record PlannerProperties(
@@ -39,7 +40,17 @@ public record PlannerProperties(
         @DefaultValue Capacity capacity,
         @DefaultValue("30s") Duration cancelGrace,
         @DefaultValue("5s") Duration progressInterval,
-        @DefaultValue Access access) {
+        @DefaultValue Access access,
+        @DefaultValue Rollback rollback) {
+
+    /**
+     * Rollbacks, which the planner that owns the restore carries out itself.
+     *
+     * @param writeUnitsPerSecond the most write units per second a rollback uses (halved while the
+     *                            table throttles); the table's own traffic shares its capacity
+     */
+    public record Rollback(@DefaultValue("200") long writeUnitsPerSecond) {
+    }
 
     /**
      * Roles of the principals that publish on {@code restore.requests}, named by the request's

@@ -82,15 +82,18 @@ final class BatchWriter {
 
     /**
      * Reads the current items of up to 100 keys (consistently), retrying UnprocessedKeys and
-     * throttling like writes; returns them by key values, in key-attribute order. Reads use read
-     * capacity, so they neither pay in the write lane nor slow it down.
+     * throttling like writes; returns them by key values, in key-attribute order. Reads before
+     * writes use read capacity, so they neither pay in the write lane nor slow it down; the reads
+     * of a dry run ({@code paced}) are its only traffic, and pay one unit per key in the lane, so a
+     * dry run goes no faster than the restore would.
      */
     Map<List<AttributeValue>, Map<String, AttributeValue>> read(Destination d, List<String> keyAttributes,
-                                                                  List<Map<String, AttributeValue>> keys) {
+                                                                  List<Map<String, AttributeValue>> keys,
+                                                                  boolean paced) {
         String table = d.table();
         var found = new HashMap<List<AttributeValue>, Map<String, AttributeValue>>();
         KeysAndAttributes[] pending = {KeysAndAttributes.builder().keys(keys).consistentRead(true).build()};
-        retrying(d, "read", null, () -> {
+        retrying(d, "read", paced ? () -> pending[0].keys().size() : null, () -> {
             var response = d.dynamo().batchGetItem(BatchGetItemRequest.builder()
                     .requestItems(Map.of(table, pending[0])).build());
             for (var item : response.responses().getOrDefault(table, List.of())) {

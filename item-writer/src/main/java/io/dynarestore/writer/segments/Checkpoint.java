@@ -6,10 +6,11 @@ import io.dynarestore.contracts.Json;
  * How far a segment got: its first {@code lines} lines are in the destination, with these counts.
  * Kept as the metadata of the segment's committed offset (the offset itself stays at the
  * segment), so whoever owns the partition next reads it with the offset and resumes after those
- * lines; the same figures go out in SegmentProgressed for dashboards.
+ * lines; the same figures go out in SegmentProgressed for dashboards. The checksums of the lines
+ * so far go with it, so that a resumed segment's verification covers all of its lines.
  */
 record Checkpoint(String restoreId, int segment, long lines, long written, long overwritten, long unchanged,
-                  long deleted, long skipped, long bytes, long wcu) {
+                  long deleted, long skipped, long bytes, long wcu, Long sourceChecksum, Long appliedChecksum) {
 
     String toJson() {
         return new String(Json.toBytes(this), java.nio.charset.StandardCharsets.UTF_8);

@@ -5,6 +5,7 @@ import io.dynarestore.contracts.status.SegmentCompleted;
 import io.dynarestore.contracts.status.SegmentProgressed;
 import io.dynarestore.contracts.work.SegmentDispatched;
 import io.dynarestore.core.aws.AwsClients;
+import io.dynarestore.core.codec.ItemDigest;
 import io.dynarestore.core.codec.ItemEquality;
 import io.dynarestore.core.codec.ItemSize;
 import io.dynarestore.core.filter.KeySchema;
@@ -47,6 +48,13 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * one is overwritten, and a delete of an absent key is skipped. Progress is reported at a fixed
  * interval, completion with exact counts; a data file whose line count differs from its manifest
  * fails the segment rather than restoring a partial file silently.
+ *
+ * <p>Where the work names an undo journal, the image of every key a batch changes (or its
+ * absence) is saved there before the batch is written; no change is made that could not be
+ * undone. A dry run reads each batch the same way, pacing its reads in the table's lane, and
+ * counts what it would do instead of doing it. Every segment reports its check for the restore's
+ * verification: the checksum of what its lines ask for and of what was applied, and a few applied
+ * keys to read back.
  */
 final class SegmentWriter {
 
@@ -60,9 +68,17 @@ final class SegmentWriter {
     private final SkipKeysCache skipSets;
     private final WriteBudgets budgets;
     private final Outages outages;
+    /** {@code <restoreId>/<segment>} whose segment loses one item on purpose (a test of the verification). */
+    private final String dropOneItem;
 
     SegmentWriter(AwsClients aws, EventPublisher publisher, BatchWriter batches, Duration progressInterval, Clock clock,
                   WriteBudgets budgets, Outages outages) {
+        this(aws, publisher, batches, progressInterval, clock, budgets, outages, null);
+    }
+
+    SegmentWriter(AwsClients aws, EventPublisher publisher, BatchWriter batches, Duration progressInterval, Clock clock,
+                  WriteBudgets budgets, Outages outages, String dropOneItem) {
+        this.dropOneItem = dropOneItem == null || dropOneItem.isBlank() ? null : dropOneItem;
         this.aws = aws;
         this.publisher = publisher;
         this.batches = batches;
@@ -73,9 +89,13 @@ final class SegmentWriter {
         this.outages = outages;
     }
 
-    /** One write of a batch: an image to put, or {@code null} to delete the key. */
-    private record Op(List<AttributeValue> key, Map<String, AttributeValue> keys, Map<String, AttributeValue> image) {
+    /** One write of a batch: an image to put, or {@code null} to delete the key, and its digest. */
+    private record Op(List<AttributeValue> key, Map<String, AttributeValue> keys, Map<String, AttributeValue> image,
+                      long digest) {
     }
+
+    /** Keys kept per segment to read back at the end of the restore. */
+    static final int READ_BACK = 2;
 
     /** The running counts of a segment. */
     private static final class Tally {
@@ -87,13 +107,48 @@ final class SegmentWriter {
         long bytes;
         long wcu;
         long batchUnits;
+        /** Sums of the digests of the ops the lines ask for, and of those applied (or found applied). */
+        long sourceChecksum;
+        long appliedChecksum;
+        long resolved;
+        boolean dropped;
+        String writer;
+        final List<SegmentCompleted.KeyImage> readBack = new ArrayList<>(READ_BACK);
+        final List<io.dynarestore.contracts.status.Diff.Sample> samples = new ArrayList<>();
+        java.util.Random sampler;
 
         SegmentCompleted.Counts counts() {
             return new SegmentCompleted.Counts(written, overwritten, unchanged, deleted, skipped);
         }
 
-        static Tally of(Checkpoint c) {
+        /** Keeps a uniform sample of the applied keys (reservoir sampling, seeded by the segment). */
+        void applied(Map<String, AttributeValue> keys, Map<String, AttributeValue> image, long digest) {
+            appliedChecksum += digest;
+            resolved++;
+            var sample = new SegmentCompleted.KeyImage(io.dynarestore.core.codec.DynamoJson.toJson(keys),
+                    image == null ? null : ItemDigest.hex(ItemDigest.of(image)));
+            if (readBack.size() < READ_BACK) {
+                readBack.add(sample);
+            } else {
+                long slot = (long) (sampler.nextDouble() * resolved);
+                if (slot < READ_BACK) {
+                    readBack.set((int) slot, sample);
+                }
+            }
+        }
+
+        void sample(io.dynarestore.contracts.status.Diff.Change change, Map<String, AttributeValue> keys,
+                    List<String> changed) {
+            if (samples.stream().filter(x -> x.change() == change).count()
+                    < io.dynarestore.contracts.status.Diff.SAMPLES_PER_KIND) {
+                samples.add(new io.dynarestore.contracts.status.Diff.Sample(change,
+                        io.dynarestore.core.codec.DynamoJson.toJson(keys), changed));
+            }
+        }
+
+        static Tally of(Checkpoint c, SegmentDispatched work) {
             var t = new Tally();
+            t.sampler = new java.util.Random(work.restoreId().hashCode() * 31L + work.segment());
             if (c != null) {
                 t.written = c.written();
                 t.overwritten = c.overwritten();
@@ -102,13 +157,15 @@ final class SegmentWriter {
                 t.skipped = c.skipped();
                 t.bytes = c.bytes();
                 t.wcu = c.wcu();
+                t.sourceChecksum = c.sourceChecksum() == null ? 0 : c.sourceChecksum();
+                t.appliedChecksum = c.appliedChecksum() == null ? 0 : c.appliedChecksum();
             }
             return t;
         }
 
         Checkpoint checkpoint(SegmentDispatched work, long lines) {
             return new Checkpoint(work.restoreId(), work.segment(), lines, written, overwritten, unchanged, deleted,
-                    skipped, bytes, wcu);
+                    skipped, bytes, wcu, sourceChecksum, appliedChecksum);
         }
     }
 
@@ -133,11 +190,13 @@ final class SegmentWriter {
         SkipKeys skip = work.skipKeys() == null ? null : skipSets.get(work.skipKeys());
         RecordFilter filter = work.filter() == null ? null
                 : RecordFilter.compile(work.filter(), KeySchema.of(keyNames, target.keyTypes()));
-        var tally = Tally.of(resume);
+        var tally = Tally.of(resume, work);
+        tally.writer = writer;
         long resumedFrom = resume == null ? 0 : resume.lines();
         long nextProgress = started + progressInterval.toMillis();
         var batch = new ArrayList<Op>(BATCH);
         Set<List<AttributeValue>> keysInBatch = new HashSet<>();
+        long linesRead;
         try (var reader = open(work, () -> aborted.getAsBoolean() || cancelled.getAsBoolean())) {
             for (long i = 0; i < resumedFrom; i++) {
                 if (reader.next() == null) {
@@ -167,14 +226,16 @@ final class SegmentWriter {
                         tally.skipped++;
                         continue;
                     }
-                    op = new Op(key, keyMap(keyed, keyNames), null);
+                    var keys = keyMap(keyed, keyNames);
+                    op = new Op(key, keys, null, ItemDigest.ofDelete(keys));
                 } else if (skip != null && skip.contains(KeyHash.of(image, keyNames))
                         || filter != null && !filter.matches(image)) {
                     tally.skipped++;
                     continue;
                 } else {
-                    op = new Op(key, keyMap(image, keyNames), image);
+                    op = new Op(key, keyMap(image, keyNames), image, ItemDigest.of(image));
                 }
+                tally.sourceChecksum += op.digest();
                 long units = image == null ? 1 : destination.lane().cost(image);
                 if (!keysInBatch.add(key)
                         || !batch.isEmpty() && tally.batchUnits + units > destination.lane().maxBatchUnits()) {
@@ -192,13 +253,14 @@ final class SegmentWriter {
                     // everything read so far is in the table: this is the segment's checkpoint
                     Checkpoint checkpoint = tally.checkpoint(work, reader.lines());
                     publisher.send(Topic.STATUS, work.restoreId(), SegmentProgressed.of(work.restoreId(),
-                            work.segment(), tally.written, tally.bytes, writer, reader.lines(), tally.wcu,
+                            work.segment(), work.dry() ? 0 : tally.written, tally.bytes, writer, reader.lines(), tally.wcu,
                             destination.lane().throttles()));
                     checkpoints.accept(checkpoint);
                     nextProgress = clock.millis() + progressInterval.toMillis();
                 }
             }
             flush(destination, work, batch, keysInBatch, tally);
+            linesRead = reader.lines();
             if (reader.lines() != work.source().itemCount()) {
                 throw new PermanentWriteException(work.source().key() + " holds " + reader.lines()
                         + " items but its manifest says " + work.source().itemCount()
@@ -215,8 +277,21 @@ final class SegmentWriter {
             Outages.failed(outages.s3(), System.nanoTime(), e);
             throw new TransientWriteException(e.getMessage(), e);
         }
-        var completed = SegmentCompleted.of(work.restoreId(), work.segment(), tally.counts(), tally.bytes, tally.wcu,
-                writer, clock.millis() - started).resumedFrom(resume == null ? null : resumedFrom);
+        var check = new SegmentCompleted.Check(linesRead, work.source().itemCount(),
+                ItemDigest.hex(tally.sourceChecksum), ItemDigest.hex(tally.appliedChecksum), List.copyOf(tally.readBack));
+        SegmentCompleted completed;
+        if (work.dry()) {
+            // nothing was written: the counts say what the restore would do
+            var diff = new io.dynarestore.contracts.status.Diff(tally.written - tally.overwritten, tally.overwritten,
+                    tally.unchanged, tally.deleted, tally.skipped, List.copyOf(tally.samples));
+            completed = SegmentCompleted.of(work.restoreId(), work.segment(),
+                    new SegmentCompleted.Counts(0, 0, 0, 0, tally.skipped), 0, 0, writer, clock.millis() - started)
+                    .withDiff(diff);
+        } else {
+            completed = SegmentCompleted.of(work.restoreId(), work.segment(), tally.counts(), tally.bytes, tally.wcu,
+                    writer, clock.millis() - started).withCheck(check);
+        }
+        completed = completed.resumedFrom(resume == null ? null : resumedFrom);
         publisher.status(completed);
         return completed;
     }
@@ -261,8 +336,17 @@ final class SegmentWriter {
             return;
         }
         Map<List<AttributeValue>, Map<String, AttributeValue>> current = work.readBeforeWrite()
-                ? batches.read(destination, work.target().keyAttributes(), batch.stream().map(Op::keys).toList())
+                ? batches.read(destination, work.target().keyAttributes(), batch.stream().map(Op::keys).toList(),
+                work.dry())
                 : Map.of();
+        if (work.dry()) {
+            tallyDryRun(batch, current, tally);
+            batch.clear();
+            keysInBatch.clear();
+            return;
+        }
+        var resolved = new ArrayList<Op>(batch.size());
+        var journal = new ArrayList<io.dynarestore.core.undo.UndoJournal.Entry>();
         var writes = new ArrayList<WriteRequest>(batch.size());
         // counted once DynamoDB took the batch: a batch cut short by a cancel or an abort counts nothing
         long deleted = 0;
@@ -275,25 +359,40 @@ final class SegmentWriter {
             if (op.image() == null) {
                 if (work.readBeforeWrite() && now == null) {
                     tally.skipped++;
+                    tally.applied(op.keys(), null, op.digest()); // absent already
                     continue;
                 }
+                if (drop(work, tally)) {
+                    continue;
+                }
+                journal.add(new io.dynarestore.core.undo.UndoJournal.Entry(op.keys(), now));
                 writes.add(WriteRequest.builder().deleteRequest(d -> d.key(op.keys())).build());
+                resolved.add(op);
                 deleted++;
                 continue;
             }
             if (now != null && ItemEquality.same(now, op.image())) {
                 tally.unchanged++;
+                tally.applied(op.keys(), op.image(), op.digest());
+                continue;
+            }
+            if (drop(work, tally)) {
                 continue;
             }
             if (now != null) {
                 overwritten++;
             }
+            journal.add(new io.dynarestore.core.undo.UndoJournal.Entry(op.keys(), now));
+            resolved.add(op);
             writes.add(WriteRequest.builder().putRequest(PutRequest.builder().item(op.image()).build()).build());
             written++;
             bytes += ItemSize.of(op.image());
             wcu += destination.lane().cost(op.image());
         }
         if (!writes.isEmpty()) {
+            if (work.journal() != null) {
+                saveJournal(work, journal, writerLine(tally), tally);
+            }
             try {
                 batches.write(destination, writes);
             } catch (SegmentAbortedException e) {
@@ -313,6 +412,9 @@ final class SegmentWriter {
                 throw e;
             }
         }
+        for (Op op : resolved) {
+            tally.applied(op.keys(), op.image(), op.digest());
+        }
         destination.lane().wrote(written + deleted, bytes);
         tally.deleted += deleted;
         tally.overwritten += overwritten;
@@ -321,6 +423,86 @@ final class SegmentWriter {
         tally.wcu += wcu;
         batch.clear();
         keysInBatch.clear();
+    }
+
+    /**
+     * Counts what a dry run's batch would do, as {@link #flush} would do it: creates and
+     * overwrites (as written), items equal already, deletes of present keys; deletes of absent
+     * keys are skipped.
+     */
+    private static void tallyDryRun(List<Op> batch, Map<List<AttributeValue>, Map<String, AttributeValue>> current,
+                                    Tally tally) {
+        for (Op op : batch) {
+            Map<String, AttributeValue> now = current.get(op.key());
+            if (op.image() == null) {
+                if (now == null) {
+                    tally.skipped++;
+                } else {
+                    tally.deleted++;
+                    tally.sample(io.dynarestore.contracts.status.Diff.Change.DELETE, op.keys(), null);
+                }
+            } else if (now == null) {
+                tally.written++;
+                tally.sample(io.dynarestore.contracts.status.Diff.Change.CREATE, op.keys(), null);
+            } else if (ItemEquality.same(now, op.image())) {
+                tally.unchanged++;
+                tally.sample(io.dynarestore.contracts.status.Diff.Change.EQUAL, op.keys(), null);
+            } else {
+                tally.written++;
+                tally.overwritten++;
+                tally.sample(io.dynarestore.contracts.status.Diff.Change.OVERWRITE, op.keys(), changed(now, op.image()));
+            }
+        }
+    }
+
+    /** The attributes that differ between two items (added, removed or changed), sorted by name. */
+    static List<String> changed(Map<String, AttributeValue> before, Map<String, AttributeValue> after) {
+        var names = new java.util.TreeSet<String>(before.keySet());
+        names.addAll(after.keySet());
+        names.removeIf(n -> before.containsKey(n) && after.containsKey(n)
+                && ItemEquality.same(before.get(n), after.get(n)));
+        return List.copyOf(names);
+    }
+
+    /** The test hook: leaves the first write of the named segment out, once per attempt at it. */
+    private boolean drop(SegmentDispatched work, Tally tally) {
+        if (dropOneItem == null || tally.dropped
+                || !dropOneItem.equals(work.restoreId() + "/" + work.segment())) {
+            return false;
+        }
+        tally.dropped = true;
+        return true;
+    }
+
+    private static long writerLine(Tally tally) {
+        return tally.written + tally.unchanged + tally.deleted + tally.skipped;
+    }
+
+    /** Saves the prior images of a batch's keys before the batch changes them; no journal, no write. */
+    private void saveJournal(SegmentDispatched work, List<io.dynarestore.core.undo.UndoJournal.Entry> entries,
+                             long line, Tally tally) {
+        var s3 = outages.s3();
+        long startedAt = System.nanoTime();
+        try {
+            io.dynarestore.core.undo.UndoJournal.append(aws.s3(), work.journal().bucket(), work.journal().prefix(),
+                    work.segment(), line, tally.writer, clock.millis(), entries);
+            Outages.succeeded(s3, startedAt);
+        } catch (S3Exception e) {
+            if (e.statusCode() >= 500) {
+                Outages.failed(s3, startedAt, e);
+            } else {
+                Outages.succeeded(s3, startedAt);
+            }
+            if (e.statusCode() == 403) {
+                throw new PermanentWriteException("item-writer may not write the undo journal to s3://"
+                        + work.journal().bucket() + "/" + work.journal().prefix() + "; grant it s3:PutObject there",
+                        e);
+            }
+            throw new TransientWriteException("the undo journal could not be saved to S3: " + e.getMessage(), e);
+        } catch (SdkClientException e) {
+            Outages.failed(s3, startedAt, e);
+            throw new TransientWriteException("S3 is unreachable for the undo journal: " + e.getMessage(), e);
+        }
     }
 
     private static Map<String, AttributeValue> keyMap(Map<String, AttributeValue> item, List<String> keyAttributes) {

@@ -37,7 +37,8 @@ class SegmentsWiring implements SmartLifecycle {
         var outages = new Outages(properties.resilience().openWait(), properties.resilience().maxOutage());
         var segmentWriter = new SegmentWriter(aws, publisher,
                 new BatchWriter(new Backoff(retry.maxAttempts(), retry.baseDelay(), retry.maxDelay()), outages),
-                properties.progressInterval(), Clock.systemUTC(), budgets, outages);
+                properties.progressInterval(), Clock.systemUTC(), budgets, outages,
+                properties.testHooks() == null ? null : properties.testHooks().dropOneItem());
         this.workers = Executors.newFixedThreadPool(properties.consumers(), r -> {
             Thread t = new Thread(r, "segment-writer");
             t.setDaemon(true);

@@ -60,6 +60,17 @@ final class RestoreViews implements SmartLifecycle {
     }
 
     /** The request a restore was started with, if known. */
+    /** Why the restore cannot be rolled back now (as the planner judges it), or {@code null}. */
+    String rollbackRefusal(String restoreId) {
+        RestoreView view = views.get(restoreId);
+        if (view == null) {
+            return "the restore is unknown";
+        }
+        synchronized (view) {
+            return view.rollbackRefusal();
+        }
+    }
+
     Optional<RestoreRequested> request(String restoreId) {
         RestoreView view = views.getOrDefault(restoreId, pending.get(restoreId));
         if (view == null) {

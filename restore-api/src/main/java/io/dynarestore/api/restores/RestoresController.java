@@ -141,12 +141,12 @@ class RestoresController {
      */
     private static RestoreRequested requestedBy(RestoreRequested r, String caller) {
         return caller == null ? r : new RestoreRequested(r.restoreId(), r.type(), r.schemaVersion(), r.eventId(),
-                r.occurredAt(), caller, r.source(), r.scope(), r.destination(), r.notification());
+                r.occurredAt(), caller, r.source(), r.scope(), r.destination(), r.notification(), r.dryRun());
     }
 
     private static RestoreRequested withDestination(RestoreRequested r, Destination destination) {
         return new RestoreRequested(r.restoreId(), r.type(), r.schemaVersion(), r.eventId(), r.occurredAt(),
-                r.requestedBy(), r.source(), r.scope(), destination, r.notification());
+                r.requestedBy(), r.source(), r.scope(), destination, r.notification(), r.dryRun());
     }
 
     /**

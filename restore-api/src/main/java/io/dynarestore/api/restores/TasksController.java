@@ -5,6 +5,7 @@ import io.dynarestore.api.security.Callers;
 import io.dynarestore.contracts.access.Access;
 import io.dynarestore.contracts.Topic;
 import io.dynarestore.contracts.commands.CancelRequested;
+import io.dynarestore.contracts.commands.RollbackRequested;
 import io.dynarestore.contracts.status.RestoreState;
 import io.dynarestore.contracts.status.RestoreView;
 import io.dynarestore.core.kafka.EventPublisher;
@@ -29,7 +30,8 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * The tasks list ({@code GET /restores}: newest first, filtered, paged by cursor) and cancel
- * ({@code POST /restores/{id}/cancel}, a {@code CancelRequested} on {@code restore.commands}).
+ * ({@code POST /restores/{id}/cancel}, a {@code CancelRequested} on {@code restore.commands}), and
+ * rollback ({@code POST /restores/{id}/rollback}, a {@code RollbackRequested} there).
  */
 @RestController
 class TasksController {
@@ -122,6 +124,31 @@ class TasksController {
                     + "by the planner yet; cancel it again in a moment.", null);
         }
         EventPublisher.await(publisher.send(Topic.COMMANDS, restoreId, CancelRequested.of(restoreId,
+                body != null && body.requestedBy() != null ? body.requestedBy() : Callers.name(),
+                body == null ? null : body.reason())));
+        return ResponseEntity.accepted().location(URI.create("/restores/" + restoreId)).body(summary);
+    }
+
+    @Operation(summary = "Roll a restore back",
+            description = "Puts the destination of an ended restore into an existing table or in place back as it "
+                    + "was before the restore, for every key the restore touched (also after a cancel or a failure), "
+                    + "from the undo journal the writers kept. Changes other writers made to those keys since are "
+                    + "lost. 202 with the restore; follow its rollback in GET /restores/{id}. 404 unknown; 409 when "
+                    + "it is still running, wrote a new table or a file, was a dry run, or is rolled back already. "
+                    + "Optional body: {\"requestedBy\": ..., \"reason\": ...}.")
+    @PostMapping(path = "/restores/{restoreId}/rollback", produces = MediaType.APPLICATION_JSON_VALUE)
+    ResponseEntity<RestoreView.Summary> rollback(@PathVariable String restoreId,
+                                                 @RequestBody(required = false) CancelBody body) {
+        RestoreView.Summary summary = views.find(restoreId).orElseThrow(() -> new ApiProblem(404, "RESTORE_NOT_FOUND",
+                "No restore has the id " + restoreId + ".", null));
+        views.request(restoreId).ifPresent(r -> Callers.require(Access.requiredFor(r, defaultAccount),
+                "Rolling this restore back"));
+        String refusal = views.rollbackRefusal(restoreId);
+        if (refusal != null) {
+            throw new ApiProblem(409, "ROLLBACK_NOT_POSSIBLE", "Restore " + restoreId + " cannot be rolled back: "
+                    + refusal + ".", null);
+        }
+        EventPublisher.await(publisher.send(Topic.COMMANDS, restoreId, RollbackRequested.of(restoreId,
                 body != null && body.requestedBy() != null ? body.requestedBy() : Callers.name(),
                 body == null ? null : body.reason())));
         return ResponseEntity.accepted().location(URI.create("/restores/" + restoreId)).body(summary);

@@ -40,7 +40,8 @@ public final class EndpointRules {
             new Rule(HttpMethod.POST, "/restores/preview", Set.of(Role.RESTORE)),
             new Rule(HttpMethod.POST, "/tables/*/exports", Set.of(Role.RESTORE)),
             new Rule(HttpMethod.POST, "/restores", RESTORING),
-            new Rule(HttpMethod.POST, "/restores/*/cancel", RESTORING));
+            new Rule(HttpMethod.POST, "/restores/*/cancel", RESTORING),
+            new Rule(HttpMethod.POST, "/restores/*/rollback", RESTORING));
 
     private EndpointRules() {
     }

@@ -21,10 +21,23 @@ public record RestoreRequested(
         Source source,
         Scope scope,
         Destination destination,
-        @JsonProperty("notify") Notify notification) implements io.dynarestore.contracts.Envelope {
+        @JsonProperty("notify") Notify notification,
+        Boolean dryRun) implements io.dynarestore.contracts.Envelope {
 
     public static final String TYPE = "RestoreRequested";
     public static final int SCHEMA_VERSION = 1;
+
+    public RestoreRequested(String restoreId, String type, Integer schemaVersion, String eventId, Instant occurredAt,
+                            String requestedBy, Source source, Scope scope, Destination destination,
+                            Notify notification) {
+        this(restoreId, type, schemaVersion, eventId, occurredAt, requestedBy, source, scope, destination,
+                notification, null);
+    }
+
+    /** Whether this request only asks what the restore would change (existing table or in place). */
+    public boolean dry() {
+        return Boolean.TRUE.equals(dryRun);
+    }
 
     /** This request with the system's defaults filled in. */
     public RestoreRequested normalized(String assignedRestoreId, String assignedEventId, Instant now) {
@@ -38,12 +51,13 @@ public record RestoreRequested(
                 source,
                 scope == null ? new Scope.Full() : scope,
                 destination,
-                notification);
+                notification,
+                dryRun);
     }
 
     /** The same request without the fields that differ between two publications of it. */
     public RestoreRequested substance() {
         return new RestoreRequested(restoreId, null, null, null, null, requestedBy,
-                source, scope == null ? new Scope.Full() : scope, destination, notification);
+                source, scope == null ? new Scope.Full() : scope, destination, notification, dryRun);
     }
 }

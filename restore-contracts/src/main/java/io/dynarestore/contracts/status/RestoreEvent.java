@@ -31,13 +31,17 @@ import io.dynarestore.contracts.Envelope;
         @JsonSubTypes.Type(value = CancellationStarted.class, name = "CancellationStarted"),
         @JsonSubTypes.Type(value = SegmentCancelled.class, name = "SegmentCancelled"),
         @JsonSubTypes.Type(value = RestoreCancelled.class, name = "RestoreCancelled"),
-        @JsonSubTypes.Type(value = RestoreProgressed.class, name = "RestoreProgressed")
+        @JsonSubTypes.Type(value = RestoreProgressed.class, name = "RestoreProgressed"),
+        @JsonSubTypes.Type(value = RollbackStarted.class, name = "RollbackStarted"),
+        @JsonSubTypes.Type(value = RollbackCompleted.class, name = "RollbackCompleted"),
+        @JsonSubTypes.Type(value = RollbackFailed.class, name = "RollbackFailed")
 })
 public sealed interface RestoreEvent extends Envelope
         permits RestoreAccepted, RestoreRejected, RestorePlanned, DestinationReady, SegmentsDispatched, SegmentProgressed,
         SegmentCompleted, SegmentFailed, RestoreCompleted, RestoreFailed, CapacityRaiseStarted, CapacityRestored,
         ImportStaged, ImportStarted, ImportCompleted, SnapRestoreStarted, ExportCompleted, CancellationStarted,
-        SegmentCancelled, RestoreCancelled, RestoreProgressed {
+        SegmentCancelled, RestoreCancelled, RestoreProgressed, RollbackStarted, RollbackCompleted,
+        RollbackFailed {
 
     int SCHEMA_VERSION = 1;
 

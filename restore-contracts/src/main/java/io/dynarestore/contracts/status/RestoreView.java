@@ -1,5 +1,6 @@
 package io.dynarestore.contracts.status;
 
+import io.dynarestore.contracts.request.Destination;
 import io.dynarestore.contracts.request.RestoreRequested;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -46,6 +47,11 @@ public final class RestoreView {
     private final Map<Integer, Long> wcu = new HashMap<>();
     private final Map<Integer, Long> throttles = new HashMap<>();
     private final Map<Integer, long[]> cancelled = new HashMap<>();
+    private final Map<Integer, SegmentCompleted.Check> checks = new HashMap<>();
+    private Diff diff;
+    private Verification verification;
+    private RollbackStarted rollbackStarted;
+    private RestoreEvent rollbackEnd;
 
     public RestoreView(String restoreId) {
         this.restoreId = restoreId;
@@ -74,6 +80,22 @@ public final class RestoreView {
         }
         if (event instanceof CapacityRestored e) {
             capacityRestored = e;
+            return;
+        }
+        if (event instanceof RollbackStarted e) {
+            // a rollback follows the end; one that failed may be started again
+            if (state != null && state.terminal() && (rollbackStarted == null || rollbackEnd instanceof RollbackFailed)) {
+                rollbackStarted = e;
+                rollbackEnd = null;
+                timeline.add(new Milestone(state, e.type(), e.occurredAt()));
+            }
+            return;
+        }
+        if (event instanceof RollbackCompleted || event instanceof RollbackFailed) {
+            if (rollbackStarted != null && rollbackEnd == null) {
+                rollbackEnd = event;
+                timeline.add(new Milestone(state, event.type(), event.occurredAt()));
+            }
             return;
         }
         if (state != null && state.terminal()) {
@@ -126,8 +148,15 @@ public final class RestoreView {
             if (!completed.containsKey(e.segment())) {
                 wcu.put(e.segment(), e.wcuConsumed());
             }
-            completed.putIfAbsent(e.segment(), new long[]{e.itemsWritten(), e.bytesWritten(), e.itemsDeleted(),
-                    e.itemsOverwritten(), e.itemsUnchanged()});
+            if (completed.putIfAbsent(e.segment(), new long[]{e.itemsWritten(), e.bytesWritten(), e.itemsDeleted(),
+                    e.itemsOverwritten(), e.itemsUnchanged(), e.itemsSkipped()}) == null) {
+                if (e.check() != null) {
+                    checks.put(e.segment(), e.check());
+                }
+                if (e.diff() != null) {
+                    diff = (diff == null ? Diff.empty() : diff).plus(e.diff());
+                }
+            }
         } else if (event instanceof ImportStaged e) {
             importStaged = e;
         } else if (event instanceof ImportStarted e) {
@@ -142,10 +171,15 @@ public final class RestoreView {
             failedSegments.put(e.segment(), e.reason());
         } else if (event instanceof RestoreCompleted e) {
             finalItems = e.itemsWritten();
+            verification = e.verification();
+            if (e.diff() != null) {
+                diff = e.diff();
+            }
             destination = e.destination();
             moveTo(RestoreState.COMPLETED, e);
         } else if (event instanceof RestoreFailed e) {
             reason = e.reason();
+            verification = e.verification();
             finalItems = e.itemsWritten();
             moveTo(RestoreState.FAILED, e);
         } else if (event instanceof CancellationStarted e) {
@@ -202,7 +236,10 @@ public final class RestoreView {
         return deltaDispatched;
     }
 
-    /** Segments that completed (each once), with their item and byte counts. */
+    /**
+     * Segments that completed (each once), with their counts: items written, bytes, deleted,
+     * overwritten, unchanged, skipped.
+     */
     public Map<Integer, long[]> completedSegments() {
         return java.util.Collections.unmodifiableMap(completed);
     }
@@ -299,13 +336,98 @@ public final class RestoreView {
         return java.util.Collections.unmodifiableMap(cancelled);
     }
 
+    /** The checks the writers reported with each completed segment (the first completion of each). */
+    public Map<Integer, SegmentCompleted.Check> segmentChecks() {
+        return java.util.Collections.unmodifiableMap(checks);
+    }
+
+    /** What a dry run found so far (the sum of its completed segments), or at its end. */
+    public Diff diff() {
+        return diff;
+    }
+
+    /** Whether the request is a dry run. */
+    public boolean dryRun() {
+        return request != null && request.dry();
+    }
+
+    public Verification verification() {
+        return verification;
+    }
+
+    /**
+     * Why a restore cannot be rolled back now, or {@code null} when it can: it must have ended
+     * (completed, failed or cancelled) after writing into an existing table or in place, not be a
+     * dry run, and not be rolled back already or being rolled back.
+     */
+    public String rollbackRefusal() {
+        if (state() == null || request() == null) {
+            return "the restore is unknown";
+        }
+        if (!state().terminal()) {
+            return "restore " + restoreId() + " is " + state() + "; cancel it first, then roll it back";
+        }
+        if (state() == RestoreState.REJECTED) {
+            return "restore " + restoreId() + " was rejected and wrote nothing";
+        }
+        var destination = request().destination();
+        if (destination instanceof Destination.File) {
+            return "restore " + restoreId() + " wrote a file and changed no table";
+        }
+        if (destination instanceof Destination.NewTable) {
+            return "restore " + restoreId() + " created its table, which has no undo journal; delete the table "
+                    + "instead";
+        }
+        if (dryRun()) {
+            return "restore " + restoreId() + " was a dry run and wrote nothing";
+        }
+        if (rollingBack()) {
+            return "restore " + restoreId() + " is being rolled back already";
+        }
+        if (rollbackEnd instanceof RollbackCompleted) {
+            return "restore " + restoreId() + " was rolled back already";
+        }
+        return null;
+    }
+
+    /** The rollback started, if any (the latest, when a failed one was started again). */
+    public RollbackStarted rollbackStarted() {
+        return rollbackStarted;
+    }
+
+    /** How the rollback ended ({@link RollbackCompleted} or {@link RollbackFailed}), or {@code null}. */
+    public RestoreEvent rollbackEnd() {
+        return rollbackEnd;
+    }
+
+    /** Whether a rollback was started and has not ended. */
+    public boolean rollingBack() {
+        return rollbackStarted != null && rollbackEnd == null;
+    }
+
     public Summary summary() {
         return new Summary(restoreId, state, request == null ? null : request.source(), pointInTime,
                 destination, plan == null ? null : plan.strategy(), plan == null ? null : plan.segments(),
                 completed.size(), itemsWritten(), itemsOverwritten(), itemsUnchanged(), itemsDeleted(),
                 plan == null ? null : plan.estimatedItems(), warnings, code, reason,
                 failedSegments.isEmpty() ? null : Map.copyOf(failedSegments), createdAt, updatedAt,
-                List.copyOf(timeline), fileInfo(), cancellation == null ? null : cancellation.occurredAt());
+                List.copyOf(timeline), fileInfo(), cancellation == null ? null : cancellation.occurredAt(),
+                dryRun() ? Boolean.TRUE : null, diff, verification, rollbackInfo());
+    }
+
+    private RollbackInfo rollbackInfo() {
+        if (rollbackStarted == null) {
+            return null;
+        }
+        if (rollbackEnd instanceof RollbackCompleted c) {
+            return new RollbackInfo("COMPLETED", rollbackStarted.occurredAt(), c.occurredAt(), c.itemsRestored(),
+                    c.itemsDeleted(), c.itemsUnchanged(), null);
+        }
+        if (rollbackEnd instanceof RollbackFailed f) {
+            return new RollbackInfo("FAILED", rollbackStarted.occurredAt(), f.occurredAt(), null, null, null,
+                    f.reason());
+        }
+        return new RollbackInfo("RUNNING", rollbackStarted.occurredAt(), null, null, null, null, null);
     }
 
     private FileInfo fileInfo() {
@@ -359,7 +481,17 @@ public final class RestoreView {
                           int segmentsCompleted, long itemsWritten, long itemsOverwritten, long itemsUnchanged,
                           long itemsDeleted, Long estimatedItems, List<String> warnings, RejectionCode code,
                           String reason, Map<Integer, String> failedSegments, Instant createdAt, Instant updatedAt,
-                          List<Milestone> timeline, FileInfo file, Instant cancelRequestedAt) {
+                          List<Milestone> timeline, FileInfo file, Instant cancelRequestedAt, Boolean dryRun,
+                          Diff diff, Verification verification, RollbackInfo rollback) {
+    }
+
+    /**
+     * The rollback of a restore: RUNNING, COMPLETED or FAILED, when it started and ended, and
+     * what it put back (items restored to their prior image, items created by the restore and
+     * deleted again, keys already as they were).
+     */
+    public record RollbackInfo(String state, Instant startedAt, Instant endedAt, Long itemsRestored,
+                               Long itemsDeleted, Long itemsUnchanged, String reason) {
     }
 
     /**

@@ -11,7 +11,7 @@ import java.time.Instant;
 public record SegmentCompleted(String eventId, String restoreId, Integer schemaVersion, Instant occurredAt,
                                int segment, long itemsWritten, long itemsOverwritten, long itemsUnchanged,
                                long itemsDeleted, long itemsSkipped, long bytesWritten, long wcuConsumed,
-                               String writer, long durationMs, Long resumedFromLine)
+                               String writer, long durationMs, Long resumedFromLine, Check check, Diff diff)
         implements RestoreEvent {
 
     /** A segment of puts only. */
@@ -24,14 +24,43 @@ public record SegmentCompleted(String eventId, String restoreId, Integer schemaV
                                       String writer, long durationMs) {
         return new SegmentCompleted(Envelope.newEventId(), restoreId, SCHEMA_VERSION, Envelope.now(), segment,
                 counts.written(), counts.overwritten(), counts.unchanged(), counts.deleted(), counts.skipped(), bytes,
-                wcu, writer, durationMs, null);
+                wcu, writer, durationMs, null, null, null);
     }
 
     /** This completion of a segment that was resumed after {@code line} lines written before. */
     public SegmentCompleted resumedFrom(Long line) {
         return new SegmentCompleted(eventId, restoreId, schemaVersion, occurredAt, segment, itemsWritten,
                 itemsOverwritten, itemsUnchanged, itemsDeleted, itemsSkipped, bytesWritten, wcuConsumed, writer,
-                durationMs, line);
+                durationMs, line, check, diff);
+    }
+
+    /** This completion with the segment's own check, for the restore's verification. */
+    public SegmentCompleted withCheck(Check check) {
+        return new SegmentCompleted(eventId, restoreId, schemaVersion, occurredAt, segment, itemsWritten,
+                itemsOverwritten, itemsUnchanged, itemsDeleted, itemsSkipped, bytesWritten, wcuConsumed, writer,
+                durationMs, resumedFromLine, check, diff);
+    }
+
+    /** This completion of a dry-run segment with what it found. */
+    public SegmentCompleted withDiff(Diff diff) {
+        return new SegmentCompleted(eventId, restoreId, schemaVersion, occurredAt, segment, itemsWritten,
+                itemsOverwritten, itemsUnchanged, itemsDeleted, itemsSkipped, bytesWritten, wcuConsumed, writer,
+                durationMs, resumedFromLine, check, diff);
+    }
+
+    /**
+     * What the writer saw of a segment, for the restore's verification: the lines it read and
+     * the item count its manifest states; the checksum of the images (and deletes) the lines ask
+     * for and of those applied to the destination (written, found equal, or deleted), each the sum
+     * of 64-bit item digests, in hex; and a few applied keys with the digest of their image, or
+     * none for a key that must be absent, to read back.
+     */
+    public record Check(long lines, long expectedLines, String sourceChecksum, String appliedChecksum,
+                        java.util.List<KeyImage> readBack) {
+    }
+
+    /** A key as DynamoDB JSON, and the digest of the image it must hold ({@code null}: must be absent). */
+    public record KeyImage(String key, String digest) {
     }
 
     /**

@@ -12,7 +12,7 @@ import java.util.List;
 public record SegmentDispatched(String eventId, String restoreId, Integer schemaVersion, Instant occurredAt,
                                 int segment, int segmentCount, Role role, DataFile source, WriteTarget target,
                                 DataFile skipKeys, boolean applyDeletes, Scope.Records filter,
-                                boolean readBeforeWrite)
+                                boolean readBeforeWrite, Boolean dryRun, Journal journal)
         implements SegmentWork {
 
     /** A segment of a full backup, written as it is. */
@@ -33,7 +33,31 @@ public record SegmentDispatched(String eventId, String restoreId, Integer schema
                                        WriteTarget target, DataFile skipKeys, boolean applyDeletes,
                                        Scope.Records filter, boolean readBeforeWrite) {
         return new SegmentDispatched(Envelope.newEventId(), restoreId, SCHEMA_VERSION, Envelope.now(), segment,
-                segmentCount, role, source, target, skipKeys, applyDeletes, filter, readBeforeWrite);
+                segmentCount, role, source, target, skipKeys, applyDeletes, filter, readBeforeWrite, null, null);
+    }
+
+    /** This work as a dry run: the writer reads the destination and reports what it would do, writing nothing. */
+    public SegmentDispatched asDryRun() {
+        return new SegmentDispatched(eventId, restoreId, schemaVersion, occurredAt, segment, segmentCount, role,
+                source, target, skipKeys, applyDeletes, filter, true, true, null);
+    }
+
+    /** This work with an undo journal: the prior image of every key is saved there before it is changed. */
+    public SegmentDispatched journaled(Journal journal) {
+        return new SegmentDispatched(eventId, restoreId, schemaVersion, occurredAt, segment, segmentCount, role,
+                source, target, skipKeys, applyDeletes, filter, readBeforeWrite, dryRun, journal);
+    }
+
+    /** Whether this is a dry run. */
+    public boolean dry() {
+        return Boolean.TRUE.equals(dryRun);
+    }
+
+    /**
+     * Where the undo journal of the restore goes: objects under {@code prefix} in {@code bucket},
+     * one per batch that changes the destination, holding each key's image from before the batch.
+     */
+    public record Journal(String bucket, String prefix) {
     }
 
     /**

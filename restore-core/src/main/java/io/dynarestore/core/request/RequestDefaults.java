@@ -43,7 +43,7 @@ public final class RequestDefaults {
                     t.region() != null ? t.region() : source.region(), t.tableName());
         }
         return new RestoreRequested(r.restoreId(), r.type(), r.schemaVersion(), r.eventId(), r.occurredAt(),
-                r.requestedBy(), source, r.scope(), destination, r.notification());
+                r.requestedBy(), source, r.scope(), destination, r.notification(), r.dryRun());
     }
 
     static String defaultTableName(String source, Instant at) {

@@ -50,6 +50,12 @@ public final class RestoreValidator {
 
     public Verdict check(RestoreRequested request) {
         Source source = request.source();
+        if (request.dry() && !(request.destination() instanceof Destination.ExistingTable
+                || request.destination() instanceof Destination.InPlace)) {
+            return problem(RejectionCode.INVALID_REQUEST, "/dryRun", "A dry run shows what a restore would change in "
+                    + "a table that holds items: use it with an EXISTING_TABLE or IN_PLACE destination, or leave "
+                    + "dryRun out (a new table starts empty, a file changes no table).");
+        }
         if (request.destination() instanceof Destination.File file) {
             Verdict refused = fileCheck(source, file);
             if (refused != null) {

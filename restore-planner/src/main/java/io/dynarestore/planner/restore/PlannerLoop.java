@@ -4,6 +4,8 @@ import io.dynarestore.contracts.Json;
 import io.dynarestore.contracts.Topic;
 import io.dynarestore.contracts.commands.CancelRequested;
 import io.dynarestore.contracts.commands.RestoreCommand;
+import io.dynarestore.contracts.commands.RollbackRequested;
+import io.dynarestore.contracts.status.RollbackStarted;
 import io.dynarestore.contracts.status.CancellationStarted;
 import io.dynarestore.core.kafka.DeadLetters;
 import io.dynarestore.contracts.status.RestoreEvent;
@@ -229,7 +231,36 @@ public final class PlannerLoop implements SmartLifecycle {
             restore.applyLocal(started);
             log.info("restore {} is being cancelled", cancel.restoreId());
             drive(restore);
+        } else if (command instanceof RollbackRequested rollback) {
+            onRollback(record, rollback);
         }
+    }
+
+    /**
+     * A rollback of an ended restore into an existing table or in place, by a publisher that
+     * holds the roles the restore needed, becomes {@code RollbackStarted}; any other changes
+     * nothing (a refused one goes to the DLT, so that its publisher can learn why).
+     */
+    private void onRollback(ConsumerRecord<String, byte[]> record, RollbackRequested rollback) {
+        TrackedRestore restore = rollback.restoreId() == null ? null
+                : owned.get(record.partition(), rollback.restoreId());
+        String why = restore == null ? null : restore.view.rollbackRefusal();
+        if (restore == null || why != null) {
+            log.info("rollback of restore {} changes nothing: {}", rollback.restoreId(),
+                    why == null ? "unknown here" : why);
+            return;
+        }
+        String forbidden = intake.refusal(record, restore.view.request());
+        if (forbidden != null) {
+            log.warn("rollback of restore {} refused: {}", rollback.restoreId(), forbidden);
+            DeadLetters.send(publisher, record, "FORBIDDEN", "Rolling back: " + forbidden, null);
+            return;
+        }
+        var started = RollbackStarted.of(rollback.restoreId(), rollback.requestedBy(), rollback.reason());
+        publisher.status(started);
+        restore.applyLocal(started);
+        log.info("restore {} is being rolled back", rollback.restoreId());
+        drive(restore);
     }
 
     /** Starts the restore's next step, if it needs one and none is under way. */

@@ -144,4 +144,9 @@ final class RequestIntake {
         publisher.sendRecord(copy);
         log.debug("request for {} moved from partition {} to its owner", restoreId, record.partition());
     }
+
+    /** Why the publisher of {@code record} may not act on {@code request}'s restore, or {@code null}. */
+    String refusal(ConsumerRecord<String, byte[]> record, RestoreRequested request) {
+        return access.refusal(record, request);
+    }
 }

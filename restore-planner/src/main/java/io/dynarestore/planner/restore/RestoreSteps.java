@@ -22,6 +22,7 @@ import io.dynarestore.contracts.status.SegmentsDispatched;
 import io.dynarestore.contracts.status.SnapRestoreStarted;
 import io.dynarestore.contracts.status.SourceRef;
 import io.dynarestore.contracts.status.TableRef;
+import io.dynarestore.contracts.status.Verification;
 import io.dynarestore.contracts.work.SegmentDispatched;
 import io.dynarestore.contracts.work.SegmentDispatched.DataFile;
 import io.dynarestore.core.aws.AwsClients;
@@ -73,7 +74,8 @@ final class RestoreSteps {
 
     enum Step {
         PLAN, PREPARE_DESTINATION, DISPATCH, DISPATCH_DELTA, COMPLETE, FAIL,
-        STAGE_IMPORT, START_IMPORT, AWAIT_IMPORT, START_SNAP, AWAIT_SNAP, PUT_BACK_CAPACITY, DISPATCH_EXPORT, CANCEL
+        STAGE_IMPORT, START_IMPORT, AWAIT_IMPORT, START_SNAP, AWAIT_SNAP, PUT_BACK_CAPACITY, DISPATCH_EXPORT, CANCEL,
+        ROLLBACK
     }
 
     /** What a step published, and whether to take the restore's next step again after a pause. */
@@ -100,10 +102,18 @@ final class RestoreSteps {
      * @param putBackRetry         how long to wait before putting capacity back again when DynamoDB refused
      * @param exportCap            the most items a granular-recovery file holds
      * @param cancelGrace          how long a cancel waits for writers to report their segments stopped
+     * @param rollbackUnitsPerSecond the write units per second a rollback may use at most
      */
     record Settings(long skipKeysLimit, Duration tableActive, boolean importFromS3, long writeUnitsPerSecond,
                     long importBytesPerSecond, Duration importOverhead, Duration poll, Duration putBackRetry,
-                    long exportCap, Duration cancelGrace) {
+                    long exportCap, Duration cancelGrace, long rollbackUnitsPerSecond) {
+
+        Settings(long skipKeysLimit, Duration tableActive, boolean importFromS3, long writeUnitsPerSecond,
+                 long importBytesPerSecond, Duration importOverhead, Duration poll, Duration putBackRetry,
+                 long exportCap, Duration cancelGrace) {
+            this(skipKeysLimit, tableActive, importFromS3, writeUnitsPerSecond, importBytesPerSecond, importOverhead,
+                    poll, putBackRetry, exportCap, cancelGrace, 200);
+        }
     }
 
     private final VaultCatalog catalog;
@@ -141,7 +151,7 @@ final class RestoreSteps {
         }
         if (view.state().terminal()) {
             // capacity raised for a restore goes back whatever became of it
-            return view.capacityToPutBack() ? Step.PUT_BACK_CAPACITY : null;
+            return view.capacityToPutBack() ? Step.PUT_BACK_CAPACITY : view.rollingBack() ? Step.ROLLBACK : null;
         }
         if (view.cancellation() != null) {
             return Step.CANCEL; // before any other step: nothing more is dispatched
@@ -195,13 +205,21 @@ final class RestoreSteps {
                     SegmentCompleted.Counts counts, long bytesWritten, Instant createdAt,
                     Map<Integer, String> failedSegments, CapacityRaiseStarted capacityRaised,
                     ImportStaged importStaged, ImportStarted importStarted, ImportCompleted importCompleted,
-                    SnapRestoreStarted snapStarted, Cancel cancel) {
+                    SnapRestoreStarted snapStarted, Cancel cancel, Map<Integer, long[]> completedSegments,
+                    Map<Integer, SegmentCompleted.Check> checks, io.dynarestore.contracts.status.Diff diff,
+                    io.dynarestore.contracts.status.ExportCompleted exportCompleted) {
         static Snapshot of(RestoreView view) {
             return new Snapshot(view.restoreId(), view.request(), view.pointInTime(), view.plan(),
                     new SegmentCompleted.Counts(view.itemsWritten(), view.itemsOverwritten(), view.itemsUnchanged(),
                             view.itemsDeleted(), 0), view.bytesWritten(), view.createdAt(),
                     new java.util.TreeMap<>(view.failedSegments()), view.capacityRaised(), view.importStaged(),
-                    view.importStarted(), view.importCompleted(), view.snapStarted(), Cancel.of(view));
+                    view.importStarted(), view.importCompleted(), view.snapStarted(), Cancel.of(view),
+                    new java.util.TreeMap<>(view.completedSegments()), new java.util.TreeMap<>(view.segmentChecks()),
+                    view.diff(), view.exportCompleted());
+        }
+
+        boolean dryRun() {
+            return request != null && request.dry();
         }
 
         long itemsWritten() {
@@ -253,6 +271,7 @@ final class RestoreSteps {
             case PUT_BACK_CAPACITY -> putBack(view);
             case DISPATCH_EXPORT -> Outcome.of(publish(dispatchExport(view)));
             case CANCEL -> cancel(view);
+            case ROLLBACK -> rollback(view);
         };
     }
 
@@ -350,6 +369,12 @@ final class RestoreSteps {
         }
         TableDescription table = base.metadata().tableDescription();
         boolean phased = delta != null && delta.keys() > settings.skipKeysLimit();
+        if (phased && request.dry()) {
+            throw new StepException("A dry run compares each key the restore would write with the table, which needs "
+                    + "every key changed since the base backup in writers' memory (" + delta.keys() + " keys are more "
+                    + "than planner.pitr.skip-keys-limit = " + settings.skipKeysLimit() + "). Dry-run a point closer "
+                    + "to a backup, or raise the limit.");
+        }
         if (phased && records) {
             throw new StepException("A record restore needs every key changed since the base backup in writers' memory "
                     + "(" + delta.keys() + " keys are more than planner.pitr.skip-keys-limit = "
@@ -387,7 +412,8 @@ final class RestoreSteps {
                 base.files().size() + deltaFiles + sweepFiles, deltaFiles + sweepFiles, phased, items, bytes, wcu,
                 warnings).withEstimates(importRefusal, null,
                 (wcu + settings.writeUnitsPerSecond() - 1) / Math.max(1, settings.writeUnitsPerSecond()));
-        if (!(request.destination() instanceof Destination.NewTable)) {
+        if (!(request.destination() instanceof Destination.NewTable) && !request.dry()) {
+            // a dry run writes nothing, so the table's capacity is left as it is
             plan = plan.withCapacity(capacity.plan(tableRef));
         }
         return plan;
@@ -635,7 +661,16 @@ final class RestoreSteps {
     }
 
     private CompletableFuture<RecordMetadata> send(RestoreRequested request, SegmentDispatched work) {
-        return publisher.send(Topic.SEGMENTS, Topic.workKey(request.restoreId(), work.segment()), work);
+        // a dry run reads and writes nothing; any other restore into a table that may hold the keys
+        // journals each key's prior image before changing it
+        if (request.dry()) {
+            work = work.asDryRun();
+        } else if (work.readBeforeWrite()) {
+            work = work.journaled(new SegmentDispatched.Journal(catalog.layout().bucket(),
+                    io.dynarestore.core.undo.UndoJournal.prefix(request.restoreId())));
+        }
+        SegmentDispatched out = work;
+        return publisher.send(Topic.SEGMENTS, Topic.workKey(request.restoreId(), out.segment()), out);
     }
 
     private static DataFile dataFile(String bucket, ManifestFile f) {
@@ -643,13 +678,85 @@ final class RestoreSteps {
                 "DYNAMODB_JSON");
     }
 
-    RestoreCompleted complete(Snapshot view) {
+    /**
+     * Ends a restore whose work is done: verified, it completes; a dry run completes with what
+     * it found; a verification that finds a mismatch fails the restore with the details.
+     */
+    RestoreEvent complete(Snapshot view) {
         RestorePlanned plan = view.plan();
         var counts = plan.strategy() == Strategy.SNAP
                 ? new SegmentCompleted.Counts(plan.estimatedItems(), 0, 0, 0, 0) : view.counts();
         long bytes = plan.strategy() == Strategy.SNAP ? plan.estimatedBytes() : view.bytesWritten();
         var completed = RestoreCompleted.of(view.restoreId(), plan.destination(), counts, bytes, plan.segments(),
                 Duration.between(view.createdAt(), clock.instant()).toMillis());
+        Verification verification = verify(view);
+        if (view.dryRun()) {
+            completed = completed.dryRun(view.diff() == null ? io.dynarestore.contracts.status.Diff.empty()
+                    : view.diff());
+        }
+        completed = completed.verified(verification);
+        discardStaged(view);
+        if (verification.failed()) {
+            log.warn("restore {} failed its verification: {}", view.restoreId(), verification.mismatches());
+            var shown = verification.mismatches().stream().limit(5).toList();
+            return RestoreFailed.unverified(view.restoreId(), "Every segment was written, but the verification "
+                    + "found " + verification.mismatches().size() + " mismatch"
+                    + (verification.mismatches().size() == 1 ? "" : "es") + ": " + String.join("; ", shown)
+                    + (shown.size() < verification.mismatches().size() ? "; ..." : "") + ". The items written stay in "
+                    + plan.destination().tableName() + (view.request().destination() instanceof Destination.NewTable
+                    ? "; restore again into a new table." : "; roll the restore back (POST /restores/"
+                    + view.restoreId() + "/rollback) or restore again."), view.itemsWritten(), verification);
+        }
+        return completed;
+    }
+
+    /** The verification of each strategy (see {@link Verifier} for item writes). */
+    private Verification verify(Snapshot view) {
+        RestorePlanned plan = view.plan();
+        if (view.dryRun()) {
+            return Verification.skipped("A dry run writes nothing; there is nothing to verify.");
+        }
+        switch (plan.strategy()) {
+            case ITEM_WRITES -> {
+                TableRef t = plan.destination();
+                return Verifier.verify(plan, view.completedSegments(), view.checks(),
+                        aws.dynamo(t.account(), t.region()), t.tableName());
+            }
+            case IMPORT_FROM_S3 -> {
+                long staged = view.importStaged() == null ? 0 : view.importStaged().items();
+                long imported = view.importCompleted() == null ? 0 : view.importCompleted().itemsImported();
+                if (imported != staged) {
+                    return new Verification(Verification.Status.FAILED, 0, imported, null, 0, 0,
+                            List.of("DynamoDB's import loaded " + imported + " items but " + staged + " were staged"),
+                            "ImportTable's count compared with the staged items.");
+                }
+                return new Verification(Verification.Status.PASSED, 0, imported, null, 0, 0, List.of(),
+                        "DynamoDB's ImportTable loaded all " + staged + " staged items.");
+            }
+            case FILE_EXPORT -> {
+                var e = view.exportCompleted();
+                if (e == null) {
+                    return Verification.skipped("No file was reported.");
+                }
+                long expected = e.capped() ? Math.min(e.matching(), settings.exportCap()) : e.matching();
+                if (e.items() != expected) {
+                    return new Verification(Verification.Status.FAILED, 1, e.items(), e.sha256(), 0, 0,
+                            List.of("the file holds " + e.items() + " rows but " + expected + " items match"),
+                            "Rows of the file compared with the matching items.");
+                }
+                return new Verification(Verification.Status.PASSED, 1, e.items(), e.sha256(), 0, 0, List.of(),
+                        "The file holds a row for each of the " + expected + " items it should; its SHA-256 is "
+                        + e.sha256() + ".");
+            }
+            default -> {
+                return Verification.skipped("DynamoDB restored the table from its own backup; it reports no "
+                        + "counts to verify against.");
+            }
+        }
+    }
+
+    private void discardStaged(Snapshot view) {
+        RestorePlanned plan = view.plan();
         if (view.pointInTime() != null || plan.deltaSegments() > 0 || plan.strategy() == Strategy.IMPORT_FROM_S3) {
             try {
                 stager.discard(view.restoreId());
@@ -658,7 +765,36 @@ final class RestoreSteps {
                         view.restoreId(), e.toString());
             }
         }
-        return completed;
+    }
+
+    /**
+     * Puts the destination back as it was before the restore, from its undo journal (see
+     * {@link io.dynarestore.core.undo.Rollback}). Idempotent: a rollback taken again after a crash
+     * finds the keys it put back already as they were.
+     */
+    private Outcome rollback(Snapshot view) {
+        TableRef t = view.plan() == null ? null : view.plan().destination();
+        long started = System.nanoTime();
+        try {
+            var dynamo = aws.dynamo(t.account(), t.region());
+            var keys = TableSpecs.keyAttributes(dynamo.describeTable(b -> b.tableName(t.tableName())).table()
+                    .keySchema());
+            var result = new io.dynarestore.core.undo.Rollback(aws.s3(), dynamo, t.tableName(), keys,
+                    settings.rollbackUnitsPerSecond(), new io.dynarestore.core.retry.Backoff(10,
+                    Duration.ofMillis(100), Duration.ofSeconds(10)))
+                    .run(catalog.layout().bucket(), io.dynarestore.core.undo.UndoJournal.prefix(view.restoreId()));
+            log.info("restore {} rolled back: {} items put back, {} deleted, {} unchanged, from {} journal entries",
+                    view.restoreId(), result.restored(), result.deleted(), result.unchanged(), result.entries());
+            return Outcome.of(publish(io.dynarestore.contracts.status.RollbackCompleted.of(view.restoreId(), t,
+                    result.restored(), result.deleted(), result.unchanged(), result.entries(),
+                    (System.nanoTime() - started) / 1_000_000)));
+        } catch (RuntimeException e) {
+            log.warn("restore {}: rollback failed", view.restoreId(), e);
+            return Outcome.of(publish(io.dynarestore.contracts.status.RollbackFailed.of(view.restoreId(),
+                    "The rollback of " + (t == null ? "the destination" : t.tableName()) + " stopped: "
+                    + e.getMessage() + ". Keys put back so far stay put back; ask for the rollback again to finish "
+                    + "it (it is idempotent).")));
+        }
     }
 
     // ---- restores by DynamoDB itself: ImportTable and RestoreTableFromBackup ----

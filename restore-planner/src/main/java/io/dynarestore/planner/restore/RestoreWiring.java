@@ -47,7 +47,7 @@ class RestoreWiring {
         var settings = new RestoreSteps.Settings(pitr.skipKeysLimit(), properties.tableActive(),
                 strategy.importFromS3(), strategy.writeUnitsPerSecond(), strategy.importRate().toBytes(),
                 strategy.importOverhead(), strategy.poll(), properties.capacity().putBackRetry(), strategy.exportCap(),
-                properties.cancelGrace());
+                properties.cancelGrace(), properties.rollback().writeUnitsPerSecond());
         var capacity = new CapacityManager(aws, properties.capacity().raise(), properties.capacity().writeUnits(),
                 properties.tableActive());
         var steps = new RestoreSteps(catalog, new TableCreator(aws, properties.tableActive()), stager, sweeper,

@@ -1,0 +1,134 @@
+package io.dynarestore.planner.restore;
+
+import io.dynarestore.contracts.status.RestorePlanned;
+import io.dynarestore.contracts.status.SegmentCompleted;
+import io.dynarestore.contracts.status.Verification;
+import io.dynarestore.core.codec.DynamoJson;
+import io.dynarestore.core.codec.ItemDigest;
+import io.dynarestore.core.pitr.KeyHash;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
+
+/**
+ * The verification an item-writing restore ends with, from what each segment's writer reported
+ * and from the destination itself. Per segment: the lines read equal its manifest's item count;
+ * every line is accounted for (written, found equal, deleted or skipped); the checksum of what
+ * was applied equals the checksum of what the lines ask for. Then the sampled keys are read back
+ * (consistently) and must hold exactly the expected image, or be absent where the restore deleted
+ * them. Base segments of a phased restore are not read back, since its changes are written over
+ * them after. Each mismatch names its segment.
+ */
+final class Verifier {
+
+    /** Keys read back at most, whatever the number of segments. */
+    static final int MAX_READ_BACK = 500;
+
+    private Verifier() {
+    }
+
+    /** One sampled key to read back, with its segment. */
+    private record Probe(int segment, Map<String, AttributeValue> key, String json, String digest) {
+    }
+
+    static Verification verify(RestorePlanned plan, Map<Integer, long[]> completed,
+                               Map<Integer, SegmentCompleted.Check> checks, DynamoDbClient dynamo, String table) {
+        var mismatches = new ArrayList<String>();
+        long lines = 0;
+        long checksum = 0;
+        int checked = 0;
+        var probes = new ArrayList<Probe>();
+        for (int segment = 0; segment < plan.segments(); segment++) {
+            SegmentCompleted.Check check = checks.get(segment);
+            long[] counts = completed.get(segment);
+            if (check == null || counts == null) {
+                mismatches.add("segment " + segment + ": its writer reported no check (an item-writer older than "
+                        + "the verification wrote it); upgrade every item-writer and restore again");
+                continue;
+            }
+            checked++;
+            lines += check.lines();
+            checksum += Long.parseUnsignedLong(check.appliedChecksum(), 16);
+            if (check.lines() != check.expectedLines()) {
+                mismatches.add("segment " + segment + ": " + check.lines() + " lines read, but its manifest says "
+                        + check.expectedLines());
+            }
+            long accounted = counts[0] + counts[4] + counts[2] + (counts.length > 5 ? counts[5] : 0);
+            if (accounted != check.lines()) {
+                mismatches.add("segment " + segment + ": " + (check.lines() - accounted) + " of its " + check.lines()
+                        + " lines are not accounted for (" + counts[0] + " written, " + counts[4] + " equal already, "
+                        + counts[2] + " deleted, " + (counts.length > 5 ? counts[5] : 0) + " skipped)");
+            }
+            if (!check.sourceChecksum().equals(check.appliedChecksum())) {
+                mismatches.add("segment " + segment + ": the checksum of the images applied (" + check.appliedChecksum()
+                        + ") differs from that of its source images (" + check.sourceChecksum() + ")");
+            }
+            boolean overwrittenLater = plan.phased() && segment < plan.baseSegments();
+            if (!overwrittenLater && check.readBack() != null) {
+                for (SegmentCompleted.KeyImage k : check.readBack()) {
+                    if (probes.size() < MAX_READ_BACK) {
+                        probes.add(new Probe(segment, DynamoJson.fromJson(k.key()), k.key(), k.digest()));
+                    }
+                }
+            }
+        }
+        int matched = 0;
+        for (int from = 0; from < probes.size(); from += 100) {
+            List<Probe> chunk = probes.subList(from, Math.min(probes.size(), from + 100));
+            Map<KeyHash, Map<String, AttributeValue>> found = read(dynamo, table, chunk);
+            for (Probe p : chunk) {
+                Map<String, AttributeValue> item = found.get(KeyHash.of(p.key(), List.copyOf(p.key().keySet())));
+                String actual = item == null ? null : ItemDigest.hex(ItemDigest.of(item));
+                if (java.util.Objects.equals(actual, p.digest())) {
+                    matched++;
+                } else if (p.digest() == null) {
+                    mismatches.add("segment " + p.segment() + ": key " + p.json() + " was deleted but holds an item");
+                } else if (actual == null) {
+                    mismatches.add("segment " + p.segment() + ": key " + p.json() + " is missing from " + table);
+                } else {
+                    mismatches.add("segment " + p.segment() + ": key " + p.json() + " holds an item other than the "
+                            + "one restored (digest " + actual + ", expected " + p.digest() + ")");
+                }
+            }
+        }
+        String note = "Counts and checksums of " + checked + " segments compared with their manifests and source "
+                + "images; " + probes.size() + " keys read back from " + table + ".";
+        if (!mismatches.isEmpty() && matched < probes.size()) {
+            note += " A key read back may also differ because an application wrote it during the restore.";
+        }
+        return new Verification(mismatches.isEmpty() ? Verification.Status.PASSED : Verification.Status.FAILED,
+                checked, lines, ItemDigest.hex(checksum), probes.size(), matched, List.copyOf(mismatches), note);
+    }
+
+    private static Map<KeyHash, Map<String, AttributeValue>> read(DynamoDbClient dynamo, String table,
+                                                                   List<Probe> probes) {
+        var found = new HashMap<KeyHash, Map<String, AttributeValue>>();
+        List<String> names = List.copyOf(probes.get(0).key().keySet());
+        KeysAndAttributes pending = KeysAndAttributes.builder().consistentRead(true)
+                .keys(probes.stream().map(Probe::key).toList()).build();
+        for (int attempt = 0; attempt < 20; attempt++) {
+            KeysAndAttributes ask = pending;
+            var response = dynamo.batchGetItem(b -> b.requestItems(Map.of(table, ask)));
+            for (var item : response.responses().getOrDefault(table, List.of())) {
+                found.put(KeyHash.of(item, names), item);
+            }
+            var left = response.hasUnprocessedKeys() ? response.unprocessedKeys().get(table) : null;
+            if (left == null || left.keys().isEmpty()) {
+                return found;
+            }
+            pending = left;
+            try {
+                Thread.sleep(50L << Math.min(attempt, 6));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while reading back " + table, e);
+            }
+        }
+        throw new IllegalStateException("DynamoDB kept leaving keys of " + table + " unread; the read-back of the "
+                + "verification could not finish");
+    }
+}
