@@ -3,7 +3,7 @@
 'use strict';
 
 const $ = (sel) => document.querySelector(sel);
-const state = { table: null, month: new Date().toISOString().slice(0, 7), streams: new Map() };
+const state = { table: null, month: new Date().toISOString().slice(0, 7), streams: new Map(), rollbacks: new Set() };
 
 // ---- credentials: an API key or a bearer token, kept in this tab only ----
 
@@ -192,6 +192,7 @@ function showDestination() {
   document.querySelector('.for-table').hidden = !(type === 'NEW_TABLE' || type === 'EXISTING_TABLE');
   document.querySelector('.for-file').hidden = type !== 'FILE';
   document.querySelector('.for-email').hidden = type !== 'FILE' || $('#delivery').value !== 'EMAIL';
+  document.querySelector('.for-dry-run').hidden = !(type === 'EXISTING_TABLE' || type === 'IN_PLACE');
 }
 
 function source() {
@@ -270,6 +271,7 @@ async function start(event) {
   $('#form-error').hidden = true;
   try {
     const body = { source: source(), scope: scope(), destination: destination() };
+    if (!document.querySelector('.for-dry-run').hidden && $('#dry-run').checked) body.dryRun = true;
     const summary = await api('/restores', { method: 'POST', body: JSON.stringify(body) });
     const answer = $('#answer');
     answer.replaceChildren(`Restore ${summary.restoreId} is ${summary.state}.`);
@@ -312,6 +314,9 @@ function upsertTask(s) {
   row.querySelector('.state').textContent = s.state;
   row.querySelector('.state').className = `state state-${s.state}`;
   row.querySelector('.items').textContent = s.itemsWritten;
+  if (s.dryRun) row.querySelector('.state').textContent = `${s.state} (dry run)`;
+  if (s.rollback) row.querySelector('.state').textContent += ` · rollback ${s.rollback.state}`;
+  showOutcome(row, s);
   const bar = row.querySelector('progress');
   if (s.state === 'COMPLETED') bar.value = 100;
   else if (s.estimatedItems) bar.value = Math.min(100, 100 * s.itemsWritten / s.estimatedItems);
@@ -323,8 +328,73 @@ function upsertTask(s) {
   } else if (s.file && s.state === 'COMPLETED') {
     actions.append(el('button', { type: 'button', class: 'download', onclick: () => download(s.file.download) },
       'Download'));
+  } else if (s.rollbackPossible) {
+    actions.append(el('button', { type: 'button', class: 'rollback', onclick: () => rollback(s.restoreId) },
+      'Roll back'));
   }
+  if (s.rollback && s.rollback.state === 'RUNNING') watchRollback(s.restoreId);
   if (s.reason) row.title = s.reason;
+}
+
+/** The dry run's diff and the verification, under the task's row. */
+function showOutcome(row, s) {
+  let detail = row.nextElementSibling;
+  if (!detail || !detail.classList.contains('outcome')) {
+    detail = el('tr', { class: 'outcome', 'data-outcome': s.restoreId }, el('td', { colspan: '7' }));
+    row.after(detail);
+  }
+  const cellOut = detail.firstChild;
+  cellOut.replaceChildren();
+  if (s.diff) {
+    const d = s.diff;
+    cellOut.append(el('div', { class: 'diff' }, `Would create ${d.create}, overwrite ${d.overwrite}, `
+      + `leave ${d.equal} equal, delete ${d.delete} (${d.skipped} lines skipped).`));
+    const samples = (d.samples || []).map((x) => el('li', {}, `${x.change} ${x.key}` +
+      (x.changedAttributes && x.changedAttributes.length ? ` — changes ${x.changedAttributes.join(', ')}` : '')));
+    if (samples.length) cellOut.append(el('ul', { class: 'diff-samples' }, ...samples));
+  }
+  if (s.verification && s.verification.status !== 'SKIPPED') {
+    const v = s.verification;
+    cellOut.append(el('div', { class: `verification verification-${v.status}` }, `Verification ${v.status}: `
+      + `${v.linesChecked} lines in ${v.segmentsChecked} segments, ${v.readBackMatched}/${v.readBack} read back`
+      + (v.checksum ? `, checksum ${v.checksum}` : '')
+      + (v.mismatches && v.mismatches.length ? ` — ${v.mismatches.join('; ')}` : '')));
+  }
+  if (s.rollback) {
+    const r = s.rollback;
+    cellOut.append(el('div', { class: 'rollback-state' }, `Rollback ${r.state}` + (r.state === 'COMPLETED'
+      ? `: ${r.itemsRestored} items put back, ${r.itemsDeleted} deleted, ${r.itemsUnchanged} as they were` : '')
+      + (r.reason ? ` — ${r.reason}` : '')));
+  }
+  detail.hidden = !cellOut.hasChildNodes();
+}
+
+async function rollback(restoreId) {
+  if (!confirm(`Put the table back as it was before restore ${restoreId}? Changes made to those keys since are lost.`)) return;
+  try {
+    await api(`/restores/${encodeURIComponent(restoreId)}/rollback`, { method: 'POST', body: '{}' });
+    watchRollback(restoreId);
+  } catch (e) {
+    alert(e.message);
+  }
+}
+
+/** A rollback comes after the restore's event stream ended: its task is read again until the rollback ends. */
+function watchRollback(restoreId) {
+  if (state.rollbacks.has(restoreId)) return;
+  state.rollbacks.add(restoreId);
+  const poll = async () => {
+    try {
+      const s = await api(`/restores/${encodeURIComponent(restoreId)}`);
+      upsertTask(s);
+      if (!s.rollback || s.rollback.state === 'RUNNING') { setTimeout(poll, 1000); return; }
+    } catch (e) {
+      setTimeout(poll, 3000);
+      return;
+    }
+    state.rollbacks.delete(restoreId);
+  };
+  setTimeout(poll, 500);
 }
 
 function follow(restoreId) {

@@ -115,6 +115,7 @@ class AuthorizationIT {
                         + missing + "},\"destination\":{\"type\":\"NEW_TABLE\",\"account\":\"000000000000\"}}",
                         RESTORING, EnumSet.of(Role.RESTORE, Role.CROSS_ACCOUNT)),
                 new Endpoint("POST", "/restores/no-such-restore/cancel", null, RESTORING, NONE),
+                new Endpoint("POST", "/restores/no-such-restore/rollback", null, RESTORING, NONE),
                 new Endpoint("GET", "/", null, null, NONE),
                 new Endpoint("GET", "/app.js", null, null, NONE),
                 new Endpoint("GET", "/links/no-such-token", null, null, NONE),

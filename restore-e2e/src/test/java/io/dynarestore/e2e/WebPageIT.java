@@ -102,6 +102,47 @@ class WebPageIT {
             browser.eval("document.querySelector('#preview').replaceChildren(); "
                     + "document.querySelector('#tasks-pane').scrollIntoView()");
             browser.screenshot(RestoreStack.logDir().resolve("tasks-page.png"));
+
+            // When the person dry-runs the records beginning with p3 in place
+            var before = ItemDigests.ofTable(stack.dynalite.client(), "customers", BackupFixtures.KEYS);
+            browser.eval("""
+                    (() => {
+                      const set = (sel, v) => { const e = document.querySelector(sel); e.value = v;
+                        e.dispatchEvent(new Event('change', {bubbles: true})); };
+                      set('#pk-value', 'p3'); set('#dest-type', 'IN_PLACE');
+                      document.querySelector('#dry-run').checked = true;
+                      document.querySelector('#start-btn').click();
+                    })()""");
+            browser.waitFor("document.querySelector('#tasks tbody tr').dataset.restore !== '" + restoreId + "'",
+                    Duration.ofSeconds(20));
+            String dryRun = browser.eval("document.querySelector('#tasks tbody tr').dataset.restore").asString();
+
+            // Then the task ends as a dry run that says what it would create, and the table is untouched
+            browser.waitFor("document.querySelector('#tasks tbody tr[data-restore=\"" + dryRun + "\"] .state')"
+                    + ".textContent === 'COMPLETED (dry run)'", Duration.ofMinutes(2));
+            String outcome = "document.querySelector('tr[data-outcome=\"" + dryRun + "\"]').textContent";
+            browser.waitFor(outcome + ".includes('Would create')", Duration.ofSeconds(20));
+            assertThat(ItemDigests.ofTable(stack.dynalite.client(), "customers", BackupFixtures.KEYS))
+                    .isEqualTo(before);
+
+            // When the restore runs for real, then is rolled back from its task
+            browser.eval("document.querySelector('#dry-run').checked = false; "
+                    + "document.querySelector('#start-btn').click()");
+            browser.waitFor("document.querySelector('#tasks tbody tr').dataset.restore !== '" + dryRun + "'",
+                    Duration.ofSeconds(20));
+            String real = browser.eval("document.querySelector('#tasks tbody tr').dataset.restore").asString();
+            String button = "document.querySelector('#tasks tbody tr[data-restore=\"" + real + "\"] button.rollback')";
+            browser.waitFor(button, Duration.ofMinutes(2));
+            String realOutcome = "document.querySelector('tr[data-outcome=\"" + real + "\"]').textContent";
+            assertThat(browser.eval(realOutcome).asString()).contains("Verification PASSED");
+            assertThat(ItemDigests.ofTable(stack.dynalite.client(), "customers", BackupFixtures.KEYS))
+                    .isNotEqualTo(before);
+            browser.eval("window.confirm = () => true; " + button + ".click()");
+
+            // Then the task shows the rollback done, and the table is as it was
+            browser.waitFor(realOutcome + ".includes('Rollback COMPLETED')", Duration.ofMinutes(2));
+            assertThat(ItemDigests.ofTable(stack.dynalite.client(), "customers", BackupFixtures.KEYS))
+                    .isEqualTo(before);
         }
 
         // and the new table holds exactly the matching records

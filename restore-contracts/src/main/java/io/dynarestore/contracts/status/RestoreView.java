@@ -412,7 +412,7 @@ public final class RestoreView {
                 plan == null ? null : plan.estimatedItems(), warnings, code, reason,
                 failedSegments.isEmpty() ? null : Map.copyOf(failedSegments), createdAt, updatedAt,
                 List.copyOf(timeline), fileInfo(), cancellation == null ? null : cancellation.occurredAt(),
-                dryRun() ? Boolean.TRUE : null, diff, verification, rollbackInfo());
+                dryRun() ? Boolean.TRUE : null, diff, verification, rollbackInfo(), rollbackRefusal() == null);
     }
 
     private RollbackInfo rollbackInfo() {
@@ -482,7 +482,7 @@ public final class RestoreView {
                           long itemsDeleted, Long estimatedItems, List<String> warnings, RejectionCode code,
                           String reason, Map<Integer, String> failedSegments, Instant createdAt, Instant updatedAt,
                           List<Milestone> timeline, FileInfo file, Instant cancelRequestedAt, Boolean dryRun,
-                          Diff diff, Verification verification, RollbackInfo rollback) {
+                          Diff diff, Verification verification, RollbackInfo rollback, boolean rollbackPossible) {
     }
 
     /**
