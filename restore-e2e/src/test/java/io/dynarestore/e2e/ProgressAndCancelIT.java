@@ -252,6 +252,13 @@ class ProgressAndCancelIT {
         var again = Http.post(stack.apiUri("/restores/stopped/cancel"), "{}");
         assertThat(again.status()).isEqualTo(409);
         assertThat(again.json().get("code").asString()).isEqualTo("RESTORE_ENDED");
+
+        // and rolling the cancelled restore back leaves the table as it was before it: empty
+        var rollback = Http.post(stack.apiUri("/restores/stopped/rollback"), "{\"reason\": \"wrong backup\"}");
+        assertThat(rollback.status()).as(rollback.body()).isEqualTo(202);
+        await().atMost(Duration.ofMinutes(1)).until(() -> status.last("stopped", "RollbackCompleted") != null);
+        assertThat(count(dynamo, "ledger-copy")).isZero();
+        assertThat(status.last("stopped", "RollbackCompleted").get("itemsDeleted").asLong()).isEqualTo(afterFive);
     }
 
     @Test

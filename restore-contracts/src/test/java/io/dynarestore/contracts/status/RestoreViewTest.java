@@ -99,4 +99,80 @@ class RestoreViewTest {
         assertThat(view.summary().reason()).isEqualTo("backup b1 expired");
         assertThat(view.summary().code()).isEqualTo(RejectionCode.BACKUP_EXPIRED);
     }
+
+    static final RestoreRequested IN_PLACE = new RestoreRequested("r2", null, null, null, null, null,
+            Source.backup("000000000000", "us-east-1", "orders", "b1"), new Scope.Full(),
+            new Destination.InPlace(), null).normalized("r2", "e2", Instant.EPOCH);
+
+    @Test
+    void foldsOneRollbackAfterTheEndAndAllowsAnotherOnlyAfterAFailure() {
+        // Given a running in-place restore
+        var view = new RestoreView("r2");
+        view.apply(RestoreAccepted.of(IN_PLACE));
+        assertThat(view.rollbackRefusal()).contains("cancel it first");
+
+        // When a rollback is started before it ended, it is not folded
+        view.apply(RollbackStarted.of("r2", "ops", "too early"));
+        assertThat(view.rollingBack()).isFalse();
+
+        // When it fails, then its rollback starts and fails
+        view.apply(RestoreFailed.of("r2", "boom", 3));
+        assertThat(view.rollbackRefusal()).isNull();
+        view.apply(RollbackStarted.of("r2", "ops", "undo"));
+        assertThat(view.rollingBack()).isTrue();
+        assertThat(view.rollbackRefusal()).contains("being rolled back already");
+        view.apply(RollbackFailed.of("r2", "DynamoDB away"));
+        assertThat(view.summary().rollback().state()).isEqualTo("FAILED");
+        assertThat(view.summary().rollbackPossible()).isTrue();
+
+        // Then it may be rolled back again, once: a completed rollback ends it for good
+        view.apply(RollbackStarted.of("r2", "ops", "again"));
+        view.apply(RollbackCompleted.of("r2", TABLE, 4, 1, 2, 7, 10));
+        view.apply(RollbackStarted.of("r2", "ops", "a third time"));
+        assertThat(view.rollingBack()).isFalse();
+        var summary = view.summary();
+        assertThat(summary.state()).isEqualTo(RestoreState.FAILED);
+        assertThat(summary.rollback()).isEqualTo(new RestoreView.RollbackInfo("COMPLETED",
+                summary.rollback().startedAt(), summary.rollback().endedAt(), 4L, 1L, 2L, null));
+        assertThat(view.rollbackRefusal()).contains("rolled back already");
+        assertThat(summary.rollbackPossible()).isFalse();
+    }
+
+    @Test
+    void refusesToRollBackNewTablesAndDryRuns() {
+        // Given a completed restore into a new table, and a completed dry run in place
+        var created = running();
+        created.apply(RestoreCompleted.of("r1", TABLE, 30, 3000, 3, 10));
+        var dry = new RestoreView("r3");
+        dry.apply(RestoreAccepted.of(new RestoreRequested("r3", null, null, null, null, null,
+                Source.backup("000000000000", "us-east-1", "orders", "b1"), null, new Destination.InPlace(), null,
+                true).normalized("r3", "e3", Instant.EPOCH)));
+        dry.apply(RestoreCompleted.of("r3", TABLE, 0, 0, 3, 10).dryRun(Diff.empty()));
+
+        // Then neither may be rolled back, each saying why
+        assertThat(created.rollbackRefusal()).contains("delete the table");
+        assertThat(dry.rollbackRefusal()).contains("dry run");
+        assertThat(dry.summary().dryRun()).isTrue();
+        assertThat(dry.summary().diff()).isEqualTo(Diff.empty());
+    }
+
+    @Test
+    void sumsTheDiffsOfDrySegmentsKeepingFiveSamplesOfEachKind() {
+        // Given two dry-run segments, each with four creates sampled
+        var view = running();
+        var samples = java.util.stream.IntStream.range(0, 4).mapToObj(i -> new Diff.Sample(Diff.Change.CREATE,
+                "{\"pk\":{\"S\":\"" + i + "\"}}", null)).toList();
+        view.apply(SegmentCompleted.of("r1", 0, 0, 0, 0, "w", 1).withDiff(new Diff(4, 1, 2, 0, 3, samples)));
+        view.apply(SegmentCompleted.of("r1", 1, 0, 0, 0, "w", 1).withDiff(new Diff(4, 0, 0, 5, 0, samples)));
+        view.apply(SegmentCompleted.of("r1", 1, 0, 0, 0, "w", 1).withDiff(new Diff(4, 0, 0, 5, 0, samples)));
+
+        // Then the diff adds the counts of each segment once, with five samples of creates
+        Diff diff = view.diff();
+        assertThat(diff.create()).isEqualTo(8);
+        assertThat(diff.overwrite()).isEqualTo(1);
+        assertThat(diff.equal()).isEqualTo(2);
+        assertThat(diff.delete()).isEqualTo(5);
+        assertThat(diff.skipped()).isEqualTo(3);
+        assertThat(diff.samples()).hasSize(Diff.SAMPLES_PER_KIND);
+    }
 }

@@ -59,9 +59,12 @@ final class Verifier {
             }
             long accounted = counts[0] + counts[4] + counts[2] + (counts.length > 5 ? counts[5] : 0);
             if (accounted != check.lines()) {
-                mismatches.add("segment " + segment + ": " + (check.lines() - accounted) + " of its " + check.lines()
-                        + " lines are not accounted for (" + counts[0] + " written, " + counts[4] + " equal already, "
-                        + counts[2] + " deleted, " + (counts.length > 5 ? counts[5] : 0) + " skipped)");
+                String tally = counts[0] + " written, " + counts[4] + " equal already, " + counts[2] + " deleted, "
+                        + (counts.length > 5 ? counts[5] : 0) + " skipped";
+                mismatches.add("segment " + segment + ": " + (accounted < check.lines()
+                        ? (check.lines() - accounted) + " of its " + check.lines() + " lines are not accounted for ("
+                        + tally + ")"
+                        : "its counts (" + tally + ") add up to more than its " + check.lines() + " lines"));
             }
             if (!check.sourceChecksum().equals(check.appliedChecksum())) {
                 mismatches.add("segment " + segment + ": the checksum of the images applied (" + check.appliedChecksum()
