@@ -87,7 +87,7 @@ class VerifierTest {
             assertThat(v.status()).isEqualTo(Verification.Status.FAILED);
             assertThat(v.mismatches()).isNotEmpty().allSatisfy(m -> assertThat(m).startsWith("segment " + bad + ":"));
             assertThat(v.mismatches().get(0)).contains(switch (fault) {
-                case LINE_LOST -> "lines are not accounted for";
+                case LINE_LOST -> "add up to more than its";
                 case CHECKSUM -> "checksum";
                 case SHORT_FILE -> "manifest says";
                 default -> "reported no check";
