@@ -198,7 +198,7 @@ class RecordRestoreIT {
         }
         // and the counts say what happened: overwrites in place and in existing tables, with a warning
         JsonNode planned = status.last("rec-inplace-1", "RestorePlanned");
-        assertThat(planned.get("warnings").get(0).asString()).contains("cannot be undone");
+        assertThat(planned.get("warnings").get(0).asString()).contains("/rollback").contains("dryRun");
         long unchanged = cases.stream().filter(c -> c.restoreId().startsWith("rec-inplace"))
                 .mapToLong(c -> status.last(c.restoreId(), "RestoreCompleted").get("itemsUnchanged").asLong()).sum();
         assertThat(unchanged).as("items already as they were are not written again").isPositive();
@@ -261,14 +261,14 @@ class RecordRestoreIT {
     }
 
     @Test
-    void warnsWhenItAcceptsARestoreThatOverwritesThatItCannotBeUndone() throws Exception {
+    void warnsWhenItAcceptsARestoreThatOverwritesHowToSeeAndUndoIt() throws Exception {
         table("warned", 77);
         var response = Http.post(stack.apiUri("/restores"), "{\"source\":{\"table\":\"warned\",\"backupId\":\"base\"},"
                 + "\"scope\":{\"type\":\"RECORDS\",\"keyFilters\":[{\"partitionKey\":{\"condition\":\"EqualTo\","
                 + "\"values\":[\"p1\"]}}]},\"destination\":{\"type\":\"IN_PLACE\"}}");
         assertThat(response.status()).as(response.body()).isEqualTo(202);
         assertThat(response.json().get("warnings").get(0).asString())
-                .contains("Items of warned that match the filters will be overwritten").contains("cannot be undone");
+                .contains("Items of warned that match the filters will be overwritten").contains("undo journal");
         String id = response.json().get("restoreId").asString();
         await().atMost(Duration.ofSeconds(60)).until(() -> status.last(id, "RestoreCompleted") != null);
         var done = Http.get(stack.apiUri("/restores/" + id)).json();

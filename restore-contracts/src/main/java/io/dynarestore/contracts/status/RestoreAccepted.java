@@ -18,7 +18,7 @@ public record RestoreAccepted(String eventId, String restoreId, Integer schemaVe
         return of(request, null, null);
     }
 
-    /** @param warnings what the restore does that cannot be undone (overwrites, deletes) */
+    /** @param warnings what the restore will change in a table that holds items (overwrites, deletes), and how to undo it */
     public static RestoreAccepted of(RestoreRequested request, Instant pointInTime, List<String> warnings) {
         return new RestoreAccepted(Envelope.newEventId(), request.restoreId(), SCHEMA_VERSION, Envelope.now(), request,
                 pointInTime, warnings == null || warnings.isEmpty() ? null : List.copyOf(warnings));

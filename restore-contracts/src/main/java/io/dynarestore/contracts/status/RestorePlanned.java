@@ -9,7 +9,7 @@ import java.util.List;
  * destination, the number of segments and the estimates. WCU counts ceil(size / 1 KB) per item,
  * plus the same again for each LSI that projects it; the duration is at the configured write
  * budget (ITEM_WRITES) or import rate (IMPORT_FROM_S3). {@code capacity} says what happens to an
- * existing provisioned table's write capacity. {@code warnings} say what cannot be undone
+ * existing provisioned table's write capacity. {@code warnings} say what the restore will change in a table that holds items, and how to undo it
  * (overwriting or deleting items of an existing table).
  */
 public record RestorePlanned(String eventId, String restoreId, Integer schemaVersion, Instant occurredAt,

@@ -289,22 +289,28 @@ public final class RestoreValidator {
         return new Verdict.Ok(null, snap, existing.isPresent(), null);
     }
 
-    /** What a restore does that cannot be undone, in words for the person who asked for it. */
+    /**
+     * What a restore will change in a table that holds items, and how to see it first and undo it
+     * after, in words for the person who asked for it. A dry run changes nothing: no warning.
+     */
     public static List<String> warnings(RestoreRequested request, Instant pointInTime) {
-        if (request.destination() instanceof Destination.NewTable) {
+        if (request.destination() instanceof Destination.NewTable || request.dry()) {
             return List.of();
         }
         Target target = Target.of(request);
         String at = pointInTime != null ? "as they were at " + pointInTime
                 : "as they were in backup " + request.source().backupId();
+        String undo = " Each item's current image is saved first in the restore's undo journal: POST /restores/"
+                + request.restoreId() + "/rollback puts them back, also after a cancel or a failure, but discards "
+                + "what other writers change in those items meanwhile. Run it with \"dryRun\": true first to see "
+                + "what would change.";
         if (request.scope() instanceof Scope.Records) {
             return List.of("Items of " + target.tableName() + " that match the filters will be overwritten with the "
-                    + "items " + at + ". An overwrite cannot be undone, even if the restore is cancelled.");
+                    + "items " + at + "." + undo);
         }
         if (request.destination() instanceof Destination.InPlace) {
             return List.of("Table " + target.tableName() + " will be made equal to the table " + at + ": items "
-                    + "changed since are overwritten and items created since are deleted. This cannot be undone, "
-                    + "even if the restore is cancelled.");
+                    + "changed since are overwritten and items created since are deleted." + undo);
         }
         return List.of();
     }
