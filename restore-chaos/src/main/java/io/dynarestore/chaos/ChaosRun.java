@@ -65,8 +65,13 @@ final class ChaosRun {
         }
     }
 
-    /** @param faultsDuringRestores how many of the faults struck while at least one restore ran */
-    record Result(int run, List<Fault> faults, int faultsDuringRestores, List<Outcome> outcomes, List<String> notes) {
+    /**
+     * @param faultsDuringRestores how many of the faults struck while at least one restore ran
+     * @param rollback             whether rolling the existing-table restore back left that table as it was
+     *                             before (empty); {@code null} when that restore did not complete
+     */
+    record Result(int run, List<Fault> faults, int faultsDuringRestores, List<Outcome> outcomes, List<String> notes,
+                  Boolean rollback) {
     }
 
     private record Restore(String id, String kind, String table, Collection<Map<String, AttributeValue>> expected,
@@ -145,7 +150,44 @@ final class ChaosRun {
         for (Restore restore : restores) {
             outcomes.add(verdict(restore, keys));
         }
-        return new Result(run, faults, faultsDuringRestores, outcomes, notes);
+
+        // and rolling the existing-table restore back (with the planner killed meanwhile, in runs that
+        // kill the planner) leaves that table as it was before the restore: empty
+        Boolean rollback = outcomes.get(1).completed()
+                ? rollBack(restores.get(1), faults.contains(Fault.KILL_PLANNER)) : null;
+        return new Result(run, faults, faultsDuringRestores, outcomes, notes, rollback);
+    }
+
+    private Boolean rollBack(Restore restore, boolean killPlanner) throws Exception {
+        var response = HTTP.send(HttpRequest.newBuilder(stack.api("/restores/" + restore.id() + "/rollback"))
+                .header(LocalApi.HEADER, LocalApi.KEY).timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{}"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 202) {
+            notes.add("rollback of " + restore.id() + " answered " + response.statusCode() + ": " + response.body());
+            return false;
+        }
+        if (killPlanner) {
+            Thread.sleep(200 + r.nextInt(1_500));
+            boolean under = !status.has(restore.id(), "RollbackCompleted");
+            stack.killAndReplace("restore-planner");
+            notes.add("KILL_PLANNER struck " + (under ? "while" : "after") + " " + restore.id() + " rolled back");
+        }
+        Instant deadline = Instant.now().plus(Duration.ofMinutes(5));
+        while (!status.has(restore.id(), "RollbackCompleted") && !status.has(restore.id(), "RollbackFailed")
+                && Instant.now().isBefore(deadline)) {
+            Thread.sleep(250);
+        }
+        if (!status.has(restore.id(), "RollbackCompleted")) {
+            var failed = status.last(restore.id(), "RollbackFailed");
+            notes.add("rollback of " + restore.id() + " did not complete: " + (failed == null ? "no end" : failed));
+            return false;
+        }
+        int left = stack.dynamo().scan(b -> b.tableName(restore.table()).select("COUNT")).count();
+        if (left != 0) {
+            notes.add("rollback of " + restore.id() + " left " + left + " items in " + restore.table());
+        }
+        return left == 0;
     }
 
     private Restore start(Restore restore, String source, Instant pointInTime) throws Exception {
