@@ -58,6 +58,8 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  */
 final class SegmentWriter {
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(SegmentWriter.class);
+
     static final int BATCH = 25;
 
     private final AwsClients aws;
@@ -113,6 +115,15 @@ final class SegmentWriter {
         long resolved;
         boolean dropped;
         String writer;
+        /** The data file's line the current batch ends at. */
+        long line;
+        /**
+         * Keys an earlier owner of the segment changed after the checkpoint this one resumed from,
+         * with whether each existed before: found at their target, they count as written by this
+         * segment, not as unchanged ({@code null}: none known).
+         */
+        Map<io.dynarestore.core.pitr.KeyHash, Boolean> taken;
+        List<String> keyNames;
         final List<SegmentCompleted.KeyImage> readBack = new ArrayList<>(READ_BACK);
         final List<io.dynarestore.contracts.status.Diff.Sample> samples = new ArrayList<>();
         java.util.Random sampler;
@@ -192,6 +203,10 @@ final class SegmentWriter {
                 : RecordFilter.compile(work.filter(), KeySchema.of(keyNames, target.keyTypes()));
         var tally = Tally.of(resume, work);
         tally.writer = writer;
+        tally.keyNames = keyNames;
+        if (work.journal() != null && !work.dry()) {
+            tally.taken = changedBefore(work, resume == null ? 0 : resume.lines(), keyNames);
+        }
         long resumedFrom = resume == null ? 0 : resume.lines();
         long nextProgress = started + progressInterval.toMillis();
         var batch = new ArrayList<Op>(BATCH);
@@ -212,6 +227,7 @@ final class SegmentWriter {
                 if (aborted.getAsBoolean() || Thread.currentThread().isInterrupted()) {
                     throw new SegmentAbortedException();
                 }
+                tally.line = reader.lines();
                 Map<String, AttributeValue> keyed = delta ? line.keys() : line.item();
                 if (keyed == null) {
                     throw new PermanentWriteException(work.source().key() + " line " + reader.lines() + " has no "
@@ -358,7 +374,11 @@ final class SegmentWriter {
             Map<String, AttributeValue> now = current.get(op.key());
             if (op.image() == null) {
                 if (work.readBeforeWrite() && now == null) {
-                    tally.skipped++;
+                    if (Boolean.TRUE.equals(taken(tally, op))) {
+                        tally.deleted++; // an earlier owner of the segment deleted it
+                    } else {
+                        tally.skipped++;
+                    }
                     tally.applied(op.keys(), null, op.digest()); // absent already
                     continue;
                 }
@@ -372,7 +392,14 @@ final class SegmentWriter {
                 continue;
             }
             if (now != null && ItemEquality.same(now, op.image())) {
-                tally.unchanged++;
+                Boolean existed = taken(tally, op);
+                if (existed != null) { // an earlier owner of the segment wrote it after its last checkpoint
+                    tally.written++;
+                    tally.overwritten += existed ? 1 : 0;
+                    tally.bytes += ItemSize.of(op.image());
+                } else {
+                    tally.unchanged++;
+                }
                 tally.applied(op.keys(), op.image(), op.digest());
                 continue;
             }
@@ -391,7 +418,7 @@ final class SegmentWriter {
         }
         if (!writes.isEmpty()) {
             if (work.journal() != null) {
-                saveJournal(work, journal, writerLine(tally), tally);
+                saveJournal(work, journal, tally.line, tally);
             }
             try {
                 batches.write(destination, writes);
@@ -474,8 +501,33 @@ final class SegmentWriter {
         return true;
     }
 
-    private static long writerLine(Tally tally) {
-        return tally.written + tally.unchanged + tally.deleted + tally.skipped;
+    private static Boolean taken(Tally tally, Op op) {
+        return tally.taken == null ? null
+                : tally.taken.get(io.dynarestore.core.pitr.KeyHash.of(op.keys(), tally.keyNames));
+    }
+
+    /** Most keys a segment's next owner takes from the journal of its earlier owners (16 bytes and a flag each). */
+    static final int TAKEN_LIMIT = 500_000;
+
+    /**
+     * What earlier owners of the segment changed after line {@code after}, from the journal; an
+     * unreadable or too large journal only makes the counts inexact, never the items.
+     */
+    private Map<io.dynarestore.core.pitr.KeyHash, Boolean> changedBefore(SegmentDispatched work, long after,
+                                                                         List<String> keyNames) {
+        try {
+            var taken = io.dynarestore.core.undo.UndoJournal.changedAfter(aws.s3(), work.journal().bucket(),
+                    work.journal().prefix(), work.segment(), after, keyNames, TAKEN_LIMIT);
+            if (taken == null) {
+                log.warn("restore {} segment {}: its earlier owners changed more than {} keys since line {}; items "
+                        + "they wrote count as unchanged", work.restoreId(), work.segment(), TAKEN_LIMIT, after);
+            }
+            return taken == null || taken.isEmpty() ? null : taken;
+        } catch (RuntimeException e) {
+            log.warn("restore {} segment {}: its journal could not be read ({}); items its earlier owners wrote "
+                    + "count as unchanged", work.restoreId(), work.segment(), e.toString());
+            return null;
+        }
     }
 
     /** Saves the prior images of a batch's keys before the batch changes them; no journal, no write. */

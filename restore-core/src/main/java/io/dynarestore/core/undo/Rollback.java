@@ -21,9 +21,9 @@ import software.amazon.awssdk.services.s3.S3Client;
  * are undone from the last to the first and each segment's batches from the newest to the
  * oldest, so that when a key was changed twice (a phased restore writes the base, then the
  * changes over it) its oldest entry, the image from before the restore, is applied last and
- * stays. Each batch of entries is read first: a key already as it was is left alone (so a
- * rollback run again after a crash only pays reads for what it did), a key the restore created
- * is deleted, any other is put back. Writes are paced at {@code unitsPerSecond}, halved whenever
+ * stays. Each batch of entries is read first: a key already as it was is left alone, a key the
+ * restore created is deleted, any other is put back. Run again after a crash it ends in the same
+ * state; for keys journaled once (every restore but a phased one) it then only pays reads. Writes are paced at {@code unitsPerSecond}, halved whenever
  * DynamoDB throttles and grown back by a twentieth per batch, with jittered retries bounded by
  * {@code backoff}.
  *

@@ -8,9 +8,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.GZIPOutputStream;
+import io.dynarestore.core.pitr.KeyHash;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -22,7 +24,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * OldImage}, absent when the key did not exist), so the restore can be undone whatever became of
  * it. Objects are named {@code <prefix><segment>/<time>-<line>-<writer>.json.gz}, with the
  * segment and the time zero-padded, so that names sort in the order the changes were made within
- * a segment. Only changes are journaled: an item already equal to its target is not written and
+ * a segment; {@code line} is the data file's line the batch ended at, so that a segment's next
+ * owner knows which keys were changed after the checkpoint it resumes from. Only changes are journaled: an item already equal to its target is not written and
  * a delete of an absent key is not sent, so a segment written again after a crash journals
  * nothing for the keys its first owner already changed, and each key's first entry is its image
  * from before the restore.
@@ -89,6 +92,40 @@ public final class UndoJournal {
         }
         keys.sort(Comparator.reverseOrder());
         return keys;
+    }
+
+    /**
+     * The keys a segment's journal says were changed in batches that ended after file line {@code
+     * afterLine} (by an owner of the segment that stopped after its last checkpoint), each with
+     * whether it existed before; {@code null} when there are more than {@code limit}, so that a
+     * segment's next owner holds a bounded set.
+     */
+    public static Map<KeyHash, Boolean> changedAfter(S3Client s3, String bucket, String prefix, int segment,
+                                                     long afterLine, List<String> keyAttributes, int limit) {
+        var changed = new HashMap<KeyHash, Boolean>();
+        for (String key : newestFirst(s3, bucket, prefix, segment)) {
+            if (lineOf(key) <= afterLine) {
+                continue;
+            }
+            for (Entry e : read(s3, bucket, key)) {
+                changed.merge(KeyHash.of(e.key(), keyAttributes), e.before() != null, (first, later) -> first || later);
+                if (changed.size() > limit) {
+                    return null;
+                }
+            }
+        }
+        return changed;
+    }
+
+    /** The file line a journal object's batch ended at, from its name ({@code <time>-<line>-<writer>}). */
+    static long lineOf(String key) {
+        String name = key.substring(key.lastIndexOf('/') + 1);
+        String[] parts = name.split("-", 3);
+        try {
+            return parts.length < 3 ? Long.MAX_VALUE : Long.parseLong(parts[1]);
+        } catch (NumberFormatException e) {
+            return Long.MAX_VALUE;
+        }
     }
 
     /** The entries of one journal object. */
