@@ -67,8 +67,20 @@ final class Notices {
                 text.append("Destination: table ").append(c.destination().tableName()).append(" (account ")
                         .append(c.destination().account()).append(", ").append(c.destination().region()).append(")\n");
             }
-            text.append("Items written: ").append(c.itemsWritten()).append('\n')
-                    .append("Duration: ").append(java.time.Duration.ofMillis(c.durationMs()).toSeconds()).append(" s\n");
+            if (c.diff() != null) {
+                var d = c.diff();
+                text.append("This was a dry run: nothing was written. The restore would create ").append(d.create())
+                        .append(", overwrite ").append(d.overwrite()).append(", leave ").append(d.equal())
+                        .append(" equal and delete ").append(d.delete()).append(" items.\n");
+            } else {
+                text.append("Items written: ").append(c.itemsWritten()).append('\n');
+            }
+            if (c.verification() != null && c.verification().status() != io.dynarestore.contracts.status
+                    .Verification.Status.SKIPPED) {
+                text.append("Verification: ").append(c.verification().status()).append(" (")
+                        .append(c.verification().note()).append(")\n");
+            }
+            text.append("Duration: ").append(java.time.Duration.ofMillis(c.durationMs()).toSeconds()).append(" s\n");
         } else if (end instanceof io.dynarestore.contracts.status.RestoreCancelled c) {
             text.append("It was cancelled. ").append(c.note()).append('\n');
         } else if (end instanceof RestoreFailed f) {

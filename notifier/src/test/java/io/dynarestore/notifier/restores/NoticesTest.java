@@ -57,6 +57,28 @@ class NoticesTest {
     }
 
     @Test
+    void mailsWhatADryRunFoundAndTheVerificationOfARestore() {
+        // Given a request into an existing table that mails its end
+        var request = request(new Destination.ExistingTable(null, null, "orders-copy"),
+                new Notify(List.of("a@example.com"), List.of()));
+        var table = new io.dynarestore.contracts.status.TableRef("000000000000", "us-east-1", "orders-copy");
+
+        // When its dry run ends, and then the restore itself
+        var dry = RestoreCompleted.of("r-1", table, 0, 0, 3, 900)
+                .dryRun(new io.dynarestore.contracts.status.Diff(5, 4, 3, 2, 1, List.of()));
+        var real = RestoreCompleted.of("r-1", table, 9, 900, 3, 900).verified(new io.dynarestore.contracts.status
+                .Verification(io.dynarestore.contracts.status.Verification.Status.PASSED, 3, 15, "00ff", 6, 6,
+                List.of(), "Counts and checksums of 3 segments compared"));
+
+        // Then the first mail says what would change and that nothing was written, the second its verification
+        String dryMail = new String(notices.of(request, null, null, dry).get(0).body(), StandardCharsets.UTF_8);
+        assertThat(dryMail).contains("dry run: nothing was written").contains("create 5, overwrite 4, leave 3 equal "
+                + "and delete 2").doesNotContain("Items written");
+        String realMail = new String(notices.of(request, null, null, real).get(0).body(), StandardCharsets.UTF_8);
+        assertThat(realMail).contains("Items written: 9").contains("Verification: PASSED (Counts and checksums");
+    }
+
+    @Test
     void mailsTheLinkOfACompletedFileToEachRecipientAndNothingMore() {
         // Given a file restore by email link to two recipients
         var request = request(new Destination.File("CSV", new Destination.Delivery.Email(
