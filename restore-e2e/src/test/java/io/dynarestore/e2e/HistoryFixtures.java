@@ -11,7 +11,11 @@ import io.dynarestore.testkit.RandomItems;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.PutRequest;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 
 /** Tables with a random history in the vault: a base backup and incremental exports over it. */
@@ -90,4 +94,50 @@ final class HistoryFixtures {
     static Instant instant(long micros) {
         return Instant.ofEpochSecond(Math.floorDiv(micros, SECOND), Math.floorMod(micros, SECOND) * 1_000);
     }
+
+    /**
+     * A table with a history in the vault (a base backup at {@code t0} in files of {@code linesPerFile},
+     * three exports of 31 s over it) and, created in dynalite, its live state at the end of the history.
+     */
+    static void liveTable(RestoreStack stack, String name, RandomHistory history, RandomItems.Shape shape, long t0,
+                          int linesPerFile) {
+        var layout = new VaultLayout(RestoreStack.BUCKET, "");
+        var backup = new BackupWriter(stack.s3.client(), layout, RestoreStack.ACCOUNT, RestoreStack.REGION, name,
+                "base", linesPerFile);
+        try (var part = backup.openPart()) {
+            history.base().forEach(part::write);
+        }
+        backup.finish(description(name, shape), List.of(), null, instant(t0), null);
+        for (int e = 0; e < 3; e++) {
+            writeExport(stack, layout, name, "x" + e, history, t0 + e * 31 * SECOND, t0 + (e + 1) * 31 * SECOND,
+                    false);
+        }
+        createTable(stack, name);
+        put(stack, name, history.imageBefore(Long.MAX_VALUE).values());
+    }
+
+    static void createTable(RestoreStack stack, String name) {
+        stack.dynalite.client().createTable(b -> b.tableName(name)
+                .attributeDefinitions(a -> a.attributeName("pk").attributeType("S"),
+                        a -> a.attributeName("sk").attributeType("N"))
+                .keySchema(k -> k.attributeName("pk").keyType("HASH"), k -> k.attributeName("sk").keyType("RANGE"))
+                .provisionedThroughput(p -> p.readCapacityUnits(5L).writeCapacityUnits(5L)));
+        io.dynarestore.testkit.Dynalite.awaitActive(stack.dynalite.client(), name);
+    }
+
+    static void put(RestoreStack stack, String table, Iterable<Map<String, AttributeValue>> items) {
+        var batch = new ArrayList<WriteRequest>();
+        for (var item : items) {
+            batch.add(WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build());
+            if (batch.size() == 25) {
+                var copy = List.copyOf(batch);
+                stack.dynalite.client().batchWriteItem(b -> b.requestItems(Map.of(table, copy)));
+                batch.clear();
+            }
+        }
+        if (!batch.isEmpty()) {
+            stack.dynalite.client().batchWriteItem(b -> b.requestItems(Map.of(table, batch)));
+        }
+    }
+
 }

@@ -65,52 +65,16 @@ class RecordRestoreIT {
     /** A table with a history in the vault (base at T0, every write over 90 s exported) and its live state at the end. */
     static RandomHistory table(String name, long seed) {
         var history = new RandomHistory(seed, SHAPE, 30 + (int) (seed % 40), 80 + (int) (seed % 120), T0, 90 * SECOND);
-        var layout = new VaultLayout(RestoreStack.BUCKET, "");
-        var backup = new io.dynarestore.core.vault.BackupWriter(stack.s3.client(), layout, RestoreStack.ACCOUNT,
-                RestoreStack.REGION, name, "base", 11);
-        try (var part = backup.openPart()) {
-            history.base().forEach(part::write);
-        }
-        backup.finish(HistoryFixtures.description(name, SHAPE), List.of(), null, HistoryFixtures.instant(T0), null);
-        for (int e = 0; e < 3; e++) {
-            HistoryFixtures.writeExport(stack, layout, name, "x" + e, history, T0 + e * 31 * SECOND,
-                    T0 + (e + 1) * 31 * SECOND, false);
-        }
-        createTable(name);
-        put(name, history.imageBefore(Long.MAX_VALUE).values());
+        HistoryFixtures.liveTable(stack, name, history, SHAPE, T0, 11);
         return history;
     }
 
     static void createTable(String name) {
-        createTable(stack, name);
-    }
-
-    static void createTable(RestoreStack stack, String name) {
-        stack.dynalite.client().createTable(b -> b.tableName(name)
-                .attributeDefinitions(a -> a.attributeName("pk").attributeType("S"),
-                        a -> a.attributeName("sk").attributeType("N"))
-                .keySchema(k -> k.attributeName("pk").keyType("HASH"), k -> k.attributeName("sk").keyType("RANGE"))
-                .provisionedThroughput(p -> p.readCapacityUnits(5L).writeCapacityUnits(5L)));
-        io.dynarestore.testkit.Dynalite.awaitActive(stack.dynalite.client(), name);
+        HistoryFixtures.createTable(stack, name);
     }
 
     static void put(String table, Iterable<Map<String, AttributeValue>> items) {
-        put(stack, table, items);
-    }
-
-    static void put(RestoreStack stack, String table, Iterable<Map<String, AttributeValue>> items) {
-        var batch = new ArrayList<WriteRequest>();
-        for (var item : items) {
-            batch.add(WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build());
-            if (batch.size() == 25) {
-                var copy = List.copyOf(batch);
-                stack.dynalite.client().batchWriteItem(b -> b.requestItems(Map.of(table, copy)));
-                batch.clear();
-            }
-        }
-        if (!batch.isEmpty()) {
-            stack.dynalite.client().batchWriteItem(b -> b.requestItems(Map.of(table, batch)));
-        }
+        HistoryFixtures.put(stack, table, items);
     }
 
     /** A random filter: one to three key filters, sometimes with a sort-key condition, and an attribute filter. */

@@ -69,19 +69,7 @@ class UndoableRestoresIT {
     static RandomHistory table(String name, long seed) {
         var history = new RandomHistory(seed, SHAPE, 40 + (int) (seed % 40), 100 + (int) (seed % 120), T0,
                 90 * SECOND);
-        var layout = new VaultLayout(RestoreStack.BUCKET, "");
-        var backup = new io.dynarestore.core.vault.BackupWriter(stack.s3.client(), layout, RestoreStack.ACCOUNT,
-                RestoreStack.REGION, name, "base", 11 + (int) (seed % 7));
-        try (var part = backup.openPart()) {
-            history.base().forEach(part::write);
-        }
-        backup.finish(HistoryFixtures.description(name, SHAPE), List.of(), null, HistoryFixtures.instant(T0), null);
-        for (int e = 0; e < 3; e++) {
-            HistoryFixtures.writeExport(stack, layout, name, "x" + e, history, T0 + e * 31 * SECOND,
-                    T0 + (e + 1) * 31 * SECOND, false);
-        }
-        RecordRestoreIT.createTable(stack, name);
-        RecordRestoreIT.put(stack, name, history.imageBefore(Long.MAX_VALUE).values());
+        HistoryFixtures.liveTable(stack, name, history, SHAPE, T0, 11 + (int) (seed % 7));
         return history;
     }
 
@@ -160,14 +148,14 @@ class UndoableRestoresIT {
             scope = scope == null ? ALL : scope;
             // an existing table holding other items, and other versions of some of the source's keys
             String existing = name + "-existing";
-            RecordRestoreIT.createTable(stack, existing);
+            HistoryFixtures.createTable(stack, existing);
             var others = new ArrayList<Map<String, AttributeValue>>();
             var items = new RandomItems(5_000 + seed, SHAPE);
             for (int i = 0; i < 50; i++) {
                 others.add(items.item(i, 2));
             }
             history.imageBefore(Long.MAX_VALUE).values().stream().filter(x -> r.nextInt(3) == 0).forEach(others::add);
-            RecordRestoreIT.put(stack, existing, others);
+            HistoryFixtures.put(stack, existing, others);
             return new Planned(name + "-into-existing", existing, source, scope,
                     "{\"type\":\"EXISTING_TABLE\",\"tableName\":\"" + existing + "\"}");
         }
@@ -288,13 +276,13 @@ class UndoableRestoresIT {
     void aSegmentThatLostAnItemFailsTheVerificationNamingItAndTheFailedRestoreRollsBack() throws Exception {
         // Given a table and another holding other versions of its items
         table("corrupt-src", 61);
-        RecordRestoreIT.createTable(stack, "corrupt-dst");
+        HistoryFixtures.createTable(stack, "corrupt-dst");
         var items = new RandomItems(61_000, SHAPE);
         var others = new ArrayList<Map<String, AttributeValue>>();
         for (int i = 0; i < 40; i++) {
             others.add(items.item(i, 2));
         }
-        RecordRestoreIT.put(stack, "corrupt-dst", others);
+        HistoryFixtures.put(stack, "corrupt-dst", others);
         var before = raw("corrupt-dst");
 
         // When a restore into it loses one item of segment 0 (the writer's test hook)

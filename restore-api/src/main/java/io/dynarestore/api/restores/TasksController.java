@@ -111,10 +111,7 @@ class TasksController {
     @PostMapping(path = "/restores/{restoreId}/cancel", produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<RestoreView.Summary> cancel(@PathVariable String restoreId,
                                                @RequestBody(required = false) CancelBody body) {
-        RestoreView.Summary summary = views.find(restoreId).orElseThrow(() -> new ApiProblem(404, "RESTORE_NOT_FOUND",
-                "No restore has the id " + restoreId + ".", null));
-        views.request(restoreId).ifPresent(r -> Callers.require(Access.requiredFor(r, defaultAccount),
-                "Cancelling this restore"));
+        RestoreView.Summary summary = acting(restoreId, "Cancelling this restore");
         if (summary.state().terminal()) {
             throw new ApiProblem(409, "RESTORE_ENDED", "Restore " + restoreId + " is " + summary.state()
                     + " already; there is nothing to cancel.", null);
@@ -124,8 +121,7 @@ class TasksController {
                     + "by the planner yet; cancel it again in a moment.", null);
         }
         EventPublisher.await(publisher.send(Topic.COMMANDS, restoreId, CancelRequested.of(restoreId,
-                body != null && body.requestedBy() != null ? body.requestedBy() : Callers.name(),
-                body == null ? null : body.reason())));
+                requester(body), body == null ? null : body.reason())));
         return ResponseEntity.accepted().location(URI.create("/restores/" + restoreId)).body(summary);
     }
 
@@ -139,19 +135,28 @@ class TasksController {
     @PostMapping(path = "/restores/{restoreId}/rollback", produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<RestoreView.Summary> rollback(@PathVariable String restoreId,
                                                  @RequestBody(required = false) CancelBody body) {
-        RestoreView.Summary summary = views.find(restoreId).orElseThrow(() -> new ApiProblem(404, "RESTORE_NOT_FOUND",
-                "No restore has the id " + restoreId + ".", null));
-        views.request(restoreId).ifPresent(r -> Callers.require(Access.requiredFor(r, defaultAccount),
-                "Rolling this restore back"));
+        RestoreView.Summary summary = acting(restoreId, "Rolling this restore back");
         String refusal = views.rollbackRefusal(restoreId);
         if (refusal != null) {
             throw new ApiProblem(409, "ROLLBACK_NOT_POSSIBLE", "Restore " + restoreId + " cannot be rolled back: "
                     + refusal + ".", null);
         }
         EventPublisher.await(publisher.send(Topic.COMMANDS, restoreId, RollbackRequested.of(restoreId,
-                body != null && body.requestedBy() != null ? body.requestedBy() : Callers.name(),
-                body == null ? null : body.reason())));
+                requester(body), body == null ? null : body.reason())));
         return ResponseEntity.accepted().location(URI.create("/restores/" + restoreId)).body(summary);
+    }
+
+    /** The restore a command acts on; 404 when unknown, 403 when the caller lacks the roles it needed. */
+    private RestoreView.Summary acting(String restoreId, String what) {
+        RestoreView.Summary summary = views.find(restoreId).orElseThrow(() -> new ApiProblem(404, "RESTORE_NOT_FOUND",
+                "No restore has the id " + restoreId + ".", null));
+        views.request(restoreId).ifPresent(r -> Callers.require(Access.requiredFor(r, defaultAccount), what));
+        return summary;
+    }
+
+    /** Who a command is on behalf of: the body's {@code requestedBy}, else the caller. */
+    private static String requester(CancelBody body) {
+        return body != null && body.requestedBy() != null ? body.requestedBy() : Callers.name();
     }
 
     private static RestoreState parseState(String s) {

@@ -5,13 +5,11 @@ import io.dynarestore.core.codec.ItemSize;
 import io.dynarestore.core.pitr.KeyHash;
 import io.dynarestore.core.retry.Backoff;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
-import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -100,30 +98,10 @@ public final class Rollback {
         return new Result(restored, deleted, unchanged, entries);
     }
 
-    /** The current items of a batch's keys, by key hash (consistent reads, unprocessed keys retried). */
+    /** The current items of a batch's keys, by key hash. */
     private Map<KeyHash, Map<String, AttributeValue>> read(List<UndoJournal.Entry> batch) {
-        var found = new HashMap<KeyHash, Map<String, AttributeValue>>();
-        KeysAndAttributes pending = KeysAndAttributes.builder().consistentRead(true)
-                .keys(batch.stream().map(UndoJournal.Entry::key).toList()).build();
-        for (int attempt = 1; ; attempt++) {
-            KeysAndAttributes ask = pending;
-            try {
-                var response = dynamo.batchGetItem(b -> b.requestItems(Map.of(table, ask)));
-                for (var item : response.responses().getOrDefault(table, List.of())) {
-                    found.put(KeyHash.of(item, keyAttributes), item);
-                }
-                var left = response.hasUnprocessedKeys() ? response.unprocessedKeys().get(table) : null;
-                if (left == null || left.keys().isEmpty()) {
-                    return found;
-                }
-                pending = left;
-            } catch (DynamoDbException e) {
-                if (!e.isThrottlingException() && e.statusCode() < 500) {
-                    throw e;
-                }
-            }
-            retryAfter(attempt, "reading " + table);
-        }
+        return io.dynarestore.core.table.ConsistentReads.read(dynamo, table,
+                batch.stream().map(UndoJournal.Entry::key).toList(), keyAttributes, backoff);
     }
 
     private void write(List<WriteRequest> writes) {

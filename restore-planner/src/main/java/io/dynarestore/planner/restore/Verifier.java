@@ -7,12 +7,10 @@ import io.dynarestore.core.codec.DynamoJson;
 import io.dynarestore.core.codec.ItemDigest;
 import io.dynarestore.core.pitr.KeyHash;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 
 /**
  * The verification an item-writing restore ends with, from what each segment's writer reported
@@ -27,6 +25,9 @@ final class Verifier {
 
     /** Keys read back at most, whatever the number of segments. */
     static final int MAX_READ_BACK = 500;
+
+    private static final io.dynarestore.core.retry.Backoff READS = new io.dynarestore.core.retry.Backoff(20,
+            java.time.Duration.ofMillis(50), java.time.Duration.ofSeconds(3));
 
     private Verifier() {
     }
@@ -109,29 +110,7 @@ final class Verifier {
 
     private static Map<KeyHash, Map<String, AttributeValue>> read(DynamoDbClient dynamo, String table,
                                                                    List<Probe> probes) {
-        var found = new HashMap<KeyHash, Map<String, AttributeValue>>();
-        List<String> names = List.copyOf(probes.get(0).key().keySet());
-        KeysAndAttributes pending = KeysAndAttributes.builder().consistentRead(true)
-                .keys(probes.stream().map(Probe::key).toList()).build();
-        for (int attempt = 0; attempt < 20; attempt++) {
-            KeysAndAttributes ask = pending;
-            var response = dynamo.batchGetItem(b -> b.requestItems(Map.of(table, ask)));
-            for (var item : response.responses().getOrDefault(table, List.of())) {
-                found.put(KeyHash.of(item, names), item);
-            }
-            var left = response.hasUnprocessedKeys() ? response.unprocessedKeys().get(table) : null;
-            if (left == null || left.keys().isEmpty()) {
-                return found;
-            }
-            pending = left;
-            try {
-                Thread.sleep(50L << Math.min(attempt, 6));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while reading back " + table, e);
-            }
-        }
-        throw new IllegalStateException("DynamoDB kept leaving keys of " + table + " unread; the read-back of the "
-                + "verification could not finish");
+        return io.dynarestore.core.table.ConsistentReads.read(dynamo, table, probes.stream().map(Probe::key).toList(),
+                List.copyOf(probes.get(0).key().keySet()), READS);
     }
 }
