@@ -7,6 +7,7 @@ import java.time.Instant;
  * Every key the restore touched holds its image from before the restore again (or is absent,
  * when the restore created it).
  *
+ * @param destination    the table put back ({@code null} when the restore ended before it was planned)
  * @param itemsRestored  items put back as they were before the restore
  * @param itemsDeleted   items the restore had created, deleted again
  * @param itemsUnchanged keys that were as they were before the restore already

@@ -775,6 +775,11 @@ final class RestoreSteps {
     private Outcome rollback(Snapshot view) {
         TableRef t = view.plan() == null ? null : view.plan().destination();
         long started = System.nanoTime();
+        if (t == null) {
+            // it ended before it was planned: no segment went out, so nothing was written or journaled
+            return Outcome.of(publish(io.dynarestore.contracts.status.RollbackCompleted.of(view.restoreId(), null, 0,
+                    0, 0, 0, 0)));
+        }
         try {
             var dynamo = aws.dynamo(t.account(), t.region());
             var keys = TableSpecs.keyAttributes(dynamo.describeTable(b -> b.tableName(t.tableName())).table()
