@@ -120,7 +120,7 @@ class NotificationsIT {
         return new RestoreRequested(id, null, null, null, null, "ops@example.com",
                 Source.backup("000000000000", "us-east-1", "orders", "b-1"), new Scope.Full(),
                 new Destination.NewTable("000000000000", "us-east-1", "orders-restored", null),
-                new Notify(emails, webhooks)).normalized(id, UUID.randomUUID().toString(), Instant.now());
+                new Notify(emails, webhooks), null).normalized(id, UUID.randomUUID().toString(), Instant.now());
     }
 
     static void accepted(RestoreRequested request) {

@@ -274,7 +274,7 @@ class EmailDeliveryIT {
         String id = "kafka-mail-" + UUID.randomUUID();
         var request = new RestoreRequested(id, null, null, null, null, null,
                 Source.backup(RestoreStack.ACCOUNT, RestoreStack.REGION, "invoices", "b-mail"), new Scope.Full(),
-                new Destination.File("CSV", new Destination.Delivery.Email(List.of("eve@example.com"), null)), null)
+                new Destination.File("CSV", new Destination.Delivery.Email(List.of("eve@example.com"), null)), null, null)
                 .normalized(id, UUID.randomUUID().toString(), Instant.now());
         try (var publisher = new EventPublisher(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
                 stack.kafka.bootstrapServers()), "upstream")) {

@@ -22,7 +22,7 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
  * DynamoDB adapts (twice the previous peak per 30 minutes). This replica writes at
  * budget x its share of the pending segments ({@link ReplicaShare}) x the throttling factor
  * ({@link Aimd}), paced so
- * that no one-second window sees more than that rate plus one batch ({@link Pacer}); batches are
+ * that no one-second window sees more than that rate plus one batch ({@link io.dynarestore.core.retry.Pacer}); batches are
  * cut to a tenth of the rate, so all replicas together stay within 110% of the budget in any
  * second. A write costs ceil(size / 1 KB) units, once more for each LSI whose sort key the item has.
  * An endpoint that does not enforce provisioned capacity (dynalite) is budgeted like on-demand.
@@ -167,7 +167,7 @@ public final class WriteBudgets {
 
     private final class Table {
         final WriteTarget target;
-        final Pacer pacer = new Pacer();
+        final io.dynarestore.core.retry.Pacer pacer = new io.dynarestore.core.retry.Pacer();
         final Aimd aimd = new Aimd(settings.throttleFloor(), settings.recoveryStep());
         final long firstSeen = nanos.getAsLong();
         final Counter throttles;

@@ -137,7 +137,7 @@ final class BatchWriter {
                 throw new PermanentWriteException("table " + d.table() + " does not exist (deleted during the "
                         + "restore?)", e);
             } catch (DynamoDbException e) {
-                if (throttling(e)) {
+                if (io.dynarestore.core.retry.Throttling.of(e)) {
                     Outages.succeeded(d.breaker(), started);
                     if (units != null) {
                         d.lane().throttled();
@@ -179,14 +179,5 @@ final class BatchWriter {
             units += w.putRequest() != null ? lane.cost(w.putRequest().item()) : 1;
         }
         return units;
-    }
-
-    static boolean throttling(DynamoDbException e) {
-        if (e.isThrottlingException()) {
-            return true;
-        }
-        String code = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
-        return "ProvisionedThroughputExceededException".equals(code) || "ThrottlingException".equals(code)
-                || "RequestLimitExceeded".equals(code) || "LimitExceededException".equals(code);
     }
 }

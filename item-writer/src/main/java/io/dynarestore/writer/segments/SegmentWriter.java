@@ -132,18 +132,23 @@ final class SegmentWriter {
             return new SegmentCompleted.Counts(written, overwritten, unchanged, deleted, skipped);
         }
 
-        /** Keeps a uniform sample of the applied keys (reservoir sampling, seeded by the segment). */
-        void applied(Map<String, AttributeValue> keys, Map<String, AttributeValue> image, long digest) {
-            appliedChecksum += digest;
+        /**
+         * Adds an applied op to the checksum, and keeps a uniform sample of the applied keys
+         * (reservoir sampling, seeded by the segment); only a kept key is encoded.
+         */
+        void applied(Op op) {
+            appliedChecksum += op.digest();
             resolved++;
-            var sample = new SegmentCompleted.KeyImage(io.dynarestore.core.codec.DynamoJson.toJson(keys),
-                    image == null ? null : ItemDigest.hex(ItemDigest.of(image)));
-            if (readBack.size() < READ_BACK) {
-                readBack.add(sample);
-            } else {
-                long slot = (long) (sampler.nextDouble() * resolved);
-                if (slot < READ_BACK) {
-                    readBack.set((int) slot, sample);
+            int slot = readBack.size() < READ_BACK ? readBack.size() : (int) Math.min(READ_BACK,
+                    (long) (sampler.nextDouble() * resolved));
+            if (slot < READ_BACK) {
+                // a put's digest is its image's; a delete leaves the key absent
+                var sample = new SegmentCompleted.KeyImage(io.dynarestore.core.codec.DynamoJson.toJson(op.keys()),
+                        op.image() == null ? null : ItemDigest.hex(op.digest()));
+                if (slot == readBack.size()) {
+                    readBack.add(sample);
+                } else {
+                    readBack.set(slot, sample);
                 }
             }
         }
@@ -293,8 +298,6 @@ final class SegmentWriter {
             Outages.failed(outages.s3(), System.nanoTime(), e);
             throw new TransientWriteException(e.getMessage(), e);
         }
-        var check = new SegmentCompleted.Check(linesRead, work.source().itemCount(),
-                ItemDigest.hex(tally.sourceChecksum), ItemDigest.hex(tally.appliedChecksum), List.copyOf(tally.readBack));
         SegmentCompleted completed;
         if (work.dry()) {
             // nothing was written: the counts say what the restore would do
@@ -305,7 +308,9 @@ final class SegmentWriter {
                     .withDiff(diff);
         } else {
             completed = SegmentCompleted.of(work.restoreId(), work.segment(), tally.counts(), tally.bytes, tally.wcu,
-                    writer, clock.millis() - started).withCheck(check);
+                    writer, clock.millis() - started).withCheck(new SegmentCompleted.Check(linesRead,
+                    work.source().itemCount(), ItemDigest.hex(tally.sourceChecksum),
+                    ItemDigest.hex(tally.appliedChecksum), List.copyOf(tally.readBack)));
         }
         completed = completed.resumedFrom(resume == null ? null : resumedFrom);
         publisher.status(completed);
@@ -329,16 +334,9 @@ final class SegmentWriter {
             throw new PermanentWriteException("data file s3://" + source.bucket() + "/" + source.key()
                     + " is missing from the vault", e);
         } catch (S3Exception e) {
-            if (e.statusCode() >= 500) {
-                Outages.failed(s3, started, e);
-            } else {
-                Outages.succeeded(s3, started);
-            }
-            if (e.statusCode() == 403) {
-                throw new PermanentWriteException("access to s3://" + source.bucket() + "/" + source.key()
-                        + " is denied; grant s3:GetObject on the vault to item-writer", e);
-            }
-            throw new TransientWriteException("S3 failed to serve " + source.key() + ": " + e.getMessage(), e);
+            throw s3Failed(e, started, "access to s3://" + source.bucket() + "/" + source.key()
+                    + " is denied; grant s3:GetObject on the vault to item-writer", "S3 failed to serve "
+                    + source.key());
         } catch (SdkClientException e) {
             Outages.failed(s3, started, e);
             throw new TransientWriteException("S3 is unreachable: " + e.getMessage(), e);
@@ -379,7 +377,7 @@ final class SegmentWriter {
                     } else {
                         tally.skipped++;
                     }
-                    tally.applied(op.keys(), null, op.digest()); // absent already
+                    tally.applied(op); // absent already
                     continue;
                 }
                 if (drop(work, tally)) {
@@ -400,7 +398,7 @@ final class SegmentWriter {
                 } else {
                     tally.unchanged++;
                 }
-                tally.applied(op.keys(), op.image(), op.digest());
+                tally.applied(op);
                 continue;
             }
             if (drop(work, tally)) {
@@ -440,7 +438,7 @@ final class SegmentWriter {
             }
         }
         for (Op op : resolved) {
-            tally.applied(op.keys(), op.image(), op.digest());
+            tally.applied(op);
         }
         destination.lane().wrote(written + deleted, bytes);
         tally.deleted += deleted;
@@ -530,6 +528,20 @@ final class SegmentWriter {
         }
     }
 
+    /**
+     * The failure of an S3 call, after telling the S3 breaker whether it was an outage (5xx): a
+     * permanent one when access is denied ({@code denied} says what to grant), else transient.
+     */
+    private RuntimeException s3Failed(S3Exception e, long startedNanos, String denied, String failed) {
+        if (e.statusCode() >= 500) {
+            Outages.failed(outages.s3(), startedNanos, e);
+        } else {
+            Outages.succeeded(outages.s3(), startedNanos);
+        }
+        return e.statusCode() == 403 ? new PermanentWriteException(denied, e)
+                : new TransientWriteException(failed + ": " + e.getMessage(), e);
+    }
+
     /** Saves the prior images of a batch's keys before the batch changes them; no journal, no write. */
     private void saveJournal(SegmentDispatched work, List<io.dynarestore.core.undo.UndoJournal.Entry> entries,
                              long line, Tally tally) {
@@ -540,17 +552,9 @@ final class SegmentWriter {
                     work.segment(), line, tally.writer, clock.millis(), entries);
             Outages.succeeded(s3, startedAt);
         } catch (S3Exception e) {
-            if (e.statusCode() >= 500) {
-                Outages.failed(s3, startedAt, e);
-            } else {
-                Outages.succeeded(s3, startedAt);
-            }
-            if (e.statusCode() == 403) {
-                throw new PermanentWriteException("item-writer may not write the undo journal to s3://"
-                        + work.journal().bucket() + "/" + work.journal().prefix() + "; grant it s3:PutObject there",
-                        e);
-            }
-            throw new TransientWriteException("the undo journal could not be saved to S3: " + e.getMessage(), e);
+            throw s3Failed(e, startedAt, "item-writer may not write the undo journal to s3://"
+                    + work.journal().bucket() + "/" + work.journal().prefix() + "; grant it s3:PutObject there",
+                    "the undo journal could not be saved to S3");
         } catch (SdkClientException e) {
             Outages.failed(s3, startedAt, e);
             throw new TransientWriteException("S3 is unreachable for the undo journal: " + e.getMessage(), e);

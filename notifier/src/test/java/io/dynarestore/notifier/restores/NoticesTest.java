@@ -25,7 +25,7 @@ class NoticesTest {
 
     static RestoreRequested request(Destination destination, Notify notify) {
         return new RestoreRequested("r-1", null, null, null, null, "dana@example.com",
-                Source.backup("000000000000", "us-east-1", "orders", "b-7"), new Scope.Full(), destination, notify)
+                Source.backup("000000000000", "us-east-1", "orders", "b-7"), new Scope.Full(), destination, notify, null)
                 .normalized("r-1", "e-1", Instant.EPOCH);
     }
 

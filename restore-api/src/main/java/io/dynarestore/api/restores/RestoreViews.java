@@ -59,7 +59,6 @@ final class RestoreViews implements SmartLifecycle {
         }
     }
 
-    /** The request a restore was started with, if known. */
     /** Why the restore cannot be rolled back now (as the planner judges it), or {@code null}. */
     String rollbackRefusal(String restoreId) {
         RestoreView view = views.get(restoreId);
@@ -71,6 +70,7 @@ final class RestoreViews implements SmartLifecycle {
         }
     }
 
+    /** The request a restore was started with, if known. */
     Optional<RestoreRequested> request(String restoreId) {
         RestoreView view = views.getOrDefault(restoreId, pending.get(restoreId));
         if (view == null) {

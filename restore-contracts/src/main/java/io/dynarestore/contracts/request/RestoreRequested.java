@@ -27,13 +27,6 @@ public record RestoreRequested(
     public static final String TYPE = "RestoreRequested";
     public static final int SCHEMA_VERSION = 1;
 
-    public RestoreRequested(String restoreId, String type, Integer schemaVersion, String eventId, Instant occurredAt,
-                            String requestedBy, Source source, Scope scope, Destination destination,
-                            Notify notification) {
-        this(restoreId, type, schemaVersion, eventId, occurredAt, requestedBy, source, scope, destination,
-                notification, null);
-    }
-
     /** Whether this request only asks what the restore would change (existing table or in place). */
     public boolean dry() {
         return Boolean.TRUE.equals(dryRun);

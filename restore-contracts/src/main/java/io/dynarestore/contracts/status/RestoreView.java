@@ -390,16 +390,6 @@ public final class RestoreView {
         return null;
     }
 
-    /** The rollback started, if any (the latest, when a failed one was started again). */
-    public RollbackStarted rollbackStarted() {
-        return rollbackStarted;
-    }
-
-    /** How the rollback ended ({@link RollbackCompleted} or {@link RollbackFailed}), or {@code null}. */
-    public RestoreEvent rollbackEnd() {
-        return rollbackEnd;
-    }
-
     /** Whether a rollback was started and has not ended. */
     public boolean rollingBack() {
         return rollbackStarted != null && rollbackEnd == null;

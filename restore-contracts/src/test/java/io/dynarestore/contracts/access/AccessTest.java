@@ -43,7 +43,7 @@ class AccessTest {
                                                                                 Destination destination,
                                                                                 Set<Role> expected) {
         var request = new RestoreRequested("r", null, null, null, null, null,
-                new Source(sourceAccount, null, "orders", "b1", null, null), null, destination, null);
+                new Source(sourceAccount, null, "orders", "b1", null, null), null, destination, null, null);
         assertThat(Access.requiredFor(request, HOME)).isEqualTo(expected);
         assertThat(Access.missing(expected, List.of(Role.values()))).isEmpty();
         assertThat(Access.missing(expected, List.of(Role.READ))).isEqualTo(expected);

@@ -14,7 +14,7 @@ class RestoreViewTest {
     static final TableRef TABLE = new TableRef("000000000000", "us-east-1", "orders-restored");
     static final RestoreRequested REQUEST = new RestoreRequested("r1", null, null, null, null, null,
             Source.backup("000000000000", "us-east-1", "orders", "b1"), new Scope.Full(),
-            new Destination.NewTable(null, null, "orders-restored", null), null)
+            new Destination.NewTable(null, null, "orders-restored", null), null, null)
             .normalized("r1", "e1", Instant.EPOCH);
 
     /** A restore of three segments, planned and with its destination ready. */
@@ -102,7 +102,7 @@ class RestoreViewTest {
 
     static final RestoreRequested IN_PLACE = new RestoreRequested("r2", null, null, null, null, null,
             Source.backup("000000000000", "us-east-1", "orders", "b1"), new Scope.Full(),
-            new Destination.InPlace(), null).normalized("r2", "e2", Instant.EPOCH);
+            new Destination.InPlace(), null, null).normalized("r2", "e2", Instant.EPOCH);
 
     @Test
     void foldsOneRollbackAfterTheEndAndAllowsAnotherOnlyAfterAFailure() {

@@ -2,6 +2,7 @@ package io.dynarestore.core.table;
 
 import io.dynarestore.core.pitr.KeyHash;
 import io.dynarestore.core.retry.Backoff;
+import io.dynarestore.core.retry.Throttling;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +39,7 @@ public final class ConsistentReads {
                 }
                 pending = left;
             } catch (DynamoDbException e) {
-                if (!e.isThrottlingException() && e.statusCode() < 500) {
+                if (!Throttling.of(e) && e.statusCode() < 500) {
                     throw e;
                 }
             }

@@ -4,6 +4,8 @@ import io.dynarestore.core.codec.ItemEquality;
 import io.dynarestore.core.codec.ItemSize;
 import io.dynarestore.core.pitr.KeyHash;
 import io.dynarestore.core.retry.Backoff;
+import io.dynarestore.core.retry.Pacer;
+import io.dynarestore.core.retry.Throttling;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,9 +23,9 @@ import software.amazon.awssdk.services.s3.S3Client;
  * changes over it) its oldest entry, the image from before the restore, is applied last and
  * stays. Each batch of entries is read first: a key already as it was is left alone, a key the
  * restore created is deleted, any other is put back. Run again after a crash it ends in the same
- * state; for keys journaled once (every restore but a phased one) it then only pays reads. Writes are paced at {@code unitsPerSecond}, halved whenever
- * DynamoDB throttles and grown back by a twentieth per batch, with jittered retries bounded by
- * {@code backoff}.
+ * state; for keys journaled once (every restore but a phased one) it then only pays reads.
+ * Writes are paced ({@link Pacer}) at {@code unitsPerSecond}, halved whenever DynamoDB throttles
+ * and grown back by a twentieth per batch, with jittered retries bounded by {@code backoff}.
  *
  * <p>Last writer wins: an application that changed a touched key after the restore loses that
  * change (ADR 0019).
@@ -41,8 +43,7 @@ public final class Rollback {
     private final long maxRate;
     private final Backoff backoff;
     private double rate;
-    private long windowStart = System.nanoTime();
-    private double spent;
+    private final Pacer pacer = new Pacer();
 
     public Rollback(S3Client s3, DynamoDbClient dynamo, String table, List<String> keyAttributes, long unitsPerSecond,
                     Backoff backoff) {
@@ -119,9 +120,7 @@ public final class Rollback {
                 pending = left;
                 rate = Math.max(1, rate / 2);
             } catch (DynamoDbException e) {
-                if (!e.isThrottlingException() && e.statusCode() < 500
-                        && !"ProvisionedThroughputExceededException".equals(e.awsErrorDetails() == null ? null
-                        : e.awsErrorDetails().errorCode())) {
+                if (!Throttling.of(e) && e.statusCode() < 500) {
                     throw e;
                 }
                 rate = Math.max(1, rate / 2);
@@ -142,18 +141,10 @@ public final class Rollback {
 
     /** Waits until {@code units} more fit into the current rate. */
     private void pace(long units) {
-        long now = System.nanoTime();
-        double elapsed = (now - windowStart) / 1e9;
-        if (elapsed >= 1) {
-            windowStart = now;
-            spent = 0;
-            elapsed = 0;
-        }
-        spent += units;
-        double due = spent / rate;
-        if (due > elapsed) {
+        long wait = pacer.reserve(units, rate, System.nanoTime());
+        if (wait > 0) {
             try {
-                Thread.sleep((long) ((due - elapsed) * 1000));
+                Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while pacing a rollback", e);

@@ -107,13 +107,6 @@ final class RestoreSteps {
     record Settings(long skipKeysLimit, Duration tableActive, boolean importFromS3, long writeUnitsPerSecond,
                     long importBytesPerSecond, Duration importOverhead, Duration poll, Duration putBackRetry,
                     long exportCap, Duration cancelGrace, long rollbackUnitsPerSecond) {
-
-        Settings(long skipKeysLimit, Duration tableActive, boolean importFromS3, long writeUnitsPerSecond,
-                 long importBytesPerSecond, Duration importOverhead, Duration poll, Duration putBackRetry,
-                 long exportCap, Duration cancelGrace) {
-            this(skipKeysLimit, tableActive, importFromS3, writeUnitsPerSecond, importBytesPerSecond, importOverhead,
-                    poll, putBackRetry, exportCap, cancelGrace, 200);
-        }
     }
 
     private final VaultCatalog catalog;
@@ -796,7 +789,7 @@ final class RestoreSteps {
         } catch (RuntimeException e) {
             log.warn("restore {}: rollback failed", view.restoreId(), e);
             return Outcome.of(publish(io.dynarestore.contracts.status.RollbackFailed.of(view.restoreId(),
-                    "The rollback of " + (t == null ? "the destination" : t.tableName()) + " stopped: "
+                    "The rollback of " + t.tableName() + " stopped: "
                     + e.getMessage() + ". Keys put back so far stay put back; ask for the rollback again to finish "
                     + "it (it is idempotent).")));
         }

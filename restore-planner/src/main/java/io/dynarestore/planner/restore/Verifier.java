@@ -6,6 +6,7 @@ import io.dynarestore.contracts.status.Verification;
 import io.dynarestore.core.codec.DynamoJson;
 import io.dynarestore.core.codec.ItemDigest;
 import io.dynarestore.core.pitr.KeyHash;
+import io.dynarestore.core.table.ConsistentReads;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -58,10 +59,10 @@ final class Verifier {
                 mismatches.add("segment " + segment + ": " + check.lines() + " lines read, but its manifest says "
                         + check.expectedLines());
             }
-            long accounted = counts[0] + counts[4] + counts[2] + (counts.length > 5 ? counts[5] : 0);
+            long accounted = counts[0] + counts[4] + counts[2] + counts[5];
             if (accounted != check.lines()) {
                 String tally = counts[0] + " written, " + counts[4] + " equal already, " + counts[2] + " deleted, "
-                        + (counts.length > 5 ? counts[5] : 0) + " skipped";
+                        + counts[5] + " skipped";
                 mismatches.add("segment " + segment + ": " + (accounted < check.lines()
                         ? (check.lines() - accounted) + " of its " + check.lines() + " lines are not accounted for ("
                         + tally + ")"
@@ -81,11 +82,14 @@ final class Verifier {
             }
         }
         int matched = 0;
+        // the writers encode keys in key-attribute order
+        List<String> names = probes.isEmpty() ? List.of() : List.copyOf(probes.get(0).key().keySet());
         for (int from = 0; from < probes.size(); from += 100) {
             List<Probe> chunk = probes.subList(from, Math.min(probes.size(), from + 100));
-            Map<KeyHash, Map<String, AttributeValue>> found = read(dynamo, table, chunk);
+            Map<KeyHash, Map<String, AttributeValue>> found = ConsistentReads.read(dynamo, table,
+                    chunk.stream().map(Probe::key).toList(), names, READS);
             for (Probe p : chunk) {
-                Map<String, AttributeValue> item = found.get(KeyHash.of(p.key(), List.copyOf(p.key().keySet())));
+                Map<String, AttributeValue> item = found.get(KeyHash.of(p.key(), names));
                 String actual = item == null ? null : ItemDigest.hex(ItemDigest.of(item));
                 if (java.util.Objects.equals(actual, p.digest())) {
                     matched++;
@@ -106,11 +110,5 @@ final class Verifier {
         }
         return new Verification(mismatches.isEmpty() ? Verification.Status.PASSED : Verification.Status.FAILED,
                 checked, lines, ItemDigest.hex(checksum), probes.size(), matched, List.copyOf(mismatches), note);
-    }
-
-    private static Map<KeyHash, Map<String, AttributeValue>> read(DynamoDbClient dynamo, String table,
-                                                                   List<Probe> probes) {
-        return io.dynarestore.core.table.ConsistentReads.read(dynamo, table, probes.stream().map(Probe::key).toList(),
-                List.copyOf(probes.get(0).key().keySet()), READS);
     }
 }

@@ -32,7 +32,7 @@ class RestoreStepsTest {
     static final TableRef TABLE = new TableRef("000000000000", "us-east-1", "t2");
     static final RestoreRequested REQUEST = new RestoreRequested("r", null, null, null, null, null,
             Source.backup("000000000000", "us-east-1", "t", "b"), new Scope.Full(),
-            new Destination.NewTable("000000000000", "us-east-1", "t2", null), null)
+            new Destination.NewTable("000000000000", "us-east-1", "t2", null), null, null)
             .normalized("r", "e", Instant.EPOCH);
 
     static RestoreView planned(int segments) {

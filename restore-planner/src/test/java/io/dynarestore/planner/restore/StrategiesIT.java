@@ -114,7 +114,7 @@ class StrategiesIT {
         natives = new SimulatedNativeTables(aws);
         var settings = new RestoreSteps.Settings(1_000_000, Duration.ofSeconds(30), true, 1_000, 5L * 1024 * 1024,
                 Duration.ofMinutes(5), Duration.ofMillis(20), Duration.ofSeconds(1), 5_000_000,
-                Duration.ofSeconds(30));
+                Duration.ofSeconds(30), 200);
         steps = new RestoreSteps(catalog, new TableCreator(aws, Duration.ofSeconds(30)),
                 new DeltaStager(aws.s3(), catalog, 16L << 20, 1_000), new SweepStager(aws.s3(), catalog, 16L << 20, 1_000),
                 new ImportStager(aws.s3(), catalog, 150), natives,
@@ -360,7 +360,7 @@ class StrategiesIT {
     // ---- helpers ----
 
     static RestoreRequested request(String id, Source source, Scope scope, Destination destination) {
-        return new RestoreRequested(id, null, null, null, null, null, source, scope, destination, null)
+        return new RestoreRequested(id, null, null, null, null, null, source, scope, destination, null, null)
                 .normalized(id, "test", Instant.now());
     }
 

@@ -1,4 +1,4 @@
-package io.dynarestore.writer.capacity;
+package io.dynarestore.core.retry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

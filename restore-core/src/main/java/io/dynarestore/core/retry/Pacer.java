@@ -1,4 +1,4 @@
-package io.dynarestore.writer.capacity;
+package io.dynarestore.core.retry;
 
 /**
  * Spaces write reservations at a rate (a GCRA-style virtual schedule): a reservation of
@@ -6,9 +6,10 @@ package io.dynarestore.writer.capacity;
  * idle time is not saved up. So the units whose reservation starts in any one-second window are
  * at most the rate plus one reservation, unlike a fixed-window limiter (resilience4j's
  * RateLimiter refreshes whole windows, so a burst at the end of one window and another at the
- * start of the next can pass twice the rate within one second).
+ * start of the next can pass twice the rate within one second). Writers pace each table's lane
+ * with it, and a rollback paces its writes.
  */
-final class Pacer {
+public final class Pacer {
 
     private long next = Long.MIN_VALUE;
 
@@ -16,7 +17,7 @@ final class Pacer {
      * Reserves {@code units} at {@code unitsPerSecond}; returns how many nanoseconds from
      * {@code nowNanos} the caller must wait before sending them.
      */
-    synchronized long reserve(long units, double unitsPerSecond, long nowNanos) {
+    public synchronized long reserve(long units, double unitsPerSecond, long nowNanos) {
         long start = next == Long.MIN_VALUE || next - nowNanos < 0 ? nowNanos : next;
         next = start + (long) (units / Math.max(unitsPerSecond, 0.001) * 1e9);
         return start - nowNanos;
