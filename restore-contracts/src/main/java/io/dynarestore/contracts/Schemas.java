@@ -4,6 +4,7 @@ import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.SpecificationVersion;
 import io.dynarestore.contracts.status.RestoreRejected.FieldError;
 import java.util.ArrayList;
@@ -15,14 +16,17 @@ import tools.jackson.databind.JsonNode;
 /**
  * The JSON Schemas of every message type, one file per type under {@code schemas/} in this
  * jar, each with the {@code $id} {@code https://dynarestore.io/schemas/<Type>.schema.json}.
+ * Formats ({@code date-time}, {@code email}, {@code uri}) are asserted, not only annotated.
  */
 public final class Schemas {
 
     public static final String BASE_URI = "https://dynarestore.io/schemas/";
 
+    // format keywords (date-time, email, uri) are assertions here, not the annotations 2020-12 makes them by default
     private static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(
             SpecificationVersion.DRAFT_2020_12,
-            builder -> builder.schemaIdResolvers(resolvers -> resolvers.mapPrefix(BASE_URI, "classpath:schemas/")));
+            builder -> builder.schemaIdResolvers(resolvers -> resolvers.mapPrefix(BASE_URI, "classpath:schemas/"))
+                    .schemaRegistryConfig(SchemaRegistryConfig.builder().formatAssertionsEnabled(true).build()));
 
     private static final Map<String, Schema> CACHE = new ConcurrentHashMap<>();
 

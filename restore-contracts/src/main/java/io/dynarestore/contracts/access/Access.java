@@ -2,23 +2,32 @@ package io.dynarestore.contracts.access;
 
 import io.dynarestore.contracts.request.Destination;
 import io.dynarestore.contracts.request.RestoreRequested;
+import io.dynarestore.contracts.request.Source;
 import java.util.Collection;
 import java.util.EnumSet;
+import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * The rule that decides which roles a restore request needs, applied alike by restore-api to
- * REST callers and by the planner to Kafka principals: the destination's role (restore for a new
- * table or a file, restore-overwrite for an existing table, restore-in-place for the source
- * table), plus cross-account when the source or the destination names an account other than the
- * installation's default.
+ * The one rule of who may do what, applied alike by restore-api to REST callers and by the
+ * planner to Kafka principals.
+ *
+ * <ul>
+ *   <li>A restore needs its destination's role: {@code restore} for a new table or a file,
+ *       {@code restore-overwrite} for another existing table, {@code restore-in-place} for the
+ *       source table, also when an {@code EXISTING_TABLE} names the source table itself.</li>
+ *   <li>Reading a table's catalog or a restore's progress needs {@code read}; reading backup data
+ *       (previews, files) needs {@code restore}; registering exports needs {@code register-exports}.</li>
+ *   <li>Each of these needs {@code cross-account} besides when an account other than the
+ *       installation's default is involved, as source or as destination.</li>
+ * </ul>
  */
 public final class Access {
 
     /**
-     * The Kafka header that names who publishes a request on {@code restore.requests}; restore-api
-     * sets it to its own principal. Kafka does not check it: ACLs decide who may write the topic.
+     * The Kafka header that names who publishes a request or command. It is a claim until a valid
+     * {@link MessageSignature} of that principal proves it; unproven, the message is unidentified.
      */
     public static final String PRINCIPAL_HEADER = "dynarestore-principal";
 
@@ -29,9 +38,10 @@ public final class Access {
     public static Set<Role> requiredFor(RestoreRequested request, String defaultAccount) {
         var roles = EnumSet.noneOf(Role.class);
         Destination d = request.destination();
+        Source source = request.source();
         String destinationAccount = null;
         if (d instanceof Destination.ExistingTable e) {
-            roles.add(Role.RESTORE_OVERWRITE);
+            roles.add(isSourceTable(e, source, defaultAccount) ? Role.RESTORE_IN_PLACE : Role.RESTORE_OVERWRITE);
             destinationAccount = e.account();
         } else if (d instanceof Destination.InPlace p) {
             roles.add(Role.RESTORE_IN_PLACE);
@@ -42,8 +52,32 @@ public final class Access {
                 destinationAccount = n.account();
             }
         }
-        String sourceAccount = request.source() == null ? null : request.source().account();
+        String sourceAccount = source == null ? null : source.account();
         if (foreign(sourceAccount, defaultAccount) || foreign(destinationAccount, defaultAccount)) {
+            roles.add(Role.CROSS_ACCOUNT);
+        }
+        return roles;
+    }
+
+    /** Reading the catalog of {@code account} (tables, backups, windows, exports) or the restores it is part of. */
+    public static Set<Role> toReadCatalog(String account, String defaultAccount) {
+        return with(Role.READ, account, defaultAccount);
+    }
+
+    /** Reading the records of a backup of {@code account}: previews and granular-recovery files. */
+    public static Set<Role> toReadBackupData(String account, String defaultAccount) {
+        return with(Role.RESTORE, account, defaultAccount);
+    }
+
+    /** Registering a native export as a backup or as point-in-time history of a table of {@code account}. */
+    public static Set<Role> toRegisterExports(String account, String defaultAccount) {
+        return with(Role.REGISTER_EXPORTS, account, defaultAccount);
+    }
+
+    /** Reading a restore's progress: {@code read}, plus {@code cross-account} when either end is foreign. */
+    public static Set<Role> toFollow(String sourceAccount, String destinationAccount, String defaultAccount) {
+        var roles = toReadCatalog(sourceAccount, defaultAccount);
+        if (foreign(destinationAccount, defaultAccount)) {
             roles.add(Role.CROSS_ACCOUNT);
         }
         return roles;
@@ -60,6 +94,30 @@ public final class Access {
     /** {@code restore-overwrite and cross-account}, for messages. */
     public static String describe(Set<Role> roles) {
         return roles.stream().map(Role::id).collect(Collectors.joining(" and "));
+    }
+
+    /**
+     * Whether an existing-table destination is the source table itself (absent account and
+     * region are the source's, an absent source account the default): overwriting it is an
+     * in-place restore, whatever the request calls it.
+     */
+    static boolean isSourceTable(Destination.ExistingTable e, Source source, String defaultAccount) {
+        if (source == null || e.tableName() == null) {
+            return false;
+        }
+        String sourceAccount = source.account() != null ? source.account() : defaultAccount;
+        String account = e.account() != null ? e.account() : sourceAccount;
+        String region = e.region() != null ? e.region() : source.region();
+        return e.tableName().equals(source.table()) && Objects.equals(account, sourceAccount)
+                && Objects.equals(region, source.region());
+    }
+
+    private static Set<Role> with(Role role, String account, String defaultAccount) {
+        var roles = EnumSet.of(role);
+        if (foreign(account, defaultAccount)) {
+            roles.add(Role.CROSS_ACCOUNT);
+        }
+        return roles;
     }
 
     private static boolean foreign(String account, String defaultAccount) {

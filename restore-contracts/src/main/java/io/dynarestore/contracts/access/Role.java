@@ -18,7 +18,12 @@ public enum Role {
     /** Restores into another existing table (EXISTING_TABLE), which overwrite its items. */
     RESTORE_OVERWRITE("restore-overwrite"),
     /** Restores whose source or destination is in an account other than the installation's default. */
-    CROSS_ACCOUNT("cross-account");
+    CROSS_ACCOUNT("cross-account"),
+    /**
+     * Registering native DynamoDB exports as backups or point-in-time history: what a later
+     * restore, in place included, takes as the truth about a table.
+     */
+    REGISTER_EXPORTS("register-exports");
 
     private final String id;
 

@@ -48,6 +48,28 @@ public record RestoreRequested(
                 dryRun);
     }
 
+    /**
+     * This request without what only the notifier may read: the notification targets (addresses
+     * and webhook URLs, which can hold tokens), and an email delivery's recipients and message.
+     * This is the copy {@code RestoreAccepted} carries on {@code restore.status}, which dashboards read.
+     */
+    public RestoreRequested redacted() {
+        Destination d = destination;
+        if (d instanceof Destination.File f && f.delivery() instanceof Destination.Delivery.Email e) {
+            d = new Destination.File(f.format(), new Destination.Delivery.Email(null, null, e.linkId()));
+        }
+        return new RestoreRequested(restoreId, type, schemaVersion, eventId, occurredAt, requestedBy, source, scope, d,
+                null, dryRun);
+    }
+
+    /**
+     * Whether {@code other} asks for the same restore: the same substance once both are
+     * {@link #redacted()}, as every reader of {@code restore.status} can compare them.
+     */
+    public boolean sameRestoreAs(RestoreRequested other) {
+        return other != null && redacted().substance().equals(other.redacted().substance());
+    }
+
     /** The same request without the fields that differ between two publications of it. */
     public RestoreRequested substance() {
         return new RestoreRequested(restoreId, null, null, null, null, requestedBy,

@@ -49,6 +49,40 @@ class AccessTest {
         assertThat(Access.missing(expected, List.of(Role.READ))).isEqualTo(expected);
     }
 
+    static Stream<Arguments> existingTables() {
+        return Stream.of(
+                Arguments.of(new Destination.ExistingTable(null, null, "orders"), Role.RESTORE_IN_PLACE),
+                Arguments.of(new Destination.ExistingTable(HOME, "us-east-1", "orders"), Role.RESTORE_IN_PLACE),
+                Arguments.of(new Destination.ExistingTable(HOME, null, "orders"), Role.RESTORE_IN_PLACE),
+                Arguments.of(new Destination.ExistingTable(null, "eu-west-1", "orders"), Role.RESTORE_OVERWRITE),
+                Arguments.of(new Destination.ExistingTable(null, null, "orders-copy"), Role.RESTORE_OVERWRITE));
+    }
+
+    @ParameterizedTest(name = "{0}: {1}")
+    @MethodSource("existingTables")
+    void anExistingTableThatIsTheSourceTableNeedsRestoreInPlace(Destination destination, Role expected) {
+        // Given a request from orders in the default account and us-east-1
+        var request = new RestoreRequested("r", null, null, null, null, null,
+                new Source(null, "us-east-1", "orders", "b1", null, null), null, destination, null, null);
+
+        // Then naming the source table as an existing table is an in-place restore
+        assertThat(Access.requiredFor(request, HOME)).containsExactly(expected);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {HOME, ABROAD})
+    void readingBackupDataOrTheCatalogOfAnotherAccountNeedsCrossAccount(String account) {
+        boolean foreign = account.equals(ABROAD);
+        assertThat(Access.toReadBackupData(account, HOME)).isEqualTo(foreign
+                ? EnumSet.of(Role.RESTORE, Role.CROSS_ACCOUNT) : EnumSet.of(Role.RESTORE));
+        assertThat(Access.toReadCatalog(account, HOME)).isEqualTo(foreign
+                ? EnumSet.of(Role.READ, Role.CROSS_ACCOUNT) : EnumSet.of(Role.READ));
+        assertThat(Access.toRegisterExports(account, HOME)).isEqualTo(foreign
+                ? EnumSet.of(Role.REGISTER_EXPORTS, Role.CROSS_ACCOUNT) : EnumSet.of(Role.REGISTER_EXPORTS));
+        assertThat(Access.toFollow(HOME, account, HOME)).isEqualTo(foreign
+                ? EnumSet.of(Role.READ, Role.CROSS_ACCOUNT) : EnumSet.of(Role.READ));
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"restore-in-place", "RESTORE_IN_PLACE", " Restore-In-Place "})
     void parsesRoleNamesAsConfigurationAndTokensWriteThem(String name) {
