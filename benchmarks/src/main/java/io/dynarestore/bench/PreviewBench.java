@@ -45,7 +45,7 @@ public final class PreviewBench {
             var catalog = new VaultCatalog(s3.client(), layout);
             var backup = catalog.findBackup("000000000000", "us-east-1", "bench", "b").orElseThrow();
             var key = KeySchema.of(description);
-            var preview = new Preview(s3.client(), catalog);
+            var preview = new Preview(s3.client(), catalog, 64L << 20);
 
             // matches near the start: 8 partition keys of the first items of the backup's first data
             // file (56 items of 1,000,000)
@@ -65,8 +65,8 @@ public final class PreviewBench {
                     new Scope.Condition("EqualTo", List.of("no-such-key")), null)), List.of()), key);
 
             for (int round = 0; round < 3; round++) {
-                var first = preview.run(backup, null, key, nearStart, 50, Duration.ofSeconds(2));
-                var bounded = preview.run(backup, null, key, atEnd, 50, Duration.ofSeconds(2));
+                var first = preview.run(backup, null, key, nearStart, 50, 4L << 20, Duration.ofSeconds(2));
+                var bounded = preview.run(backup, null, key, atEnd, 50, 4L << 20, Duration.ofSeconds(2));
                 System.out.printf("round %d: near start: %d records in %d ms (complete=%s, %,d scanned); "
                                 + "no match: %d records in %d ms (complete=%s, %,d scanned)%n", round,
                         first.records().size(), first.elapsedMs(), first.complete(), first.scanned(),

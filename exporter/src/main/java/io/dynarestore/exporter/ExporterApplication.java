@@ -2,7 +2,10 @@ package io.dynarestore.exporter;
 
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.aws.AwsSettings;
+import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.EventPublisher;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import io.dynarestore.core.kafka.TopicDefinitions;
 import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.core.vault.VaultSettings;
@@ -71,5 +74,16 @@ public class ExporterApplication {
     @Bean(destroyMethod = "close")
     EventPublisher eventPublisher(KafkaProperties kafka) {
         return new EventPublisher(kafka.buildProducerProperties(), "exporter");
+    }
+
+    @Bean
+    ConsumerHealth consumerHealth() {
+        return new ConsumerHealth();
+    }
+
+    /** DOWN once a consumer thread ended by itself; part of the liveness group (exporter.yml). */
+    @Bean
+    HealthIndicator consumersHealthIndicator(ConsumerHealth consumers) {
+        return () -> (consumers.healthy() ? Health.up() : Health.down()).withDetails(consumers.details()).build();
     }
 }

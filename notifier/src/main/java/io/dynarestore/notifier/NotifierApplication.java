@@ -1,7 +1,12 @@
 package io.dynarestore.notifier;
 
 import io.dynarestore.contracts.notifications.NotificationEvent;
+import io.dynarestore.contracts.webhooks.WebhookTargets;
+import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.EventPublisher;
+import io.dynarestore.core.webhooks.WebhookAddresses;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import io.dynarestore.core.kafka.TopicDefinitions;
 import io.dynarestore.notifier.deliveries.DeliveryLog;
 import io.dynarestore.notifier.deliveries.Dispatcher;
@@ -12,10 +17,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -50,21 +53,29 @@ public class NotifierApplication {
      * @param publicUrl          where people reach restore-api (links and restore pages in mails)
      * @param logWait            how long to wait for the links and delivery logs to be read up to now
      * @param maxOpen            how long an unfinished restore holds the committed offset back
-     * @param parallelDeliveries deliveries of one event sent at the same time
+     * @param parallelDeliveries deliveries sent at the same time (the threads of the delivery pool)
+     * @param maxPending         deliveries waiting at most before reading restore.status pauses
      */
     @ConfigurationProperties("notifier")
     public record NotifierProperties(TopicDefinitions topics, @DefaultValue("notifier") String group,
                                      @DefaultValue("http://localhost:8080") String publicUrl,
                                      @DefaultValue Mail mail, @DefaultValue Webhooks webhooks,
                                      @DefaultValue Retries retries, @DefaultValue("30s") Duration logWait,
-                                     @DefaultValue("7d") Duration maxOpen, @DefaultValue("8") int parallelDeliveries) {
+                                     @DefaultValue("7d") Duration maxOpen, @DefaultValue("8") int parallelDeliveries,
+                                     @DefaultValue("10000") int maxPending) {
 
         /** @param from the sender of every mail */
         public record Mail(@DefaultValue("dynarestore@localhost") String from) {
         }
 
-        /** @param signingSecret the HMAC key of webhook signatures ({@code whsec_<base64>}), shared with receivers */
-        public record Webhooks(String signingSecret, @DefaultValue("10s") Duration timeout) {
+        /**
+         * @param signingSecret the HMAC key of webhook signatures ({@code whsec_<base64>}), shared with receivers
+         * @param timeout       the longest a connect or a read of one try takes (a try ends after twice this)
+         * @param allowHttp     whether plain http webhook URLs are taken (the local profile only)
+         * @param allow         hosts, addresses and CIDR ranges inside the network that webhooks may still go to
+         */
+        public record Webhooks(String signingSecret, @DefaultValue("10s") Duration timeout,
+                               @DefaultValue("false") boolean allowHttp, java.util.List<String> allow) {
         }
 
         /** Tries of one delivery, and the backoff between them (doubling from {@code initialBackoff}). */
@@ -83,26 +94,49 @@ public class NotifierApplication {
         return new EventPublisher(kafka.buildProducerProperties(), "notifier");
     }
 
+    /** The pool deliveries run on: its threads send, and the waits between tries are scheduled on it. */
     @Bean(destroyMethod = "shutdownNow")
-    ExecutorService deliveryPool(NotifierProperties properties) {
-        int n = Math.max(1, properties.parallelDeliveries());
-        return new ThreadPoolExecutor(n, n, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(1000),
-                new ThreadPoolExecutor.CallerRunsPolicy());
+    ScheduledExecutorService deliveryPool(NotifierProperties properties) {
+        var counter = new java.util.concurrent.atomic.AtomicInteger();
+        return Executors.newScheduledThreadPool(Math.max(1, properties.parallelDeliveries()), r -> {
+            Thread t = new Thread(r, "delivery-" + counter.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    @Bean
+    ConsumerHealth consumerHealth() {
+        return new ConsumerHealth();
+    }
+
+    /** DOWN once a consumer thread ended by itself; part of the liveness group (notifier.yml). */
+    @Bean
+    HealthIndicator consumersHealthIndicator(ConsumerHealth consumers) {
+        return () -> (consumers.healthy() ? Health.up() : Health.down()).withDetails(consumers.details()).build();
+    }
+
+    @Bean(destroyMethod = "close")
+    WebhookChannel webhookChannel(NotifierProperties properties) {
+        var webhooks = properties.webhooks();
+        return new WebhookChannel(webhooks.signingSecret(), webhooks.timeout(), Clock.systemUTC(),
+                WebhookAddresses.system(new WebhookTargets(webhooks.allowHttp(), webhooks.allow())));
     }
 
     @Bean(initMethod = "start", destroyMethod = "close")
     StatusFollower statusFollower(KafkaProperties kafka, NotifierProperties properties, EventPublisher publisher,
-                                  JavaMailSender mail, ExecutorService deliveryPool, MeterRegistry meters) {
+                                  JavaMailSender mail, ScheduledExecutorService deliveryPool, MeterRegistry meters,
+                                  WebhookChannel webhooks, ConsumerHealth health) {
         var consumer = kafka.buildConsumerProperties();
-        var deliveries = new DeliveryLog(consumer, publisher);
-        var channels = Map.of(
+        // what is older than a restore may stay open cannot be read again: forget it a day after
+        var deliveries = new DeliveryLog(consumer, publisher, health, properties.maxOpen().plusDays(1));
+        var channels = Map.<NotificationEvent.Channel, io.dynarestore.notifier.deliveries.Channel>of(
                 NotificationEvent.Channel.EMAIL, new MailChannel(mail, properties.mail().from()),
-                NotificationEvent.Channel.WEBHOOK, new WebhookChannel(properties.webhooks().signingSecret(),
-                        properties.webhooks().timeout(), Clock.systemUTC()));
+                NotificationEvent.Channel.WEBHOOK, webhooks);
         var retries = properties.retries();
         var dispatcher = new Dispatcher(deliveries, channels, new Dispatcher.Retries(retries.maxAttempts(),
                 retries.initialBackoff(), retries.maxBackoff()), publisher, deliveryPool, meters);
         return new StatusFollower(consumer, properties.group(), deliveries, consumer, dispatcher,
-                properties.publicUrl(), properties.logWait(), properties.maxOpen());
+                properties.publicUrl(), properties.logWait(), properties.maxOpen(), properties.maxPending(), health);
     }
 }

@@ -11,6 +11,7 @@ import io.dynarestore.contracts.Json;
 import io.dynarestore.contracts.Topic;
 import io.dynarestore.contracts.notifications.NotificationAbandoned;
 import io.dynarestore.contracts.notifications.NotificationEvent;
+import io.dynarestore.contracts.notifications.NotificationsRequested;
 import io.dynarestore.contracts.request.Destination;
 import io.dynarestore.contracts.request.Notify;
 import io.dynarestore.contracts.request.RestoreRequested;
@@ -99,6 +100,8 @@ class NotificationsIT {
                 "--KAFKA_BOOTSTRAP_SERVERS=" + kafka.bootstrapServers(),
                 "--spring.mail.host=127.0.0.1", "--spring.mail.port=" + smtp.getSmtp().getPort(),
                 "--notifier.webhooks.signing-secret=" + SECRET,
+                // the test's receivers listen on loopback, which webhooks reach only when an operator allows it
+                "--notifier.webhooks.allow=127.0.0.1", "--notifier.webhooks.timeout=2s",
                 "--notifier.public-url=https://restore.example.com",
                 "--notifier.retries.max-attempts=3", "--notifier.retries.initial-backoff=200ms");
     }
@@ -123,8 +126,14 @@ class NotificationsIT {
                 new Notify(emails, webhooks), null).normalized(id, UUID.randomUUID().toString(), Instant.now());
     }
 
+    /** What the planner publishes when it accepts a request: the targets for the notifier, then the acceptance. */
     static void accepted(RestoreRequested request) {
-        EventPublisher.await(publisher.send(Topic.STATUS, request.restoreId(), RestoreAccepted.of(request)));
+        var targets = NotificationsRequested.of(request);
+        if (targets != null) {
+            EventPublisher.await(publisher.send(Topic.NOTIFICATIONS, request.restoreId(), targets));
+        }
+        EventPublisher.await(publisher.send(Topic.STATUS, request.restoreId(), RestoreAccepted.of(request, null, null,
+                "ops-portal")));
     }
 
     static RestoreCompleted completed(String id) {
@@ -171,12 +180,14 @@ class NotificationsIT {
         // When the restore fails
         EventPublisher.await(publisher.send(Topic.STATUS, id, RestoreFailed.of(id, "the table was deleted", 10)));
 
-        // Then it is tried 3 times, then the body is on the dead-letter topic and the abandonment recorded
+        // Then it is tried 3 times, then the body is on the dead-letter topic and the abandonment recorded,
+        // the target (a URL that may carry a token) only on restore.notifications
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             assertThat(records(Topic.NOTIFICATIONS.dlt())).anySatisfy(r -> {
                 assertThat(r.key()).isEqualTo(id);
                 assertThat(new String(r.value())).contains("\"RestoreFailed\"").contains("the table was deleted");
-                assertThat(new String(r.headers().lastHeader("dynarestore_target").value())).isEqualTo(hook("/down"));
+                assertThat(r.headers().lastHeader("dynarestore_target")).isNull();
+                r.headers().forEach(h -> assertThat(new String(h.value())).doesNotContain("/down"));
             });
             assertThat(records(Topic.NOTIFICATIONS.topicName())).map(r -> Json.mapper().readValue(r.value(),
                     NotificationEvent.class)).anySatisfy(e -> {
@@ -236,6 +247,110 @@ class NotificationsIT {
         assertThat(received.get("/open")).hasSize(1);
         assertThat(received.get("/once")).hasSize(1);
         assertThat(mailsTo("once@example.com", done)).hasSize(1);
+    }
+
+    @Test
+    void aMalformedWebhookUrlIsThatDeliverysFailureAndTheNextRestoreStillGetsItsMail() throws Exception {
+        // Given a restore whose targets hold a URL no intake would take (published straight to the topic),
+        // the attack that used to end the notifier's consumer thread for good
+        String broken = "broken-" + UUID.randomUUID();
+        accepted(request(broken, List.of("first@example.com"), List.of("http://a b/", "https://[::1/x")));
+
+        // When it ends, and then another restore ends
+        completed(broken);
+        String next = "after-" + UUID.randomUUID();
+        accepted(request(next, List.of("next@example.com"), null));
+        completed(next);
+
+        // Then each bad URL is abandoned with the reason, the mail of the same restore is sent,
+        // and the next restore still gets its mail: no consumer stopped, liveness stays UP
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            assertThat(mailsTo("next@example.com", next)).hasSize(1);
+            assertThat(mailsTo("first@example.com", broken)).hasSize(1);
+            assertThat(abandoned(broken)).hasSize(2).allSatisfy(a -> {
+                assertThat(a.attempts()).isEqualTo(1);
+                assertThat(a.error()).contains("not a valid URL");
+            });
+        });
+        assertThat(liveness()).isEqualTo(200);
+    }
+
+    @Test
+    void aReceiverThatNeverAnswersHoldsUpNoOtherDelivery() throws Exception {
+        // Given a receiver that takes connections and never answers
+        try (var blackHole = new java.net.ServerSocket(0, 50, java.net.InetAddress.getByName("127.0.0.1"))) {
+            var held = new CopyOnWriteArrayList<java.net.Socket>();
+            Thread acceptor = new Thread(() -> {
+                try {
+                    while (true) {
+                        held.add(blackHole.accept());
+                    }
+                } catch (java.io.IOException e) {
+                    // closed
+                }
+            });
+            acceptor.setDaemon(true);
+            acceptor.start();
+            String stuck = "stuck-" + UUID.randomUUID();
+            String prompt = "prompt-" + UUID.randomUUID();
+            accepted(request(stuck, null, List.of("http://127.0.0.1:" + blackHole.getLocalPort() + "/never")));
+            accepted(request(prompt, null, List.of(hook("/prompt"))));
+
+            // When the stuck restore ends first, then the other
+            completed(stuck);
+            Instant before = Instant.now();
+            completed(prompt);
+
+            // Then the other's webhook arrives well before the stuck one's first try has timed out (2 s, 4 s in all)
+            await().atMost(Duration.ofSeconds(10)).until(() -> !received.getOrDefault("/prompt", List.of()).isEmpty());
+            assertThat(Duration.between(before, Instant.now())).isLessThan(Duration.ofSeconds(3));
+            // and the stuck one is abandoned after its tries, each cut off by its deadline
+            await().atMost(Duration.ofSeconds(40)).untilAsserted(() -> assertThat(abandoned(stuck)).singleElement()
+                    .satisfies(a -> assertThat(a.attempts()).isEqualTo(3)));
+            for (var socket : held) {
+                socket.close();
+            }
+        }
+    }
+
+    @Test
+    void aLinkMailThatCannotBeSentLeavesItsTokenOutOfTheDeadLetterTopic() throws Exception {
+        // Given a file restore by email link, to a recipient SMTP cannot take
+        String id = "link-" + UUID.randomUUID();
+        String token = "TOKEN_" + "k".repeat(37);
+        var request = new RestoreRequested(id, null, null, null, null, "dana", Source.backup("000000000000",
+                "us-east-1", "orders", "b-1"), new Scope.Full(), new Destination.File("CSV",
+                new Destination.Delivery.Email(List.of("x@"), "row 7", "l-" + id)), null, null)
+                .normalized(id, UUID.randomUUID().toString(), Instant.now());
+        EventPublisher.await(publisher.send(Topic.LINKS, "l-" + id, io.dynarestore.contracts.links.LinkIssued.of(id,
+                "l-" + id, token, "$argon2id$h", List.of("x@"), "row 7", Instant.now().plusSeconds(3600))));
+        accepted(request);
+        EventPublisher.await(publisher.send(Topic.STATUS, id, io.dynarestore.contracts.status.ExportCompleted.of(id,
+                "vault", "_exports/" + id + "/orders.csv", 3, 100, "ab".repeat(32), false, 3)));
+
+        // When it completes
+        EventPublisher.await(publisher.send(Topic.STATUS, id, RestoreCompleted.of(id, null, 3, 100, 1, 900)));
+
+        // Then the mail is abandoned, and its dead letter says so without the link or its token
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(records(Topic.NOTIFICATIONS.dlt()))
+                .filteredOn(r -> id.equals(r.key())).singleElement().satisfies(r -> {
+                    assertThat(new String(r.value())).contains("withheld").doesNotContain(token);
+                    r.headers().forEach(h -> assertThat(new String(h.value())).doesNotContain(token));
+                }));
+    }
+
+    static List<NotificationAbandoned> abandoned(String restoreId) {
+        return records(Topic.NOTIFICATIONS.topicName()).stream()
+                .map(r -> Json.mapper().readValue(r.value(), NotificationEvent.class))
+                .filter(e -> e instanceof NotificationAbandoned a && a.restoreId().equals(restoreId))
+                .map(e -> (NotificationAbandoned) e).toList();
+    }
+
+    static int liveness() throws Exception {
+        return java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                "http://127.0.0.1:" + ((org.springframework.boot.web.server.context.WebServerApplicationContext) notifier)
+                        .getWebServer().getPort() + "/actuator/health/liveness")).build(),
+                java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 
     static List<jakarta.mail.internet.MimeMessage> mailsTo(String address, String restoreId) throws Exception {

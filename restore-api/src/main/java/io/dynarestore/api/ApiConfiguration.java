@@ -1,7 +1,11 @@
 package io.dynarestore.api;
 
 import io.dynarestore.core.aws.AwsClients;
+import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.EventPublisher;
+import io.dynarestore.core.webhooks.WebhookAddresses;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import io.dynarestore.core.restore.RestoreValidator;
 import io.dynarestore.core.vault.VaultCatalog;
 import java.time.Clock;
@@ -30,13 +34,26 @@ class ApiConfiguration {
     }
 
     @Bean
-    RestoreValidator restoreValidator(VaultCatalog catalog, AwsClients aws, Clock clock) {
-        return new RestoreValidator(catalog, aws, clock);
+    RestoreValidator restoreValidator(VaultCatalog catalog, AwsClients aws, Clock clock, ApiProperties properties) {
+        return new RestoreValidator(catalog, aws, clock, WebhookAddresses.system(properties.webhooks().targets()),
+                properties.limits().maxCapacityUnits());
     }
 
+    /** Signs what it publishes as restore-api, so that the planner can tell it from a producer that claims to be it. */
     @Bean(destroyMethod = "close")
-    EventPublisher eventPublisher(KafkaProperties kafka) {
-        return new EventPublisher(kafka.buildProducerProperties(), "restore-api");
+    EventPublisher eventPublisher(KafkaProperties kafka, ApiProperties properties) {
+        return new EventPublisher(kafka.buildProducerProperties(), "restore-api", properties.signingKey());
+    }
+
+    @Bean
+    ConsumerHealth consumerHealth() {
+        return new ConsumerHealth();
+    }
+
+    /** DOWN once a consumer thread ended by itself; part of the liveness group (restore-api.yml). */
+    @Bean
+    HealthIndicator consumersHealthIndicator(ConsumerHealth consumers) {
+        return () -> (consumers.healthy() ? Health.up() : Health.down()).withDetails(consumers.details()).build();
     }
 
     @Bean

@@ -17,6 +17,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param links          passcode-protected email links to granular-recovery files
  * @param events         Server-Sent Event streams of restores
  * @param security       who may call the API and with which roles
+ * @param signingKey     the key that proves restore-api as the publisher of what it puts on
+ *                       {@code restore.requests} and {@code restore.commands}; the planner holds it as
+ *                       {@code planner.access.keys.restore-api} (at least 32 characters)
+ * @param webhooks       where webhooks may go (the rule the planner and the notifier apply too)
+ * @param exports        where native exports may be registered from
+ * @param limits         what one caller may take of the service
+ * @param views          how long ended restores stay in the tasks view
  */
 @ConfigurationProperties("api")
 public record ApiProperties(
@@ -26,7 +33,66 @@ public record ApiProperties(
         @DefaultValue("5s") Duration verdictTimeout,
         @DefaultValue Links links,
         @DefaultValue Events events,
-        @DefaultValue Security security) {
+        @DefaultValue Security security,
+        String signingKey,
+        @DefaultValue Webhooks webhooks,
+        @DefaultValue Exports exports,
+        @DefaultValue Limits limits,
+        @DefaultValue Views views) {
+
+    public ApiProperties {
+        String weak = io.dynarestore.contracts.access.MessageSignature.weakness(signingKey);
+        if (weak != null) {
+            throw new IllegalArgumentException("api.signing-key " + weak + "; set it (env RESTORE_API_SIGNING_KEY) to "
+                    + "a random secret of at least " + io.dynarestore.contracts.access.MessageSignature.MIN_KEY_LENGTH
+                    + " characters, and give the planner the same as planner.access.keys.restore-api");
+        }
+    }
+
+    /**
+     * @param allowHttp whether plain http webhook URLs are taken (the local profile only)
+     * @param allow     hosts, addresses and CIDR ranges inside the network that webhooks may still go to
+     */
+    public record Webhooks(@DefaultValue("false") boolean allowHttp, java.util.List<String> allow) {
+        public io.dynarestore.contracts.webhooks.WebhookTargets targets() {
+            return new io.dynarestore.contracts.webhooks.WebhookTargets(allowHttp, allow);
+        }
+    }
+
+    /**
+     * @param allowedLocations buckets or bucket prefixes that DynamoDB exports into, from which exports may
+     *                         be registered (never the vault itself)
+     * @param retention        how long a full export registered without expiresAt stays restorable
+     */
+    public record Exports(java.util.List<String> allowedLocations, @DefaultValue("35d") Duration retention) {
+        public Exports {
+            allowedLocations = allowedLocations == null ? java.util.List.of() : java.util.List.copyOf(allowedLocations);
+        }
+    }
+
+    /**
+     * @param submissionsPerMinute restores (and cancels, rollbacks) one caller may submit per minute, on average
+     * @param submissionBurst      how many of them may come at once
+     * @param streamsPerCaller     event streams one caller may hold open on one replica
+     * @param previewBytes         the most item bytes one preview answers with
+     * @param previewMemory        the most memory one point-in-time preview's delta may take
+     * @param maxCapacityUnits     the most read or write capacity units a restored table may ask for
+     * @param callers              callers whose rate is tracked at once (the least recently seen are forgotten)
+     */
+    public record Limits(@DefaultValue("30") int submissionsPerMinute, @DefaultValue("10") int submissionBurst,
+                         @DefaultValue("4") int streamsPerCaller,
+                         @DefaultValue("4MB") org.springframework.util.unit.DataSize previewBytes,
+                         @DefaultValue("64MB") org.springframework.util.unit.DataSize previewMemory,
+                         @DefaultValue("40000") long maxCapacityUnits, @DefaultValue("10000") int callers) {
+    }
+
+    /**
+     * @param retainEnded how long an ended restore stays in the view; set it to at least the retention of
+     *                    {@code restore.status}, whose events would bring it back on a restart
+     * @param maxEnded    the most ended restores kept; the oldest go first
+     */
+    public record Views(@DefaultValue("8d") Duration retainEnded, @DefaultValue("200000") int maxEnded) {
+    }
 
     /**
      * Authentication and the roles of callers ({@code read}, {@code restore}, {@code restore-in-place},
@@ -78,13 +144,22 @@ public record ApiProperties(
     }
 
     /**
-     * Where a JWT says who its subject is and what it may do.
+     * Which tokens are taken, and where a JWT says who its subject is and what it may do.
      *
+     * @param issuer         the {@code iss} every token must carry (required); also where the keys are
+     *                       discovered unless {@code jwkSetUri} is given
+     * @param audience       an {@code aud} every token must carry (required), so that a token issued to
+     *                       another client is not taken
+     * @param jwkSetUri      where the issuer's keys are (optional)
+     * @param algorithms     the signature algorithms taken (pinned, so that no token chooses its own)
      * @param rolesClaim     a claim holding role names (a list, or a space-separated string such as {@code scope})
-     * @param rolePrefix     a prefix role names carry in that claim (for example {@code dynarestore:}), dropped
+     * @param rolePrefix     the prefix role names carry in that claim, dropped; names without it are not roles,
+     *                       so that a generic {@code read} scope of another client is not taken
      * @param principalClaim the claim naming the caller
      */
-    public record Jwt(@DefaultValue("roles") String rolesClaim, @DefaultValue("") String rolePrefix,
+    public record Jwt(String issuer, String audience, String jwkSetUri,
+                      @DefaultValue("RS256") java.util.List<String> algorithms,
+                      @DefaultValue("roles") String rolesClaim, @DefaultValue("dynarestore:") String rolePrefix,
                       @DefaultValue("sub") String principalClaim) {
     }
 

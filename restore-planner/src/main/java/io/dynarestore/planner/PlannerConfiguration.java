@@ -1,7 +1,10 @@
 package io.dynarestore.planner;
 
 import io.dynarestore.core.aws.AwsClients;
+import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.EventPublisher;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import io.dynarestore.core.restore.RestoreValidator;
 import io.dynarestore.core.vault.VaultCatalog;
 import java.time.Clock;
@@ -29,8 +32,21 @@ class PlannerConfiguration {
     }
 
     @Bean
-    RestoreValidator restoreValidator(VaultCatalog catalog, AwsClients aws, Clock clock) {
-        return new RestoreValidator(catalog, aws, clock);
+    RestoreValidator restoreValidator(VaultCatalog catalog, AwsClients aws, Clock clock, PlannerProperties properties) {
+        return new RestoreValidator(catalog, aws, clock,
+                io.dynarestore.core.webhooks.WebhookAddresses.system(properties.webhooks().targets()),
+                properties.maxCapacityUnits());
+    }
+
+    @Bean
+    ConsumerHealth consumerHealth() {
+        return new ConsumerHealth();
+    }
+
+    /** DOWN once a consumer thread ended by itself; part of the liveness group (restore-planner.yml). */
+    @Bean
+    HealthIndicator consumersHealthIndicator(ConsumerHealth consumers) {
+        return () -> (consumers.healthy() ? Health.up() : Health.down()).withDetails(consumers.details()).build();
     }
 
     @Bean(destroyMethod = "close")

@@ -26,6 +26,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param progressInterval how often a running restore's RestoreProgressed is published (when items moved)
  * @param access      which roles the publishers of requests on Kafka hold
  * @param rollback    rollbacks of restores from their undo journals
+ * @param webhooks    where webhooks may go (the rule restore-api and the notifier apply too)
+ * @param maxCapacityUnits the most read or write capacity units a restored table may ask for
+ * @param retainEnded how long an ended restore stays in the planner's view; at least the retention of
+ *                    {@code restore.status}
  */
 @ConfigurationProperties("planner")
 public record PlannerProperties(
@@ -41,7 +45,20 @@ public record PlannerProperties(
         @DefaultValue("30s") Duration cancelGrace,
         @DefaultValue("5s") Duration progressInterval,
         @DefaultValue Access access,
-        @DefaultValue Rollback rollback) {
+        @DefaultValue Rollback rollback,
+        @DefaultValue Webhooks webhooks,
+        @DefaultValue("40000") long maxCapacityUnits,
+        @DefaultValue("8d") Duration retainEnded) {
+
+    /**
+     * @param allowHttp whether plain http webhook URLs are taken (the local profile only)
+     * @param allow     hosts, addresses and CIDR ranges inside the network that webhooks may still go to
+     */
+    public record Webhooks(@DefaultValue("false") boolean allowHttp, List<String> allow) {
+        public io.dynarestore.contracts.webhooks.WebhookTargets targets() {
+            return new io.dynarestore.contracts.webhooks.WebhookTargets(allowHttp, allow);
+        }
+    }
 
     /**
      * Rollbacks, which the planner that owns the restore carries out itself.
@@ -53,19 +70,41 @@ public record PlannerProperties(
     }
 
     /**
-     * Roles of the principals that publish on {@code restore.requests}, named by the request's
-     * {@code dynarestore-principal} header (Kafka ACLs decide who may write the topic at all).
+     * Roles of the principals that publish on {@code restore.requests} and {@code restore.commands},
+     * named by a message's {@code dynarestore-principal} header and proven by its
+     * {@code dynarestore-signature} (Kafka ACLs decide who may write the topics at all).
      *
      * @param principals   roles per principal; restore-api, which checks its own callers, holds them all
-     * @param unidentified roles of a request without the header (none in production)
+     * @param keys         the signing keys of each principal (several while one is rotated); a principal is
+     *                     recognised only by a valid signature, so every principal with roles needs one
+     * @param vouching     principals whose {@code dynarestore-caller} header names who they act for (restore-api)
+     * @param unidentified roles of a message without a valid signature (none in production: the planner does not
+     *                     start in the prod profile otherwise)
      */
-    public record Access(Map<String, List<String>> principals, List<String> unidentified) {
+    public record Access(Map<String, List<String>> principals, Map<String, List<String>> keys, List<String> vouching,
+                         List<String> unidentified) {
         public Access {
             principals = principals == null ? Map.of() : Map.copyOf(principals);
+            keys = keys == null ? Map.of() : Map.copyOf(keys);
+            vouching = vouching == null ? List.of("restore-api") : List.copyOf(vouching);
             unidentified = unidentified == null ? List.of() : List.copyOf(unidentified);
             principals.forEach((who, roles) -> roles.forEach(r -> io.dynarestore.contracts.access.Role.of(r,
                     "planner.access.principals." + who)));
             unidentified.forEach(r -> io.dynarestore.contracts.access.Role.of(r, "planner.access.unidentified"));
+            for (var e : principals.entrySet()) {
+                var theirs = keys.getOrDefault(e.getKey(), List.of());
+                if (!e.getValue().isEmpty() && theirs.isEmpty()) {
+                    throw new IllegalArgumentException("planner.access.principals." + e.getKey() + " has roles but "
+                            + "planner.access.keys." + e.getKey() + " has no key; a principal is recognised only by "
+                            + "its signature (docs/security.md). Give it a key, or remove its roles.");
+                }
+                for (String key : theirs) {
+                    String weak = io.dynarestore.contracts.access.MessageSignature.weakness(key);
+                    if (weak != null) {
+                        throw new IllegalArgumentException("a key of planner.access.keys." + e.getKey() + " " + weak);
+                    }
+                }
+            }
         }
     }
 

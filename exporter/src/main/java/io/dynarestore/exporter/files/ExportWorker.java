@@ -46,7 +46,7 @@ class ExportWorker implements SmartLifecycle {
     private volatile boolean running;
 
     ExportWorker(KafkaProperties kafka, ExporterProperties properties, AwsClients aws, VaultCatalog catalog,
-                 EventPublisher publisher, MeterRegistry meters) {
+                 EventPublisher publisher, MeterRegistry meters, io.dynarestore.core.kafka.ConsumerHealth health) {
         this.catalog = catalog;
         this.publisher = publisher;
         this.export = new CsvExport(aws.s3(), (int) properties.partSize().toBytes());
@@ -54,7 +54,8 @@ class ExportWorker implements SmartLifecycle {
         var config = new HashMap<>(kafka.buildConsumerProperties());
         config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1);
         config.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, (int) properties.maxExport().toMillis());
-        this.follower = new TopicFollower(config, properties.group(), Topic.EXPORTS.topicName(), this::handle);
+        this.follower = new TopicFollower(config, properties.group(), Topic.EXPORTS.topicName(), health,
+                this::handle);
     }
 
     void handle(ConsumerRecord<String, byte[]> record) {

@@ -1,9 +1,7 @@
 package io.dynarestore.writer.segments;
 
-import io.dynarestore.contracts.Json;
 import io.dynarestore.contracts.Topic;
 import io.dynarestore.contracts.commands.CancelRequested;
-import io.dynarestore.contracts.commands.RestoreCommand;
 import io.dynarestore.core.kafka.TopicLog;
 import java.util.Map;
 import java.util.Set;
@@ -20,8 +18,9 @@ final class Cancellations implements AutoCloseable {
     private final Set<String> cancelled = ConcurrentHashMap.newKeySet();
     private final TopicLog log;
 
-    Cancellations(Map<String, Object> consumerConfig) {
-        this.log = new TopicLog(consumerConfig, "item-writer-commands", Topic.COMMANDS.topicName(), this::apply);
+    Cancellations(Map<String, Object> consumerConfig, io.dynarestore.core.kafka.ConsumerHealth health) {
+        this.log = new TopicLog(consumerConfig, "item-writer-commands", Topic.COMMANDS.topicName(), health,
+                this::apply);
     }
 
     void start() {
@@ -29,13 +28,10 @@ final class Cancellations implements AutoCloseable {
     }
 
     private void apply(ConsumerRecord<String, byte[]> record) {
-        try {
-            if (Json.mapper().readValue(record.value(), RestoreCommand.class) instanceof CancelRequested c
-                    && c.restoreId() != null) {
-                cancelled.add(c.restoreId());
-            }
-        } catch (RuntimeException e) {
-            // not a command; the planner sends it to the DLT
+        // the command's schema pins its restore id; a message that is not one the planner sends to the DLT
+        if (io.dynarestore.core.request.CommandReader.read(record.value())
+                instanceof io.dynarestore.core.request.CommandReader.Valid v && v.command() instanceof CancelRequested c) {
+            cancelled.add(c.restoreId());
         }
     }
 

@@ -64,7 +64,8 @@ final class SegmentConsumer {
 
     SegmentConsumer(Map<String, Object> config, SegmentWriter writer, EventPublisher publisher, ExecutorService pool,
                     String name, int segmentAttempts, WriteBudgets budgets, Outages outages,
-                    Cancellations cancellations, io.micrometer.core.instrument.MeterRegistry meters) {
+                    Cancellations cancellations, io.micrometer.core.instrument.MeterRegistry meters,
+                    io.dynarestore.core.kafka.ConsumerHealth health) {
         this.cancellations = cancellations;
         this.meters = meters;
         this.budgets = budgets;
@@ -77,7 +78,7 @@ final class SegmentConsumer {
         this.segmentAttempts = segmentAttempts;
         this.segmentBackoff = new io.dynarestore.core.retry.Backoff(segmentAttempts, Duration.ofSeconds(1),
                 Duration.ofSeconds(30));
-        this.thread = new ConsumerThread("segment-consumer-" + name, config, this::loop);
+        this.thread = new ConsumerThread("segment-consumer-" + name, config, health, this::loop);
     }
 
     /** Consumer settings: manual commits, one record per poll, cooperative rebalancing. */

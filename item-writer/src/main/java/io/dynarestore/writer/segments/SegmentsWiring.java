@@ -28,7 +28,7 @@ class SegmentsWiring implements SmartLifecycle {
     private final Cancellations cancellations;
 
     SegmentsWiring(KafkaProperties kafka, WriterProperties properties, AwsClients aws, EventPublisher publisher,
-                   MeterRegistry meters) {
+                   MeterRegistry meters, io.dynarestore.core.kafka.ConsumerHealth health) {
         var retry = properties.retry();
         var b = properties.budget();
         var budgets = new WriteBudgets(aws, new WriteBudgets.Settings(b.provisionedShare(), b.onDemandTarget(),
@@ -44,7 +44,7 @@ class SegmentsWiring implements SmartLifecycle {
             t.setDaemon(true);
             return t;
         });
-        this.cancellations = new Cancellations(kafka.buildConsumerProperties());
+        this.cancellations = new Cancellations(kafka.buildConsumerProperties(), health);
         String host = hostName();
         long pid = ProcessHandle.current().pid();
         for (int i = 0; i < properties.consumers(); i++) {
@@ -52,7 +52,7 @@ class SegmentsWiring implements SmartLifecycle {
             var config = SegmentConsumer.consumerConfig(kafka.buildConsumerProperties(), properties.group(),
                     "item-writer-" + pid + "-" + i);
             consumers.add(new SegmentConsumer(config, segmentWriter, publisher, workers, name,
-                    properties.segmentAttempts(), budgets, outages, cancellations, meters));
+                    properties.segmentAttempts(), budgets, outages, cancellations, meters, health));
         }
     }
 

@@ -17,8 +17,8 @@ final class LinkBook implements AutoCloseable {
     private final Map<String, LinkIssued> byRestore = new ConcurrentHashMap<>();
     private final TopicLog log;
 
-    LinkBook(Map<String, Object> consumerConfig) {
-        this.log = new TopicLog(consumerConfig, "notifier-links", Topic.LINKS.topicName(), this::apply);
+    LinkBook(Map<String, Object> consumerConfig, io.dynarestore.core.kafka.ConsumerHealth health) {
+        this.log = new TopicLog(consumerConfig, "notifier-links", Topic.LINKS.topicName(), health, this::apply);
     }
 
     void start() {

@@ -2,6 +2,7 @@ package io.dynarestore.notifier.restores;
 
 import io.dynarestore.contracts.Json;
 import io.dynarestore.contracts.links.LinkIssued;
+import io.dynarestore.contracts.notifications.NotificationsRequested;
 import io.dynarestore.contracts.notifications.NotificationEvent.Channel;
 import io.dynarestore.contracts.request.Destination;
 import io.dynarestore.contracts.request.RestoreRequested;
@@ -19,7 +20,9 @@ import java.util.List;
  * What to send when a restore ends: its end event to each subscribed webhook, a mail to each
  * address of {@code notify.emails}, and for a file sent by email link, the link to each recipient.
  *
- * <p>Rule: the link mail carries the link and never the passcode (the notifier does not know it).
+ * <p>Rules: the link mail carries the link and never the passcode (the notifier does not know it),
+ * and says who shared the file by the authenticated principal (with the requester it named, when
+ * that differs), never by a name the request alone asserts. A link mail is a secret delivery.
  */
 final class Notices {
 
@@ -29,16 +32,22 @@ final class Notices {
         this.publicUrl = publicUrl.endsWith("/") ? publicUrl.substring(0, publicUrl.length() - 1) : publicUrl;
     }
 
-    List<Delivery> of(RestoreRequested request, ExportCompleted file, LinkIssued link, RestoreEvent end) {
+    /**
+     * @param request   the request as RestoreAccepted carries it (redacted)
+     * @param principal who submitted it, authenticated
+     * @param targets   whom the request asked to tell, or {@code null}
+     */
+    List<Delivery> of(RestoreRequested request, String principal, NotificationsRequested targets, ExportCompleted file,
+                      LinkIssued link, RestoreEvent end) {
         var out = new ArrayList<Delivery>();
         String id = end.restoreId();
-        if (request.notification() != null) {
+        if (targets != null) {
             byte[] json = Json.toBytes(end);
-            for (String url : nonNull(request.notification().webhooks())) {
+            for (String url : nonNull(targets.webhooks())) {
                 out.add(new Delivery(Delivery.idOf(id, "webhook", url), id, Channel.WEBHOOK, url, end.eventId(), null,
                         json));
             }
-            for (String address : nonNull(request.notification().emails())) {
+            for (String address : nonNull(targets.emails())) {
                 out.add(new Delivery(Delivery.idOf(id, "end-mail", address), id, Channel.EMAIL, address, end.eventId(),
                         endSubject(id, end), utf8(endText(request, end))));
             }
@@ -47,7 +56,8 @@ final class Notices {
                 && request.destination() instanceof Destination.File f && f.delivery() instanceof Destination.Delivery.Email) {
             for (String address : link.recipients()) {
                 out.add(new Delivery(Delivery.idOf(id, "link-mail", address), id, Channel.EMAIL, address, end.eventId(),
-                        "A file of restored records was shared with you", utf8(linkText(request, file, link))));
+                        "A file of restored records was shared with you", utf8(linkText(request, principal, file,
+                        link)), true));
             }
         }
         return out;
@@ -91,10 +101,15 @@ final class Notices {
         return text.toString();
     }
 
-    private String linkText(RestoreRequested request, ExportCompleted file, LinkIssued link) {
+    private String linkText(RestoreRequested request, String principal, ExportCompleted file, LinkIssued link) {
         var text = new StringBuilder();
-        text.append(request.requestedBy() == null ? "Someone" : request.requestedBy())
-                .append(" shared a file of records restored from DynamoDB with you.\n\n");
+        String by = principal == null || principal.equals(io.dynarestore.contracts.status.RestoreAccepted.UNIDENTIFIED)
+                ? "An unidentified sender" : principal;
+        text.append(by);
+        if (request.requestedBy() != null && !request.requestedBy().equals(principal)) {
+            text.append(" (for ").append(request.requestedBy()).append(')');
+        }
+        text.append(" shared a file of records restored from DynamoDB with you.\n\n");
         if (link.message() != null && !link.message().isBlank()) {
             text.append("Their message:\n");
             link.message().lines().forEach(line -> text.append("  > ").append(line).append('\n'));

@@ -3,6 +3,7 @@ package io.dynarestore.notifier.restores;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dynarestore.contracts.links.LinkIssued;
+import io.dynarestore.contracts.notifications.NotificationsRequested;
 import io.dynarestore.contracts.notifications.NotificationEvent.Channel;
 import io.dynarestore.contracts.request.Destination;
 import io.dynarestore.contracts.request.Notify;
@@ -23,6 +24,12 @@ class NoticesTest {
 
     final Notices notices = new Notices("https://restore.example.com/");
 
+    /** The notices of {@code request}'s end, with the targets the planner recorded for it, submitted by dana's portal. */
+    List<Delivery> of(RestoreRequested request, ExportCompleted file, LinkIssued link,
+                      io.dynarestore.contracts.status.RestoreEvent end) {
+        return notices.of(request.redacted(), "portal", NotificationsRequested.of(request), file, link, end);
+    }
+
     static RestoreRequested request(Destination destination, Notify notify) {
         return new RestoreRequested("r-1", null, null, null, null, "dana@example.com",
                 Source.backup("000000000000", "us-east-1", "orders", "b-7"), new Scope.Full(), destination, notify, null)
@@ -37,7 +44,7 @@ class NoticesTest {
 
         // When the restore fails
         var failed = RestoreFailed.of("r-1", "the destination table was deleted", 40);
-        List<Delivery> out = notices.of(request, null, null, failed);
+        List<Delivery> out = of(request, null, null, failed);
 
         // Then each webhook gets the event itself, keyed by its id, and each address a mail with the reason
         assertThat(out).filteredOn(d -> d.channel() == Channel.WEBHOOK).extracting(Delivery::target)
@@ -53,7 +60,9 @@ class NoticesTest {
         });
         // and every delivery has its own id, the same for the same event read again
         assertThat(out).extracting(Delivery::id).doesNotHaveDuplicates()
-                .isEqualTo(notices.of(request, null, null, failed).stream().map(Delivery::id).toList());
+                .isEqualTo(of(request, null, null, failed).stream().map(Delivery::id).toList());
+        // and neither an id nor what logs show of a target holds the target
+        assertThat(out).allSatisfy(d -> assertThat(d.id() + d.shown()).doesNotContain(d.target()));
     }
 
     @Test
@@ -71,10 +80,10 @@ class NoticesTest {
                 List.of(), "Counts and checksums of 3 segments compared"));
 
         // Then the first mail says what would change and that nothing was written, the second its verification
-        String dryMail = new String(notices.of(request, null, null, dry).get(0).body(), StandardCharsets.UTF_8);
+        String dryMail = new String(of(request, null, null, dry).get(0).body(), StandardCharsets.UTF_8);
         assertThat(dryMail).contains("dry run: nothing was written").contains("create 5, overwrite 4, leave 3 equal "
                 + "and delete 2").doesNotContain("Items written");
-        String realMail = new String(notices.of(request, null, null, real).get(0).body(), StandardCharsets.UTF_8);
+        String realMail = new String(of(request, null, null, real).get(0).body(), StandardCharsets.UTF_8);
         assertThat(realMail).contains("Items written: 9").contains("Verification: PASSED (Counts and checksums");
     }
 
@@ -88,15 +97,16 @@ class NoticesTest {
         var file = ExportCompleted.of("r-1", "vault", "_exports/r-1/orders-b-7.csv", 12, 3456, "ab".repeat(32), false, 12);
 
         // When it completes
-        var out = notices.of(request, file, link, RestoreCompleted.of("r-1", null, 12, 3456, 1, 900));
+        var out = of(request, file, link, RestoreCompleted.of("r-1", null, 12, 3456, 1, 900));
 
         // Then each recipient gets the link, the message, the expiry and the checksum, and no passcode hash
         assertThat(out).extracting(Delivery::target).containsExactly("x@example.com", "y@example.com");
         for (Delivery d : out) {
             String text = new String(d.body(), StandardCharsets.UTF_8);
             assertThat(text).contains("https://restore.example.com/links/" + link.token()).contains("> See row 7.")
-                    .contains("2026-12-07T10:00:00Z").contains("ab".repeat(32)).contains("dana@example.com shared")
-                    .doesNotContain("argon2");
+                    .contains("2026-12-07T10:00:00Z").contains("ab".repeat(32))
+                    .contains("portal (for dana@example.com) shared").doesNotContain("argon2");
+            assertThat(d.secret()).isTrue();
         }
     }
 
@@ -106,6 +116,6 @@ class NoticesTest {
                 List.of("x@example.com"), null, "l-1")), null);
         var link = LinkIssued.of("r-1", "l-1", "TOKEN_abcdefghijklmnopqrstuvwxyz0123456789ABC", "h",
                 List.of("x@example.com"), null, Instant.now());
-        assertThat(notices.of(request, null, link, RestoreFailed.of("r-1", "S3 refused", 0))).isEmpty();
+        assertThat(of(request, null, link, RestoreFailed.of("r-1", "S3 refused", 0))).isEmpty();
     }
 }

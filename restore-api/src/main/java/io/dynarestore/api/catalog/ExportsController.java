@@ -1,6 +1,8 @@
 package io.dynarestore.api.catalog;
 
 import io.dynarestore.api.problems.ApiProblem;
+import io.dynarestore.contracts.access.Access;
+import io.dynarestore.contracts.status.RestoreRejected.FieldError;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.codec.SdkJson;
 import io.dynarestore.core.vault.ExportLocation;
@@ -33,24 +35,29 @@ class ExportsController {
 
     private final VaultCatalog catalog;
     private final AwsClients aws;
+    private final NativeExports exports;
 
-    ExportsController(VaultCatalog catalog, AwsClients aws) {
+    ExportsController(VaultCatalog catalog, AwsClients aws, io.dynarestore.api.ApiProperties properties) {
         this.catalog = catalog;
         this.aws = aws;
+        this.exports = new NativeExports(catalog, properties.exports().allowedLocations(),
+                properties.exports().retention());
     }
 
     /**
      * @param s3Uri            the export's folder: s3://bucket/prefix/AWSDynamoDB/ExportId/
-     * @param tableDescription the Table member of {@code aws dynamodb describe-table}; when absent, the
-     *                         live table is described
-     * @param expiresAt        when a full export stops being restorable (absent: never)
+     * @param tableDescription the output of {@code aws dynamodb describe-table} (or its Table member), as any
+     *                         AWS CLI or SDK prints it; when absent, the live table is described
+     * @param expiresAt        when a full export stops being restorable (absent: after api.exports.retention)
      */
     record Registration(String s3Uri, String account, String region, JsonNode tableDescription, Instant expiresAt) {
     }
 
     @Operation(summary = "Register a native DynamoDB export without copying it",
             description = "A FULL_EXPORT becomes a backup (its ExportId is the backupId); an INCREMENTAL_EXPORT "
-                    + "becomes point-in-time coverage. Answers 201, or 200 when it was registered already.")
+                    + "becomes point-in-time coverage. Needs the role register-exports (and cross-account for "
+                    + "another account). The export must lie in a configured export location and be an export of "
+                    + "this very table (its manifest's tableArn). Answers 201, or 200 when it was registered already.")
     @PostMapping(path = "/tables/{table}/exports", consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<NativeExports.Registered> register(@PathVariable String table, @RequestBody Registration body) {
@@ -58,21 +65,22 @@ class ExportsController {
             throw new ApiProblem(400, "INVALID_REQUEST", "Give s3Uri, the export's folder such as "
                     + "s3://bucket/prefix/AWSDynamoDB/<ExportId>/.", null);
         }
-        var ref = TableRefs.of(table, body.account(), body.region(), aws);
+        var ref = TableRefs.of(table, body.account(), body.region(), aws,
+                Access.toRegisterExports(body.account() != null ? body.account() : aws.defaultAccount(),
+                        aws.defaultAccount()), "Registering an export");
         ExportLocation location;
         try {
             location = ExportLocation.parse(body.s3Uri());
         } catch (IllegalArgumentException e) {
             throw new ApiProblem(400, "INVALID_REQUEST", e.getMessage(), null);
         }
-        var exports = new NativeExports(catalog);
         try {
             var summary = exports.summary(location);
             TableDescription description = null;
             List<Tag> tags = List.of();
             if (!"INCREMENTAL_EXPORT".equals(summary.exportType())) {
                 if (body.tableDescription() != null) {
-                    description = SdkJson.fromJson(body.tableDescription(), TableDescription.builder());
+                    description = description(body.tableDescription());
                 } else {
                     var dynamo = aws.dynamo(ref.account(), ref.region());
                     try {
@@ -91,6 +99,18 @@ class ExportsController {
             return ResponseEntity.status(registered.alreadyRegistered() ? 200 : 201).body(registered);
         } catch (NativeExports.RegistrationException e) {
             throw new ApiProblem(422, "EXPORT_NOT_REGISTERED", e.getMessage(), null);
+        }
+    }
+
+    /** The description as the AWS CLI or an SDK printed it; one that cannot be read is a 400 naming its member. */
+    private static TableDescription description(JsonNode json) {
+        try {
+            return SdkJson.tableDescription(json);
+        } catch (SdkJson.InvalidJsonException e) {
+            String field = "/tableDescription" + e.path();
+            throw new ApiProblem(400, "INVALID_REQUEST", field.substring(1) + " " + e.reason() + ". Give the output "
+                    + "of 'aws dynamodb describe-table' as the AWS CLI (v1 or v2) or an SDK prints it.",
+                    List.of(new FieldError(field, e.reason())));
         }
     }
 

@@ -1,20 +1,36 @@
 package io.dynarestore.api.catalog;
 
 import io.dynarestore.api.problems.ApiProblem;
+import io.dynarestore.api.security.Callers;
+import io.dynarestore.contracts.access.Access;
+import io.dynarestore.contracts.access.Role;
 import io.dynarestore.contracts.status.RestoreRejected.FieldError;
 import io.dynarestore.core.aws.AwsClients;
 import java.util.List;
+import java.util.Set;
 
-/** A table named in a URL, with its account and region (defaults from the configuration), checked. */
+/**
+ * A table named in a URL, with its account and region (defaults from the configuration),
+ * checked: a table name DynamoDB takes, an account and region of the registry, and a caller
+ * holding the roles to read that account's catalog (or to do {@code what} there).
+ */
 record TableRefs(String table, String account, String region) {
 
+    /** For reading the catalog: {@code read}, and {@code cross-account} for another account. */
     static TableRefs of(String table, String account, String region, AwsClients aws) {
+        String acct = account != null ? account : aws.defaultAccount();
+        return of(table, account, region, aws, Access.toReadCatalog(acct, aws.defaultAccount()),
+                "Reading the catalog of account " + acct);
+    }
+
+    static TableRefs of(String table, String account, String region, AwsClients aws, Set<Role> roles, String what) {
         if (!table.matches("[A-Za-z0-9_.-]{3,255}")) {
             throw new ApiProblem(400, "INVALID_REQUEST", "'" + table + "' is not a DynamoDB table name: use 3 to "
                     + "255 of A-Z a-z 0-9 _ - .", List.of(new FieldError("/table", "not a table name")));
         }
         String acct = account != null ? account : aws.defaultAccount();
         String reg = region != null ? region : aws.defaultRegion();
+        Callers.require(roles, what);
         if (!aws.allows(acct, reg)) {
             throw new ApiProblem(422, "UNKNOWN_ACCOUNT", "Account " + acct + " region " + reg
                     + " is not in the account registry.", null);

@@ -32,6 +32,8 @@ class TablesController {
     Tables tables(@RequestParam(required = false) String account, @RequestParam(required = false) String region) {
         String a = account == null ? aws.defaultAccount() : account;
         String r = region == null ? aws.defaultRegion() : region;
+        io.dynarestore.api.security.Callers.require(io.dynarestore.contracts.access.Access.toReadCatalog(a,
+                aws.defaultAccount()), "Reading the catalog of account " + a);
         if (!aws.allows(a, r)) {
             throw new ApiProblem(422, "UNKNOWN_ACCOUNT", "Account " + a + " region " + r + " is not in the account "
                     + "registry; GET /accounts lists those that are.", null);

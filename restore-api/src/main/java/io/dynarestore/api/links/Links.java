@@ -63,8 +63,8 @@ public final class Links implements SmartLifecycle {
     private final MeterRegistry meters;
 
     Links(java.util.Map<String, Object> consumerConfig, EventPublisher publisher, ApiProperties.Links settings,
-          Clock clock, MeterRegistry meters) {
-        this.log = new TopicLog(consumerConfig, "restore-api-links", Topic.LINKS.topicName(), ledger::apply);
+          Clock clock, MeterRegistry meters, io.dynarestore.core.kafka.ConsumerHealth health) {
+        this.log = new TopicLog(consumerConfig, "restore-api-links", Topic.LINKS.topicName(), health, ledger::apply);
         this.publisher = publisher;
         this.settings = settings;
         this.clock = clock;

@@ -13,7 +13,7 @@ class LinksWiring {
 
     @Bean
     Links links(KafkaProperties kafka, EventPublisher publisher, ApiProperties properties, Clock clock,
-                MeterRegistry meters) {
-        return new Links(kafka.buildConsumerProperties(), publisher, properties.links(), clock, meters);
+                MeterRegistry meters, io.dynarestore.core.kafka.ConsumerHealth health) {
+        return new Links(kafka.buildConsumerProperties(), publisher, properties.links(), clock, meters, health);
     }
 }

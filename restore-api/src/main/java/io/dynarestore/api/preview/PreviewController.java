@@ -1,6 +1,8 @@
 package io.dynarestore.api.preview;
 
 import io.dynarestore.api.problems.ApiProblem;
+import io.dynarestore.api.security.Callers;
+import io.dynarestore.contracts.access.Access;
 import io.dynarestore.contracts.Json;
 import io.dynarestore.contracts.request.Scope;
 import io.dynarestore.contracts.request.Source;
@@ -41,11 +43,13 @@ class PreviewController {
     private final VaultCatalog catalog;
     private final AwsClients aws;
     private final Clock clock;
+    private final io.dynarestore.api.ApiProperties.Limits limits;
 
-    PreviewController(VaultCatalog catalog, AwsClients aws, Clock clock) {
+    PreviewController(VaultCatalog catalog, AwsClients aws, Clock clock, io.dynarestore.api.ApiProperties properties) {
         this.catalog = catalog;
         this.aws = aws;
         this.clock = clock;
+        this.limits = properties.limits();
     }
 
     /**
@@ -58,11 +62,12 @@ class PreviewController {
     }
 
     /**
-     * @param records  the records, in DynamoDB JSON
-     * @param complete whether the whole source was read within the limits
+     * @param records   the records, in DynamoDB JSON
+     * @param complete  whether the whole source was read within the limits
+     * @param stoppedBy which limit stopped the reading, when one did
      */
     record PreviewResponse(String backupId, Instant pointInTime, List<String> columns, List<JsonNode> records,
-                           int count, boolean complete, long scanned, long elapsedMs) {
+                           int count, boolean complete, long scanned, long elapsedMs, String stoppedBy) {
     }
 
     @Operation(summary = "Preview the records a restore would write",
@@ -75,6 +80,7 @@ class PreviewController {
             throw new ApiProblem(400, "INVALID_REQUEST", "Give source.table and one of source.backupId or "
                     + "source.pointInTime.", List.of(new FieldError("/source", "required")));
         }
+        checkedAsARequest(body);
         int limit = body.limit() == null ? DEFAULT_LIMIT : body.limit();
         long timeLimit = body.timeLimitMs() == null ? DEFAULT_TIME_LIMIT_MS : body.timeLimitMs();
         if (limit < 1 || limit > MAX_LIMIT) {
@@ -88,6 +94,8 @@ class PreviewController {
         Source s = body.source();
         String account = s.account() != null ? s.account() : aws.defaultAccount();
         String region = s.region() != null ? s.region() : aws.defaultRegion();
+        Callers.require(Access.toReadBackupData(account, aws.defaultAccount()), "Previewing a backup of account "
+                + account);
         if (!aws.allows(account, region)) {
             throw new ApiProblem(422, "UNKNOWN_ACCOUNT", "Account " + account + " region " + region
                     + " is not in the account registry.", null);
@@ -125,11 +133,31 @@ class PreviewController {
                         + s.table() + ": " + e.getMessage() + ".", e.errors());
             }
         }
-        var result = new Preview(aws.s3(), catalog).run(base, resolution, key, filter, limit,
-                Duration.ofMillis(timeLimit));
+        var result = new Preview(aws.s3(), catalog, limits.previewMemory().toBytes()).run(base, resolution, key,
+                filter, limit, limits.previewBytes().toBytes(), Duration.ofMillis(timeLimit));
         var records = result.records().stream().map(r -> Json.mapper().readTree(DynamoJson.toJson(r))).toList();
         return new PreviewResponse(base.backupId(), resolution == null ? null : resolution.pointInTime(),
-                result.columns(), records, records.size(), result.complete(), result.scanned(), result.elapsedMs());
+                result.columns(), records, records.size(), result.complete(), result.scanned(), result.elapsedMs(),
+                result.stoppedBy());
+    }
+
+    /**
+     * The source and scope pass the rule of a restore request (the same schema and checks), so
+     * that a preview reads nothing a restore could not name: no table name that escapes its
+     * prefix, no malformed id or time.
+     */
+    private static void checkedAsARequest(PreviewRequest body) {
+        var candidate = Json.mapper().createObjectNode();
+        candidate.set("source", Json.mapper().valueToTree(body.source()));
+        if (body.scope() != null) {
+            candidate.set("scope", Json.mapper().valueToTree(body.scope()));
+        }
+        candidate.putObject("destination").put("type", "NEW_TABLE");
+        var result = io.dynarestore.core.request.RequestReader.read(Json.toBytes(candidate), "preview");
+        if (result instanceof io.dynarestore.core.request.RequestReader.Invalid invalid) {
+            throw ApiProblem.rejected(invalid.code(), invalid.reason().replace("RestoreRequested.schema.json",
+                    "the source and scope of RestoreRequested.schema.json"), invalid.errors());
+        }
     }
 
     private static Instant parse(String text) {

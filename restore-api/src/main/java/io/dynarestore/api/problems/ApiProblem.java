@@ -13,6 +13,7 @@ public class ApiProblem extends RuntimeException {
     private final int status;
     private final String code;
     private final List<FieldError> errors;
+    private Long retryAfterSeconds;
 
     public ApiProblem(int status, String code, String detail, List<FieldError> errors) {
         super(detail);
@@ -35,6 +36,16 @@ public class ApiProblem extends RuntimeException {
             case BACKUP_NOT_FOUND, BACKUP_EXPIRED, POINT_NOT_RESTORABLE, TABLE_NOT_FOUND, KEY_SCHEMA_MISMATCH,
                  UNKNOWN_ACCOUNT, ACCESS_DENIED, UNSUPPORTED -> 422;
         };
+    }
+
+    /** This problem, answered with {@code Retry-After: seconds}. */
+    public ApiProblem retryAfter(long seconds) {
+        this.retryAfterSeconds = seconds;
+        return this;
+    }
+
+    public Long retryAfterSeconds() {
+        return retryAfterSeconds;
     }
 
     public int status() {

@@ -32,7 +32,11 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         if (!e.errors().isEmpty()) {
             body.setProperty("errors", e.errors());
         }
-        return ResponseEntity.status(e.status()).body(body);
+        var response = ResponseEntity.status(e.status());
+        if (e.retryAfterSeconds() != null) {
+            response.header("Retry-After", String.valueOf(e.retryAfterSeconds()));
+        }
+        return response.body(body);
     }
 
     @Override

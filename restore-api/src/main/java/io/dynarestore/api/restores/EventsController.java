@@ -38,7 +38,7 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * event's JSON, exactly as on Kafka. Every stream reads the restore's partition with its own
  * consumer, so nothing is buffered per restore, and a client that reconnects with
  * {@code Last-Event-ID} misses nothing and sees nothing twice. Streams are bounded
- * ({@code api.events.max-streams}).
+ * ({@code api.events.max-streams} per replica, {@code api.limits.streams-per-caller} per caller).
  */
 @RestController
 class EventsController {
@@ -55,8 +55,14 @@ class EventsController {
         return t;
     });
 
-    EventsController(RestoreViews views, KafkaProperties kafka, ApiProperties properties) {
+    private final CallerLimits limits;
+    private final String defaultAccount;
+
+    EventsController(RestoreViews views, KafkaProperties kafka, ApiProperties properties, CallerLimits limits,
+                     io.dynarestore.core.aws.AwsClients aws) {
         this.views = views;
+        this.limits = limits;
+        this.defaultAccount = aws.defaultAccount();
         this.settings = properties.events();
         this.streams = new Semaphore(settings.maxStreams());
         var config = new HashMap<>(kafka.buildConsumerProperties());
@@ -75,6 +81,9 @@ class EventsController {
                       @RequestHeader(name = "Last-Event-ID", required = false) String lastEventId) {
         var summary = views.find(restoreId).orElseThrow(() -> new ApiProblem(404, "RESTORE_NOT_FOUND",
                 "No restore has the id " + restoreId + ".", null));
+        io.dynarestore.api.security.Callers.require(views.toFollow(summary, defaultAccount), "Following restore "
+                + restoreId);
+        String caller = io.dynarestore.api.security.Callers.name();
         long from;
         try {
             from = lastEventId == null || lastEventId.isBlank() ? -1 : Long.parseLong(lastEventId.trim()) + 1;
@@ -82,9 +91,12 @@ class EventsController {
             throw new ApiProblem(400, "INVALID_LAST_EVENT_ID", "Last-Event-ID must be the id of an event of this "
                     + "stream (a number), not " + lastEventId + "; leave it out to start from the first event.", null);
         }
+        limits.streamOpened(caller);
         if (!streams.tryAcquire()) {
+            limits.streamClosed(caller);
             throw new ApiProblem(503, "TOO_MANY_STREAMS", "This replica serves " + settings.maxStreams()
-                    + " event streams already; try again later, or follow restore.status on Kafka.", null);
+                    + " event streams already; try again later, or follow restore.status on Kafka.", null)
+                    .retryAfter(5);
         }
         var emitter = new SseEmitter(settings.maxDuration().toMillis());
         var first = views.firstEvent(restoreId);
@@ -96,6 +108,7 @@ class EventsController {
                 stream(restoreId, partition, start, emitter, endedAlready);
             } finally {
                 streams.release();
+                limits.streamClosed(caller);
             }
         });
         return emitter;

@@ -21,6 +21,11 @@ import org.springframework.context.SmartLifecycle;
  * its beginning. Each replica reads every partition itself (no consumer group), so every replica
  * sees every restore, and a restarted replica rebuilds its view from Kafka. Requests this replica
  * published but that no event has answered yet show as {@code REQUESTED}.
+ *
+ * <p>Rule: memory is bounded. Each restore is a {@link RestoreView}, which keeps only an outline
+ * of an ended restore's request; an ended restore leaves the view {@code retainEnded} after its
+ * last event (and the oldest go first beyond {@code maxEnded}); a restore id that ended longer
+ * ago than that may start a new restore, whose acceptance replaces the old view.
  */
 final class RestoreViews implements SmartLifecycle {
 
@@ -28,10 +33,16 @@ final class RestoreViews implements SmartLifecycle {
     private final Map<String, RestoreView> pending = new ConcurrentHashMap<>();
     private final Map<String, Position> firstEvents = new ConcurrentHashMap<>();
     private final TopicLog log;
+    private final Duration retainEnded;
+    private final int maxEnded;
+    private final java.util.concurrent.atomic.AtomicLong applied = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean running;
 
-    RestoreViews(Map<String, Object> baseConsumerConfig) {
-        this.log = new TopicLog(baseConsumerConfig, "restore-api-views", Topic.STATUS.topicName(), this::apply);
+    RestoreViews(Map<String, Object> baseConsumerConfig, io.dynarestore.core.kafka.ConsumerHealth health,
+                 Duration retainEnded, int maxEnded) {
+        this.log = new TopicLog(baseConsumerConfig, "restore-api-views", Topic.STATUS.topicName(), health, this::apply);
+        this.retainEnded = retainEnded;
+        this.maxEnded = maxEnded;
     }
 
     /** The restore's summary, if any event (or this replica's own submission) named it. */
@@ -81,6 +92,30 @@ final class RestoreViews implements SmartLifecycle {
         }
     }
 
+    /** The roles it takes to follow a restore: read, and cross-account when its source or destination is foreign. */
+    java.util.Set<io.dynarestore.contracts.access.Role> toFollow(RestoreView.Summary s, String defaultAccount) {
+        String destination = s.destination() == null ? null : s.destination().account();
+        var request = request(s.restoreId()).orElse(null);
+        if (destination == null && request != null) {
+            var d = request.destination();
+            destination = d instanceof io.dynarestore.contracts.request.Destination.NewTable t ? t.account()
+                    : d instanceof io.dynarestore.contracts.request.Destination.ExistingTable t ? t.account() : null;
+        }
+        return io.dynarestore.contracts.access.Access.toFollow(s.source() == null ? null : s.source().account(),
+                destination, defaultAccount);
+    }
+
+    /** Whether {@code request} asks for the same restore as the one known under its id. */
+    boolean sameRequest(String restoreId, RestoreRequested request) {
+        RestoreView view = views.getOrDefault(restoreId, pending.get(restoreId));
+        if (view == null) {
+            return false;
+        }
+        synchronized (view) {
+            return view.sameRequest(request);
+        }
+    }
+
     /** Records a request this replica published, until the planner answers it. */
     void submitted(RestoreRequested request) {
         pending.putIfAbsent(request.restoreId(), RestoreView.requested(request));
@@ -107,8 +142,17 @@ final class RestoreViews implements SmartLifecycle {
 
     void apply(RestoreEvent event) {
         RestoreView view = views.computeIfAbsent(event.restoreId(), RestoreView::new);
+        if (event instanceof io.dynarestore.contracts.status.RestoreAccepted && endedBefore(view,
+                event.occurredAt() == null ? Instant.now() : event.occurredAt())) {
+            view = new RestoreView(event.restoreId()); // the id of a restore that aged out, used again
+            views.put(event.restoreId(), view);
+            firstEvents.remove(event.restoreId());
+        }
         synchronized (view) {
             view.apply(event);
+        }
+        if (applied.incrementAndGet() % 1_000 == 0) {
+            ageOut(Instant.now());
         }
         if (pending.remove(event.restoreId()) != null || view.state() != RestoreState.REQUESTED) {
             synchronized (this) {
@@ -123,6 +167,45 @@ final class RestoreViews implements SmartLifecycle {
             firstEvents.putIfAbsent(event.restoreId(), new Position(record.partition(), record.offset()));
             apply(event);
         }
+    }
+
+    /** Whether {@code view} ended more than {@code retainEnded} before {@code at}. */
+    private boolean endedBefore(RestoreView view, Instant at) {
+        synchronized (view) {
+            return view.state() != null && view.state().terminal() && view.updatedAt() != null
+                    && view.updatedAt().isBefore(at.minus(retainEnded));
+        }
+    }
+
+    /** Drops ended restores older than {@code retainEnded}, then the oldest beyond {@code maxEnded}. */
+    void ageOut(Instant now) {
+        var ended = new java.util.ArrayList<Map.Entry<String, Instant>>();
+        for (var e : views.entrySet()) {
+            RestoreView view = e.getValue();
+            if (endedBefore(view, now)) {
+                views.remove(e.getKey(), view);
+                firstEvents.remove(e.getKey());
+                continue;
+            }
+            synchronized (view) {
+                if (view.state() != null && view.state().terminal()) {
+                    ended.add(Map.entry(e.getKey(), view.updatedAt() == null ? Instant.EPOCH : view.updatedAt()));
+                }
+            }
+        }
+        pending.values().removeIf(p -> p.createdAt() != null && p.createdAt().isBefore(now.minus(retainEnded)));
+        if (ended.size() > maxEnded) {
+            ended.sort(Map.Entry.comparingByValue());
+            for (var e : ended.subList(0, ended.size() - maxEnded)) {
+                views.remove(e.getKey());
+                firstEvents.remove(e.getKey());
+            }
+        }
+    }
+
+    /** How many restores the view holds (answered and pending), for the gauge and tests. */
+    int size() {
+        return views.size() + pending.size();
     }
 
     /** Where a restore's events begin on {@code restore.status}. */

@@ -47,6 +47,7 @@ class RestoresController {
     private final ApiProperties properties;
     private final Clock clock;
     private final Links links;
+    private final CallerLimits limits;
 
     /**
      * The answer to a submission: the restore's summary, and for a file sent by email link the
@@ -60,7 +61,8 @@ class RestoresController {
     }
 
     RestoresController(RestoreViews views, RestoreValidator validator, EventPublisher publisher, AwsClients aws,
-                       ApiProperties properties, Clock clock, Links links) {
+                       ApiProperties properties, Clock clock, Links links, CallerLimits limits) {
+        this.limits = limits;
         this.views = views;
         this.validator = validator;
         this.publisher = publisher;
@@ -85,7 +87,8 @@ class RestoresController {
         RestoreRequested request = RequestDefaults.apply(((RequestReader.Valid) result).request(),
                 aws.defaultAccount(), aws.defaultRegion(), UUID.randomUUID().toString(), clock.instant());
         Callers.require(Access.requiredFor(request, aws.defaultAccount()), "This restore");
-        if (request.requestedBy() == null || request.requestedBy().isBlank()) {
+        limits.submission(Callers.name());
+        if (request.requestedBy() == null) {
             request = requestedBy(request, Callers.name());
         }
         log.info("restore {} submitted by {} (on behalf of {})", request.restoreId(), Callers.name(),
@@ -94,12 +97,11 @@ class RestoresController {
 
         var known = views.find(request.restoreId());
         if (known.isPresent()) {
-            var existing = views.request(request.restoreId());
             if (known.get().state() == RestoreState.REJECTED) {
                 throw ApiProblem.rejected(known.get().code(), "restoreId " + request.restoreId()
                         + " was rejected and cannot be reused: " + known.get().reason(), null);
             }
-            if (existing.isPresent() && withoutLink(existing.get()).equals(withoutLink(request))) {
+            if (views.sameRequest(request.restoreId(), request)) {
                 return ResponseEntity.ok().location(location).body(new Submitted(known.get(), null));
             }
             throw new ApiProblem(409, "RESTORE_ID_TAKEN", "restoreId " + request.restoreId()
@@ -126,7 +128,7 @@ class RestoresController {
                             + "shown only now; the emailed link opens the file only with it, and locks after "
                             + properties.links().maxTries() + " wrong tries.");
         }
-        EventPublisher.await(publisher.send(Topic.REQUESTS, request.restoreId(), request));
+        EventPublisher.await(publisher.send(Topic.REQUESTS, request.restoreId(), request, Callers.name()));
         views.submitted(request);
         RestoreView.Summary summary = views.awaitVerdict(request.restoreId(), properties.verdictTimeout());
         if (summary.state() == RestoreState.REJECTED) {
@@ -149,23 +151,13 @@ class RestoresController {
                 r.requestedBy(), r.source(), r.scope(), destination, r.notification(), r.dryRun());
     }
 
-    /**
-     * The request's substance without what restore-api added (the link, the requester), to compare a
-     * resubmission with it: the same request from Kafka or from another caller is the same restore.
-     */
-    private static RestoreRequested withoutLink(RestoreRequested r) {
-        if (r.destination() instanceof Destination.File file
-                && file.delivery() instanceof Destination.Delivery.Email email && email.linkId() != null) {
-            r = withDestination(r, new Destination.File(file.format(), email.withLink(null)));
-        }
-        return requestedBy(r.substance(), "-");
-    }
-
     @Operation(summary = "A restore's state, progress and timeline")
     @GetMapping(path = "/restores/{restoreId}", produces = MediaType.APPLICATION_JSON_VALUE)
     RestoreView.Summary get(@PathVariable String restoreId) {
-        return views.find(restoreId).orElseThrow(() -> new ApiProblem(404, "RESTORE_NOT_FOUND",
+        var summary = views.find(restoreId).orElseThrow(() -> new ApiProblem(404, "RESTORE_NOT_FOUND",
                 "No restore has the id " + restoreId + ". Restores started on Kafka appear once the planner "
                         + "has answered them.", null));
+        Callers.require(views.toFollow(summary, aws.defaultAccount()), "Following restore " + restoreId);
+        return summary;
     }
 }

@@ -8,8 +8,15 @@ import org.springframework.context.annotation.Configuration;
 class RestoresWiring {
 
     @Bean
-    RestoreViews restoreViews(KafkaProperties kafka) {
-        return new RestoreViews(kafka.buildConsumerProperties());
+    RestoreViews restoreViews(KafkaProperties kafka, io.dynarestore.core.kafka.ConsumerHealth health,
+                              io.dynarestore.api.ApiProperties properties) {
+        return new RestoreViews(kafka.buildConsumerProperties(), health, properties.views().retainEnded(),
+                properties.views().maxEnded());
+    }
+
+    @Bean
+    CallerLimits callerLimits(io.dynarestore.api.ApiProperties properties) {
+        return new CallerLimits(properties.limits());
     }
 
     @Bean

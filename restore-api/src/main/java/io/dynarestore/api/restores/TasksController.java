@@ -41,11 +41,14 @@ class TasksController {
     private final RestoreViews views;
     private final EventPublisher publisher;
     private final String defaultAccount;
+    private final CallerLimits limits;
 
-    TasksController(RestoreViews views, EventPublisher publisher, io.dynarestore.core.aws.AwsClients aws) {
+    TasksController(RestoreViews views, EventPublisher publisher, io.dynarestore.core.aws.AwsClients aws,
+                    CallerLimits limits) {
         this.defaultAccount = aws.defaultAccount();
         this.views = views;
         this.publisher = publisher;
+        this.limits = limits;
     }
 
     /** A page of restores, and the link to the next page while there is one. */
@@ -72,7 +75,9 @@ class TasksController {
         Instant to = instant("until", until);
         Key after = cursor == null ? null : Key.decode(cursor);
         Comparator<RestoreView.Summary> newestFirst = Comparator.comparing(Key::of, Key.NEWEST_FIRST);
+        var held = Callers.roles();
         List<RestoreView.Summary> matching = views.all().stream()
+                .filter(s -> Access.missing(views.toFollow(s, defaultAccount), held).isEmpty())
                 .filter(s -> table == null || table.equals(s.source() == null ? null : s.source().table())
                         || s.destination() != null && table.equals(s.destination().tableName()))
                 .filter(s -> states == null || states.contains(s.state()))
@@ -120,8 +125,9 @@ class TasksController {
             throw new ApiProblem(409, "RESTORE_NOT_ACCEPTED_YET", "Restore " + restoreId + " has not been answered "
                     + "by the planner yet; cancel it again in a moment.", null);
         }
-        EventPublisher.await(publisher.send(Topic.COMMANDS, restoreId, CancelRequested.of(restoreId,
-                requester(body), body == null ? null : body.reason())));
+        var cancel = checked(CancelRequested.of(restoreId, requester(body), body == null ? null : body.reason()));
+        limits.submission(Callers.name());
+        EventPublisher.await(publisher.send(Topic.COMMANDS, restoreId, cancel, Callers.name()));
         return ResponseEntity.accepted().location(URI.create("/restores/" + restoreId)).body(summary);
     }
 
@@ -141,8 +147,9 @@ class TasksController {
             throw new ApiProblem(409, "ROLLBACK_NOT_POSSIBLE", "Restore " + restoreId + " cannot be rolled back: "
                     + refusal + ".", null);
         }
-        EventPublisher.await(publisher.send(Topic.COMMANDS, restoreId, RollbackRequested.of(restoreId,
-                requester(body), body == null ? null : body.reason())));
+        var rollback = checked(RollbackRequested.of(restoreId, requester(body), body == null ? null : body.reason()));
+        limits.submission(Callers.name());
+        EventPublisher.await(publisher.send(Topic.COMMANDS, restoreId, rollback, Callers.name()));
         return ResponseEntity.accepted().location(URI.create("/restores/" + restoreId)).body(summary);
     }
 
@@ -152,6 +159,18 @@ class TasksController {
                 "No restore has the id " + restoreId + ".", null));
         views.request(restoreId).ifPresent(r -> Callers.require(Access.requiredFor(r, defaultAccount), what));
         return summary;
+    }
+
+    /** The command, if it passes its schema (the rule every reader of restore.commands applies); else a 400. */
+    private static <C extends io.dynarestore.contracts.commands.RestoreCommand> C checked(C command) {
+        var errors = io.dynarestore.contracts.Schemas.validate(command.type(),
+                io.dynarestore.contracts.Json.mapper().readTree(io.dynarestore.contracts.Json.toBytes(command)));
+        if (!errors.isEmpty()) {
+            throw new ApiProblem(400, "INVALID_REQUEST", "The body does not match " + command.type()
+                    + ".schema.json: " + errors.stream().map(e -> e.field() + " " + e.message())
+                    .collect(Collectors.joining("; ")) + ".", errors);
+        }
+        return command;
     }
 
     /** Who a command is on behalf of: the body's {@code requestedBy}, else the caller. */

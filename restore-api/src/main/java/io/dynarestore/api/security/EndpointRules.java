@@ -15,7 +15,8 @@ import org.springframework.security.web.servlet.util.matcher.PathPatternRequestM
  * what reads backup data (previews, downloads) or adds to the catalog; any restore role for
  * starting and cancelling, which the controllers then narrow to the roles the restore's
  * destination and accounts need. The page, the link pages (a passcode guards them), probes,
- * metrics and the API description are public; everything else needs a caller.
+ * metrics and the API description are public; everything else needs a caller. A HEAD request is
+ * served by the GET handler, so every GET rule holds for HEAD too.
  */
 public final class EndpointRules {
 
@@ -38,7 +39,7 @@ public final class EndpointRules {
             new Rule(HttpMethod.GET, "/restores/*", Set.of(Role.READ)),
             new Rule(HttpMethod.GET, "/restores/*/events", Set.of(Role.READ)),
             new Rule(HttpMethod.POST, "/restores/preview", Set.of(Role.RESTORE)),
-            new Rule(HttpMethod.POST, "/tables/*/exports", Set.of(Role.RESTORE)),
+            new Rule(HttpMethod.POST, "/tables/*/exports", Set.of(Role.REGISTER_EXPORTS)),
             new Rule(HttpMethod.POST, "/restores", RESTORING),
             new Rule(HttpMethod.POST, "/restores/*/cancel", RESTORING),
             new Rule(HttpMethod.POST, "/restores/*/rollback", RESTORING));
@@ -50,16 +51,28 @@ public final class EndpointRules {
         // an event stream's async dispatches and error pages continue a request already authorized
         registry.dispatcherTypeMatchers(DispatcherType.ASYNC, DispatcherType.ERROR).permitAll();
         registry.requestMatchers(PUBLIC.toArray(new String[0])).permitAll();
-        for (Rule rule : RULES) {
+        for (Rule rule : withHead()) {
             registry.requestMatchers(rule.method(), rule.pattern())
                     .hasAnyAuthority(rule.roles().stream().map(Role::id).toArray(String[]::new));
         }
         registry.anyRequest().authenticated();
     }
 
+    /** The rules, each GET one also for HEAD. */
+    static List<Rule> withHead() {
+        var rules = new java.util.ArrayList<Rule>();
+        for (Rule rule : RULES) {
+            rules.add(rule);
+            if (rule.method() == HttpMethod.GET) {
+                rules.add(new Rule(HttpMethod.HEAD, rule.pattern(), rule.roles()));
+            }
+        }
+        return rules;
+    }
+
     /** The roles the endpoint of {@code request} takes, for a 403's detail. */
     static String describe(HttpServletRequest request) {
-        for (Rule rule : RULES) {
+        for (Rule rule : withHead()) {
             if (PathPatternRequestMatcher.withDefaults().matcher(rule.method(), rule.pattern()).matches(request)) {
                 String names = rule.roles().stream().sorted().map(Role::id).collect(Collectors.joining(", "));
                 return rule.roles().size() == 1 ? names : "one of " + names;

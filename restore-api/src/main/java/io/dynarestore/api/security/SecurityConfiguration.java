@@ -1,7 +1,6 @@
 package io.dynarestore.api.security;
 
 import io.dynarestore.api.ApiProperties;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.security.config.ObjectPostProcessor;
@@ -21,8 +20,7 @@ import org.springframework.security.web.header.HeaderWriterFilter;
 class SecurityConfiguration {
 
     @Bean
-    SecurityFilterChain apiSecurity(HttpSecurity http, ApiProperties properties, ObjectProvider<JwtDecoder> decoder)
-            throws Exception {
+    SecurityFilterChain apiSecurity(HttpSecurity http, ApiProperties properties) throws Exception {
         var security = properties.security();
         var problems = new ProblemResponses(security.mode());
         http.csrf(AbstractHttpConfigurer::disable)
@@ -46,12 +44,7 @@ class SecurityConfiguration {
             http.addFilterBefore(new ApiKeyFilter(new ApiKeys(security.apiKeys()), problems),
                     AnonymousAuthenticationFilter.class);
         } else {
-            JwtDecoder jwtDecoder = decoder.getIfAvailable();
-            if (jwtDecoder == null) {
-                throw new IllegalStateException("api.security.mode is jwt, but no token issuer is configured: set "
-                        + "spring.security.oauth2.resourceserver.jwt.issuer-uri (or jwk-set-uri), or use "
-                        + "api.security.mode=api-key with api.security.api-keys");
-            }
+            JwtDecoder jwtDecoder = TokenDecoders.of(security.jwt());
             http.oauth2ResourceServer(o -> o.authenticationEntryPoint(problems).accessDeniedHandler(problems)
                     .jwt(j -> j.decoder(jwtDecoder).jwtAuthenticationConverter(new JwtRoles(security.jwt()))));
         }

@@ -2,6 +2,7 @@ package io.dynarestore.contracts.request;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * A request to restore a table: the JSON that {@code POST /restores} takes and that an upstream
@@ -52,14 +53,47 @@ public record RestoreRequested(
      * This request without what only the notifier may read: the notification targets (addresses
      * and webhook URLs, which can hold tokens), and an email delivery's recipients and message.
      * This is the copy {@code RestoreAccepted} carries on {@code restore.status}, which dashboards read.
+     * A request that named targets keeps an empty {@code notify}, so that the notifier knows to
+     * look for them.
      */
     public RestoreRequested redacted() {
         Destination d = destination;
         if (d instanceof Destination.File f && f.delivery() instanceof Destination.Delivery.Email e) {
             d = new Destination.File(f.format(), new Destination.Delivery.Email(null, null, e.linkId()));
         }
+        boolean targets = notification != null && (notification.emails() != null && !notification.emails().isEmpty()
+                || notification.webhooks() != null && !notification.webhooks().isEmpty());
         return new RestoreRequested(restoreId, type, schemaVersion, eventId, occurredAt, requestedBy, source, scope, d,
+                targets ? new Notify(null, null) : null, dryRun);
+    }
+
+    /**
+     * What readers keep of a restore that ended: the request {@link #redacted()}, and without its
+     * filters and table options (only whether it was a record restore), so that a view of many
+     * ended restores stays small. Whether another request is the same is then told by digest.
+     */
+    public RestoreRequested outline() {
+        RestoreRequested r = redacted();
+        Scope s = r.scope instanceof Scope.Records ? new Scope.Records(List.of(), null) : r.scope;
+        Destination d = r.destination instanceof Destination.NewTable t
+                ? new Destination.NewTable(t.account(), t.region(), t.tableName(), null) : r.destination;
+        return new RestoreRequested(restoreId, type, schemaVersion, eventId, occurredAt, requestedBy, source, s, d,
                 null, dryRun);
+    }
+
+    /**
+     * A digest of what {@link #sameRestoreAs} compares, which outlives the request's details:
+     * SHA-256 of the redacted substance's JSON, in hex.
+     */
+    public String substanceDigest() {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(io.dynarestore.contracts.Json.mapper().writer()
+                            .with(tools.jackson.databind.SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+                            .writeValueAsBytes(redacted().substance())));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /**
@@ -70,9 +104,16 @@ public record RestoreRequested(
         return other != null && redacted().substance().equals(other.redacted().substance());
     }
 
-    /** The same request without the fields that differ between two publications of it. */
+    /**
+     * The same request without the fields that differ between two publications of it: the
+     * envelope, the requester it is on behalf of, and the link id restore-api gives an email delivery.
+     */
     public RestoreRequested substance() {
-        return new RestoreRequested(restoreId, null, null, null, null, requestedBy,
-                source, scope == null ? new Scope.Full() : scope, destination, notification, dryRun);
+        Destination d = destination;
+        if (d instanceof Destination.File f && f.delivery() instanceof Destination.Delivery.Email e) {
+            d = new Destination.File(f.format(), e.withLink(null));
+        }
+        return new RestoreRequested(restoreId, null, null, null, null, null,
+                source, scope == null ? new Scope.Full() : scope, d, notification, dryRun);
     }
 }

@@ -14,6 +14,9 @@ import java.util.Map;
  * completed segments' counts plus the latest progress of segments still being written, or what
  * an import loaded. Capacity events are folded even after the end, since capacity raised for a
  * restore is put back whatever became of it.
+ * Once a restore ends, only its request's {@link RestoreRequested#outline() outline} and
+ * {@link RestoreRequested#substanceDigest() digest} are kept, so that many ended restores take
+ * little memory.
  * Not thread-safe: one thread folds, readers take {@link #summary()} snapshots.
  */
 public final class RestoreView {
@@ -21,6 +24,8 @@ public final class RestoreView {
     private final String restoreId;
     private RestoreState state;
     private RestoreRequested request;
+    private String requestDigest;
+    private String principal;
     private Instant pointInTime;
     private List<String> warnings;
     private RestorePlanned plan;
@@ -61,7 +66,8 @@ public final class RestoreView {
     public static RestoreView requested(RestoreRequested request) {
         var view = new RestoreView(request.restoreId());
         view.state = RestoreState.REQUESTED;
-        view.request = request;
+        view.request = request.redacted();
+        view.requestDigest = request.substanceDigest();
         view.createdAt = request.occurredAt();
         view.updatedAt = request.occurredAt();
         return view;
@@ -103,6 +109,8 @@ public final class RestoreView {
         }
         if (event instanceof RestoreAccepted e) {
             request = e.request();
+            requestDigest = e.request() == null ? null : e.request().substanceDigest();
+            principal = e.principal();
             pointInTime = e.pointInTime();
             warnings = e.warnings();
             moveTo(RestoreState.ACCEPTED, e);
@@ -202,6 +210,9 @@ public final class RestoreView {
     private void moveTo(RestoreState next, RestoreEvent cause) {
         state = next;
         timeline.add(new Milestone(next, cause.type(), cause.occurredAt()));
+        if (next.terminal() && request != null) {
+            request = request.outline(); // what rollbacks, authorization and the summary still need
+        }
     }
 
     public String restoreId() {
@@ -212,8 +223,24 @@ public final class RestoreView {
         return state;
     }
 
+    /** The request, redacted while the restore runs, and only its outline once it ended. */
     public RestoreRequested request() {
         return request;
+    }
+
+    /** Whether {@code other} asks for the same restore as this one did (compared by digest, also after its end). */
+    public boolean sameRequest(RestoreRequested other) {
+        return requestDigest != null && other != null && requestDigest.equals(other.substanceDigest());
+    }
+
+    /** Who submitted the restore, authenticated ({@code RestoreAccepted.principal}); {@code null} before acceptance. */
+    public String principal() {
+        return principal;
+    }
+
+    /** When the restore last changed: its last event's time. */
+    public Instant updatedAt() {
+        return updatedAt;
     }
 
     /** Where the items go: the plan's table, then the table as prepared or completed. */
@@ -402,7 +429,8 @@ public final class RestoreView {
                 plan == null ? null : plan.estimatedItems(), warnings, code, reason,
                 failedSegments.isEmpty() ? null : Map.copyOf(failedSegments), createdAt, updatedAt,
                 List.copyOf(timeline), fileInfo(), cancellation == null ? null : cancellation.occurredAt(),
-                dryRun() ? Boolean.TRUE : null, diff, verification, rollbackInfo(), rollbackRefusal() == null);
+                dryRun() ? Boolean.TRUE : null, diff, verification, rollbackInfo(), rollbackRefusal() == null,
+                principal, request == null ? null : request.requestedBy());
     }
 
     private RollbackInfo rollbackInfo() {
@@ -472,7 +500,8 @@ public final class RestoreView {
                           long itemsDeleted, Long estimatedItems, List<String> warnings, RejectionCode code,
                           String reason, Map<Integer, String> failedSegments, Instant createdAt, Instant updatedAt,
                           List<Milestone> timeline, FileInfo file, Instant cancelRequestedAt, Boolean dryRun,
-                          Diff diff, Verification verification, RollbackInfo rollback, boolean rollbackPossible) {
+                          Diff diff, Verification verification, RollbackInfo rollback, boolean rollbackPossible,
+                          String principal, String requestedBy) {
     }
 
     /**

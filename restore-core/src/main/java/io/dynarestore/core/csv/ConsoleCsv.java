@@ -24,7 +24,9 @@ import tools.jackson.databind.json.JsonMapper;
  * base64, BOOL as {@code true}/{@code false}, NULL as {@code true}, and sets, lists and maps as
  * their DynamoDB JSON ({@code ["a","b"]}, {@code [{"S":"x"},{"N":"1"}]}, {@code {"k":{"S":"v"}}}).
  * An absent attribute is an empty, unquoted cell; an empty string is {@code ""}, so the two stay
- * apart. {@link #parse} reads a cell back, so a file can be loaded elsewhere without loss.
+ * apart. A cell or header that a spreadsheet would run as a formula starts with a {@code '}
+ * ({@link FormulaGuard}). {@link #parse} reads a cell back exactly, so a file can be loaded
+ * elsewhere without loss.
  */
 public final class ConsoleCsv implements Closeable {
 
@@ -85,8 +87,12 @@ public final class ConsoleCsv implements Closeable {
         };
     }
 
-    /** The text of a value in its cell. */
+    /** The text of a value in its cell, guarded against running as a formula. */
     public static String cell(AttributeValue v) {
+        return v.type() == AttributeValue.Type.N ? v.n() : FormulaGuard.guard(text(v));
+    }
+
+    private static String text(AttributeValue v) {
         return switch (v.type()) {
             case S -> v.s();
             case N -> v.n();
@@ -115,8 +121,9 @@ public final class ConsoleCsv implements Closeable {
         return out.toString(StandardCharsets.UTF_8);
     }
 
-    /** The value a cell of a column of {@code type} holds. */
-    public static AttributeValue parse(String type, String cell) {
+    /** The value a cell of a column of {@code type} holds: the inverse of {@link #cell}. */
+    public static AttributeValue parse(String type, String written) {
+        String cell = "N".equals(type) ? written : FormulaGuard.unguard(written);
         switch (type) {
             case "S":
                 return AttributeValue.fromS(cell);

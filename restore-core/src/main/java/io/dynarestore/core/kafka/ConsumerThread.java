@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A Kafka consumer (String keys, raw values) owned by one thread, which runs {@code body}
  * until {@link #stop()}: a stop wakes the consumer out of {@code poll()}, the body returns and
- * the consumer is closed on its own thread (a KafkaConsumer is not thread-safe).
+ * the consumer is closed on its own thread (a KafkaConsumer is not thread-safe). A thread that
+ * ends any other way is reported to its service's {@link ConsumerHealth}, which turns liveness DOWN.
  */
 public final class ConsumerThread {
 
@@ -24,11 +25,13 @@ public final class ConsumerThread {
     private final String name;
     private final Map<String, Object> config;
     private final Consumer<KafkaConsumer<String, byte[]>> body;
+    private final ConsumerHealth health;
     private volatile boolean running;
     private volatile KafkaConsumer<String, byte[]> consumer;
     private Thread thread;
 
-    public ConsumerThread(String name, Map<String, Object> config, Consumer<KafkaConsumer<String, byte[]>> body) {
+    public ConsumerThread(String name, Map<String, Object> config, ConsumerHealth health,
+                          Consumer<KafkaConsumer<String, byte[]>> body) {
         var c = new HashMap<>(config);
         c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
         c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
@@ -36,10 +39,12 @@ public final class ConsumerThread {
         this.name = name;
         this.config = c;
         this.body = body;
+        this.health = health;
     }
 
     public void start() {
         running = true;
+        health.started(name);
         thread = new Thread(this::run, name);
         thread.start();
     }
@@ -50,22 +55,29 @@ public final class ConsumerThread {
     }
 
     private void run() {
+        String why = "its loop returned while the service was running";
         try (var c = new KafkaConsumer<String, byte[]>(config)) {
             consumer = c;
             body.accept(c);
         } catch (WakeupException e) {
-            if (running) {
-                log.error("{} woken up while running", name, e);
-            }
-        } catch (RuntimeException e) {
-            log.error("{} stopped", name, e);
+            why = "woken up while running";
+        } catch (RuntimeException | Error e) {
+            why = e.toString();
+            log.error("{} stopped: it reads nothing more until the service is restarted (liveness is DOWN)", name, e);
         } finally {
-            running = false;
+            if (running) {
+                running = false;
+                health.stoppedUnexpectedly(name, why);
+                log.error("consumer thread {} ended: {}; liveness is DOWN", name, why);
+            }
         }
     }
 
     /** Stops the body and waits (bounded) for the thread to end. */
     public void stop(Duration wait) {
+        if (running) {
+            health.stoppedOnPurpose(name);
+        }
         running = false;
         KafkaConsumer<String, byte[]> c = consumer;
         if (c != null) {

@@ -4,6 +4,8 @@ import io.dynarestore.contracts.CloudEvents;
 import io.dynarestore.contracts.Envelope;
 import io.dynarestore.contracts.Json;
 import io.dynarestore.contracts.Topic;
+import io.dynarestore.contracts.access.Access;
+import io.dynarestore.contracts.access.MessageSignature;
 import io.dynarestore.contracts.status.RestoreEvent;
 import java.util.HashMap;
 import java.util.Map;
@@ -30,8 +32,17 @@ public final class EventPublisher implements AutoCloseable {
 
     private final Producer<String, byte[]> producer;
     private final String service;
+    private final String signingKey;
 
     public EventPublisher(Map<String, Object> producerConfig, String service) {
+        this(producerConfig, service, null);
+    }
+
+    /**
+     * @param signingKey the key that proves {@code service} as the principal of what it publishes on
+     *                   {@code restore.requests} and {@code restore.commands} ({@code null}: unsigned)
+     */
+    public EventPublisher(Map<String, Object> producerConfig, String service, String signingKey) {
         var config = new HashMap<>(producerConfig);
         config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
         config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
@@ -41,6 +52,7 @@ public final class EventPublisher implements AutoCloseable {
         config.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, service + "-" + ProcessHandle.current().pid());
         this.producer = new KafkaProducer<>(config);
         this.service = service;
+        this.signingKey = signingKey;
     }
 
     public Producer<String, byte[]> producer() {
@@ -49,14 +61,34 @@ public final class EventPublisher implements AutoCloseable {
 
     /** Sends {@code message} to {@code topic} under {@code key}; completes when the broker has it. */
     public CompletableFuture<RecordMetadata> send(Topic topic, String key, Envelope message) {
-        var record = new ProducerRecord<String, byte[]>(topic.topicName(), key, Json.toBytes(message));
+        return send(topic, key, message, null);
+    }
+
+    /**
+     * Sends {@code message} on behalf of {@code caller}, the authenticated caller this service
+     * vouches for. On {@code restore.requests} and {@code restore.commands} the record names this
+     * service as its principal, and the caller, signed (see {@link MessageSignature}), so that the
+     * planner can hold it to the caller's roles.
+     */
+    public CompletableFuture<RecordMetadata> send(Topic topic, String key, Envelope message, String caller) {
+        byte[] value = Json.toBytes(message);
+        var record = new ProducerRecord<String, byte[]>(topic.topicName(), key, value);
         CloudEvents.headers(message, service).forEach((k, v) -> record.headers().add(k, v));
         if (topic == Topic.REQUESTS || topic == Topic.COMMANDS) {
-            // the planner authorizes requests by their publisher; this service vouches for its own callers
-            record.headers().add(io.dynarestore.contracts.access.Access.PRINCIPAL_HEADER,
-                    service.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            record.headers().add(Access.PRINCIPAL_HEADER, utf8(service));
+            if (caller != null) {
+                record.headers().add(MessageSignature.CALLER_HEADER, utf8(caller));
+            }
+            if (signingKey != null) {
+                record.headers().add(MessageSignature.HEADER, utf8(MessageSignature.sign(signingKey,
+                        topic.topicName(), service, caller, value)));
+            }
         }
         return sendAsync(record);
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** Sends a prepared record (a forwarded or dead-lettered message) and waits until the broker has it. */

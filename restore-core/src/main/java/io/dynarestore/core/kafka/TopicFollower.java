@@ -21,12 +21,12 @@ public final class TopicFollower implements AutoCloseable {
 
     private final ConsumerThread thread;
 
-    public TopicFollower(Map<String, Object> baseConfig, String group, String topic,
+    public TopicFollower(Map<String, Object> baseConfig, String group, String topic, ConsumerHealth health,
                          Consumer<ConsumerRecord<String, byte[]>> handler) {
         var config = new HashMap<>(baseConfig);
         config.put(ConsumerConfig.GROUP_ID_CONFIG, group);
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        this.thread = new ConsumerThread("follow-" + topic, config, c -> follow(c, topic, handler));
+        this.thread = new ConsumerThread("follow-" + topic, config, health, c -> follow(c, topic, handler));
     }
 
     public void start() {

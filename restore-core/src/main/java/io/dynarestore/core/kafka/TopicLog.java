@@ -17,11 +17,13 @@ import org.apache.kafka.common.TopicPartition;
  * each record to {@code handler} on its own thread: how a service rebuilds a fold of a log
  * (links, deliveries) after a restart and shares it with its other replicas.
  *
- * <p>Rule: a caller that needs the fold to include a record (its own write, or everything
+ * <p>Rule: a record the handler throws on is skipped (logged), never the end of the fold. A caller that needs the fold to include a record (its own write, or everything
  * written before now) waits for it with {@link #awaitPosition} or {@link #awaitCaughtUp}; both
  * are bounded and say whether the fold got there.
  */
 public final class TopicLog implements AutoCloseable {
+
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(TopicLog.class);
 
     private final String topic;
     private final Map<Integer, Long> positions = new ConcurrentHashMap<>();
@@ -34,13 +36,13 @@ public final class TopicLog implements AutoCloseable {
     private volatile Ends ends = new Ends(0, Map.of());
     private volatile boolean assigned;
 
-    public TopicLog(Map<String, Object> baseConsumerConfig, String name, String topic,
+    public TopicLog(Map<String, Object> baseConsumerConfig, String name, String topic, ConsumerHealth health,
                     Consumer<ConsumerRecord<String, byte[]>> handler) {
         this.topic = topic;
         var config = new HashMap<>(baseConsumerConfig);
         config.remove(ConsumerConfig.GROUP_ID_CONFIG);
         config.put(ConsumerConfig.CLIENT_ID_CONFIG, name + "-" + ProcessHandle.current().pid());
-        this.thread = new ConsumerThread(name, config, c -> follow(c, handler));
+        this.thread = new ConsumerThread(name, config, health, c -> follow(c, handler));
     }
 
     public void start() {
@@ -58,7 +60,12 @@ public final class TopicLog implements AutoCloseable {
         assigned = true;
         while (thread.running()) {
             for (ConsumerRecord<String, byte[]> record : c.poll(Duration.ofMillis(100))) {
-                handler.accept(record);
+                try {
+                    handler.accept(record);
+                } catch (RuntimeException e) {
+                    // one record the fold cannot take must not stop the fold of every other
+                    log.warn("{}-{}@{} skipped: {}", record.topic(), record.partition(), record.offset(), e.toString());
+                }
                 positions.put(record.partition(), record.offset() + 1);
             }
             for (TopicPartition p : partitions) {

@@ -24,19 +24,27 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * The first records a restore would write, read from the vault as far as needed and no further:
- * reading stops at {@code limit} matches or at the time bound, and the answer says whether the
- * whole source was read. For a point in time, the changed keys' final images come first (the
- * delta is computed in full, within the time bound), then the base's items that no change
- * supersedes. The filter is the one writers apply.
+ * reading stops at {@code limit} matches, at {@code maxBytes} of records, at the time bound or
+ * when the changed keys of a point in time outgrow the memory budget, and the answer says
+ * whether the whole source was read and, if not, why. For a point in time, the changed keys'
+ * final images come first (the delta is spilled to disk in buckets sized to the memory budget,
+ * within the time bound), then the base's items that no change supersedes. The filter is the one
+ * writers apply.
  */
 public final class Preview {
 
+    /** Memory a changed key takes in the set of superseded keys (a 16-byte hash in a hash set). */
+    static final long BYTES_PER_CHANGED_KEY = 64;
+
     private final S3Client s3;
     private final VaultCatalog catalog;
+    private final long memoryBudget;
 
-    public Preview(S3Client s3, VaultCatalog catalog) {
+    /** @param memoryBudget the most memory one preview's delta may take (its buckets and changed keys) */
+    public Preview(S3Client s3, VaultCatalog catalog, long memoryBudget) {
         this.s3 = s3;
         this.catalog = catalog;
+        this.memoryBudget = memoryBudget;
     }
 
     /**
@@ -45,9 +53,10 @@ public final class Preview {
      * @param complete whether the whole source was read (then {@code records} are all the matches
      *                 when fewer than the limit)
      * @param scanned  items (and changes) read
+     * @param stoppedBy why reading stopped early ({@code null} when it did not)
      */
     public record Result(List<Map<String, AttributeValue>> records, List<String> columns, boolean complete,
-                         long scanned, long elapsedMs) {
+                         long scanned, long elapsedMs, String stoppedBy) {
     }
 
     /**
@@ -55,41 +64,19 @@ public final class Preview {
      * @param filter     {@code null} to preview every item
      */
     public Result run(Backup base, PitrCoverage.Resolution resolution, KeySchema key, RecordFilter filter, int limit,
-                      Duration timeLimit) {
+                      long maxBytes, Duration timeLimit) {
         long start = System.nanoTime();
         long deadline = start + timeLimit.toNanos();
-        var records = new ArrayList<Map<String, AttributeValue>>();
+        var records = new Records(limit, maxBytes);
         long[] scanned = {0};
         Set<KeyHash> changed = new HashSet<>();
-        boolean complete = true;
+        String stoppedBy = null;
         try {
             if (resolution != null) {
-                long from = base.metadata().takenAt().getEpochSecond() * 1_000_000L
-                        + base.metadata().takenAt().getNano() / 1_000;
-                long until = resolution.pointInTime().getEpochSecond() * 1_000_000L + 1_000_000L;
-                try (var delta = new DeltaBuilder(key.names(), from, until, 0)) {
-                    for (ExportMetadata export : resolution.exports()) {
-                        String bucket = catalog.exportBucket(export);
-                        for (ManifestFile f : catalog.exportFiles(export)) {
-                            read(bucket, f, deadline, line -> {
-                                scanned[0]++;
-                                delta.add(line);
-                                return true;
-                            });
-                        }
-                    }
-                    delta.build((hash, change) -> {
-                        changed.add(hash);
-                        var image = change.newImage();
-                        if (image != null && records.size() < limit && (filter == null || filter.matches(image))) {
-                            records.add(image);
-                        }
-                    });
-                }
+                delta(base, resolution, key, filter, deadline, records, scanned, changed);
             }
             for (ManifestFile f : base.files()) {
-                if (records.size() >= limit) {
-                    complete = false;
+                if (records.full()) {
                     break;
                 }
                 read(base.dataBucket(), f, deadline, line -> {
@@ -99,17 +86,93 @@ public final class Preview {
                             && (filter == null || filter.matches(item))) {
                         records.add(item);
                     }
-                    return records.size() < limit;
+                    return !records.full();
                 });
             }
-        } catch (TimeUp e) {
-            complete = false;
+        } catch (Stopped e) {
+            stoppedBy = e.why;
         }
-        if (records.size() >= limit) {
-            complete = false; // stopped at the limit: what follows was not read
+        if (stoppedBy == null && records.full()) {
+            stoppedBy = records.list.size() >= limit ? "the limit of " + limit + " records"
+                    : "the limit of " + maxBytes + " bytes of records";
         }
-        return new Result(records, columns(records, key), complete, scanned[0],
-                Duration.ofNanos(System.nanoTime() - start).toMillis());
+        return new Result(records.list, columns(records.list, key), stoppedBy == null, scanned[0],
+                Duration.ofNanos(System.nanoTime() - start).toMillis(), stoppedBy);
+    }
+
+    /** The final images of the keys changed up to the point in time, within the memory budget and the time bound. */
+    private void delta(Backup base, PitrCoverage.Resolution resolution, KeySchema key, RecordFilter filter,
+                       long deadline, Records records, long[] scanned, Set<KeyHash> changed) {
+        long from = base.metadata().takenAt().getEpochSecond() * 1_000_000L
+                + base.metadata().takenAt().getNano() / 1_000;
+        long until = resolution.pointInTime().getEpochSecond() * 1_000_000L + 1_000_000L;
+        long changes = 0;
+        var files = new ArrayList<Map.Entry<String, ManifestFile>>();
+        for (ExportMetadata export : resolution.exports()) {
+            String bucket = catalog.exportBucket(export);
+            for (ManifestFile f : catalog.exportFiles(export)) {
+                files.add(Map.entry(bucket, f));
+                changes += f.itemCount() == null ? 0 : f.itemCount();
+            }
+        }
+        long maxKeys = Math.max(1, memoryBudget / 2 / BYTES_PER_CHANGED_KEY);
+        if (changes > maxKeys * 4) {
+            // more changes than the memory budget could tell apart from the base: not worth reading
+            throw new Stopped("the memory budget of the preview (" + changes + " changes since the backup; restore "
+                    + "into a new table to see them all)");
+        }
+        try (var delta = new DeltaBuilder(key.names(), from, until, DeltaBuilder.bitsFor(changes, memoryBudget / 2))) {
+            for (var f : files) {
+                read(f.getKey(), f.getValue(), deadline, line -> {
+                    scanned[0]++;
+                    delta.add(line);
+                    return true;
+                });
+            }
+            delta.build((hash, change) -> {
+                if (System.nanoTime() > deadline) {
+                    throw new Stopped("the time limit");
+                }
+                if (changed.size() >= maxKeys) {
+                    throw new Stopped("the memory budget of the preview (more than " + maxKeys + " keys changed)");
+                }
+                changed.add(hash);
+                var image = change.newImage();
+                if (image != null && (filter == null || filter.matches(image))) {
+                    records.add(image);
+                }
+            });
+        }
+    }
+
+    /** The records kept, bounded by count and by bytes. */
+    private static final class Records {
+        final List<Map<String, AttributeValue>> list = new ArrayList<>();
+        final int limit;
+        final long maxBytes;
+        long bytes;
+
+        Records(int limit, long maxBytes) {
+            this.limit = limit;
+            this.maxBytes = maxBytes;
+        }
+
+        void add(Map<String, AttributeValue> item) {
+            if (full()) {
+                return;
+            }
+            long size = io.dynarestore.core.codec.ItemSize.of(item);
+            if (bytes + size > maxBytes) {
+                bytes = maxBytes; // the next record does not fit: stop here
+                return;
+            }
+            bytes += size;
+            list.add(item);
+        }
+
+        boolean full() {
+            return list.size() >= limit || bytes >= maxBytes;
+        }
     }
 
     private interface LineHandler {
@@ -122,7 +185,7 @@ public final class Preview {
                 .key(f.dataFileS3Key())), null)) {
             for (ExportLine line; (line = reader.next()) != null; ) {
                 if (System.nanoTime() > deadline) {
-                    throw new TimeUp();
+                    throw new Stopped("the time limit");
                 }
                 if (!handler.handle(line)) {
                     return;
@@ -140,9 +203,13 @@ public final class Preview {
         return List.copyOf(names);
     }
 
-    private static final class TimeUp extends RuntimeException {
-        TimeUp() {
-            super(null, null, false, false);
+    /** Reading stopped before the end, for {@code why}. */
+    private static final class Stopped extends RuntimeException {
+        final String why;
+
+        Stopped(String why) {
+            super(why, null, false, false);
+            this.why = why;
         }
     }
 }

@@ -82,6 +82,13 @@ public final class RequestReader {
             errors.add(new FieldError("/source", "must name exactly one of backupId, pointInTime or snapId; it names "
                     + (named.isEmpty() ? "none" : String.join(" and ", named))));
         }
+        JsonNode delivery = json.path("destination").path("delivery");
+        if ("EMAIL".equals(delivery.path("type").asString(null))
+                && (!delivery.has("recipients") || delivery.get("recipients").isEmpty())) {
+            // the schema lets a redacted copy (RestoreAccepted.request) leave them out, a submission may not
+            errors.add(new FieldError("/destination/delivery/recipients", "is required for EMAIL delivery: the "
+                    + "addresses the link is mailed to"));
+        }
         return errors;
     }
 
@@ -94,7 +101,7 @@ public final class RequestReader {
 
     private static String usableRestoreId(JsonNode json, String fallback) {
         JsonNode id = json.get("restoreId");
-        if (id != null && id.isString() && id.asString().matches("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")) {
+        if (id != null && id.isString() && io.dynarestore.contracts.RestoreIds.valid(id.asString())) {
             return id.asString();
         }
         return fallback;

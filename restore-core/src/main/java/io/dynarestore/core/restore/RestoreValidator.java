@@ -15,6 +15,7 @@ import io.dynarestore.core.pitr.PitrCoverage;
 import io.dynarestore.core.vault.Backup;
 import io.dynarestore.core.vault.SnapMetadata;
 import io.dynarestore.core.vault.VaultCatalog;
+import io.dynarestore.core.webhooks.WebhookAddresses;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -41,15 +42,28 @@ public final class RestoreValidator {
     private final VaultCatalog catalog;
     private final AwsClients aws;
     private final Clock clock;
+    private final WebhookAddresses webhooks;
+    private final long maxCapacityUnits;
 
-    public RestoreValidator(VaultCatalog catalog, AwsClients aws, Clock clock) {
+    /**
+     * @param webhooks         where webhooks may go (the same rule the notifier applies when it delivers)
+     * @param maxCapacityUnits the most read or write capacity units a new table (or one of its GSIs) may get
+     */
+    public RestoreValidator(VaultCatalog catalog, AwsClients aws, Clock clock, WebhookAddresses webhooks,
+                            long maxCapacityUnits) {
         this.catalog = catalog;
         this.aws = aws;
         this.clock = clock;
+        this.webhooks = webhooks;
+        this.maxCapacityUnits = maxCapacityUnits;
     }
 
     public Verdict check(RestoreRequested request) {
         Source source = request.source();
+        Verdict targets = webhookTargets(request);
+        if (targets != null) {
+            return targets;
+        }
         if (request.dry() && !(request.destination() instanceof Destination.ExistingTable
                 || request.destination() instanceof Destination.InPlace)) {
             return problem(RejectionCode.INVALID_REQUEST, "/dryRun", "A dry run shows what a restore would change in "
@@ -183,6 +197,58 @@ public final class RestoreValidator {
         return new Verdict.Ok(backup, null, existing.isPresent(), pointInTime);
     }
 
+    /** Every webhook of the request may be posted to, or the first that may not. */
+    private Verdict webhookTargets(RestoreRequested request) {
+        var urls = request.notification() == null || request.notification().webhooks() == null ? List.<String>of()
+                : request.notification().webhooks();
+        for (int i = 0; i < urls.size(); i++) {
+            String why = webhooks.refusal(urls.get(i));
+            if (why != null) {
+                return problem(RejectionCode.INVALID_REQUEST, "/notify/webhooks/" + i, "notify.webhooks[" + i + "] "
+                        + why + ".");
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The capacity a new table asks for, by the request or (when it leaves billing out) by the
+     * backup's description, stays within the configured cap: a description registered with an
+     * export is the registrant's word, and capacity is billed by the hour.
+     */
+    private List<FieldError> capacity(Destination.TableOptions options, TableDescription table) {
+        var errors = new java.util.ArrayList<FieldError>();
+        String at = "/destination/options/billing";
+        if (options != null && options.billing() != null) {
+            var b = options.billing();
+            for (var units : new Object[][]{{"readCapacityUnits", b.readCapacityUnits()},
+                    {"writeCapacityUnits", b.writeCapacityUnits()}}) {
+                if (units[1] != null && (Long) units[1] > maxCapacityUnits) {
+                    errors.add(new FieldError(at + "/" + units[0], "asks for " + units[1] + " units; at most "
+                            + maxCapacityUnits + " are taken (the installation's limit)"));
+                }
+            }
+            return errors;
+        }
+        var throughputs = new java.util.ArrayList<software.amazon.awssdk.services.dynamodb.model
+                .ProvisionedThroughputDescription>();
+        throughputs.add(table.provisionedThroughput());
+        table.globalSecondaryIndexes().forEach(g -> throughputs.add(g.provisionedThroughput()));
+        for (var t : throughputs) {
+            if (t != null && (over(t.readCapacityUnits()) || over(t.writeCapacityUnits()))) {
+                errors.add(new FieldError(at, "the backup's table had " + t.readCapacityUnits() + " read and "
+                        + t.writeCapacityUnits() + " write units, over the installation's limit of " + maxCapacityUnits
+                        + "; give options.billing (PAY_PER_REQUEST, or units within the limit)"));
+                break;
+            }
+        }
+        return errors;
+    }
+
+    private boolean over(Long units) {
+        return units != null && units > maxCapacityUnits;
+    }
+
     /** An in-place restore names the source's account and region or none: it never crosses either. */
     private static Verdict inPlaceCrossing(Source source, Destination.InPlace inPlace) {
         boolean otherAccount = inPlace.account() != null && !inPlace.account().equals(source.account());
@@ -209,9 +275,11 @@ public final class RestoreValidator {
         }
     }
 
-    private static Verdict options(Destination.NewTable destination, TableDescription table,
-                                   List<software.amazon.awssdk.services.dynamodb.model.Tag> tags, Target target) {
-        var errors = TableOptionsCheck.check(destination.options(), table, tags, target.region());
+    private Verdict options(Destination.NewTable destination, TableDescription table,
+                            List<software.amazon.awssdk.services.dynamodb.model.Tag> tags, Target target) {
+        var errors = new java.util.ArrayList<>(TableOptionsCheck.check(destination.options(), table, tags,
+                target.region()));
+        errors.addAll(capacity(destination.options(), table));
         if (errors.isEmpty()) {
             return null;
         }

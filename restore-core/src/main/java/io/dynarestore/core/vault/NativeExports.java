@@ -1,5 +1,6 @@
 package io.dynarestore.core.vault;
 
+import io.dynarestore.contracts.BackupIds;
 import java.time.Instant;
 import java.util.List;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
@@ -10,13 +11,68 @@ import software.amazon.awssdk.services.dynamodb.model.Tag;
  * lies, without copying its data: a full export becomes a backup of the table, an incremental one
  * becomes point-in-time coverage. Only a small {@code backup.json} or {@code export.json} with the
  * export's location is written to the vault.
+ *
+ * <p>Rules, since what is registered is what later restores (in place included) take as the
+ * table's history: the export lies in one of the configured export locations and never under the
+ * vault's own root; its manifest's {@code tableArn} is the target table's (partition aside: the
+ * same account, region and name) and its {@code exportArn}, when given, is an export of that
+ * table; its id passes {@link BackupIds}; a full export without an expiry expires after the
+ * configured retention.
  */
 public final class NativeExports {
 
     private final VaultCatalog catalog;
+    private final List<String> allowedLocations;
+    private final java.time.Duration retention;
 
-    public NativeExports(VaultCatalog catalog) {
+    /**
+     * @param allowedLocations buckets ({@code exports}) or bucket prefixes ({@code exports/AWSDynamoDB/})
+     *                         where exports may be registered from
+     * @param retention        how long a full export registered without {@code expiresAt} stays restorable
+     */
+    public NativeExports(VaultCatalog catalog, List<String> allowedLocations, java.time.Duration retention) {
         this.catalog = catalog;
+        this.allowedLocations = List.copyOf(allowedLocations);
+        this.retention = retention;
+    }
+
+    /** Why exports may not be registered from {@code location}, or {@code null}. */
+    public String locationRefusal(ExportLocation location) {
+        VaultLayout layout = catalog.layout();
+        if (location.bucket().equals(layout.bucket()) && location.prefix().startsWith(layout.root())) {
+            return "s3://" + location.bucket() + "/" + layout.root() + " is the vault itself; register exports from "
+                    + "where DynamoDB wrote them";
+        }
+        String where = location.bucket() + "/" + location.prefix();
+        for (String allowed : allowedLocations) {
+            String a = allowed.startsWith("s3://") ? allowed.substring(5) : allowed;
+            if (where.equals(a) || where.startsWith(a.endsWith("/") ? a : a + "/")) {
+                return null;
+            }
+        }
+        return allowedLocations.isEmpty() ? "no export locations are configured (api.exports.allowed-locations); an "
+                + "operator lists the buckets DynamoDB exports into"
+                : location.uri() + " is not in the configured export locations (" + String.join(", ", allowedLocations)
+                + "); an operator adds the bucket to api.exports.allowed-locations";
+    }
+
+    /** Why the export summarized by {@code summary} is not one of table {@code tableName}, or {@code null}. */
+    static String tableRefusal(ManifestSummary summary, String account, String region, String tableName) {
+        String expected = ":dynamodb:" + region + ":" + account + ":table/" + tableName;
+        String arn = summary.tableArn();
+        if (arn == null || !arn.matches("arn:aws[a-z-]*:dynamodb:[a-z0-9-]+:[0-9]{12}:table/[A-Za-z0-9_.-]{3,255}")) {
+            return "its manifest names no table (tableArn " + (arn == null ? "missing" : "'" + arn + "'") + "); only an "
+                    + "export DynamoDB wrote can be registered";
+        }
+        if (!arn.substring(arn.indexOf(':', 4)).equals(expected)) {
+            return "it is an export of " + arn + ", not of table " + tableName + " in account " + account + " region "
+                    + region + "; register it under its own table, account and region";
+        }
+        String exportArn = summary.exportArn();
+        if (exportArn != null && !exportArn.startsWith(arn + "/export/")) {
+            return "its exportArn " + exportArn + " is not an export of " + arn;
+        }
+        return null;
     }
 
     /** What a registration made. */
@@ -44,8 +100,21 @@ public final class NativeExports {
      */
     public Registered register(ExportLocation location, String account, String region, String tableName,
                                TableDescription table, List<Tag> tags, Instant expiresAt) {
+        String refused = locationRefusal(location);
+        if (refused != null) {
+            throw new RegistrationException("The export cannot be registered: " + refused + ".");
+        }
         ManifestSummary summary = summary(location);
+        String notThisTable = tableRefusal(summary, account, region, tableName);
+        if (notThisTable != null) {
+            throw new RegistrationException("The export at " + location.uri() + " cannot be registered: "
+                    + notThisTable + ".");
+        }
         String id = exportId(summary, location);
+        if (!BackupIds.valid(id)) {
+            throw new RegistrationException("The export at " + location.uri() + " has the id '" + id + "', which is not "
+                    + "an id DynamoDB gives (letters, digits, '_', '.', ':', '-'); it cannot name a backup.");
+        }
         long items = summary.itemCount() == null ? 0 : summary.itemCount();
         VaultLayout layout = catalog.layout();
         if (ManifestSummary.INCREMENTAL_EXPORT.equals(summary.exportType())) {
@@ -56,7 +125,7 @@ public final class NativeExports {
             String key = layout.exportPrefix(account, region, tableName, id) + VaultLayout.EXPORT_JSON;
             var existing = catalog.read(layout.bucket(), key, ExportMetadata.class);
             var metadata = existing.orElseGet(() -> new ExportMetadata(ExportMetadata.FORMAT_VERSION, id, account,
-                    region, tableName, Instant.parse(summary.exportFromTime()), Instant.parse(summary.exportToTime()),
+                    region, tableName, time("exportFromTime", summary.exportFromTime()), time("exportToTime", summary.exportToTime()),
                     true, items, location));
             if (existing.isEmpty()) {
                 catalog.put(key, metadata);
@@ -70,12 +139,23 @@ public final class NativeExports {
         }
         String key = layout.backupPrefix(account, region, tableName, id) + VaultLayout.BACKUP_JSON;
         var existing = catalog.read(layout.bucket(), key, BackupMetadata.class);
-        Instant takenAt = Instant.parse(summary.exportTime() != null ? summary.exportTime() : summary.startTime());
+        Instant takenAt = summary.exportTime() != null ? time("exportTime", summary.exportTime())
+                : time("startTime", summary.startTime());
         if (existing.isEmpty()) {
-            catalog.put(key, BackupMetadata.of(id, takenAt, expiresAt, account, region, table, tags, null, null)
+            Instant expires = expiresAt != null ? expiresAt : takenAt.plus(retention);
+            catalog.put(key, BackupMetadata.of(id, takenAt, expires, account, region, table, tags, null, null)
                     .at(location));
         }
         return new Registered("FULL", id, takenAt, null, null, items, location.uri(), existing.isPresent());
+    }
+
+    private static Instant time(String field, String value) {
+        try {
+            return Instant.parse(value);
+        } catch (RuntimeException e) {
+            throw new RegistrationException("The export's manifest-summary.json has " + field + " '" + value + "', "
+                    + "which is not an ISO-8601 time; only an export DynamoDB wrote can be registered.");
+        }
     }
 
     /** The export's id: the last part of its ARN, else its folder's name. */

@@ -101,4 +101,40 @@ class ConsoleCsvTest {
         assertThat(lines[1]).isEqualTo("\"a,\"\"b\"\"\nc\",1,\"\"");
         assertThat(lines[2]).isEqualTo("d,2,");
     }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
+            "a formula                  | =HYPERLINK(\"http://evil.example\",\"x\") | `'=HYPERLINK(\"http://evil.example\",\"x\")`",
+            "a DDE payload              | `+cmd|' /C calc'!A0`                      | `'+cmd|' /C calc'!A0`",
+            "a minus formula            | -2+3+cmd                                  | '-2+3+cmd",
+            "an at formula              | @SUM(A1:A9)                               | '@SUM(A1:A9)",
+            "a leading tab              | `\tX`                                      | `'\tX`",
+            "a leading quote, kept      | 'quoted                                   | ''quoted",
+            "a quote in the middle      | it's                                      | it's",
+    })
+    void guardsStringCellsThatASpreadsheetWouldRunAndReadsThemBackExactly(String name, String value, String cell) {
+        // Given a string that a spreadsheet would take for a formula
+        String text = value.replace("\\t", "\t");
+        AttributeValue v = AttributeValue.fromS(text);
+
+        // Then its cell starts with a quote, and reading the cell gives the string back
+        assertThat(ConsoleCsv.cell(v)).isEqualTo(cell.replace("\\t", "\t"));
+        assertThat(ConsoleCsv.parse("S", ConsoleCsv.cell(v))).isEqualTo(v);
+    }
+
+    @Test
+    void guardsHeadersAndBinaryButLeavesNegativeNumbersNumbers() {
+        // Given an attribute whose name is a formula, a binary value whose base64 starts with '+', a negative number
+        var item = DynamoJson.fromJson("{\"pk\":{\"S\":\"p\"},\"sk\":{\"N\":\"-7\"},"
+                + "\"=1+1\":{\"S\":\"x\"},\"bin\":{\"B\":\"+/8=\"}}");
+
+        // When it is exported and read back
+        String csv = export(List.of(item));
+        var lines = csv.split("\r\n");
+
+        // Then the header and the binary cell are guarded, the number is not, and the item comes back equal
+        assertThat(lines[0]).isEqualTo("pk (S),sk (N),'=1+1 (S),bin (B)");
+        assertThat(lines[1]).isEqualTo("p,-7,x,'+/8=");
+        assertThat(read(csv)).containsExactly(item);
+    }
 }

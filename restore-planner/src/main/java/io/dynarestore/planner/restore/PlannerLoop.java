@@ -66,9 +66,14 @@ public final class PlannerLoop implements SmartLifecycle {
     private final java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
     private long nextProgress;
 
+    private final Duration retainEnded;
+    private long nextAgeOut;
+
     PlannerLoop(Map<String, Object> consumerConfig, RequestIntake intake, RestoreSteps steps,
                 EventPublisher publisher, ExecutorService workers, Duration progressInterval,
-                io.micrometer.core.instrument.MeterRegistry meters) {
+                io.micrometer.core.instrument.MeterRegistry meters, io.dynarestore.core.kafka.ConsumerHealth health,
+                Duration retainEnded) {
+        this.retainEnded = retainEnded;
         this.progressInterval = progressInterval;
         this.meters = meters;
         // counted by the loop thread (the only one that may read the views), read by the scrape
@@ -80,7 +85,7 @@ public final class PlannerLoop implements SmartLifecycle {
         this.steps = steps;
         this.publisher = publisher;
         this.workers = workers;
-        this.thread = new ConsumerThread("planner-loop", consumerConfig, this::loop);
+        this.thread = new ConsumerThread("planner-loop", consumerConfig, health, this::loop);
     }
 
     /** Consumer settings of the loop: manual commits, range assignment, generous poll interval. */
@@ -140,6 +145,7 @@ public final class PlannerLoop implements SmartLifecycle {
             drainSteps();
             wakeDue();
             progress();
+            ageOut();
             if (!commits.isEmpty()) {
                 c.commitSync(commits);
             }
@@ -183,7 +189,8 @@ public final class PlannerLoop implements SmartLifecycle {
         } else if (record.topic().equals(Topic.COMMANDS.topicName())) {
             onCommand(record);
         } else {
-            TrackedRestore accepted = intake.handle(record, owned, partitions);
+            TrackedRestore accepted = intake.handle(record, owned, partitions,
+                    java.time.Instant.now().minus(retainEnded));
             if (accepted != null) {
                 drive(accepted);
             }
@@ -197,7 +204,7 @@ public final class PlannerLoop implements SmartLifecycle {
                     record.partition(), record.offset());
             return;
         }
-        TrackedRestore restore = owned.getOrCreate(record.partition(), event.restoreId());
+        TrackedRestore restore = owned.forEvent(record.partition(), event, cutoff(event));
         restore.applyFromLog(event);
         drive(restore);
     }
@@ -209,15 +216,15 @@ public final class PlannerLoop implements SmartLifecycle {
      */
     private void onCommand(ConsumerRecord<String, byte[]> record) {
         RestoreCommand command;
-        try {
-            command = Json.mapper().readValue(record.value(), RestoreCommand.class);
-        } catch (RuntimeException e) {
+        var read = io.dynarestore.core.request.CommandReader.read(record.value());
+        if (read instanceof io.dynarestore.core.request.CommandReader.Invalid invalid) {
             log.warn("{}-{}@{}: not a valid command; sent to the DLT", record.topic(), record.partition(),
                     record.offset());
-            DeadLetters.send(publisher, record, "INVALID_COMMAND", "not a valid RestoreCommand (see "
-                    + io.dynarestore.contracts.Schemas.uriOf("CancelRequested") + "): " + e.getMessage(), null);
+            DeadLetters.send(publisher, record, "INVALID_COMMAND", "not a valid RestoreCommand: " + invalid.reason(),
+                    null);
             return;
         }
+        command = ((io.dynarestore.core.request.CommandReader.Valid) read).command();
         if (command instanceof CancelRequested cancel) {
             TrackedRestore restore = cancel.restoreId() == null ? null : owned.get(record.partition(), cancel.restoreId());
             if (restore == null || restore.view.state() == null || restore.view.state().terminal()
@@ -331,6 +338,22 @@ public final class PlannerLoop implements SmartLifecycle {
         running.set(runningNow);
     }
 
+    /**
+     * Forgets restores that ended more than {@code retainEnded} ago (checked once a minute), so
+     * that the views this planner holds stay bounded; their events age out of the topic after as long.
+     */
+    private void ageOut() {
+        long now = System.nanoTime();
+        if (now - nextAgeOut < 0) {
+            return;
+        }
+        nextAgeOut = now + Duration.ofMinutes(1).toNanos();
+        int forgotten = owned.forgetEndedBefore(java.time.Instant.now().minus(retainEnded));
+        if (forgotten > 0) {
+            log.info("forgot {} restores that ended more than {} ago", forgotten, retainEnded);
+        }
+    }
+
     /** Counts a restore this planner ended, and how long it took from its first event. */
     private void ended(TrackedRestore restore, RestoreEvent end) {
         String outcome = String.valueOf(restore.view.state());
@@ -342,6 +365,11 @@ public final class PlannerLoop implements SmartLifecycle {
                     .tag("strategy", strategy).register(meters)
                     .record(Duration.between(restore.view.createdAt(), end.occurredAt()));
         }
+    }
+
+    /** Before when a restore must have ended for {@code event}'s id to start a new one. */
+    private java.time.Instant cutoff(RestoreEvent event) {
+        return (event.occurredAt() == null ? java.time.Instant.now() : event.occurredAt()).minus(retainEnded);
     }
 
     /** Drives the restores whose pause is over. */
@@ -453,7 +481,7 @@ public final class PlannerLoop implements SmartLifecycle {
                     }
                     RestoreEvent event = Messages.statusEvent(record.value());
                     if (event != null && event.restoreId() != null) {
-                        owned.getOrCreate(record.partition(), event.restoreId()).applyFromLog(event);
+                        owned.forEvent(record.partition(), event, cutoff(event)).applyFromLog(event);
                     }
                 }
             }

@@ -1,6 +1,7 @@
 package io.dynarestore.planner.restore;
 
 import io.dynarestore.contracts.Topic;
+import io.dynarestore.contracts.notifications.NotificationsRequested;
 import io.dynarestore.contracts.request.RestoreRequested;
 import io.dynarestore.contracts.status.RestoreAccepted;
 import io.dynarestore.contracts.status.RejectionCode;
@@ -25,8 +26,12 @@ import org.slf4j.LoggerFactory;
  * that owns its restore id (others forward it there); a restore id is judged once (a repeat of
  * the same request is ignored, a different request under a used id goes to the DLT without a
  * status event, which would belong to the first); every rejection is a RestoreRejected event
- * plus the original message on the DLT; a request whose principal lacks a role it needs is
- * rejected FORBIDDEN before anything else is checked about it.
+ * plus the original message on the DLT; a request whose proven principal (or, unproven, the
+ * unidentified) lacks a role it needs is rejected FORBIDDEN before anything else is checked about
+ * it. A request that names no restore id gets one derived from its position, chosen to belong to
+ * the partition it arrived on, so no header ever carries an id: a message cannot name a restore
+ * id other than its own body's. The notification targets go to {@code restore.notifications}
+ * (the notifier's) before {@code RestoreAccepted}, which carries the request without them.
  */
 final class RequestIntake {
 
@@ -50,13 +55,10 @@ final class RequestIntake {
     }
 
     /** Handles one request; returns the restore to drive on, or {@code null}. */
-    TrackedRestore handle(ConsumerRecord<String, byte[]> record, OwnedRestores owned, int partitions) {
-        // a redelivered record gets the same id, so a request without one is still idempotent; a
-        // forwarded record carries the id it was given on the partition it first arrived on
-        var assigned = record.headers().lastHeader(DeadLetters.RESTORE_ID);
-        String fallbackId = assigned != null ? new String(assigned.value(), StandardCharsets.UTF_8)
-                : UUID.nameUUIDFromBytes((record.topic() + "/" + record.partition() + "/" + record.offset())
-                        .getBytes(StandardCharsets.UTF_8)).toString();
+    TrackedRestore handle(ConsumerRecord<String, byte[]> record, OwnedRestores owned, int partitions,
+                          java.time.Instant endedCutoff) {
+        // a redelivered record gets the same id, so a request without one is still idempotent
+        String fallbackId = fallbackId(record.topic(), record.partition(), record.offset(), partitions);
         RequestReader.Result result = RequestReader.read(record.value(), fallbackId);
 
         if (result instanceof RequestReader.Invalid invalid) {
@@ -84,10 +86,9 @@ final class RequestIntake {
             forward(record, request.restoreId(), record.value());
             return null;
         }
-        TrackedRestore known = owned.get(owner, request.restoreId());
+        TrackedRestore known = owned.current(owner, request.restoreId(), endedCutoff);
         if (known != null) {
-            RestoreRequested first = known.view.request();
-            if (first != null && first.substance().equals(request.substance())) {
+            if (known.view.sameRequest(request)) {
                 log.info("restore {}: the same request again, ignored (idempotent)", request.restoreId());
             } else {
                 deadLetter(record, "DUPLICATE_RESTORE_ID", "restoreId " + request.restoreId()
@@ -95,7 +96,8 @@ final class RequestIntake {
             }
             return null;
         }
-        String forbidden = access.refusal(record, request);
+        RequestAccess.Identity who = access.identify(record);
+        String forbidden = access.refusal(who, request);
         if (forbidden != null) {
             reject(record, RestoreRejected.of(request.restoreId(), RejectionCode.FORBIDDEN, forbidden, List.of()), owned,
                     owner);
@@ -107,11 +109,17 @@ final class RequestIntake {
             return null;
         }
         var pointInTime = ((RestoreValidator.Verdict.Ok) verdict).pointInTime();
-        var accepted = RestoreAccepted.of(request, pointInTime, RestoreValidator.warnings(request, pointInTime));
+        var notify = NotificationsRequested.of(request);
+        if (notify != null) {
+            EventPublisher.await(publisher.send(Topic.NOTIFICATIONS, request.restoreId(), notify));
+        }
+        var accepted = RestoreAccepted.of(request, pointInTime, RestoreValidator.warnings(request, pointInTime),
+                who.submitter());
         publisher.status(accepted);
         TrackedRestore tracked = owned.getOrCreate(owner, request.restoreId());
         tracked.applyLocal(accepted);
-        log.info("restore {} accepted: {} -> {}", request.restoreId(), request.source(), request.destination());
+        log.info("restore {} accepted from {}: {} -> {}", request.restoreId(), who.submitter(), request.source(),
+                request.destination());
         return tracked;
     }
 
@@ -130,17 +138,29 @@ final class RequestIntake {
     }
 
     /**
-     * Puts the request, unchanged, on the partition that owns its restore id, keyed by it and with
-     * the id in a header (for a request that names none).
+     * The id of a request that names none: derived from where it arrived (so a redelivery gets
+     * the same), and owned by that very partition, so that it is judged there and never forwarded.
+     */
+    static String fallbackId(String topic, int partition, long offset, int partitions) {
+        String first = null;
+        for (int i = 0; i < 10_000; i++) {
+            String id = UUID.nameUUIDFromBytes((topic + "/" + partition + "/" + offset + (i == 0 ? "" : "/" + i))
+                    .getBytes(StandardCharsets.UTF_8)).toString();
+            if (Partitions.of(id, partitions) == partition) {
+                return id;
+            }
+            first = first == null ? id : first;
+        }
+        return first;
+    }
+
+    /**
+     * Puts the request, unchanged (headers and signature included), on the partition that owns the
+     * restore id its body names, keyed by it.
      */
     private void forward(ConsumerRecord<String, byte[]> record, String restoreId, byte[] value) {
         var copy = new ProducerRecord<>(Topic.REQUESTS.topicName(), restoreId, value);
-        record.headers().forEach(h -> {
-            if (!h.key().equals(DeadLetters.RESTORE_ID)) {
-                copy.headers().add(h);
-            }
-        });
-        copy.headers().add(DeadLetters.RESTORE_ID, restoreId.getBytes(StandardCharsets.UTF_8));
+        record.headers().forEach(h -> copy.headers().add(h));
         publisher.sendRecord(copy);
         log.debug("request for {} moved from partition {} to its owner", restoreId, record.partition());
     }
@@ -148,5 +168,10 @@ final class RequestIntake {
     /** Why the publisher of {@code record} may not act on {@code request}'s restore, or {@code null}. */
     String refusal(ConsumerRecord<String, byte[]> record, RestoreRequested request) {
         return access.refusal(record, request);
+    }
+
+    /** Who published {@code record}, as far as it is proven. */
+    RequestAccess.Identity identify(ConsumerRecord<String, byte[]> record) {
+        return access.identify(record);
     }
 }

@@ -37,9 +37,16 @@ class RestoreWiring {
     @Bean
     PlannerLoop plannerLoop(KafkaProperties kafka, PlannerProperties properties, EventPublisher publisher,
                             RestoreValidator validator, VaultCatalog catalog, AwsClients aws, Clock clock,
-                            ExecutorService plannerWorkers, io.micrometer.core.instrument.MeterRegistry meters) {
-        var intake = new RequestIntake(publisher, validator, aws.defaultAccount(), aws.defaultRegion(), clock,
-                new RequestAccess(properties.access(), aws.defaultAccount()));
+                            ExecutorService plannerWorkers, io.micrometer.core.instrument.MeterRegistry meters,
+                            io.dynarestore.core.kafka.ConsumerHealth health, org.springframework.core.env.Environment env) {
+        var access = new RequestAccess(properties.access(), aws.defaultAccount());
+        if (env.matchesProfiles("prod") && access.unidentifiedHaveRoles()) {
+            throw new IllegalStateException("planner.access.unidentified grants " + properties.access().unidentified()
+                    + " in the prod profile: anyone who may write restore.requests could then restore without proving "
+                    + "who they are. Leave it empty in production, and give each publisher a key in "
+                    + "planner.access.keys (docs/security.md).");
+        }
+        var intake = new RequestIntake(publisher, validator, aws.defaultAccount(), aws.defaultRegion(), clock, access);
         var pitr = properties.pitr();
         var stager = new DeltaStager(aws.s3(), catalog, pitr.deltaMemory().toBytes(), pitr.linesPerFile());
         var sweeper = new SweepStager(aws.s3(), catalog, pitr.deltaMemory().toBytes(), pitr.linesPerFile());
@@ -54,6 +61,7 @@ class RestoreWiring {
                 new ImportStager(aws.s3(), catalog, strategy.stagingLinesPerFile()), new DynamoNativeTables(aws),
                 capacity, aws, publisher, clock, settings);
         return new PlannerLoop(PlannerLoop.consumerConfig(kafka.buildConsumerProperties(), properties.group()),
-                intake, steps, publisher, plannerWorkers, properties.progressInterval(), meters);
+                intake, steps, publisher, plannerWorkers, properties.progressInterval(), meters, health,
+                properties.retainEnded());
     }
 }
