@@ -56,7 +56,14 @@ final class BackupFixtures {
      */
     static Backup writeBackup(RestoreStack stack, TableDescription table, String backupId, RandomItems items,
                               int count, int itemsPerFile, int largeAt, Instant expiresAt) throws Exception {
-        var writer = new BackupWriter(stack.s3.client(), new VaultLayout(RestoreStack.BUCKET, ""), RestoreStack.ACCOUNT,
+        return writeBackup(stack, RestoreStack.ACCOUNT, table, backupId, items, count, itemsPerFile, largeAt, expiresAt);
+    }
+
+    /** The same, as a backup of the table of another account. */
+    static Backup writeBackup(RestoreStack stack, String account, TableDescription table, String backupId,
+                              RandomItems items, int count, int itemsPerFile, int largeAt, Instant expiresAt)
+            throws Exception {
+        var writer = new BackupWriter(stack.s3.client(), new VaultLayout(RestoreStack.BUCKET, ""), account,
                 RestoreStack.REGION, table.tableName(), backupId, itemsPerFile);
         int threads = 4;
         ExecutorService pool = Executors.newFixedThreadPool(threads);

@@ -104,7 +104,7 @@ class LinksController {
         }
         if (files.file(link.restoreId).isEmpty()) {
             var summary = files.summary(link.restoreId);
-            boolean ended = summary.isPresent() && summary.get().state().terminal();
+            boolean ended = summary.isPresent() && summary.get().state() != null && summary.get().state().terminal();
             return Optional.of(ended
                     ? refuse(accept, 409, "FILE_NOT_AVAILABLE", "There is no file",
                     "The export of this file did not complete (" + summary.get().state() + "); ask the sender "

@@ -102,7 +102,7 @@ class EventsController {
         var first = views.firstEvent(restoreId);
         long start = from >= 0 ? from : first.map(RestoreViews.Position::offset).orElse(0L);
         Integer partition = first.map(RestoreViews.Position::partition).orElse(null);
-        boolean endedAlready = summary.state().terminal();
+        boolean endedAlready = summary.state() != null && summary.state().terminal();
         pool.submit(() -> {
             try {
                 stream(restoreId, partition, start, emitter, endedAlready);

@@ -117,11 +117,11 @@ class TasksController {
     ResponseEntity<RestoreView.Summary> cancel(@PathVariable String restoreId,
                                                @RequestBody(required = false) CancelBody body) {
         RestoreView.Summary summary = acting(restoreId, "Cancelling this restore");
-        if (summary.state().terminal()) {
+        if (summary.state() != null && summary.state().terminal()) {
             throw new ApiProblem(409, "RESTORE_ENDED", "Restore " + restoreId + " is " + summary.state()
                     + " already; there is nothing to cancel.", null);
         }
-        if (summary.state() == RestoreState.REQUESTED) {
+        if (summary.state() == null || summary.state() == RestoreState.REQUESTED) {
             throw new ApiProblem(409, "RESTORE_NOT_ACCEPTED_YET", "Restore " + restoreId + " has not been answered "
                     + "by the planner yet; cancel it again in a moment.", null);
         }

@@ -82,8 +82,18 @@ public final class NativeExports {
 
     /** The summary manifest at {@code location}, or a {@link RegistrationException} saying what is wrong. */
     public ManifestSummary summary(ExportLocation location) {
-        ManifestSummary summary = catalog.read(location.bucket(), location.prefix() + VaultLayout.MANIFEST_SUMMARY,
-                ManifestSummary.class).orElseThrow(() -> new RegistrationException("There is no "
+        java.util.Optional<ManifestSummary> read;
+        try {
+            read = catalog.read(location.bucket(), location.prefix() + VaultLayout.MANIFEST_SUMMARY,
+                    ManifestSummary.class);
+        } catch (software.amazon.awssdk.services.s3.model.S3Exception e) {
+            throw new RegistrationException("The export at " + location.uri() + " cannot be read (S3 answered "
+                    + e.statusCode() + "); give this installation s3:GetObject and s3:ListBucket on the export bucket.");
+        } catch (RuntimeException e) {
+            throw new RegistrationException("The " + VaultLayout.MANIFEST_SUMMARY + " at " + location.uri()
+                    + " is not an export manifest DynamoDB wrote: " + e.getMessage());
+        }
+        ManifestSummary summary = read.orElseThrow(() -> new RegistrationException("There is no "
                 + VaultLayout.MANIFEST_SUMMARY + " at " + location.uri() + "; give the export's own folder, such as "
                 + "s3://bucket/prefix/AWSDynamoDB/<ExportId>/, which DynamoDB wrote when the export completed."));
         if (summary.outputFormat() != null && !ManifestSummary.DYNAMODB_JSON.equals(summary.outputFormat())) {

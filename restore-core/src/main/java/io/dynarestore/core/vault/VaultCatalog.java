@@ -195,9 +195,9 @@ public final class VaultCatalog {
         }
     }
 
-    /** Ids become parts of S3 keys: letters, digits and {@code _.:-} only, never {@code ..}. */
+    /** Ids become parts of S3 keys: the one rule of {@link io.dynarestore.contracts.BackupIds}. */
     public static boolean isSafeId(String id) {
-        return id != null && id.matches("[A-Za-z0-9_.:-]{1,128}") && !id.contains("..");
+        return io.dynarestore.contracts.BackupIds.valid(id);
     }
 
     /** A backup as the catalog lists it. */
