@@ -48,6 +48,7 @@ class EmailDeliveryIT {
     static RestoreStack stack;
     static GreenMail smtp;
     static RandomItems items = new RandomItems(4242, BackupFixtures.SHAPE);
+    static final String UPSTREAM_KEY = "upstream-signing-key-0123456789abcdefgh";
 
     /** Everything the services log while this class runs (they log to the console). */
     static final java.io.ByteArrayOutputStream logs = new java.io.ByteArrayOutputStream();
@@ -76,8 +77,9 @@ class EmailDeliveryIT {
         smtp = new GreenMail(new ServerSetup(Ports.free(), "127.0.0.1", "smtp"));
         smtp.start();
         stack = RestoreStack.infrastructure();
-        // the test's own publisher of requests on Kafka ("upstream") may restore into files
-        stack.startPlanner("--planner.access.principals.upstream=restore");
+        // the test's own publisher of requests on Kafka ("upstream", proven by its key) may restore into files
+        stack.startPlanner("--planner.access.principals.upstream=restore",
+                "--planner.access.keys.upstream=" + UPSTREAM_KEY);
         stack.startExporter();
         stack.startApi();
         stack.startNotifier(smtp.getSmtp().getPort());
@@ -161,7 +163,8 @@ class EmailDeliveryIT {
         // and alice gets one mail with the link, the message and the file's checksum, and no passcode
         String mail = mailTo("alice@example.com");
         String token = token(mail);
-        assertThat(mail).contains("dana@example.com shared a file").contains("The invoices you asked for.")
+        // (said by the authenticated caller, the local key, on behalf of whom the request names)
+        assertThat(mail).contains("local (for dana@example.com) shared a file").contains("The invoices you asked for.")
                 .contains("asks for a passcode");
         assertThat(mail).doesNotContain(passcode).doesNotContain(passcode.replace("-", ""));
         JsonNode view = Http.get(stack.apiUri("/restores/" + id)).json();
@@ -180,11 +183,13 @@ class EmailDeliveryIT {
         assertThat(download.statusCode()).isEqualTo(200);
         assertThat(download.headers().firstValue("Content-Disposition").orElse("")).contains("attachment");
 
-        // Then the file is the restore's file, byte for byte, and holds every item of the backup
-        var direct = GranularRecoveryIT.get(stack.apiUri("/restores/" + id + "/download"));
-        assertThat(download.body()).isEqualTo(direct.body());
+        // Then the file is the restore's file, byte for byte (its checksum), and holds every item of the backup,
+        // while the download endpoint refuses it: a mailed file opens only through its link
+        assertThat(java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                .digest(download.body()))).isEqualTo(view.get("file").get("sha256").asString());
         assertThat(download.headers().firstValue("X-Checksum-SHA256").orElse(""))
                 .isEqualTo(view.get("file").get("sha256").asString());
+        assertThat(GranularRecoveryIT.get(stack.apiUri("/restores/" + id + "/download")).statusCode()).isEqualTo(403);
         var rows = GranularRecoveryIT.read(new String(download.body(), StandardCharsets.UTF_8));
         var expected = items.items(ITEMS).stream().map(GranularRecoveryIT::withoutEmptyStrings).toList();
         assertThat(ItemDigests.of(rows, BackupFixtures.KEYS)).isEqualTo(ItemDigests.of(expected, BackupFixtures.KEYS));
@@ -276,10 +281,7 @@ class EmailDeliveryIT {
                 Source.backup(RestoreStack.ACCOUNT, RestoreStack.REGION, "invoices", "b-mail"), new Scope.Full(),
                 new Destination.File("CSV", new Destination.Delivery.Email(List.of("eve@example.com"), null)), null, null)
                 .normalized(id, UUID.randomUUID().toString(), Instant.now());
-        try (var publisher = new EventPublisher(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                stack.kafka.bootstrapServers()), "upstream")) {
-            EventPublisher.await(publisher.send(Topic.REQUESTS, id, request));
-        }
+        publishAsUpstream(id, request);
 
         // Then it is rejected with the reason and the way to do it
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
@@ -289,6 +291,97 @@ class EmailDeliveryIT {
             assertThat(r.json().get("code").asString()).isEqualTo("UNSUPPORTED");
             assertThat(r.json().get("reason").asString()).contains("POST /restores");
         });
+    }
+
+    @Test
+    void aMalformedWebhookIsRefusedAtEveryEdgeAndTheNextRestoreStillGetsItsEndMail() throws Exception {
+        // When a webhook URL that is no URL, and one of the cloud metadata address, are submitted by REST
+        var malformed = Http.post(stack.apiUri("/restores"), fileRestore("\"webhooks\": [\"http://a b/\"]"));
+        var metadata = Http.post(stack.apiUri("/restores"), fileRestore(
+                "\"webhooks\": [\"https://169.254.169.254/latest/meta-data/\"]"));
+        // and the malformed one straight to restore.requests, bypassing REST
+        String kafkaId = "kafka-hook-" + UUID.randomUUID();
+        var request = new RestoreRequested(kafkaId, null, null, null, null, null,
+                Source.backup(RestoreStack.ACCOUNT, RestoreStack.REGION, "invoices", "b-mail"), new Scope.Full(),
+                new Destination.File("CSV", new Destination.Delivery.Download()),
+                new io.dynarestore.contracts.request.Notify(null, List.of("http://a b/")), null)
+                .normalized(kafkaId, UUID.randomUUID().toString(), Instant.now());
+        publishAsUpstream(kafkaId, request);
+
+        // Then each is refused naming the field
+        assertThat(malformed.status()).as(malformed.body()).isEqualTo(400);
+        assertThat(malformed.json().get("errors").toString()).contains("/notify/webhooks/0");
+        assertThat(metadata.status()).as(metadata.body()).isEqualTo(400);
+        assertThat(metadata.json().get("detail").asString()).contains("link-local");
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            var r = Http.get(stack.apiUri("/restores/" + kafkaId));
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.json().get("state").asString()).isEqualTo("REJECTED");
+            assertThat(r.json().get("reason").asString()).contains("/notify/webhooks/0");
+        });
+
+        // and a restore after them still gets its end mail: no notifier consumer stopped
+        var next = Http.post(stack.apiUri("/restores"), fileRestore("\"emails\": [\"after-hooks@example.com\"]"));
+        assertThat(next.status()).as(next.body()).isEqualTo(202);
+        assertThat(mailTo("after-hooks@example.com")).contains("completed");
+        // whose address dashboards never see: it is on the notifier's topic, not on restore.status
+        try (var statusLog = StatusLog.status(stack);
+             var notifications = new StatusLog(stack.kafka.bootstrapServers(), Topic.NOTIFICATIONS.topicName())) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> notifications.all().stream()
+                    .anyMatch(e -> e.raw().contains("after-hooks@example.com")));
+            await().atMost(Duration.ofSeconds(30)).until(() -> statusLog.all().stream()
+                    .anyMatch(e -> "RestoreCompleted".equals(e.type())
+                            && next.json().get("restoreId").asString().equals(e.restoreId())));
+            assertThat(statusLog.all()).noneSatisfy(e -> assertThat(e.raw()).contains("after-hooks@example.com"));
+        }
+    }
+
+    @Test
+    void aRequesterThatForgesALogLineIsRefusedAndNoServiceLogsAForgedLine() throws Exception {
+        // When a requester with a line break comes by REST, a cancel reason with one, and a request on Kafka
+        var rest = Http.post(stack.apiUri("/restores"), """
+                {"source": {"table": "invoices", "backupId": "b-mail"}, "requestedBy": "ann\\r\\nINFO forged rest line",
+                 "destination": {"type": "FILE", "format": "CSV", "delivery": {"type": "DOWNLOAD"}}}""");
+        var cancel = Http.post(stack.apiUri("/restores/no-such-restore/cancel"),
+                "{\"reason\": \"stop\\r\\nINFO forged cancel line\"}");
+        try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<String, String>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafka.bootstrapServers()),
+                new org.apache.kafka.common.serialization.StringSerializer(),
+                new org.apache.kafka.common.serialization.StringSerializer())) {
+            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>("restore.requests", "forge",
+                    "{\"restoreId\": \"forge\\r\\nINFO forged id line\", \"requestedBy\": \"x\\nINFO forged kafka line\","
+                            + " \"source\": {\"table\": \"invoices\\nINFO forged table line\", \"snapId\": \"s\\nINFO "
+                            + "forged snap line\"}, \"destination\": {\"type\": \"NEW_TABLE\"}}")).get();
+        }
+
+        // Then REST refuses both naming the field
+        assertThat(rest.status()).as(rest.body()).isEqualTo(400);
+        assertThat(rest.body()).contains("/requestedBy");
+        assertThat(cancel.status()).isIn(400, 404);
+        // and once the planner judged the Kafka request (it is a dead letter), no service wrote a line that begins
+        // as forged
+        try (var deadLetters = new StatusLog(stack.kafka.bootstrapServers(), Topic.REQUESTS.dlt())) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> deadLetters.all().stream()
+                    .anyMatch(e -> "forge".equals(e.key())));
+        }
+        String logged;
+        synchronized (logs) {
+            logged = logs.toString(StandardCharsets.UTF_8);
+        }
+        assertThat(logged.lines()).noneMatch(line -> line.startsWith("INFO forged"));
+    }
+
+    static String fileRestore(String notify) {
+        return "{\"source\": {\"table\": \"invoices\", \"backupId\": \"b-mail\"}, \"notify\": {" + notify + "},"
+                + "\"destination\": {\"type\": \"FILE\", \"format\": \"CSV\", \"delivery\": {\"type\": \"DOWNLOAD\"}}}";
+    }
+
+    /** Publishes {@code request} as the upstream system does: named and signed with its key. */
+    static void publishAsUpstream(String id, RestoreRequested request) {
+        try (var publisher = new EventPublisher(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                stack.kafka.bootstrapServers()), "upstream", UPSTREAM_KEY)) {
+            EventPublisher.await(publisher.send(Topic.REQUESTS, id, request));
+        }
     }
 
     private static ConfigurableApplicationContext apiAt(URI uri) {

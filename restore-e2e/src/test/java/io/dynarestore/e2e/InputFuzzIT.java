@@ -30,15 +30,22 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every input surface of the running system under seeded garbage: REST bodies, paths and query
- * parameters of every endpoint, and raw messages on restore.requests and restore.commands. Each
- * REST answer is below 500; each bad request on Kafka goes to the DLT or becomes a RestoreRejected;
- * and afterwards the services are healthy and a real restore still completes (no hung consumer).
+ * parameters of every endpoint, raw messages on restore.requests and restore.commands, and the
+ * hostile fields of {@link io.dynarestore.testkit.HostileFields} (URLs, addresses, times, restore
+ * ids, table descriptions in every shape AWS tools print) on REST, on Kafka and as far as the
+ * notifier. Each REST answer is below 500; each bad request on Kafka goes to the DLT or becomes a
+ * RestoreRejected; and afterwards every consumer thread of every service runs, every liveness is
+ * UP, and a real restore still completes and mails its end.
  */
 class InputFuzzIT {
 
     static final int REST_CASES = 1_200;
     static final int KAFKA_CASES = 1_000;
+    static final int HOSTILE_CASES = 900;
+    static final int NOTIFIER_CASES = 60;
     static RestoreStack stack;
+    static com.icegreen.greenmail.util.GreenMail smtp;
+    static final List<org.springframework.context.ConfigurableApplicationContext> services = new ArrayList<>();
     static StatusLog status;
     static StatusLog requestDeadLetters;
     static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -53,7 +60,16 @@ class InputFuzzIT {
 
     @BeforeAll
     static void startStack() throws Exception {
-        stack = RestoreStack.start();
+        smtp = new com.icegreen.greenmail.util.GreenMail(new com.icegreen.greenmail.util.ServerSetup(
+                io.dynarestore.testkit.Ports.free(), "127.0.0.1", "smtp"));
+        smtp.start();
+        stack = RestoreStack.infrastructure();
+        services.add(stack.startPlanner());
+        services.add(stack.startWriter());
+        services.add(stack.startApi("--api.exports.allowed-locations=exports",
+                "--api.limits.submissions-per-minute=100000", "--api.limits.submission-burst=100000"));
+        services.add(stack.startNotifier(smtp.getSmtp().getPort(), "--notifier.retries.max-attempts=2",
+                "--notifier.retries.initial-backoff=100ms", "--notifier.webhooks.timeout=1s"));
         status = StatusLog.status(stack);
         requestDeadLetters = new StatusLog(stack.kafka.bootstrapServers(), Topic.REQUESTS.dlt());
         var source = BackupFixtures.createSourceTable(stack.dynalite.client(), "orders");
@@ -66,6 +82,7 @@ class InputFuzzIT {
         requestDeadLetters.close();
         status.close();
         stack.close();
+        smtp.stop();
     }
 
     @Test
@@ -153,13 +170,130 @@ class InputFuzzIT {
         assertHealthyAndRestoring("after-kafka");
     }
 
-    /** Every service answers its probes, and a real restore still completes. */
+    @Test
+    void takesHostileUrlsAddressesTimesIdsAndDescriptionsWithNo5xxAndStopsNoConsumer() throws Exception {
+        var hostile = new io.dynarestore.testkit.HostileFields(1818);
+        var statuses = new TreeMap<Integer, Integer>();
+        var failures = new ArrayList<String>();
+        try (var producer = new KafkaProducer<>(Map.<String, Object>of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                stack.kafka.bootstrapServers()), new StringSerializer(), new StringSerializer())) {
+            for (int i = 0; i < HOSTILE_CASES; i++) {
+                String url = q(hostile.url());
+                String email = q(hostile.email());
+                String time = q(hostile.time());
+                String id = hostile.restoreId();
+                String request = "{\"restoreId\": " + q(id) + ", \"requestedBy\": " + q(hostile.restoreId())
+                        + ", \"source\": {\"table\": \"orders\", " + (i % 2 == 0 ? "\"backupId\": \"b-fuzz\""
+                        : "\"pointInTime\": " + time) + "}, \"destination\": {\"type\": \"NEW_TABLE\", \"tableName\": "
+                        + "\"hostile-" + i + "\"}, \"notify\": {\"webhooks\": [" + url + "], \"emails\": [" + email + "]}}";
+                HttpRequest call = switch (i % 6) {
+                    case 0 -> post("/restores", request);
+                    case 1 -> post("/restores/preview", "{\"source\": {\"table\": \"orders\", \"pointInTime\": "
+                            + time + "}, \"limit\": 3}");
+                    case 2 -> post("/tables/orders/exports", "{\"s3Uri\": \"s3://exports/x/AWSDynamoDB/e-" + i
+                            + "/\", \"tableDescription\": " + hostile.tableDescription() + "}");
+                    case 3 -> get("/restores?since=" + enc(hostile.time()) + "&until=" + enc(hostile.time())
+                            + "&table=" + enc(id));
+                    case 4 -> post("/restores/" + enc(id) + "/cancel", "{\"requestedBy\": " + q(hostile.restoreId())
+                            + ", \"reason\": " + time + "}");
+                    default -> get("/tables/orders/pitr-windows?from=" + enc(hostile.time()) + "&to="
+                            + enc(hostile.time()));
+                };
+                try {
+                    int code = HTTP.send(call, HttpResponse.BodyHandlers.discarding()).statusCode();
+                    statuses.merge(code, 1, Integer::sum);
+                    if (code >= 500) {
+                        failures.add(call.method() + " " + call.uri() + " -> " + code);
+                    }
+                } catch (java.io.IOException e) {
+                    failures.add(call.method() + " " + call.uri() + ": " + e);
+                }
+                // the same hostile request straight to Kafka, with a header id and a principal it cannot prove
+                var record = new ProducerRecord<String, String>(i % 5 == 0 ? Topic.COMMANDS.topicName()
+                        : Topic.REQUESTS.topicName(), id.isEmpty() ? null : id, i % 5 == 0 ? "{\"type\": "
+                        + "\"CancelRequested\", \"restoreId\": " + q(id) + ", \"reason\": " + time + "}" : request);
+                record.headers().add("dynarestore_restore-id", id.getBytes(StandardCharsets.UTF_8));
+                record.headers().add(io.dynarestore.contracts.access.Access.PRINCIPAL_HEADER,
+                        hostile.restoreId().getBytes(StandardCharsets.UTF_8));
+                producer.send(record);
+            }
+            producer.flush();
+        }
+        // and as far as the notifier: targets no intake would take, for restores that end
+        try (var publisher = new io.dynarestore.core.kafka.EventPublisher(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafka.bootstrapServers()), "fuzz")) {
+            for (int i = 0; i < NOTIFIER_CASES; i++) {
+                String id = "hostile-notice-" + i;
+                var targets = new io.dynarestore.contracts.notifications.NotificationsRequested("e-" + i, id, 1,
+                        java.time.Instant.now(), List.of(hostile.email()), List.of(hostile.url(), hostile.url()));
+                io.dynarestore.core.kafka.EventPublisher.await(publisher.send(Topic.NOTIFICATIONS, id, targets));
+                var accepted = new io.dynarestore.contracts.request.RestoreRequested(id, null, null, null, null, null,
+                        io.dynarestore.contracts.request.Source.backup("000000000000", "us-east-1", "orders", "b-x"),
+                        null, new io.dynarestore.contracts.request.Destination.NewTable(null, null, "t", null),
+                        new io.dynarestore.contracts.request.Notify(List.of("x@example.com"), null), null)
+                        .normalized(id, "e", java.time.Instant.now());
+                publisher.send(Topic.STATUS, id, io.dynarestore.contracts.status.RestoreAccepted.of(accepted));
+                publisher.send(Topic.STATUS, id, io.dynarestore.contracts.status.RestoreFailed.of(id, "fuzzed", 0));
+            }
+            publisher.flush();
+        }
+        System.out.println("Hostile fields: " + HOSTILE_CASES + " REST calls (answers by status " + statuses
+                + ") and Kafka messages, " + NOTIFIER_CASES + " restores with hostile notification targets");
+        assertThat(failures).isEmpty();
+        // every notice of the hostile restores is finished (delivered or abandoned) and the notifier goes on
+        var notifications = new StatusLog(stack.kafka.bootstrapServers(), Topic.NOTIFICATIONS.topicName());
+        try (notifications) {
+            await().atMost(Duration.ofMinutes(2)).untilAsserted(() -> assertThat(notifications.all().stream()
+                    .filter(e -> e.restoreId() != null && e.restoreId().startsWith("hostile-notice-")
+                            && e.type() != null && e.type().startsWith("Notification") && !e.type().equals(
+                            "NotificationsRequested")).map(StatusLog.Entry::restoreId).distinct().count())
+                    .isEqualTo(NOTIFIER_CASES));
+        }
+        assertHealthyAndRestoring("after-hostile");
+    }
+
+    static String q(String s) {
+        return io.dynarestore.testkit.HostileFields.quoted(s);
+    }
+
+    static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    static HttpRequest post(String path, String body) {
+        return HttpRequest.newBuilder(stack.apiUri(path)).header(LocalApi.HEADER, LocalApi.KEY)
+                .timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+    }
+
+    static HttpRequest get(String path) {
+        return HttpRequest.newBuilder(stack.apiUri(path)).header(LocalApi.HEADER, LocalApi.KEY)
+                .timeout(Duration.ofSeconds(30)).GET().build();
+    }
+
+    /**
+     * Every consumer thread of every service runs and every liveness is UP; a real restore still
+     * completes, and its end mail arrives (the notifier's consumer goes on).
+     */
     static void assertHealthyAndRestoring(String id) throws Exception {
-        assertThat(Http.get(stack.apiUri("/actuator/health")).body()).contains("UP");
+        for (var service : services) {
+            var health = service.getBean(io.dynarestore.core.kafka.ConsumerHealth.class);
+            assertThat(health.healthy()).as(health.details().toString()).isTrue();
+            assertThat(Http.get(RestoreStack.uri(service, "/actuator/health/liveness")).status()).isEqualTo(200);
+        }
         String restoreId = stack.restoreAndAwaitCompletion("""
                 {"restoreId": "%s", "source": {"table": "orders", "backupId": "b-fuzz"},
-                 "destination": {"type": "NEW_TABLE", "tableName": "orders-%s"}}""".formatted(id, id));
+                 "notify": {"emails": ["%s@example.com"]},
+                 "destination": {"type": "NEW_TABLE", "tableName": "orders-%s"}}""".formatted(id, id, id));
         assertThat(restoreId).isEqualTo(id);
+        await().atMost(Duration.ofSeconds(60)).until(() -> java.util.Arrays.stream(smtp.getReceivedMessages())
+                .anyMatch(m -> {
+                    try {
+                        return m.getSubject().contains(id);
+                    } catch (jakarta.mail.MessagingException e) {
+                        return false;
+                    }
+                }));
     }
 
     static HttpRequest garbledGet(Random random) {

@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * restore-api as production runs it: OAuth2 bearer tokens, verified against the issuer's keys
- * (a JWKS served here), with the roles in the token's {@code roles} claim.
+ * (a JWKS served here), taken only from the configured issuer, for the configured audience and with
+ * the pinned algorithm, with the roles in the token's {@code roles} claim under the product's prefix.
  */
 class JwtAuthIT {
 
@@ -36,6 +37,8 @@ class JwtAuthIT {
     static HttpServer issuer;
     static RSAKey key;
     static RSAKey strangerKey;
+    static final String ISSUER = "https://login.example.com/";
+    static final String AUDIENCE = "dynarestore";
 
     @BeforeAll
     static void start() throws Exception {
@@ -51,7 +54,8 @@ class JwtAuthIT {
         });
         issuer.start();
         stack = RestoreStack.infrastructure();
-        stack.startApi("--api.security.mode=jwt", "--spring.security.oauth2.resourceserver.jwt.jwk-set-uri="
+        stack.startApi("--api.security.mode=jwt", "--api.security.jwt.issuer=" + ISSUER,
+                "--api.security.jwt.audience=" + AUDIENCE, "--api.security.jwt.jwk-set-uri="
                 + "http://127.0.0.1:" + issuer.getAddress().getPort() + "/jwks");
     }
 
@@ -72,7 +76,7 @@ class JwtAuthIT {
     @Test
     void letsATokenDoWhatItsRolesAllowAndNoMore() throws Exception {
         // Given a valid token of a reader
-        String reader = token(key, "ana", List.of("read"), Instant.now().plusSeconds(300));
+        String reader = token(key, "ana", List.of("dynarestore:read"), Instant.now().plusSeconds(300));
 
         // Then it reads the tasks, and may not start a restore
         assertThat(get("/restores", reader).statusCode()).isEqualTo(200);
@@ -81,7 +85,7 @@ class JwtAuthIT {
         assertThat(refused.body()).contains("restore").contains("'ana'");
 
         // and a token with restore (besides roles this service does not know) passes on to validation
-        String restorer = token(key, "bo", List.of("restore", "billing-admin"), Instant.now().plusSeconds(300));
+        String restorer = token(key, "bo", List.of("dynarestore:restore", "billing-admin"), Instant.now().plusSeconds(300));
         var validated = post("/restores", restorer);
         assertThat(validated.statusCode()).as(validated.body()).isEqualTo(422);
         assertThat(validated.body()).contains("BACKUP_NOT_FOUND");
@@ -89,8 +93,9 @@ class JwtAuthIT {
 
     @Test
     void refusesExpiredTokensAndTokensSignedByAnotherKey() throws Exception {
-        String expired = token(key, "ana", List.of("read"), Instant.now().minusSeconds(600));
-        String forged = token(strangerKey, "mallory", List.of("read", "restore"), Instant.now().plusSeconds(300));
+        String expired = token(key, "ana", List.of("dynarestore:read"), Instant.now().minusSeconds(600));
+        String forged = token(strangerKey, "mallory", List.of("dynarestore:read", "dynarestore:restore"),
+                Instant.now().plusSeconds(300));
         var late = get("/restores", expired);
         assertThat(late.statusCode()).isEqualTo(401);
         assertThat(late.body()).contains("refused");
@@ -98,9 +103,71 @@ class JwtAuthIT {
         assertThat(get("/restores", "not-a-jwt").statusCode()).isEqualTo(401);
     }
 
+    @Test
+    void refusesATokenOfAnotherIssuerOrIssuedToAnotherAudience() throws Exception {
+        // Given tokens signed by the right key, one from another issuer, one for another client, one for none
+        Instant later = Instant.now().plusSeconds(300);
+        String otherIssuer = token(key, "https://evil.example.com/", AUDIENCE, "ana", List.of("dynarestore:read"), later);
+        String otherAudience = token(key, ISSUER, "billing-portal", "ana", List.of("dynarestore:read"), later);
+        String noAudience = token(key, ISSUER, null, "ana", List.of("dynarestore:read"), later);
+
+        // Then none of them is taken
+        assertThat(get("/restores", otherIssuer).statusCode()).isEqualTo(401);
+        assertThat(get("/restores", otherAudience).statusCode()).isEqualTo(401);
+        assertThat(get("/restores", noAudience).statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void takesNoUnprefixedRoleThatAnotherClientsScopeMightCarry() throws Exception {
+        String generic = token(key, "ana", List.of("read", "restore"), Instant.now().plusSeconds(300));
+        var response = get("/restores", generic);
+        assertThat(response.statusCode()).isEqualTo(403);
+        assertThat(response.body()).contains("read");
+    }
+
+    @Test
+    void refusesATokenSignedWithAnAlgorithmItDidNotPin() throws Exception {
+        // Given a token signed with HMAC, using the issuer's public key as the secret (algorithm confusion)
+        var claims = new JWTClaimsSet.Builder().issuer(ISSUER).audience(AUDIENCE).subject("mallory")
+                .claim("roles", List.of("dynarestore:read")).expirationTime(Date.from(Instant.now().plusSeconds(300)))
+                .build();
+        var jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256).keyID("k1").build(), claims);
+        jwt.sign(new com.nimbusds.jose.crypto.MACSigner(java.security.MessageDigest.getInstance("SHA-256")
+                .digest(key.toPublicJWK().toJSONString().getBytes(StandardCharsets.UTF_8))));
+
+        // Then it is refused
+        assertThat(get("/restores", jwt.serialize()).statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void refusesToStartInJwtModeWithoutAnIssuerOrAnAudience() {
+        for (String missing : List.of("audience", "issuer")) {
+            var args = new java.util.ArrayList<>(stack.arguments());
+            args.add("--api.security.mode=jwt");
+            if (!missing.equals("issuer")) {
+                args.add("--api.security.jwt.issuer=" + ISSUER);
+            }
+            if (!missing.equals("audience")) {
+                args.add("--api.security.jwt.audience=" + AUDIENCE);
+            }
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> io.dynarestore.api.ApiApplication.builder()
+                            .run(args.toArray(new String[0])).close())
+                    .hasStackTraceContaining("api.security.jwt." + missing + " is not set");
+        }
+    }
+
     static String token(RSAKey signer, String subject, List<String> roles, Instant expires) throws Exception {
-        var claims = new JWTClaimsSet.Builder().subject(subject).claim("roles", roles)
-                .issueTime(Date.from(expires.minusSeconds(900))).expirationTime(Date.from(expires)).build();
+        return token(signer, ISSUER, AUDIENCE, subject, roles, expires);
+    }
+
+    static String token(RSAKey signer, String iss, String aud, String subject, List<String> roles, Instant expires)
+            throws Exception {
+        var builder = new JWTClaimsSet.Builder().issuer(iss).subject(subject).claim("roles", roles)
+                .issueTime(Date.from(expires.minusSeconds(900))).expirationTime(Date.from(expires));
+        if (aud != null) {
+            builder.audience(aud);
+        }
+        var claims = builder.build();
         var jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(signer.getKeyID())
                 .type(JOSEObjectType.JWT).build(), claims);
         jwt.sign(new RSASSASigner(signer));

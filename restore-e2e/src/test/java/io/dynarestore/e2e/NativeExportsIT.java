@@ -37,7 +37,11 @@ class NativeExportsIT {
 
     @BeforeAll
     static void startStack() throws Exception {
-        stack = RestoreStack.start();
+        stack = RestoreStack.infrastructure();
+        stack.startPlanner();
+        stack.startWriter();
+        // exports may be registered from the bucket DynamoDB exports into, and nowhere else
+        stack.startApi("--api.exports.allowed-locations=customer-exports");
         status = StatusLog.status(stack);
         fixtures = Path.of(NativeExportsIT.class.getResource("/native-export").toURI());
         var s3 = stack.s3.client();
@@ -61,7 +65,9 @@ class NativeExportsIT {
                 ? ",\"tableDescription\":" + io.dynarestore.contracts.Json.mapper()
                 .readTree(Files.readString(fixtures.resolve("describe-table.json"))).get("Table")
                 : "";
-        return "{\"s3Uri\":\"s3://customer-exports/exports/AWSDynamoDB/" + exportId + "/\"" + description + "}";
+        // registered now, the export of a year ago is kept restorable explicitly (by default: 35 days after it was taken)
+        return "{\"s3Uri\":\"s3://customer-exports/exports/AWSDynamoDB/" + exportId + "/\"" + description
+                + ",\"expiresAt\":\"2099-01-01T00:00:00Z\"}";
     }
 
     @Test
@@ -134,11 +140,11 @@ class NativeExportsIT {
         String exportUri = "s3://customer-exports/exports/AWSDynamoDB/";
 
         // When it registers both exports under another table name and asks for the windows
-        var full = cli("register-export", "catalog-cli", exportUri + FULL + "/",
-                fixtures.resolve("describe-table.json").toString());
-        var incremental = cli("register-export", "catalog-cli", exportUri + INCREMENTAL + "/");
-        var windows = cli("pitr-windows", "catalog-cli");
-        var restore = cli("restore", "catalog-cli", "--at", "latest", "--into", "catalog-cli-latest", "--id", "cli-1");
+        var full = cli("register-export", "catalog", exportUri + FULL + "/",
+                fixtures.resolve("describe-table.json").toString(), "--expires", "2099-01-01T00:00:00Z");
+        var incremental = cli("register-export", "catalog", exportUri + INCREMENTAL + "/");
+        var windows = cli("pitr-windows", "catalog");
+        var restore = cli("restore", "catalog", "--at", "latest", "--into", "catalog-cli-latest", "--id", "cli-1");
 
         // Then each answered as the API does
         assertThat(full.get("kind").asString()).isEqualTo("FULL");
@@ -148,6 +154,60 @@ class NativeExportsIT {
         await().atMost(Duration.ofSeconds(60)).until(() -> "COMPLETED".equals(cli("status", "cli-1").get("state")
                 .asString()));
         assertThat(cli("status", "cli-1").get("itemsWritten").asLong()).isEqualTo(6);
+    }
+
+    @Test
+    void refusesToRegisterTheVaultAnotherTablesExportOrAnExportOutsideTheExportBuckets() throws Exception {
+        // Given a crafted export in the export bucket whose ARN would make its id climb out of the vault's prefix
+        var s3 = stack.s3.client();
+        s3.putObject(b -> b.bucket("customer-exports").key("exports/AWSDynamoDB/crafted/manifest-summary.json"),
+                RequestBody.fromString("{\"exportArn\":\"arn:aws:dynamodb:us-east-1:000000000000:table/catalog/export/"
+                        + "..\",\"tableArn\":\"arn:aws:dynamodb:us-east-1:000000000000:table/catalog\",\"exportType\":"
+                        + "\"INCREMENTAL_EXPORT\",\"exportFromTime\":\"2025-12-01T10:15:00Z\",\"exportToTime\":"
+                        + "\"2025-12-01T10:30:00Z\",\"outputFormat\":\"DYNAMODB_JSON\"}"));
+        s3.createBucket(b -> b.bucket("elsewhere"));
+
+        // When each is registered
+        var asOrders = Http.post(stack.apiUri("/tables/orders/exports"), registration(INCREMENTAL, false));
+        var vault = Http.post(stack.apiUri("/tables/catalog/exports"),
+                "{\"s3Uri\":\"s3://vault/000000000000/us-east-1/catalog/pitr/x/\"}");
+        var outside = Http.post(stack.apiUri("/tables/catalog/exports"),
+                "{\"s3Uri\":\"s3://elsewhere/exports/AWSDynamoDB/" + INCREMENTAL + "/\"}");
+        var climbing = Http.post(stack.apiUri("/tables/catalog/exports"),
+                "{\"s3Uri\":\"s3://customer-exports/exports/AWSDynamoDB/crafted/\"}");
+
+        // Then each is refused with the reason, and orders has no point-in-time history
+        assertThat(asOrders.status()).as(asOrders.body()).isEqualTo(422);
+        assertThat(asOrders.json().get("detail").asString()).contains("table/catalog").contains("not of table orders");
+        assertThat(vault.status()).isEqualTo(422);
+        assertThat(vault.json().get("detail").asString()).contains("the vault itself");
+        assertThat(outside.status()).isEqualTo(422);
+        assertThat(outside.json().get("detail").asString()).contains("api.exports.allowed-locations");
+        assertThat(climbing.status()).as(climbing.body()).isEqualTo(422);
+        assertThat(climbing.json().get("detail").asString()).contains("'..'");
+        assertThat(Http.get(stack.apiUri("/tables/orders/exports")).json()).isEmpty();
+    }
+
+    @Test
+    void takesTheDescriptionAsEveryAwsCliPrintsItAndNamesTheMemberItCannotRead() throws Exception {
+        // Given the fixture's describe-table with AWS CLI v2's ISO-8601 timestamps
+        var v2 = (tools.jackson.databind.node.ObjectNode) io.dynarestore.contracts.Json.mapper()
+                .readTree(Files.readString(fixtures.resolve("describe-table.json")));
+        ((tools.jackson.databind.node.ObjectNode) v2.get("Table")).put("CreationDateTime",
+                "2025-11-24T16:00:00.500000+00:00");
+        String body = "{\"s3Uri\":\"s3://customer-exports/exports/AWSDynamoDB/" + FULL + "/\",\"tableDescription\":"
+                + v2 + "}";
+
+        // When it is registered whole (as the CLI prints it), and once with a timestamp that is no time
+        var taken = Http.post(stack.apiUri("/tables/catalog/exports"), body);
+        var broken = Http.post(stack.apiUri("/tables/catalog/exports"), body.replace(
+                "2025-11-24T16:00:00.500000+00:00", "last tuesday"));
+
+        // Then the first is registered (or was already), and the second is a 400 naming the member
+        assertThat(taken.status()).as(taken.body()).isIn(200, 201);
+        assertThat(broken.status()).as(broken.body()).isEqualTo(400);
+        assertThat(broken.json().get("errors").get(0).get("field").asString())
+                .isEqualTo("/tableDescription/CreationDateTime");
     }
 
     static JsonNode cli(String... args) throws Exception {

@@ -295,6 +295,29 @@ class RecordRestoreIT {
         assertThat(bad.json().get("code").asString()).isEqualTo("INVALID_FILTER");
     }
 
+    @Test
+    void aPreviewStaysWithinItsBytesAndItsMemoryBudget() throws Exception {
+        // Given a table with history, and a restore-api whose previews may answer 1 KB and keep 2 KB of delta
+        table("bounded", 43);
+        var tight = stack.startApiReplica("--api.limits.preview-bytes=1KB", "--api.limits.preview-memory=2KB");
+        try {
+            // When the whole backup is previewed, and a point in time with more changes than the budget holds
+            var bytes = Http.post(RestoreStack.uri(tight, "/restores/preview"), "{\"source\":{\"table\":\"bounded\","
+                    + "\"backupId\":\"base\"},\"limit\":1000}").json();
+            var memory = Http.post(RestoreStack.uri(tight, "/restores/preview"), "{\"source\":{\"table\":\"bounded\","
+                    + "\"pointInTime\":\"" + Instant.ofEpochSecond(T0 / SECOND + 44) + "\"},\"limit\":1000}").json();
+
+            // Then each stops at its bound, says which, and answers within it
+            assertThat(bytes.get("complete").asBoolean()).isFalse();
+            assertThat(bytes.get("stoppedBy").asString()).contains("bytes");
+            assertThat(bytes.get("records").toString().length()).isLessThan(8 * 1024);
+            assertThat(memory.get("complete").asBoolean()).isFalse();
+            assertThat(memory.get("stoppedBy").asString()).contains("memory budget");
+        } finally {
+            stack.stop(tight);
+        }
+    }
+
     static TreeMap<String, String> records(JsonNode preview) {
         var result = new TreeMap<String, String>();
         for (JsonNode r : preview.get("records")) {

@@ -199,6 +199,11 @@ class RequestsIT {
             "existing table | {\"source\": {\"table\": \"orders\", \"backupId\": \"b-live\"}, \"destination\": {\"type\": \"NEW_TABLE\", \"tableName\": \"taken\"}} | 409 | TABLE_EXISTS | /destination/tableName",
             "not supported  | {\"source\": {\"table\": \"orders\", \"snapId\": \"s-1\"}, \"destination\": {\"type\": \"NEW_TABLE\"}} | 422 | UNSUPPORTED | /source/snapId",
             "unknown account| {\"source\": {\"account\": \"111111111111\", \"table\": \"orders\", \"backupId\": \"b-live\"}, \"destination\": {\"type\": \"NEW_TABLE\"}} | 422 | UNKNOWN_ACCOUNT | /source",
+            "capacity cap   | {\"source\": {\"table\": \"orders\", \"backupId\": \"b-live\"}, \"destination\": {\"type\": \"NEW_TABLE\", \"options\": {\"billing\": {\"mode\": \"PROVISIONED\", \"readCapacityUnits\": 5, \"writeCapacityUnits\": 1000000}}}} | 400 | INVALID_REQUEST | /destination/options/billing/writeCapacityUnits",
+            "webhook inside | {\"source\": {\"table\": \"orders\", \"backupId\": \"b-live\"}, \"destination\": {\"type\": \"NEW_TABLE\"}, \"notify\": {\"webhooks\": [\"http://10.0.0.5/hook\"]}} | 400 | INVALID_REQUEST | /notify/webhooks/0",
+            "webhook creds  | {\"source\": {\"table\": \"orders\", \"backupId\": \"b-live\"}, \"destination\": {\"type\": \"NEW_TABLE\"}, \"notify\": {\"webhooks\": [\"https://u:p@hooks.example.com/\"]}} | 400 | INVALID_REQUEST | /notify/webhooks/0",
+            "bad email      | {\"source\": {\"table\": \"orders\", \"backupId\": \"b-live\"}, \"destination\": {\"type\": \"NEW_TABLE\"}, \"notify\": {\"emails\": [\"ops@\"]}} | 400 | INVALID_REQUEST | /notify/emails/0",
+            "bad time       | {\"source\": {\"table\": \"orders\", \"pointInTime\": \"2026-02-30T25:00:00Z\"}, \"destination\": {\"type\": \"NEW_TABLE\"}} | 400 | INVALID_REQUEST | /source/pointInTime",
     })
     void answersABadRestRequestWithProblemDetailsNamingTheFix(String name, String body, int httpStatus, String code,
                                                              String field) throws Exception {

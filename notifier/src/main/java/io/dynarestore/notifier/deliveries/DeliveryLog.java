@@ -55,6 +55,10 @@ public final class DeliveryLog implements AutoCloseable {
         } catch (RuntimeException e) {
             return; // not a notification event: nothing to fold
         }
+        fold(event);
+    }
+
+    void fold(NotificationEvent event) {
         Instant at = event.occurredAt() == null ? Instant.now() : event.occurredAt();
         if (event instanceof NotificationsRequested r && r.restoreId() != null) {
             subscriptions.putIfAbsent(r.restoreId(), new Subscription(r, at));

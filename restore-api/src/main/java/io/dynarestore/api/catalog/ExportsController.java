@@ -74,13 +74,20 @@ class ExportsController {
         } catch (IllegalArgumentException e) {
             throw new ApiProblem(400, "INVALID_REQUEST", e.getMessage(), null);
         }
+        // what the body says is checked before anything is read on its word
+        TableDescription given = body.tableDescription() == null ? null : description(body.tableDescription());
+        String refused = exports.locationRefusal(location);
+        if (refused != null) {
+            throw new ApiProblem(422, "EXPORT_NOT_REGISTERED", "The export cannot be registered: " + refused + ".",
+                    null);
+        }
         try {
             var summary = exports.summary(location);
             TableDescription description = null;
             List<Tag> tags = List.of();
             if (!"INCREMENTAL_EXPORT".equals(summary.exportType())) {
-                if (body.tableDescription() != null) {
-                    description = description(body.tableDescription());
+                if (given != null) {
+                    description = given;
                 } else {
                     var dynamo = aws.dynamo(ref.account(), ref.region());
                     try {

@@ -53,18 +53,16 @@ public record RestoreRequested(
      * This request without what only the notifier may read: the notification targets (addresses
      * and webhook URLs, which can hold tokens), and an email delivery's recipients and message.
      * This is the copy {@code RestoreAccepted} carries on {@code restore.status}, which dashboards read.
-     * A request that named targets keeps an empty {@code notify}, so that the notifier knows to
-     * look for them.
+     * A request with a {@code notify} keeps it empty, so that the notifier knows to look for its
+     * targets. Redacting twice changes nothing.
      */
     public RestoreRequested redacted() {
         Destination d = destination;
         if (d instanceof Destination.File f && f.delivery() instanceof Destination.Delivery.Email e) {
             d = new Destination.File(f.format(), new Destination.Delivery.Email(null, null, e.linkId()));
         }
-        boolean targets = notification != null && (notification.emails() != null && !notification.emails().isEmpty()
-                || notification.webhooks() != null && !notification.webhooks().isEmpty());
         return new RestoreRequested(restoreId, type, schemaVersion, eventId, occurredAt, requestedBy, source, scope, d,
-                targets ? new Notify(null, null) : null, dryRun);
+                notification == null ? null : new Notify(null, null), dryRun);
     }
 
     /**

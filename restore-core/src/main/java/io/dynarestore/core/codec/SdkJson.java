@@ -257,10 +257,10 @@ public final class SdkJson {
             if (value.isString()) {
                 return new BigDecimal(value.asString().trim());
             }
-        } catch (NumberFormatException e) {
-            // reported below
+        } catch (NumberFormatException | tools.jackson.databind.exc.JsonNodeException e) {
+            // a number JSON parsers make infinite (1e400), or text that is none: reported below
         }
-        throw new InvalidJsonException(path, "must be a number, not " + value);
+        throw new InvalidJsonException(path, "must be a finite number, not " + value);
     }
 
     /**
@@ -270,7 +270,7 @@ public final class SdkJson {
      */
     static Instant instant(JsonNode value, String path) {
         if (value.isNumber()) {
-            return epochSeconds(value.decimalValue(), path);
+            return epochSeconds(number(value, path), path);
         }
         if (!value.isString()) {
             throw new InvalidJsonException(path, "must be a time (epoch seconds or ISO-8601), not " + value.getNodeType());

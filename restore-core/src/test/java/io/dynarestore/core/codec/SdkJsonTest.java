@@ -74,6 +74,8 @@ class SdkJsonTest {
             "a time that is no time      | {\"KeySchema\":[],\"AttributeDefinitions\":[],\"CreationDateTime\":\"yesterday\"} | /CreationDateTime",
             "a time that is an object    | {\"KeySchema\":[],\"AttributeDefinitions\":[],\"CreationDateTime\":{}}           | /CreationDateTime",
             "a time out of range         | {\"KeySchema\":[],\"AttributeDefinitions\":[],\"CreationDateTime\":1e300}        | /CreationDateTime",
+            "a time beyond any double    | {\"KeySchema\":[],\"AttributeDefinitions\":[],\"CreationDateTime\":1e400}        | /CreationDateTime",
+            "a count beyond any double   | {\"KeySchema\":[],\"AttributeDefinitions\":[],\"ItemCount\":-1e400}               | /ItemCount",
             "a count that is text        | {\"KeySchema\":[],\"AttributeDefinitions\":[],\"ItemCount\":\"many\"}          | /ItemCount",
             "a count that is a fraction  | {\"KeySchema\":[],\"AttributeDefinitions\":[],\"ItemCount\":1.5}                 | /ItemCount",
             "a flag that is text         | {\"KeySchema\":[],\"AttributeDefinitions\":[],\"DeletionProtectionEnabled\":\"yes\"} | /DeletionProtectionEnabled",
