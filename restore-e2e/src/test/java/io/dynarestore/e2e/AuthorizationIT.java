@@ -156,6 +156,7 @@ class AuthorizationIT {
                 new Endpoint("POST", "/restores", "{\"source\":{\"account\":\"" + ABROAD + "\",\"table\":\"orders\","
                         + missing + "},\"destination\":{\"type\":\"NEW_TABLE\",\"account\":\"000000000000\"}}",
                         RESTORING, RESTORE_ABROAD),
+                new Endpoint("POST", "/links/no-such-token", "{\"passcode\":\"x\"}", null, NONE),
                 new Endpoint("POST", "/restores/no-such-restore/cancel", null, RESTORING, NONE),
                 new Endpoint("POST", "/restores/no-such-restore/rollback", null, RESTORING, NONE)));
         return all;

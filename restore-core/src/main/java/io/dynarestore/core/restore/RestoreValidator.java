@@ -211,44 +211,6 @@ public final class RestoreValidator {
         return null;
     }
 
-    /**
-     * The capacity a new table asks for, by the request or (when it leaves billing out) by the
-     * backup's description, stays within the configured cap: a description registered with an
-     * export is the registrant's word, and capacity is billed by the hour.
-     */
-    private List<FieldError> capacity(Destination.TableOptions options, TableDescription table) {
-        var errors = new java.util.ArrayList<FieldError>();
-        String at = "/destination/options/billing";
-        if (options != null && options.billing() != null) {
-            var b = options.billing();
-            for (var units : new Object[][]{{"readCapacityUnits", b.readCapacityUnits()},
-                    {"writeCapacityUnits", b.writeCapacityUnits()}}) {
-                if (units[1] != null && (Long) units[1] > maxCapacityUnits) {
-                    errors.add(new FieldError(at + "/" + units[0], "asks for " + units[1] + " units; at most "
-                            + maxCapacityUnits + " are taken (the installation's limit)"));
-                }
-            }
-            return errors;
-        }
-        var throughputs = new java.util.ArrayList<software.amazon.awssdk.services.dynamodb.model
-                .ProvisionedThroughputDescription>();
-        throughputs.add(table.provisionedThroughput());
-        table.globalSecondaryIndexes().forEach(g -> throughputs.add(g.provisionedThroughput()));
-        for (var t : throughputs) {
-            if (t != null && (over(t.readCapacityUnits()) || over(t.writeCapacityUnits()))) {
-                errors.add(new FieldError(at, "the backup's table had " + t.readCapacityUnits() + " read and "
-                        + t.writeCapacityUnits() + " write units, over the installation's limit of " + maxCapacityUnits
-                        + "; give options.billing (PAY_PER_REQUEST, or units within the limit)"));
-                break;
-            }
-        }
-        return errors;
-    }
-
-    private boolean over(Long units) {
-        return units != null && units > maxCapacityUnits;
-    }
-
     /** An in-place restore names the source's account and region or none: it never crosses either. */
     private static Verdict inPlaceCrossing(Source source, Destination.InPlace inPlace) {
         boolean otherAccount = inPlace.account() != null && !inPlace.account().equals(source.account());
@@ -279,7 +241,7 @@ public final class RestoreValidator {
                             List<software.amazon.awssdk.services.dynamodb.model.Tag> tags, Target target) {
         var errors = new java.util.ArrayList<>(TableOptionsCheck.check(destination.options(), table, tags,
                 target.region()));
-        errors.addAll(capacity(destination.options(), table));
+        errors.addAll(TableOptionsCheck.capacity(destination.options(), table, maxCapacityUnits));
         if (errors.isEmpty()) {
             return null;
         }

@@ -152,4 +152,43 @@ public final class TableOptionsCheck {
         Matcher m = KMS_ARN.matcher(sse.kmsMasterKeyArn());
         return m.matches() ? m.group(2) : null;
     }
+
+    /**
+     * The capacity a new table asks for, by the request or (when it leaves billing out) by the
+     * backup's description, stays within the configured cap: a description registered with an
+     * export is the registrant's word, and capacity is billed by the hour.
+     */
+    static List<FieldError> capacity(TableOptions options, TableDescription table, long maxCapacityUnits) {
+        var errors = new ArrayList<FieldError>();
+        String at = "/destination/options/billing";
+        if (options != null && options.billing() != null) {
+            var b = options.billing();
+            for (var units : new Object[][]{{"readCapacityUnits", b.readCapacityUnits()},
+                    {"writeCapacityUnits", b.writeCapacityUnits()}}) {
+                if (units[1] != null && (Long) units[1] > maxCapacityUnits) {
+                    errors.add(new FieldError(at + "/" + units[0], "asks for " + units[1] + " units; at most "
+                            + maxCapacityUnits + " are taken (the installation's limit)"));
+                }
+            }
+            return errors;
+        }
+        var throughputs = new java.util.ArrayList<software.amazon.awssdk.services.dynamodb.model
+                .ProvisionedThroughputDescription>();
+        throughputs.add(table.provisionedThroughput());
+        table.globalSecondaryIndexes().forEach(g -> throughputs.add(g.provisionedThroughput()));
+        for (var t : throughputs) {
+            if (t != null && (over(t.readCapacityUnits(), maxCapacityUnits)
+                    || over(t.writeCapacityUnits(), maxCapacityUnits))) {
+                errors.add(new FieldError(at, "the backup's table had " + t.readCapacityUnits() + " read and "
+                        + t.writeCapacityUnits() + " write units, over the installation's limit of "
+                        + maxCapacityUnits + "; give options.billing (PAY_PER_REQUEST, or units within the limit)"));
+                break;
+            }
+        }
+        return errors;
+    }
+
+    private static boolean over(Long units, long maxCapacityUnits) {
+        return units != null && units > maxCapacityUnits;
+    }
 }
