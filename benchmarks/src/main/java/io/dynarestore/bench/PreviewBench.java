@@ -6,6 +6,8 @@ import io.dynarestore.core.filter.KeySchema;
 import io.dynarestore.core.filter.RecordFilter;
 import io.dynarestore.core.preview.Preview;
 import io.dynarestore.core.vault.BackupWriter;
+import io.dynarestore.core.vault.DataFileReader;
+import io.dynarestore.core.vault.ExportLine;
 import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.core.vault.VaultLayout;
 import io.dynarestore.testkit.RandomItems;
@@ -13,6 +15,7 @@ import io.dynarestore.testkit.S3Server;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 
@@ -51,10 +54,10 @@ public final class PreviewBench {
             // file (56 items of 1,000,000)
             var early = new ArrayList<Scope.KeyFilter>();
             var f = backup.files().get(0);
-            try (var reader = new io.dynarestore.core.vault.DataFileReader(f.dataFileS3Key(),
+            try (var reader = new DataFileReader(f.dataFileS3Key(),
                     s3.client().getObject(b -> b.bucket("vault").key(f.dataFileS3Key())), null)) {
-                var seen = new java.util.LinkedHashSet<String>();
-                for (io.dynarestore.core.vault.ExportLine line; seen.size() < 8 && (line = reader.next()) != null; ) {
+                var seen = new LinkedHashSet<String>();
+                for (ExportLine line; seen.size() < 8 && (line = reader.next()) != null; ) {
                     seen.add(line.item().get("pk").s());
                 }
                 seen.forEach(pk -> early.add(new Scope.KeyFilter(new Scope.Condition("EqualTo", List.of(pk)), null)));

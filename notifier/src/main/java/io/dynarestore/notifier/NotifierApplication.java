@@ -4,10 +4,10 @@ import io.dynarestore.contracts.notifications.NotificationEvent;
 import io.dynarestore.contracts.webhooks.WebhookTargets;
 import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.EventPublisher;
-import io.dynarestore.core.webhooks.WebhookAddresses;
-import org.springframework.boot.health.contributor.Health;
-import org.springframework.boot.health.contributor.HealthIndicator;
 import io.dynarestore.core.kafka.TopicDefinitions;
+import io.dynarestore.core.threads.DaemonThreads;
+import io.dynarestore.core.webhooks.WebhookAddresses;
+import io.dynarestore.notifier.deliveries.Channel;
 import io.dynarestore.notifier.deliveries.DeliveryLog;
 import io.dynarestore.notifier.deliveries.Dispatcher;
 import io.dynarestore.notifier.email.MailChannel;
@@ -16,6 +16,7 @@ import io.dynarestore.notifier.webhooks.WebhookChannel;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -25,6 +26,8 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.kafka.core.KafkaAdmin;
@@ -75,7 +78,7 @@ public class NotifierApplication {
          * @param allow         hosts, addresses and CIDR ranges inside the network that webhooks may still go to
          */
         public record Webhooks(String signingSecret, @DefaultValue("10s") Duration timeout,
-                               @DefaultValue("false") boolean allowHttp, java.util.List<String> allow) {
+                               @DefaultValue("false") boolean allowHttp, List<String> allow) {
         }
 
         /** Tries of one delivery, and the backoff between them (doubling from {@code initialBackoff}). */
@@ -97,12 +100,8 @@ public class NotifierApplication {
     /** The pool deliveries run on: its threads send, and the waits between tries are scheduled on it. */
     @Bean(destroyMethod = "shutdownNow")
     ScheduledExecutorService deliveryPool(NotifierProperties properties) {
-        var counter = new java.util.concurrent.atomic.AtomicInteger();
-        return Executors.newScheduledThreadPool(Math.max(1, properties.parallelDeliveries()), r -> {
-            Thread t = new Thread(r, "delivery-" + counter.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        return Executors.newScheduledThreadPool(Math.max(1, properties.parallelDeliveries()),
+                DaemonThreads.named("delivery"));
     }
 
     @Bean
@@ -130,7 +129,7 @@ public class NotifierApplication {
         var consumer = kafka.buildConsumerProperties();
         // what is older than a restore may stay open cannot be read again: forget it a day after
         var deliveries = new DeliveryLog(consumer, publisher, health, properties.maxOpen().plusDays(1));
-        var channels = Map.<NotificationEvent.Channel, io.dynarestore.notifier.deliveries.Channel>of(
+        var channels = Map.<NotificationEvent.Channel, Channel>of(
                 NotificationEvent.Channel.EMAIL, new MailChannel(mail, properties.mail().from()),
                 NotificationEvent.Channel.WEBHOOK, webhooks);
         var retries = properties.retries();

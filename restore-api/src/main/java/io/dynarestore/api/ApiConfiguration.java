@@ -3,7 +3,6 @@ package io.dynarestore.api;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.EventPublisher;
-import io.dynarestore.core.webhooks.WebhookAddresses;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import io.dynarestore.core.restore.RestoreValidator;
@@ -35,7 +34,7 @@ class ApiConfiguration {
 
     @Bean
     RestoreValidator restoreValidator(VaultCatalog catalog, AwsClients aws, Clock clock, ApiProperties properties) {
-        return new RestoreValidator(catalog, aws, clock, WebhookAddresses.system(properties.webhooks().targets()),
+        return new RestoreValidator(catalog, aws, clock, properties.webhooks().addresses(),
                 properties.limits().maxCapacityUnits());
     }
 

@@ -1,11 +1,17 @@
 package io.dynarestore.api;
 
+import io.dynarestore.contracts.Topic;
+import io.dynarestore.contracts.access.MessageSignature;
+import io.dynarestore.contracts.access.Role;
 import io.dynarestore.core.aws.AwsSettings;
 import io.dynarestore.core.kafka.TopicDefinitions;
 import io.dynarestore.core.vault.VaultSettings;
+import io.dynarestore.core.webhooks.WebhookSettings;
 import java.time.Duration;
+import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Configuration of restore-api, under {@code api}.
@@ -35,27 +41,17 @@ public record ApiProperties(
         @DefaultValue Events events,
         @DefaultValue Security security,
         String signingKey,
-        @DefaultValue Webhooks webhooks,
+        @DefaultValue WebhookSettings webhooks,
         @DefaultValue Exports exports,
         @DefaultValue Limits limits,
         @DefaultValue Views views) {
 
     public ApiProperties {
-        String weak = io.dynarestore.contracts.access.MessageSignature.weakness(signingKey);
+        String weak = MessageSignature.weakness(signingKey);
         if (weak != null) {
             throw new IllegalArgumentException("api.signing-key " + weak + "; set it (env RESTORE_API_SIGNING_KEY) to "
-                    + "a random secret of at least " + io.dynarestore.contracts.access.MessageSignature.MIN_KEY_LENGTH
+                    + "a random secret of at least " + MessageSignature.MIN_KEY_LENGTH
                     + " characters, and give the planner the same as planner.access.keys.restore-api");
-        }
-    }
-
-    /**
-     * @param allowHttp whether plain http webhook URLs are taken (the local profile only)
-     * @param allow     hosts, addresses and CIDR ranges inside the network that webhooks may still go to
-     */
-    public record Webhooks(@DefaultValue("false") boolean allowHttp, java.util.List<String> allow) {
-        public io.dynarestore.contracts.webhooks.WebhookTargets targets() {
-            return new io.dynarestore.contracts.webhooks.WebhookTargets(allowHttp, allow);
         }
     }
 
@@ -64,9 +60,9 @@ public record ApiProperties(
      *                         be registered (never the vault itself)
      * @param retention        how long a full export registered without expiresAt stays restorable
      */
-    public record Exports(java.util.List<String> allowedLocations, @DefaultValue("35d") Duration retention) {
+    public record Exports(List<String> allowedLocations, @DefaultValue("35d") Duration retention) {
         public Exports {
-            allowedLocations = allowedLocations == null ? java.util.List.of() : java.util.List.copyOf(allowedLocations);
+            allowedLocations = allowedLocations == null ? List.of() : List.copyOf(allowedLocations);
         }
     }
 
@@ -81,8 +77,8 @@ public record ApiProperties(
      */
     public record Limits(@DefaultValue("30") int submissionsPerMinute, @DefaultValue("10") int submissionBurst,
                          @DefaultValue("4") int streamsPerCaller,
-                         @DefaultValue("4MB") org.springframework.util.unit.DataSize previewBytes,
-                         @DefaultValue("64MB") org.springframework.util.unit.DataSize previewMemory,
+                         @DefaultValue("4MB") DataSize previewBytes,
+                         @DefaultValue("64MB") DataSize previewMemory,
                          @DefaultValue("40000") long maxCapacityUnits, @DefaultValue("10000") int callers) {
     }
 
@@ -104,9 +100,9 @@ public record ApiProperties(
      * @param apiKeys the keys of {@code api-key} mode
      * @param jwt     where a token's roles and name are
      */
-    public record Security(@DefaultValue("jwt") Mode mode, java.util.List<ApiKey> apiKeys, @DefaultValue Jwt jwt) {
+    public record Security(@DefaultValue("jwt") Mode mode, List<ApiKey> apiKeys, @DefaultValue Jwt jwt) {
         public Security {
-            apiKeys = apiKeys == null ? java.util.List.of() : java.util.List.copyOf(apiKeys);
+            apiKeys = apiKeys == null ? List.of() : List.copyOf(apiKeys);
             if (mode == Mode.API_KEY && apiKeys.isEmpty()) {
                 throw new IllegalArgumentException("api.security.mode is api-key but api.security.api-keys is empty; "
                         + "add a key (name, key or key-sha256, roles) or use mode jwt");
@@ -124,7 +120,7 @@ public record ApiProperties(
      * @param keySha256 its SHA-256 in hex, so that the configuration need not hold the key
      * @param roles     what its holder may do
      */
-    public record ApiKey(String name, String key, String keySha256, java.util.List<String> roles) {
+    public record ApiKey(String name, String key, String keySha256, List<String> roles) {
         public ApiKey {
             if (name == null || name.isBlank()) {
                 throw new IllegalArgumentException("every api.security.api-keys entry needs a name");
@@ -138,8 +134,8 @@ public record ApiProperties(
             if (keySha256 != null && !keySha256.isBlank() && !keySha256.matches("[0-9a-fA-F]{64}")) {
                 throw new IllegalArgumentException("key-sha256 of api key '" + name + "' is not 64 hex digits");
             }
-            roles = roles == null ? java.util.List.of() : java.util.List.copyOf(roles);
-            roles.forEach(role -> io.dynarestore.contracts.access.Role.of(role, "api key '" + name + "'"));
+            roles = roles == null ? List.of() : List.copyOf(roles);
+            roles.forEach(role -> Role.of(role, "api key '" + name + "'"));
         }
     }
 
@@ -158,7 +154,7 @@ public record ApiProperties(
      * @param principalClaim the claim naming the caller
      */
     public record Jwt(String issuer, String audience, String jwkSetUri,
-                      @DefaultValue("RS256") java.util.List<String> algorithms,
+                      @DefaultValue("RS256") List<String> algorithms,
                       @DefaultValue("roles") String rolesClaim, @DefaultValue("dynarestore:") String rolePrefix,
                       @DefaultValue("sub") String principalClaim) {
     }
@@ -186,9 +182,9 @@ public record ApiProperties(
                         @DefaultValue("10s") Duration logWait) {
         public Links {
             if (expiry.isNegative() || expiry.isZero()
-                    || expiry.compareTo(io.dynarestore.contracts.Topic.LINKS_RETENTION.minusDays(1)) > 0) {
+                    || expiry.compareTo(Topic.LINKS_RETENTION.minusDays(1)) > 0) {
                 throw new IllegalArgumentException("api.links.expiry is " + expiry + "; it must be positive and "
-                        + "at most " + io.dynarestore.contracts.Topic.LINKS_RETENTION.minusDays(1).toDays()
+                        + "at most " + Topic.LINKS_RETENTION.minusDays(1).toDays()
                         + " days, so that restore.links still holds a link's tries when it expires");
             }
             if (maxTries < 1) {

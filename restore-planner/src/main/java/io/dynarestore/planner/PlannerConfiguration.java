@@ -3,11 +3,12 @@ package io.dynarestore.planner;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.EventPublisher;
-import org.springframework.boot.health.contributor.Health;
-import org.springframework.boot.health.contributor.HealthIndicator;
 import io.dynarestore.core.restore.RestoreValidator;
 import io.dynarestore.core.vault.VaultCatalog;
 import java.time.Clock;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -33,8 +34,7 @@ class PlannerConfiguration {
 
     @Bean
     RestoreValidator restoreValidator(VaultCatalog catalog, AwsClients aws, Clock clock, PlannerProperties properties) {
-        return new RestoreValidator(catalog, aws, clock,
-                io.dynarestore.core.webhooks.WebhookAddresses.system(properties.webhooks().targets()),
+        return new RestoreValidator(catalog, aws, clock, properties.webhooks().addresses(),
                 properties.maxCapacityUnits());
     }
 
@@ -56,6 +56,6 @@ class PlannerConfiguration {
 
     @Bean
     KafkaAdmin.NewTopics topics(PlannerProperties properties) {
-        return new KafkaAdmin.NewTopics(properties.topics().newTopics().toArray(new org.apache.kafka.clients.admin.NewTopic[0]));
+        return new KafkaAdmin.NewTopics(properties.topics().newTopics().toArray(new NewTopic[0]));
     }
 }

@@ -1,13 +1,17 @@
 package io.dynarestore.planner;
 
+import io.dynarestore.contracts.access.MessageSignature;
+import io.dynarestore.contracts.access.Role;
 import io.dynarestore.core.aws.AwsSettings;
 import io.dynarestore.core.kafka.TopicDefinitions;
 import io.dynarestore.core.vault.VaultSettings;
+import io.dynarestore.core.webhooks.WebhookSettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Configuration of restore-planner, under {@code planner}.
@@ -46,19 +50,9 @@ public record PlannerProperties(
         @DefaultValue("5s") Duration progressInterval,
         @DefaultValue Access access,
         @DefaultValue Rollback rollback,
-        @DefaultValue Webhooks webhooks,
+        @DefaultValue WebhookSettings webhooks,
         @DefaultValue("40000") long maxCapacityUnits,
         @DefaultValue("8d") Duration retainEnded) {
-
-    /**
-     * @param allowHttp whether plain http webhook URLs are taken (the local profile only)
-     * @param allow     hosts, addresses and CIDR ranges inside the network that webhooks may still go to
-     */
-    public record Webhooks(@DefaultValue("false") boolean allowHttp, List<String> allow) {
-        public io.dynarestore.contracts.webhooks.WebhookTargets targets() {
-            return new io.dynarestore.contracts.webhooks.WebhookTargets(allowHttp, allow);
-        }
-    }
 
     /**
      * Rollbacks, which the planner that owns the restore carries out itself.
@@ -88,9 +82,9 @@ public record PlannerProperties(
             keys = keys == null ? Map.of() : Map.copyOf(keys);
             vouching = vouching == null ? List.of("restore-api") : List.copyOf(vouching);
             unidentified = unidentified == null ? List.of() : List.copyOf(unidentified);
-            principals.forEach((who, roles) -> roles.forEach(r -> io.dynarestore.contracts.access.Role.of(r,
+            principals.forEach((who, roles) -> roles.forEach(r -> Role.of(r,
                     "planner.access.principals." + who)));
-            unidentified.forEach(r -> io.dynarestore.contracts.access.Role.of(r, "planner.access.unidentified"));
+            unidentified.forEach(r -> Role.of(r, "planner.access.unidentified"));
             for (var e : principals.entrySet()) {
                 var theirs = keys.getOrDefault(e.getKey(), List.of());
                 if (!e.getValue().isEmpty() && theirs.isEmpty()) {
@@ -99,7 +93,7 @@ public record PlannerProperties(
                             + "its signature (docs/security.md). Give it a key, or remove its roles.");
                 }
                 for (String key : theirs) {
-                    String weak = io.dynarestore.contracts.access.MessageSignature.weakness(key);
+                    String weak = MessageSignature.weakness(key);
                     if (weak != null) {
                         throw new IllegalArgumentException("a key of planner.access.keys." + e.getKey() + " " + weak);
                     }
@@ -122,7 +116,7 @@ public record PlannerProperties(
      */
     public record Strategy(@DefaultValue("true") boolean importFromS3,
                            @DefaultValue("1000") long writeUnitsPerSecond,
-                           @DefaultValue("5MB") org.springframework.util.unit.DataSize importRate,
+                           @DefaultValue("5MB") DataSize importRate,
                            @DefaultValue("5m") Duration importOverhead,
                            @DefaultValue("30s") Duration poll,
                            @DefaultValue("100000") int stagingLinesPerFile,
@@ -150,7 +144,7 @@ public record PlannerProperties(
      *                       the base is written first and the delta after it (ADR 0006)
      * @param linesPerFile   lines per staged delta file (one delta segment each)
      */
-    public record Pitr(@DefaultValue("64MB") org.springframework.util.unit.DataSize deltaMemory,
+    public record Pitr(@DefaultValue("64MB") DataSize deltaMemory,
                        @DefaultValue("4000000") long skipKeysLimit,
                        @DefaultValue("10000") int linesPerFile) {
     }

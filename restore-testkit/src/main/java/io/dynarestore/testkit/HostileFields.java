@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Random;
+import java.util.regex.Matcher;
 
 /**
  * Seeded values of the fields attackers and broken clients send: webhook URLs (malformed, inside
@@ -76,7 +77,7 @@ public final class HostileFields {
         if (random.nextBoolean()) {
             // a timestamp in another shape, or in none
             return text.replaceFirst("(\"CreationDateTime\"\\s*:\\s*)(\"[^\"]*\"|[0-9.]+)",
-                    java.util.regex.Matcher.quoteReplacement("\"CreationDateTime\": " + pick(TIMESTAMPS)));
+                    Matcher.quoteReplacement("\"CreationDateTime\": " + pick(TIMESTAMPS)));
         }
         return mutations.json(text);
     }

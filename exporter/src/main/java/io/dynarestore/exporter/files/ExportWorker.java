@@ -10,6 +10,7 @@ import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.csv.CsvExport;
 import io.dynarestore.core.filter.KeySchema;
 import io.dynarestore.core.filter.RecordFilter;
+import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.DeadLetters;
 import io.dynarestore.core.kafka.EventPublisher;
 import io.dynarestore.core.kafka.TopicFollower;
@@ -46,7 +47,7 @@ class ExportWorker implements SmartLifecycle {
     private volatile boolean running;
 
     ExportWorker(KafkaProperties kafka, ExporterProperties properties, AwsClients aws, VaultCatalog catalog,
-                 EventPublisher publisher, MeterRegistry meters, io.dynarestore.core.kafka.ConsumerHealth health) {
+                 EventPublisher publisher, MeterRegistry meters, ConsumerHealth health) {
         this.catalog = catalog;
         this.publisher = publisher;
         this.export = new CsvExport(aws.s3(), (int) properties.partSize().toBytes());

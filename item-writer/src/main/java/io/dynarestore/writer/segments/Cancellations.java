@@ -2,7 +2,9 @@ package io.dynarestore.writer.segments;
 
 import io.dynarestore.contracts.Topic;
 import io.dynarestore.contracts.commands.CancelRequested;
+import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.TopicLog;
+import io.dynarestore.core.request.CommandReader;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,7 +20,7 @@ final class Cancellations implements AutoCloseable {
     private final Set<String> cancelled = ConcurrentHashMap.newKeySet();
     private final TopicLog log;
 
-    Cancellations(Map<String, Object> consumerConfig, io.dynarestore.core.kafka.ConsumerHealth health) {
+    Cancellations(Map<String, Object> consumerConfig, ConsumerHealth health) {
         this.log = new TopicLog(consumerConfig, "item-writer-commands", Topic.COMMANDS.topicName(), health,
                 this::apply);
     }
@@ -29,8 +31,8 @@ final class Cancellations implements AutoCloseable {
 
     private void apply(ConsumerRecord<String, byte[]> record) {
         // the command's schema pins its restore id; a message that is not one the planner sends to the DLT
-        if (io.dynarestore.core.request.CommandReader.read(record.value())
-                instanceof io.dynarestore.core.request.CommandReader.Valid v && v.command() instanceof CancelRequested c) {
+        if (CommandReader.read(record.value())
+                instanceof CommandReader.Valid v && v.command() instanceof CancelRequested c) {
             cancelled.add(c.restoreId());
         }
     }

@@ -1,26 +1,35 @@
 package io.dynarestore.writer.segments;
 
 import io.dynarestore.contracts.Json;
-import io.dynarestore.writer.capacity.WriteBudgets;
 import io.dynarestore.contracts.Schemas;
 import io.dynarestore.contracts.Topic;
 import io.dynarestore.contracts.status.SegmentCancelled;
 import io.dynarestore.contracts.status.SegmentFailed;
 import io.dynarestore.contracts.work.SegmentDispatched;
 import io.dynarestore.contracts.work.SegmentWork;
+import io.dynarestore.core.filter.InvalidFilterException;
+import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.ConsumerThread;
 import io.dynarestore.core.kafka.DeadLetters;
 import io.dynarestore.core.kafka.EventPublisher;
 import io.dynarestore.core.kafka.Messages;
+import io.dynarestore.core.retry.Backoff;
+import io.dynarestore.writer.capacity.WriteBudgets;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -28,6 +37,7 @@ import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,7 +59,7 @@ final class SegmentConsumer {
     private final ExecutorService pool;
     private final String name;
     private final int segmentAttempts;
-    private final io.dynarestore.core.retry.Backoff segmentBackoff;
+    private final Backoff segmentBackoff;
     private final Map<String, Integer> attempts = new HashMap<>();
     private final ConsumerThread thread;
     private final WriteBudgets budgets;
@@ -60,12 +70,12 @@ final class SegmentConsumer {
     private volatile String failure;
 
     private final Cancellations cancellations;
-    private final io.micrometer.core.instrument.MeterRegistry meters;
+    private final MeterRegistry meters;
 
     SegmentConsumer(Map<String, Object> config, SegmentWriter writer, EventPublisher publisher, ExecutorService pool,
                     String name, int segmentAttempts, WriteBudgets budgets, Outages outages,
-                    Cancellations cancellations, io.micrometer.core.instrument.MeterRegistry meters,
-                    io.dynarestore.core.kafka.ConsumerHealth health) {
+                    Cancellations cancellations, MeterRegistry meters,
+                    ConsumerHealth health) {
         this.cancellations = cancellations;
         this.meters = meters;
         this.budgets = budgets;
@@ -76,7 +86,7 @@ final class SegmentConsumer {
         this.pool = pool;
         this.name = name;
         this.segmentAttempts = segmentAttempts;
-        this.segmentBackoff = new io.dynarestore.core.retry.Backoff(segmentAttempts, Duration.ofSeconds(1),
+        this.segmentBackoff = new Backoff(segmentAttempts, Duration.ofSeconds(1),
                 Duration.ofSeconds(30));
         this.thread = new ConsumerThread("segment-consumer-" + name, config, health, this::loop);
     }
@@ -155,7 +165,7 @@ final class SegmentConsumer {
         }
         Checkpoint resume = null;
         try {
-            OffsetAndMetadata committed = c.committed(java.util.Set.of(tp)).get(tp);
+            OffsetAndMetadata committed = c.committed(Set.of(tp)).get(tp);
             if (committed != null && committed.offset() == record.offset()) {
                 resume = Checkpoint.of(committed.metadata(), segment.restoreId(), segment.segment());
             }
@@ -168,7 +178,7 @@ final class SegmentConsumer {
                     segment.segment(), resume.lines());
         }
         var abort = new AtomicBoolean();
-        var j = new Job(tp, record, segment, abort, new java.util.concurrent.atomic.AtomicReference<>(resume));
+        var j = new Job(tp, record, segment, abort, new AtomicReference<>(resume));
         Checkpoint from = resume;
         j.future = pool.submit(() -> write(segment, abort, from, j.latest::set));
         j.committed = resume;
@@ -184,8 +194,8 @@ final class SegmentConsumer {
     private void commitPast(KafkaConsumer<String, byte[]> c, TopicPartition tp, long offset) {
         try {
             c.commitSync(Map.of(tp, new OffsetAndMetadata(offset + 1)));
-        } catch (org.apache.kafka.common.errors.RebalanceInProgressException
-                 | org.apache.kafka.clients.consumer.CommitFailedException e) {
+        } catch (RebalanceInProgressException
+                 | CommitFailedException e) {
             log.info("{} offset {} not committed, a rebalance is under way; its next owner redoes it", tp, offset);
         }
     }
@@ -214,7 +224,7 @@ final class SegmentConsumer {
     }
 
     private Outcome write(SegmentDispatched segment, AtomicBoolean abort, Checkpoint resume,
-                          java.util.function.Consumer<Checkpoint> checkpoints) {
+                          Consumer<Checkpoint> checkpoints) {
         String writerId = name;
         try {
             writer.write(segment, writerId, abort::get, () -> cancellations.cancelled(segment.restoreId()), resume,
@@ -227,7 +237,7 @@ final class SegmentConsumer {
             return Outcome.CANCELLED;
         } catch (SegmentAbortedException e) {
             return Outcome.ABORTED;
-        } catch (PermanentWriteException | io.dynarestore.core.filter.InvalidFilterException e) {
+        } catch (PermanentWriteException | InvalidFilterException e) {
             log.warn("restore {} segment {} failed: {}", segment.restoreId(), segment.segment(), e.getMessage());
             publisher.status(SegmentFailed.of(segment.restoreId(), segment.segment(), e.getMessage(), 0, writerId));
             failure = e.getMessage();
@@ -255,9 +265,9 @@ final class SegmentConsumer {
             outcome = Outcome.RETRY;
         }
         String key = j.segment.restoreId() + "/" + j.segment.segment();
-        io.micrometer.core.instrument.Timer.builder("dynarestore.writer.segment.duration")
+        Timer.builder("dynarestore.writer.segment.duration")
                 .description("time one attempt at a segment took, by how it ended").tag("outcome", outcome.name())
-                .register(meters).record(System.nanoTime() - j.started, java.util.concurrent.TimeUnit.NANOSECONDS);
+                .register(meters).record(System.nanoTime() - j.started, TimeUnit.NANOSECONDS);
         commitCheckpoint(c, j);
         switch (outcome) {
             case DONE, CANCELLED -> {
@@ -345,13 +355,13 @@ final class SegmentConsumer {
         final ConsumerRecord<String, byte[]> record;
         final SegmentDispatched segment;
         final AtomicBoolean abort;
-        final java.util.concurrent.atomic.AtomicReference<Checkpoint> latest;
+        final AtomicReference<Checkpoint> latest;
         volatile Future<Outcome> future;
         Checkpoint committed;
         final long started = System.nanoTime();
 
         Job(TopicPartition partition, ConsumerRecord<String, byte[]> record, SegmentDispatched segment,
-            AtomicBoolean abort, java.util.concurrent.atomic.AtomicReference<Checkpoint> latest) {
+            AtomicBoolean abort, AtomicReference<Checkpoint> latest) {
             this.partition = partition;
             this.record = record;
             this.segment = segment;

@@ -1,16 +1,18 @@
 package io.dynarestore.writer.segments;
 
 import io.dynarestore.core.aws.AwsClients;
+import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.EventPublisher;
 import io.dynarestore.core.retry.Backoff;
+import io.dynarestore.core.threads.DaemonThreads;
 import io.dynarestore.writer.WriterProperties;
+import io.dynarestore.writer.capacity.GroupLag;
+import io.dynarestore.writer.capacity.WriteBudgets;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.dynarestore.writer.capacity.GroupLag;
-import io.dynarestore.writer.capacity.WriteBudgets;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
@@ -28,7 +30,7 @@ class SegmentsWiring implements SmartLifecycle {
     private final Cancellations cancellations;
 
     SegmentsWiring(KafkaProperties kafka, WriterProperties properties, AwsClients aws, EventPublisher publisher,
-                   MeterRegistry meters, io.dynarestore.core.kafka.ConsumerHealth health) {
+                   MeterRegistry meters, ConsumerHealth health) {
         var retry = properties.retry();
         var b = properties.budget();
         var budgets = new WriteBudgets(aws, new WriteBudgets.Settings(b.provisionedShare(), b.onDemandTarget(),
@@ -39,11 +41,7 @@ class SegmentsWiring implements SmartLifecycle {
                 new BatchWriter(new Backoff(retry.maxAttempts(), retry.baseDelay(), retry.maxDelay()), outages),
                 properties.progressInterval(), Clock.systemUTC(), budgets, outages,
                 properties.testHooks() == null ? null : properties.testHooks().dropOneItem());
-        this.workers = Executors.newFixedThreadPool(properties.consumers(), r -> {
-            Thread t = new Thread(r, "segment-writer");
-            t.setDaemon(true);
-            return t;
-        });
+        this.workers = Executors.newFixedThreadPool(properties.consumers(), DaemonThreads.named("segment-writer"));
         this.cancellations = new Cancellations(kafka.buildConsumerProperties(), health);
         String host = hostName();
         long pid = ProcessHandle.current().pid();

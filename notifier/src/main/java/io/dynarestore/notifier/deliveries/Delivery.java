@@ -1,6 +1,8 @@
 package io.dynarestore.notifier.deliveries;
 
 import io.dynarestore.contracts.notifications.NotificationEvent.Channel;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -38,9 +40,9 @@ public record Delivery(String id, String restoreId, Channel channel, String targ
     public String shown() {
         if (channel == Channel.WEBHOOK) {
             try {
-                var uri = new java.net.URI(target);
+                var uri = new URI(target);
                 return uri.getScheme() + "://" + uri.getHost() + "/...";
-            } catch (java.net.URISyntaxException | RuntimeException e) {
+            } catch (URISyntaxException | RuntimeException e) {
                 return "a malformed URL";
             }
         }

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
@@ -109,7 +110,7 @@ public final class Dispatcher {
             error = e.getMessage();
             retryable = e.retryable();
         } catch (RuntimeException | Error e) {
-            error = "the " + d.channel().name().toLowerCase(java.util.Locale.ROOT) + " channel failed: " + e;
+            error = "the " + d.channel().name().toLowerCase(Locale.ROOT) + " channel failed: " + e;
             retryable = true;
             log.warn("delivery {} to {}: unexpected failure", d.id(), d.shown(), e);
         }
@@ -145,10 +146,10 @@ public final class Dispatcher {
 
     /** Records the end of a delivery, retrying while Kafka is away; then the delivery is finished either way. */
     private void record(NotificationEvent event, Delivery d, CompletableFuture<Void> done) {
-        recordTry(event, d, done, 1);
+        record(event, d, done, 1);
     }
 
-    private void recordTry(NotificationEvent event, Delivery d, CompletableFuture<Void> done, int attempt) {
+    private void record(NotificationEvent event, Delivery d, CompletableFuture<Void> done, int attempt) {
         try {
             deliveries.record(event);
             done.complete(null);
@@ -159,7 +160,7 @@ public final class Dispatcher {
                 done.complete(null);
                 return;
             }
-            schedule(() -> recordTry(event, d, done, attempt + 1), retries.backoff(attempt));
+            schedule(() -> record(event, d, done, attempt + 1), retries.backoff(attempt));
         }
     }
 

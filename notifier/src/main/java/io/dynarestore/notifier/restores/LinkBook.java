@@ -4,6 +4,7 @@ import io.dynarestore.contracts.Json;
 import io.dynarestore.contracts.Topic;
 import io.dynarestore.contracts.links.LinkEvent;
 import io.dynarestore.contracts.links.LinkIssued;
+import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.TopicLog;
 import java.time.Duration;
 import java.util.Map;
@@ -17,7 +18,7 @@ final class LinkBook implements AutoCloseable {
     private final Map<String, LinkIssued> byRestore = new ConcurrentHashMap<>();
     private final TopicLog log;
 
-    LinkBook(Map<String, Object> consumerConfig, io.dynarestore.core.kafka.ConsumerHealth health) {
+    LinkBook(Map<String, Object> consumerConfig, ConsumerHealth health) {
         this.log = new TopicLog(consumerConfig, "notifier-links", Topic.LINKS.topicName(), health, this::apply);
     }
 

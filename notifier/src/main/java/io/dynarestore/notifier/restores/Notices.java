@@ -2,17 +2,20 @@ package io.dynarestore.notifier.restores;
 
 import io.dynarestore.contracts.Json;
 import io.dynarestore.contracts.links.LinkIssued;
-import io.dynarestore.contracts.notifications.NotificationsRequested;
 import io.dynarestore.contracts.notifications.NotificationEvent.Channel;
+import io.dynarestore.contracts.notifications.NotificationsRequested;
 import io.dynarestore.contracts.request.Destination;
 import io.dynarestore.contracts.request.RestoreRequested;
 import io.dynarestore.contracts.request.Source;
 import io.dynarestore.contracts.status.ExportCompleted;
+import io.dynarestore.contracts.status.RestoreAccepted;
+import io.dynarestore.contracts.status.RestoreCancelled;
 import io.dynarestore.contracts.status.RestoreCompleted;
 import io.dynarestore.contracts.status.RestoreEvent;
 import io.dynarestore.contracts.status.RestoreFailed;
 import io.dynarestore.notifier.deliveries.Delivery;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -65,7 +68,7 @@ final class Notices {
 
     private static String endSubject(String id, RestoreEvent end) {
         return "Restore " + id + (end instanceof RestoreCompleted ? " completed"
-                : end instanceof io.dynarestore.contracts.status.RestoreCancelled ? " cancelled" : " failed");
+                : end instanceof RestoreCancelled ? " cancelled" : " failed");
     }
 
     private String endText(RestoreRequested request, RestoreEvent end) {
@@ -90,8 +93,8 @@ final class Notices {
                 text.append("Verification: ").append(c.verification().status()).append(" (")
                         .append(c.verification().note()).append(")\n");
             }
-            text.append("Duration: ").append(java.time.Duration.ofMillis(c.durationMs()).toSeconds()).append(" s\n");
-        } else if (end instanceof io.dynarestore.contracts.status.RestoreCancelled c) {
+            text.append("Duration: ").append(Duration.ofMillis(c.durationMs()).toSeconds()).append(" s\n");
+        } else if (end instanceof RestoreCancelled c) {
             text.append("It was cancelled. ").append(c.note()).append('\n');
         } else if (end instanceof RestoreFailed f) {
             text.append("What went wrong: ").append(f.reason()).append('\n')
@@ -103,7 +106,7 @@ final class Notices {
 
     private String linkText(RestoreRequested request, String principal, ExportCompleted file, LinkIssued link) {
         var text = new StringBuilder();
-        String by = principal == null || principal.equals(io.dynarestore.contracts.status.RestoreAccepted.UNIDENTIFIED)
+        String by = principal == null || principal.equals(RestoreAccepted.UNIDENTIFIED)
                 ? "An unidentified sender" : principal;
         text.append(by);
         if (request.requestedBy() != null && !request.requestedBy().equals(principal)) {

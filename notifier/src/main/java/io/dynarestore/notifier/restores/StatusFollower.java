@@ -21,12 +21,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -238,9 +241,7 @@ public final class StatusFollower implements AutoCloseable {
         if (!offsets.isEmpty()) {
             try {
                 c.commitSync(offsets);
-            } catch (org.apache.kafka.clients.consumer.CommitFailedException
-                     | org.apache.kafka.common.errors.RebalanceInProgressException
-                     | org.apache.kafka.common.errors.TimeoutException e) {
+            } catch (CommitFailedException | RebalanceInProgressException | TimeoutException e) {
                 // a rebalance or a slow broker: the next commit covers it, or the next member reads it again
                 log.info("offsets not committed now: {}", e.toString());
             }

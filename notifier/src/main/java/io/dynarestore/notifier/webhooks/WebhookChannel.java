@@ -1,6 +1,7 @@
 package io.dynarestore.notifier.webhooks;
 
 import io.dynarestore.contracts.webhooks.WebhookSignature;
+import io.dynarestore.core.threads.DaemonThreads;
 import io.dynarestore.core.webhooks.WebhookAddresses;
 import io.dynarestore.notifier.deliveries.Channel;
 import io.dynarestore.notifier.deliveries.Delivery;
@@ -38,11 +39,8 @@ import org.apache.hc.core5.util.Timeout;
  */
 public final class WebhookChannel implements Channel, AutoCloseable {
 
-    private static final ScheduledExecutorService DEADLINES = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "webhook-deadlines");
-        t.setDaemon(true);
-        return t;
-    });
+    private static final ScheduledExecutorService DEADLINES = Executors.newSingleThreadScheduledExecutor(
+            DaemonThreads.named("webhook-deadlines"));
 
     private final CloseableHttpClient http;
     private final String secret;

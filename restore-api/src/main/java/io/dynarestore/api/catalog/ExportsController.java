@@ -1,5 +1,6 @@
 package io.dynarestore.api.catalog;
 
+import io.dynarestore.api.ApiProperties;
 import io.dynarestore.api.problems.ApiProblem;
 import io.dynarestore.contracts.access.Access;
 import io.dynarestore.contracts.status.RestoreRejected.FieldError;
@@ -37,7 +38,7 @@ class ExportsController {
     private final AwsClients aws;
     private final NativeExports exports;
 
-    ExportsController(VaultCatalog catalog, AwsClients aws, io.dynarestore.api.ApiProperties properties) {
+    ExportsController(VaultCatalog catalog, AwsClients aws, ApiProperties properties) {
         this.catalog = catalog;
         this.aws = aws;
         this.exports = new NativeExports(catalog, properties.exports().allowedLocations(),
@@ -65,9 +66,8 @@ class ExportsController {
             throw new ApiProblem(400, "INVALID_REQUEST", "Give s3Uri, the export's folder such as "
                     + "s3://bucket/prefix/AWSDynamoDB/<ExportId>/.", null);
         }
-        var ref = TableRefs.of(table, body.account(), body.region(), aws,
-                Access.toRegisterExports(body.account() != null ? body.account() : aws.defaultAccount(),
-                        aws.defaultAccount()), "Registering an export");
+        var ref = TableRefs.of(table, body.account(), body.region(), aws, Access::toRegisterExports,
+                "Registering an export in account");
         ExportLocation location;
         try {
             location = ExportLocation.parse(body.s3Uri());
@@ -76,11 +76,6 @@ class ExportsController {
         }
         // what the body says is checked before anything is read on its word
         TableDescription given = body.tableDescription() == null ? null : description(body.tableDescription());
-        String refused = exports.locationRefusal(location);
-        if (refused != null) {
-            throw new ApiProblem(422, "EXPORT_NOT_REGISTERED", "The export cannot be registered: " + refused + ".",
-                    null);
-        }
         try {
             var summary = exports.summary(location);
             TableDescription description = null;
@@ -101,8 +96,8 @@ class ExportsController {
                     }
                 }
             }
-            var registered = exports.register(location, ref.account(), ref.region(), table, description, tags,
-                    body.expiresAt());
+            var registered = exports.register(location, summary, ref.account(), ref.region(), table, description,
+                    tags, body.expiresAt());
             return ResponseEntity.status(registered.alreadyRegistered() ? 200 : 201).body(registered);
         } catch (NativeExports.RegistrationException e) {
             throw new ApiProblem(422, "EXPORT_NOT_REGISTERED", e.getMessage(), null);

@@ -1,6 +1,8 @@
 package io.dynarestore.api.catalog;
 
 import io.dynarestore.api.problems.ApiProblem;
+import io.dynarestore.api.security.Callers;
+import io.dynarestore.contracts.access.Access;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.vault.VaultCatalog;
 import io.swagger.v3.oas.annotations.Operation;
@@ -32,8 +34,7 @@ class TablesController {
     Tables tables(@RequestParam(required = false) String account, @RequestParam(required = false) String region) {
         String a = account == null ? aws.defaultAccount() : account;
         String r = region == null ? aws.defaultRegion() : region;
-        io.dynarestore.api.security.Callers.require(io.dynarestore.contracts.access.Access.toReadCatalog(a,
-                aws.defaultAccount()), "Reading the catalog of account " + a);
+        Callers.require(Access.toReadCatalog(a, aws.defaultAccount()), "Reading the catalog of account " + a);
         if (!aws.allows(a, r)) {
             throw new ApiProblem(422, "UNKNOWN_ACCOUNT", "Account " + a + " region " + r + " is not in the account "
                     + "registry; GET /accounts lists those that are.", null);

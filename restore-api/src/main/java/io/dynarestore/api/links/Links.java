@@ -5,14 +5,18 @@ import io.dynarestore.contracts.Topic;
 import io.dynarestore.contracts.links.LinkIssued;
 import io.dynarestore.contracts.links.PasscodeAccepted;
 import io.dynarestore.contracts.links.PasscodeTried;
+import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.EventPublisher;
 import io.dynarestore.core.kafka.TopicLog;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.security.crypto.argon2.Argon2PasswordEncoder;
 
@@ -62,8 +66,8 @@ public final class Links implements SmartLifecycle {
     private final Argon2PasswordEncoder argon2 = Argon2PasswordEncoder.defaultsForSpringSecurity_v5_8();
     private final MeterRegistry meters;
 
-    Links(java.util.Map<String, Object> consumerConfig, EventPublisher publisher, ApiProperties.Links settings,
-          Clock clock, MeterRegistry meters, io.dynarestore.core.kafka.ConsumerHealth health) {
+    Links(Map<String, Object> consumerConfig, EventPublisher publisher, ApiProperties.Links settings,
+          Clock clock, MeterRegistry meters, ConsumerHealth health) {
         this.log = new TopicLog(consumerConfig, "restore-api-links", Topic.LINKS.topicName(), health, ledger::apply);
         this.publisher = publisher;
         this.settings = settings;
@@ -79,7 +83,7 @@ public final class Links implements SmartLifecycle {
     /** Issues link {@code linkId} to the file of {@code restoreId} for {@code recipients}; returns the passcode, once. */
     public IssuedLink issue(String linkId, String restoreId, List<String> recipients, String message) {
         String passcode = secrets.passcode();
-        Instant expiresAt = clock.instant().plus(settings.expiry()).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        Instant expiresAt = clock.instant().plus(settings.expiry()).truncatedTo(ChronoUnit.SECONDS);
         var issued = LinkIssued.of(restoreId, linkId, secrets.token(), argon2.encode(Secrets.normalize(passcode)),
                 recipients, message, expiresAt);
         var at = EventPublisher.await(publisher.send(Topic.LINKS, linkId, issued));
@@ -153,8 +157,8 @@ public final class Links implements SmartLifecycle {
         log.start();
         // serve links only with every try made before this replica started counted
         if (!log.awaitCaughtUp(settings.logWait().multipliedBy(6))) {
-            org.slf4j.LoggerFactory.getLogger(Links.class).warn("{} was not read to its end at start; links are "
-                    + "looked up again as they are asked for", io.dynarestore.contracts.Topic.LINKS.topicName());
+            LoggerFactory.getLogger(Links.class).warn("{} was not read to its end at start; links are "
+                    + "looked up again as they are asked for", Topic.LINKS.topicName());
         }
         running = true;
     }

@@ -4,6 +4,7 @@ import io.dynarestore.api.problems.ApiProblem;
 import io.dynarestore.api.restores.RestoreFiles;
 import io.dynarestore.contracts.status.ExportCompleted;
 import io.swagger.v3.oas.annotations.Operation;
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -167,7 +168,7 @@ class LinksController {
     }
 
     private static ResponseEntity<StreamingResponseBody> html(int status, String html) {
-        byte[] bytes = html.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] bytes = html.getBytes(StandardCharsets.UTF_8);
         return ResponseEntity.status(status)
                 .header(HttpHeaders.CONTENT_TYPE, "text/html; charset=utf-8")
                 .header(HttpHeaders.CACHE_CONTROL, "no-store")

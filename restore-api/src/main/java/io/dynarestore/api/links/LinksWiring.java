@@ -1,6 +1,7 @@
 package io.dynarestore.api.links;
 
 import io.dynarestore.api.ApiProperties;
+import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.EventPublisher;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -13,7 +14,7 @@ class LinksWiring {
 
     @Bean
     Links links(KafkaProperties kafka, EventPublisher publisher, ApiProperties properties, Clock clock,
-                MeterRegistry meters, io.dynarestore.core.kafka.ConsumerHealth health) {
+                MeterRegistry meters, ConsumerHealth health) {
         return new Links(kafka.buildConsumerProperties(), publisher, properties.links(), clock, meters, health);
     }
 }

@@ -1,9 +1,10 @@
 package io.dynarestore.api.preview;
 
+import io.dynarestore.api.ApiProperties;
 import io.dynarestore.api.problems.ApiProblem;
 import io.dynarestore.api.security.Callers;
-import io.dynarestore.contracts.access.Access;
 import io.dynarestore.contracts.Json;
+import io.dynarestore.contracts.access.Access;
 import io.dynarestore.contracts.request.Scope;
 import io.dynarestore.contracts.request.Source;
 import io.dynarestore.contracts.status.RejectionCode;
@@ -15,12 +16,15 @@ import io.dynarestore.core.filter.KeySchema;
 import io.dynarestore.core.filter.RecordFilter;
 import io.dynarestore.core.pitr.PitrCoverage;
 import io.dynarestore.core.preview.Preview;
+import io.dynarestore.core.request.RequestReader;
 import io.dynarestore.core.vault.Backup;
 import io.dynarestore.core.vault.VaultCatalog;
 import io.swagger.v3.oas.annotations.Operation;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
 import java.util.List;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -43,9 +47,9 @@ class PreviewController {
     private final VaultCatalog catalog;
     private final AwsClients aws;
     private final Clock clock;
-    private final io.dynarestore.api.ApiProperties.Limits limits;
+    private final ApiProperties.Limits limits;
 
-    PreviewController(VaultCatalog catalog, AwsClients aws, Clock clock, io.dynarestore.api.ApiProperties properties) {
+    PreviewController(VaultCatalog catalog, AwsClients aws, Clock clock, ApiProperties properties) {
         this.catalog = catalog;
         this.aws = aws;
         this.clock = clock;
@@ -153,8 +157,8 @@ class PreviewController {
             candidate.set("scope", Json.mapper().valueToTree(body.scope()));
         }
         candidate.putObject("destination").put("type", "NEW_TABLE");
-        var result = io.dynarestore.core.request.RequestReader.read(Json.toBytes(candidate), "preview");
-        if (result instanceof io.dynarestore.core.request.RequestReader.Invalid invalid) {
+        var result = RequestReader.read(Json.toBytes(candidate), "preview");
+        if (result instanceof RequestReader.Invalid invalid) {
             throw ApiProblem.rejected(invalid.code(), invalid.reason().replace("RestoreRequested.schema.json",
                     "the source and scope of RestoreRequested.schema.json"), invalid.errors());
         }
@@ -162,8 +166,8 @@ class PreviewController {
 
     private static Instant parse(String text) {
         try {
-            return java.time.OffsetDateTime.parse(text).toInstant();
-        } catch (java.time.format.DateTimeParseException e) {
+            return OffsetDateTime.parse(text).toInstant();
+        } catch (DateTimeParseException e) {
             throw new ApiProblem(400, "INVALID_REQUEST", "pointInTime '" + text + "' is not an ISO-8601 time such as "
                     + "2026-11-30T10:15:42Z, nor 'latest'.", List.of(new FieldError("/source/pointInTime", "not a time")));
         }

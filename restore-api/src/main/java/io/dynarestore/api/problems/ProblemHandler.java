@@ -6,11 +6,15 @@ import java.net.URI;
 import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
 /**
@@ -41,8 +45,8 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 
     @Override
     protected ResponseEntity<Object> handleHttpMessageNotReadable(
-            org.springframework.http.converter.HttpMessageNotReadableException e, org.springframework.http.HttpHeaders headers,
-            org.springframework.http.HttpStatusCode status, org.springframework.web.context.request.WebRequest request) {
+            HttpMessageNotReadableException e, HttpHeaders headers,
+            HttpStatusCode status, WebRequest request) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof RequestSizeLimit.TooLarge) {
                 return ResponseEntity.status(413).body(problem(new ApiProblem(413, "REQUEST_TOO_LARGE",

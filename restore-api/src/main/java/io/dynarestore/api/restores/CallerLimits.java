@@ -5,7 +5,6 @@ import io.dynarestore.api.problems.ApiProblem;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * What one caller may take of a replica. Submissions (restores, cancels, rollbacks) draw from a
@@ -19,7 +18,7 @@ final class CallerLimits {
 
     private final ApiProperties.Limits limits;
     private final Map<String, double[]> buckets;
-    private final Map<String, AtomicInteger> streams = new ConcurrentHashMap<>();
+    private final Map<String, Integer> streams = new ConcurrentHashMap<>();
 
     CallerLimits(ApiProperties.Limits limits) {
         this.limits = limits;
@@ -57,15 +56,7 @@ final class CallerLimits {
 
     /** Opens a stream of {@code caller}, or throws a 429; {@link #streamClosed} must follow an open. */
     void streamOpened(String caller) {
-        String who = caller == null ? "" : caller;
-        var count = streams.compute(who, (c, n) -> {
-            if (n == null) {
-                return new AtomicInteger(1);
-            }
-            n.incrementAndGet();
-            return n;
-        });
-        if (count.get() > limits.streamsPerCaller()) {
+        if (streams.merge(caller == null ? "" : caller, 1, Integer::sum) > limits.streamsPerCaller()) {
             streamClosed(caller);
             throw new ApiProblem(429, "TOO_MANY_STREAMS", (caller == null ? "This caller" : "'" + caller + "'")
                     + " holds " + limits.streamsPerCaller() + " event streams of this replica already; close one, or "
@@ -74,6 +65,6 @@ final class CallerLimits {
     }
 
     void streamClosed(String caller) {
-        streams.computeIfPresent(caller == null ? "" : caller, (c, n) -> n.decrementAndGet() <= 0 ? null : n);
+        streams.computeIfPresent(caller == null ? "" : caller, (c, n) -> n > 1 ? n - 1 : null);
     }
 }

@@ -2,9 +2,13 @@ package io.dynarestore.api.restores;
 
 import io.dynarestore.api.ApiProperties;
 import io.dynarestore.api.problems.ApiProblem;
+import io.dynarestore.api.security.Callers;
 import io.dynarestore.contracts.Topic;
 import io.dynarestore.contracts.status.RestoreEvent;
+import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.kafka.Messages;
+import io.dynarestore.core.kafka.Partitions;
+import io.dynarestore.core.threads.DaemonThreads;
 import io.swagger.v3.oas.annotations.Operation;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -49,17 +53,13 @@ class EventsController {
     private final Map<String, Object> consumerConfig;
     private final ApiProperties.Events settings;
     private final Semaphore streams;
-    private final ExecutorService pool = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "sse-stream");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ExecutorService pool = Executors.newCachedThreadPool(DaemonThreads.named("sse-stream"));
 
     private final CallerLimits limits;
     private final String defaultAccount;
 
     EventsController(RestoreViews views, KafkaProperties kafka, ApiProperties properties, CallerLimits limits,
-                     io.dynarestore.core.aws.AwsClients aws) {
+                     AwsClients aws) {
         this.views = views;
         this.limits = limits;
         this.defaultAccount = aws.defaultAccount();
@@ -81,9 +81,9 @@ class EventsController {
                       @RequestHeader(name = "Last-Event-ID", required = false) String lastEventId) {
         var summary = views.find(restoreId).orElseThrow(() -> new ApiProblem(404, "RESTORE_NOT_FOUND",
                 "No restore has the id " + restoreId + ".", null));
-        io.dynarestore.api.security.Callers.require(views.toFollow(summary, defaultAccount), "Following restore "
+        Callers.require(views.toFollow(restoreId, defaultAccount), "Following restore "
                 + restoreId);
-        String caller = io.dynarestore.api.security.Callers.name();
+        String caller = Callers.name();
         long from;
         try {
             from = lastEventId == null || lastEventId.isBlank() ? -1 : Long.parseLong(lastEventId.trim()) + 1;
@@ -117,7 +117,7 @@ class EventsController {
     private void stream(String restoreId, Integer knownPartition, long start, SseEmitter emitter, boolean ended) {
         try (var consumer = new KafkaConsumer<String, byte[]>(consumerConfig)) {
             int partition = knownPartition != null ? knownPartition
-                    : io.dynarestore.core.kafka.Partitions.of(restoreId,
+                    : Partitions.of(restoreId,
                     consumer.partitionsFor(Topic.STATUS.topicName()).size());
             var tp = new TopicPartition(Topic.STATUS.topicName(), partition);
             consumer.assign(List.of(tp));

@@ -1,19 +1,30 @@
 package io.dynarestore.api.restores;
 
 import io.dynarestore.contracts.Topic;
+import io.dynarestore.contracts.access.Access;
+import io.dynarestore.contracts.access.Role;
 import io.dynarestore.contracts.request.RestoreRequested;
+import io.dynarestore.contracts.status.ExportCompleted;
+import io.dynarestore.contracts.status.RestoreAccepted;
 import io.dynarestore.contracts.status.RestoreEvent;
 import io.dynarestore.contracts.status.RestoreState;
 import io.dynarestore.contracts.status.RestoreView;
-import io.dynarestore.core.kafka.TopicLog;
+import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.Messages;
+import io.dynarestore.core.kafka.TopicLog;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -35,10 +46,10 @@ final class RestoreViews implements SmartLifecycle {
     private final TopicLog log;
     private final Duration retainEnded;
     private final int maxEnded;
-    private final java.util.concurrent.atomic.AtomicLong applied = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong applied = new AtomicLong();
     private volatile boolean running;
 
-    RestoreViews(Map<String, Object> baseConsumerConfig, io.dynarestore.core.kafka.ConsumerHealth health,
+    RestoreViews(Map<String, Object> baseConsumerConfig, ConsumerHealth health,
                  Duration retainEnded, int maxEnded) {
         this.log = new TopicLog(baseConsumerConfig, "restore-api-views", Topic.STATUS.topicName(), health, this::apply);
         this.retainEnded = retainEnded;
@@ -60,7 +71,7 @@ final class RestoreViews implements SmartLifecycle {
     }
 
     /** The granular-recovery file of a restore, once the exporter wrote it. */
-    Optional<io.dynarestore.contracts.status.ExportCompleted> file(String restoreId) {
+    Optional<ExportCompleted> file(String restoreId) {
         RestoreView view = views.get(restoreId);
         if (view == null) {
             return Optional.empty();
@@ -92,17 +103,12 @@ final class RestoreViews implements SmartLifecycle {
         }
     }
 
-    /** The roles it takes to follow a restore: read, and cross-account when its source or destination is foreign. */
-    java.util.Set<io.dynarestore.contracts.access.Role> toFollow(RestoreView.Summary s, String defaultAccount) {
-        String destination = s.destination() == null ? null : s.destination().account();
-        var request = request(s.restoreId()).orElse(null);
-        if (destination == null && request != null) {
-            var d = request.destination();
-            destination = d instanceof io.dynarestore.contracts.request.Destination.NewTable t ? t.account()
-                    : d instanceof io.dynarestore.contracts.request.Destination.ExistingTable t ? t.account() : null;
-        }
-        return io.dynarestore.contracts.access.Access.toFollow(s.source() == null ? null : s.source().account(),
-                destination, defaultAccount);
+    /**
+     * The roles it takes to follow a restore: read, and cross-account when starting it needed that
+     * ({@link Access#toFollow}); read alone for one no request is known of.
+     */
+    Set<Role> toFollow(String restoreId, String defaultAccount) {
+        return request(restoreId).map(r -> Access.toFollow(r, defaultAccount)).orElse(EnumSet.of(Role.READ));
     }
 
     /** Whether {@code request} asks for the same restore as the one known under its id. */
@@ -142,7 +148,7 @@ final class RestoreViews implements SmartLifecycle {
 
     void apply(RestoreEvent event) {
         RestoreView view = views.computeIfAbsent(event.restoreId(), RestoreView::new);
-        if (event instanceof io.dynarestore.contracts.status.RestoreAccepted && endedBefore(view,
+        if (event instanceof RestoreAccepted && endedBefore(view,
                 event.occurredAt() == null ? Instant.now() : event.occurredAt())) {
             view = new RestoreView(event.restoreId()); // the id of a restore that aged out, used again
             views.put(event.restoreId(), view);
@@ -172,14 +178,13 @@ final class RestoreViews implements SmartLifecycle {
     /** Whether {@code view} ended more than {@code retainEnded} before {@code at}. */
     private boolean endedBefore(RestoreView view, Instant at) {
         synchronized (view) {
-            return view.state() != null && view.state().terminal() && view.updatedAt() != null
-                    && view.updatedAt().isBefore(at.minus(retainEnded));
+            return view.endedBefore(at.minus(retainEnded));
         }
     }
 
     /** Drops ended restores older than {@code retainEnded}, then the oldest beyond {@code maxEnded}. */
     void ageOut(Instant now) {
-        var ended = new java.util.ArrayList<Map.Entry<String, Instant>>();
+        var ended = new ArrayList<Map.Entry<String, Instant>>();
         for (var e : views.entrySet()) {
             RestoreView view = e.getValue();
             if (endedBefore(view, now)) {
@@ -189,7 +194,7 @@ final class RestoreViews implements SmartLifecycle {
             }
             synchronized (view) {
                 if (view.state() != null && view.state().terminal()) {
-                    ended.add(Map.entry(e.getKey(), view.updatedAt() == null ? Instant.EPOCH : view.updatedAt()));
+                    ended.add(Map.entry(e.getKey(), view.updatedAt()));
                 }
             }
         }
@@ -203,11 +208,6 @@ final class RestoreViews implements SmartLifecycle {
         }
     }
 
-    /** How many restores the view holds (answered and pending), for the gauge and tests. */
-    int size() {
-        return views.size() + pending.size();
-    }
-
     /** Where a restore's events begin on {@code restore.status}. */
     record Position(int partition, long offset) {
     }
@@ -219,7 +219,7 @@ final class RestoreViews implements SmartLifecycle {
 
     /** A snapshot of every restore this replica knows (those answered by the planner and its own pending ones). */
     List<RestoreView.Summary> all() {
-        var byId = new java.util.LinkedHashMap<String, RestoreView.Summary>();
+        var byId = new LinkedHashMap<String, RestoreView.Summary>();
         for (var map : List.of(pending, views)) { // the planner's answer wins over a pending submission
             for (RestoreView view : map.values()) {
                 synchronized (view) {
@@ -235,7 +235,7 @@ final class RestoreViews implements SmartLifecycle {
     public void start() {
         log.start();
         if (!log.awaitCaughtUp(Duration.ofMinutes(1))) {
-            org.slf4j.LoggerFactory.getLogger(RestoreViews.class).warn("{} was not read to its end within a minute; "
+            LoggerFactory.getLogger(RestoreViews.class).warn("{} was not read to its end within a minute; "
                     + "restores show as the log is read", Topic.STATUS.topicName());
         }
         running = true;

@@ -1,14 +1,15 @@
 package io.dynarestore.api.restores;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.dynarestore.api.ApiProperties;
+import io.dynarestore.api.links.Links;
 import io.dynarestore.api.problems.ApiProblem;
 import io.dynarestore.api.security.Callers;
-import io.dynarestore.contracts.access.Access;
 import io.dynarestore.contracts.Topic;
-import io.dynarestore.api.links.Links;
-import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import io.dynarestore.contracts.access.Access;
 import io.dynarestore.contracts.request.Destination;
 import io.dynarestore.contracts.request.RestoreRequested;
+import io.dynarestore.contracts.status.RestoreRejected;
 import io.dynarestore.contracts.status.RestoreState;
 import io.dynarestore.contracts.status.RestoreView;
 import io.dynarestore.core.aws.AwsClients;
@@ -20,8 +21,11 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.parameters.RequestBody;
 import java.net.URI;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -38,7 +42,7 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class RestoresController {
 
-    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(RestoresController.class);
+    private static final Logger log = LoggerFactory.getLogger(RestoresController.class);
 
     private final RestoreViews views;
     private final RestoreValidator validator;
@@ -57,7 +61,7 @@ class RestoresController {
     }
 
     /** The passcode of an email link: give it to the recipients by another channel than email. */
-    record EmailLink(String passcode, java.time.Instant expiresAt, List<String> recipients, String note) {
+    record EmailLink(String passcode, Instant expiresAt, List<String> recipients, String note) {
     }
 
     RestoresController(RestoreViews views, RestoreValidator validator, EventPublisher publisher, AwsClients aws,
@@ -106,7 +110,7 @@ class RestoresController {
             }
             throw new ApiProblem(409, "RESTORE_ID_TAKEN", "restoreId " + request.restoreId()
                     + " is already used by a different restore; leave restoreId out, or choose a new one.",
-                    List.of(new io.dynarestore.contracts.status.RestoreRejected.FieldError("/restoreId",
+                    List.of(new RestoreRejected.FieldError("/restoreId",
                             "already used by a different restore")));
         }
         if (request.destination() instanceof Destination.File file
@@ -157,7 +161,7 @@ class RestoresController {
         var summary = views.find(restoreId).orElseThrow(() -> new ApiProblem(404, "RESTORE_NOT_FOUND",
                 "No restore has the id " + restoreId + ". Restores started on Kafka appear once the planner "
                         + "has answered them.", null));
-        Callers.require(views.toFollow(summary, aws.defaultAccount()), "Following restore " + restoreId);
+        Callers.require(views.toFollow(restoreId, aws.defaultAccount()), "Following restore " + restoreId);
         return summary;
     }
 }

@@ -1,5 +1,8 @@
 package io.dynarestore.api.restores;
 
+import io.dynarestore.api.ApiProperties;
+import io.dynarestore.core.aws.AwsClients;
+import io.dynarestore.core.kafka.ConsumerHealth;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -8,19 +11,19 @@ import org.springframework.context.annotation.Configuration;
 class RestoresWiring {
 
     @Bean
-    RestoreViews restoreViews(KafkaProperties kafka, io.dynarestore.core.kafka.ConsumerHealth health,
-                              io.dynarestore.api.ApiProperties properties) {
+    RestoreViews restoreViews(KafkaProperties kafka, ConsumerHealth health,
+                              ApiProperties properties) {
         return new RestoreViews(kafka.buildConsumerProperties(), health, properties.views().retainEnded(),
                 properties.views().maxEnded());
     }
 
     @Bean
-    CallerLimits callerLimits(io.dynarestore.api.ApiProperties properties) {
+    CallerLimits callerLimits(ApiProperties properties) {
         return new CallerLimits(properties.limits());
     }
 
     @Bean
-    RestoreFiles restoreFiles(RestoreViews views, io.dynarestore.core.aws.AwsClients aws) {
+    RestoreFiles restoreFiles(RestoreViews views, AwsClients aws) {
         return new RestoreFiles(views, aws);
     }
 }

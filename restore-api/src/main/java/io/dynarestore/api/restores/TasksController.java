@@ -2,21 +2,28 @@ package io.dynarestore.api.restores;
 
 import io.dynarestore.api.problems.ApiProblem;
 import io.dynarestore.api.security.Callers;
-import io.dynarestore.contracts.access.Access;
+import io.dynarestore.contracts.Json;
+import io.dynarestore.contracts.Schemas;
 import io.dynarestore.contracts.Topic;
+import io.dynarestore.contracts.access.Access;
 import io.dynarestore.contracts.commands.CancelRequested;
+import io.dynarestore.contracts.commands.RestoreCommand;
 import io.dynarestore.contracts.commands.RollbackRequested;
+import io.dynarestore.contracts.status.RestoreRejected;
 import io.dynarestore.contracts.status.RestoreState;
 import io.dynarestore.contracts.status.RestoreView;
+import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.kafka.EventPublisher;
 import io.swagger.v3.oas.annotations.Operation;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.springframework.http.MediaType;
@@ -43,7 +50,7 @@ class TasksController {
     private final String defaultAccount;
     private final CallerLimits limits;
 
-    TasksController(RestoreViews views, EventPublisher publisher, io.dynarestore.core.aws.AwsClients aws,
+    TasksController(RestoreViews views, EventPublisher publisher, AwsClients aws,
                     CallerLimits limits) {
         this.defaultAccount = aws.defaultAccount();
         this.views = views;
@@ -77,7 +84,7 @@ class TasksController {
         Comparator<RestoreView.Summary> newestFirst = Comparator.comparing(Key::of, Key.NEWEST_FIRST);
         var held = Callers.roles();
         List<RestoreView.Summary> matching = views.all().stream()
-                .filter(s -> Access.missing(views.toFollow(s, defaultAccount), held).isEmpty())
+                .filter(s -> Access.missing(views.toFollow(s.restoreId(), defaultAccount), held).isEmpty())
                 .filter(s -> table == null || table.equals(s.source() == null ? null : s.source().table())
                         || s.destination() != null && table.equals(s.destination().tableName()))
                 .filter(s -> states == null || states.contains(s.state()))
@@ -95,7 +102,7 @@ class TasksController {
         var next = new StringBuilder("/restores?limit=").append(limit).append("&cursor=")
                 .append(Key.of(last).encode());
         if (table != null) {
-            next.append("&table=").append(java.net.URLEncoder.encode(table, StandardCharsets.UTF_8));
+            next.append("&table=").append(URLEncoder.encode(table, StandardCharsets.UTF_8));
         }
         if (states != null) {
             states.forEach(s -> next.append("&state=").append(s));
@@ -162,9 +169,8 @@ class TasksController {
     }
 
     /** The command, if it passes its schema (the rule every reader of restore.commands applies); else a 400. */
-    private static <C extends io.dynarestore.contracts.commands.RestoreCommand> C checked(C command) {
-        var errors = io.dynarestore.contracts.Schemas.validate(command.type(),
-                io.dynarestore.contracts.Json.mapper().readTree(io.dynarestore.contracts.Json.toBytes(command)));
+    private static <C extends RestoreCommand> C checked(C command) {
+        var errors = Schemas.validate(command.type(), Json.mapper().valueToTree(command));
         if (!errors.isEmpty()) {
             throw new ApiProblem(400, "INVALID_REQUEST", "The body does not match " + command.type()
                     + ".schema.json: " + errors.stream().map(e -> e.field() + " " + e.message())
@@ -180,7 +186,7 @@ class TasksController {
 
     private static RestoreState parseState(String s) {
         try {
-            return RestoreState.valueOf(s.toUpperCase(java.util.Locale.ROOT));
+            return RestoreState.valueOf(s.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             throw problem("/state", "state " + s + " is not one of " + List.of(RestoreState.values()));
         }
@@ -199,7 +205,7 @@ class TasksController {
 
     private static ApiProblem problem(String field, String message) {
         return new ApiProblem(400, "INVALID_QUERY", message, List.of(
-                new io.dynarestore.contracts.status.RestoreRejected.FieldError(field, message)));
+                new RestoreRejected.FieldError(field, message)));
     }
 
     /** A position in the list: the last restore of a page. */

@@ -3,6 +3,7 @@ package io.dynarestore.api.security;
 import io.dynarestore.contracts.access.Role;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletRequest;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -60,7 +61,7 @@ public final class EndpointRules {
 
     /** The rules, each GET one also for HEAD. */
     static List<Rule> withHead() {
-        var rules = new java.util.ArrayList<Rule>();
+        var rules = new ArrayList<Rule>();
         for (Rule rule : RULES) {
             rules.add(rule);
             if (rule.method() == HttpMethod.GET) {

@@ -74,10 +74,13 @@ public final class Access {
         return with(Role.REGISTER_EXPORTS, account, defaultAccount);
     }
 
-    /** Reading a restore's progress: {@code read}, plus {@code cross-account} when either end is foreign. */
-    public static Set<Role> toFollow(String sourceAccount, String destinationAccount, String defaultAccount) {
-        var roles = toReadCatalog(sourceAccount, defaultAccount);
-        if (foreign(destinationAccount, defaultAccount)) {
+    /**
+     * Reading the progress of the restore {@code request} started: {@code read}, plus
+     * {@code cross-account} when starting it needed that.
+     */
+    public static Set<Role> toFollow(RestoreRequested request, String defaultAccount) {
+        var roles = EnumSet.of(Role.READ);
+        if (requiredFor(request, defaultAccount).contains(Role.CROSS_ACCOUNT)) {
             roles.add(Role.CROSS_ACCOUNT);
         }
         return roles;

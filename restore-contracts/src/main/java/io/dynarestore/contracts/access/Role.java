@@ -3,6 +3,7 @@ package io.dynarestore.contracts.access;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * What a caller may do, the same on REST and on Kafka. Roles do not imply one another: a
@@ -48,7 +49,7 @@ public enum Role {
     /** The role named {@code name} in a setting, or an error naming {@code where} and the roles there are. */
     public static Role of(String name, String where) {
         return parse(name).orElseThrow(() -> new IllegalArgumentException(where + " has unknown role '" + name
-                + "'; roles are " + Arrays.stream(values()).map(Role::id).collect(java.util.stream.Collectors
+                + "'; roles are " + Arrays.stream(values()).map(Role::id).collect(Collectors
                 .joining(", "))));
     }
 

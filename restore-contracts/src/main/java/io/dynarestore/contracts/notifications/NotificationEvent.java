@@ -8,8 +8,8 @@ import io.dynarestore.contracts.Envelope;
 /**
  * An event on {@code restore.notifications}, keyed by restore id: whom a restore's end is to be
  * told ({@link NotificationsRequested}, from the planner), and the notifier's record of each
- * delivery it finished ({@link NotificationDelivered}, {@link NotificationAbandoned}), so that no delivery is made twice when status events
- * are read again. Only the planner and the notifier may write it; only the notifier may read it
+ * delivery it finished ({@link NotificationDelivered}, {@link NotificationAbandoned}), so that no
+ * delivery is made twice when status events are read again. Only the planner and the notifier may write it; only the notifier may read it
  * (it holds addresses and webhook URLs).
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "type")

@@ -1,8 +1,14 @@
 package io.dynarestore.contracts.request;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.dynarestore.contracts.Envelope;
+import io.dynarestore.contracts.Json;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
+import java.util.HexFormat;
 import java.util.List;
+import tools.jackson.databind.SerializationFeature;
 
 /**
  * A request to restore a table: the JSON that {@code POST /restores} takes and that an upstream
@@ -23,7 +29,7 @@ public record RestoreRequested(
         Scope scope,
         Destination destination,
         @JsonProperty("notify") Notify notification,
-        Boolean dryRun) implements io.dynarestore.contracts.Envelope {
+        Boolean dryRun) implements Envelope {
 
     public static final String TYPE = "RestoreRequested";
     public static final int SCHEMA_VERSION = 1;
@@ -80,27 +86,19 @@ public record RestoreRequested(
     }
 
     /**
-     * A digest of what {@link #sameRestoreAs} compares, which outlives the request's details:
-     * SHA-256 of the redacted substance's JSON, in hex.
+     * What tells two requests for the same restore apart from two different ones, and outlives the
+     * request's details: the SHA-256, in hex, of the {@link #redacted()} {@link #substance()}'s JSON
+     * (map entries sorted, so that the order of tags does not count).
      */
     public String substanceDigest() {
         try {
-            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
-                    .digest(io.dynarestore.contracts.Json.mapper().writer()
-                            .with(tools.jackson.databind.SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
-                            .writeValueAsBytes(redacted().substance())));
-        } catch (java.security.NoSuchAlgorithmException e) {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Json.mapper().writer()
+                    .with(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS).writeValueAsBytes(redacted().substance())));
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }
 
-    /**
-     * Whether {@code other} asks for the same restore: the same substance once both are
-     * {@link #redacted()}, as every reader of {@code restore.status} can compare them.
-     */
-    public boolean sameRestoreAs(RestoreRequested other) {
-        return other != null && redacted().substance().equals(other.redacted().substance());
-    }
 
     /**
      * The same request without the fields that differ between two publications of it: the

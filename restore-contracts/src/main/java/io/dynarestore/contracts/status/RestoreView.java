@@ -2,8 +2,10 @@ package io.dynarestore.contracts.status;
 
 import io.dynarestore.contracts.request.Destination;
 import io.dynarestore.contracts.request.RestoreRequested;
+import io.dynarestore.contracts.request.Source;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -243,6 +245,15 @@ public final class RestoreView {
         return updatedAt;
     }
 
+    /**
+     * Whether the restore ended before {@code cutoff} (its last event is older): the rule by which
+     * every reader of {@code restore.status} forgets ended restores, and takes an id used again
+     * after that as a new restore.
+     */
+    public boolean endedBefore(Instant cutoff) {
+        return state != null && state.terminal() && updatedAt != null && updatedAt.isBefore(cutoff);
+    }
+
     /** Where the items go: the plan's table, then the table as prepared or completed. */
     public TableRef destination() {
         return destination;
@@ -268,12 +279,12 @@ public final class RestoreView {
      * overwritten, unchanged, skipped.
      */
     public Map<Integer, long[]> completedSegments() {
-        return java.util.Collections.unmodifiableMap(completed);
+        return Collections.unmodifiableMap(completed);
     }
 
     /** Segments that failed for good, with the reasons. */
     public Map<Integer, String> failedSegments() {
-        return java.util.Collections.unmodifiableMap(failedSegments);
+        return Collections.unmodifiableMap(failedSegments);
     }
 
     public long itemsDeleted() {
@@ -360,12 +371,12 @@ public final class RestoreView {
 
     /** Segments stopped by a cancel (each once), with their item and byte counts. */
     public Map<Integer, long[]> cancelledSegments() {
-        return java.util.Collections.unmodifiableMap(cancelled);
+        return Collections.unmodifiableMap(cancelled);
     }
 
     /** The checks the writers reported with each completed segment (the first completion of each). */
     public Map<Integer, SegmentCompleted.Check> segmentChecks() {
-        return java.util.Collections.unmodifiableMap(checks);
+        return Collections.unmodifiableMap(checks);
     }
 
     /** What a dry run found so far (the sum of its completed segments), or at its end. */
@@ -494,7 +505,7 @@ public final class RestoreView {
     }
 
     /** An immutable snapshot of a restore, as the tasks API and dashboards show it. */
-    public record Summary(String restoreId, RestoreState state, io.dynarestore.contracts.request.Source source,
+    public record Summary(String restoreId, RestoreState state, Source source,
                           Instant pointInTime, TableRef destination, RestorePlanned.Strategy strategy, Integer segments,
                           int segmentsCompleted, long itemsWritten, long itemsOverwritten, long itemsUnchanged,
                           long itemsDeleted, Long estimatedItems, List<String> warnings, RejectionCode code,

@@ -9,6 +9,7 @@ import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * Where webhooks may be posted: the one rule restore-api and the planner apply when they take a
@@ -219,9 +220,9 @@ public final class WebhookTargets {
         return NUMERIC_LABELS.matcher(host).matches() && !DOTTED_QUAD.matcher(host).matches();
     }
 
-    private static final java.util.regex.Pattern DOTTED_QUAD = java.util.regex.Pattern.compile(
+    private static final Pattern DOTTED_QUAD = Pattern.compile(
             "(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(\\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}");
-    private static final java.util.regex.Pattern NUMERIC_LABELS = java.util.regex.Pattern.compile(
+    private static final Pattern NUMERIC_LABELS = Pattern.compile(
             "(0x[0-9a-f]*|[0-9]+)(\\.(0x[0-9a-f]*|[0-9]+))*\\.?");
 
     /** An address range, {@code a.b.c.d/n} or {@code x::/n}, or a single address. */
@@ -239,7 +240,8 @@ public final class WebhookTargets {
                 return null;
             }
             int max = a.getAddress().length * 8;
-            int bits = slash < 0 ? max : Integer.parseInt(entry.substring(slash + 1));
+            String prefix = slash < 0 ? String.valueOf(max) : entry.substring(slash + 1);
+            int bits = prefix.matches("[0-9]{1,3}") ? Integer.parseInt(prefix) : -1;
             if (bits < 0 || bits > max) {
                 throw new IllegalArgumentException("webhooks allow list entry '" + entry + "' has a prefix length "
                         + "outside 0.." + max);

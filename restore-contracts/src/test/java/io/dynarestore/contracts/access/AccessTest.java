@@ -79,7 +79,9 @@ class AccessTest {
                 ? EnumSet.of(Role.READ, Role.CROSS_ACCOUNT) : EnumSet.of(Role.READ));
         assertThat(Access.toRegisterExports(account, HOME)).isEqualTo(foreign
                 ? EnumSet.of(Role.REGISTER_EXPORTS, Role.CROSS_ACCOUNT) : EnumSet.of(Role.REGISTER_EXPORTS));
-        assertThat(Access.toFollow(HOME, account, HOME)).isEqualTo(foreign
+        assertThat(Access.toFollow(new RestoreRequested("r", null, null, null, null, null,
+                new Source(HOME, null, "orders", "b1", null, null), null,
+                new Destination.NewTable(account, null, "t", null), null, null), HOME)).isEqualTo(foreign
                 ? EnumSet.of(Role.READ, Role.CROSS_ACCOUNT) : EnumSet.of(Role.READ));
     }
 

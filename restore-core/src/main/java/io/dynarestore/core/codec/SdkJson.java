@@ -2,20 +2,31 @@ package io.dynarestore.core.codec;
 
 import io.dynarestore.contracts.Json;
 import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.DateTimeException;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.core.SdkField;
 import software.amazon.awssdk.core.SdkPojo;
 import software.amazon.awssdk.core.protocol.MarshallingType;
 import software.amazon.awssdk.core.traits.ListTrait;
 import software.amazon.awssdk.core.traits.MapTrait;
+import software.amazon.awssdk.core.util.SdkAutoConstructList;
+import software.amazon.awssdk.core.util.SdkAutoConstructMap;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.utils.builder.SdkBuilder;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.exc.JsonNodeException;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -33,6 +44,7 @@ import tools.jackson.databind.node.ObjectNode;
 public final class SdkJson {
 
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+    private static final Pattern EPOCH_SECONDS = Pattern.compile("-?[0-9]+(\\.[0-9]+)?([eE][+-]?[0-9]+)?");
 
     private SdkJson() {
     }
@@ -51,8 +63,8 @@ public final class SdkJson {
 
     private static boolean isAbsentCollection(Object value) {
         // the SDK returns auto-construct lists and maps for members that were never set
-        return value instanceof software.amazon.awssdk.core.util.SdkAutoConstructList
-                || value instanceof software.amazon.awssdk.core.util.SdkAutoConstructMap;
+        return value instanceof SdkAutoConstructList
+                || value instanceof SdkAutoConstructMap;
     }
 
     private static JsonNode write(SdkField<?> field, Object value) {
@@ -140,7 +152,7 @@ public final class SdkJson {
      * A table description as a user pastes it: the output of {@code aws dynamodb describe-table}
      * ({@code {"Table": {...}}}) or its {@code Table} member, in any shape {@link SdkJson} reads.
      */
-    public static software.amazon.awssdk.services.dynamodb.model.TableDescription tableDescription(JsonNode json) {
+    public static TableDescription tableDescription(JsonNode json) {
         JsonNode table = json != null && json.isObject() && json.size() == 1 && json.has("Table") ? json.get("Table")
                 : json;
         if (table == null || !table.isObject()) {
@@ -150,7 +162,7 @@ public final class SdkJson {
             throw new InvalidJsonException("", "names no KeySchema and AttributeDefinitions; give the output of "
                     + "'aws dynamodb describe-table' (or its Table member)");
         }
-        return fromJson(table, software.amazon.awssdk.services.dynamodb.model.TableDescription.builder());
+        return fromJson(table, TableDescription.builder());
     }
 
     public static <T> T fromJson(String json, SdkBuilder<?, T> builder) {
@@ -201,6 +213,11 @@ public final class SdkJson {
             }
             return map;
         }
+        return scalar(type, value, path);
+    }
+
+    /** A member that is neither an object, a list nor a map, checked for its type. */
+    private static Object scalar(MarshallingType<?> type, JsonNode value, String path) {
         if (type == MarshallingType.INSTANT) {
             return instant(value, path);
         }
@@ -257,7 +274,7 @@ public final class SdkJson {
             if (value.isString()) {
                 return new BigDecimal(value.asString().trim());
             }
-        } catch (NumberFormatException | tools.jackson.databind.exc.JsonNodeException e) {
+        } catch (NumberFormatException | JsonNodeException e) {
             // a number JSON parsers make infinite (1e400), or text that is none: reported below
         }
         throw new InvalidJsonException(path, "must be a finite number, not " + value);
@@ -269,23 +286,20 @@ public final class SdkJson {
      * between date and time, any fraction of a second; without a zone it is UTC.
      */
     static Instant instant(JsonNode value, String path) {
-        if (value.isNumber()) {
-            return epochSeconds(number(value, path), path);
-        }
-        if (!value.isString()) {
+        if (!value.isNumber() && !value.isString()) {
             throw new InvalidJsonException(path, "must be a time (epoch seconds or ISO-8601), not " + value.getNodeType());
         }
         String text = value.asString().trim();
-        if (text.matches("-?[0-9]+(\\.[0-9]+)?([eE][+-]?[0-9]+)?")) {
-            return epochSeconds(new BigDecimal(text), path);
+        if (value.isNumber() || EPOCH_SECONDS.matcher(text).matches()) {
+            return epochSeconds(number(value, path), path);
         }
         String iso = text.replaceFirst("^(\\d{4}-\\d{2}-\\d{2}) ", "$1T");
         try {
-            return java.time.OffsetDateTime.parse(iso).toInstant();
-        } catch (java.time.format.DateTimeParseException e) {
+            return OffsetDateTime.parse(iso).toInstant();
+        } catch (DateTimeParseException e) {
             try {
-                return java.time.LocalDateTime.parse(iso).toInstant(java.time.ZoneOffset.UTC);
-            } catch (java.time.format.DateTimeParseException e2) {
+                return LocalDateTime.parse(iso).toInstant(ZoneOffset.UTC);
+            } catch (DateTimeParseException e2) {
                 throw new InvalidJsonException(path, "'" + (text.length() > 64 ? text.substring(0, 64) + "..." : text)
                         + "' is not a time: give epoch seconds (1764583200.5) or ISO-8601 (2025-12-01T10:00:00Z)");
             }
@@ -294,10 +308,10 @@ public final class SdkJson {
 
     private static Instant epochSeconds(BigDecimal seconds, String path) {
         try {
-            long whole = seconds.setScale(0, java.math.RoundingMode.FLOOR).longValueExact();
+            long whole = seconds.setScale(0, RoundingMode.FLOOR).longValueExact();
             int nanos = seconds.subtract(BigDecimal.valueOf(whole)).movePointRight(9).intValue();
             return Instant.ofEpochSecond(whole, nanos);
-        } catch (ArithmeticException | java.time.DateTimeException e) {
+        } catch (ArithmeticException | DateTimeException e) {
             throw new InvalidJsonException(path, "is " + seconds.toPlainString() + " seconds, out of range for a time");
         }
     }

@@ -11,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.core.SdkBytes;
@@ -173,7 +174,7 @@ public final class ConsoleCsv implements Closeable {
                 columns = record.getFields().stream().map(CsvColumn::ofHeader).toList();
                 continue;
             }
-            var item = new java.util.LinkedHashMap<String, AttributeValue>();
+            var item = new LinkedHashMap<String, AttributeValue>();
             for (int i = 0; i < columns.size(); i++) {
                 String cell = record.getField(i);
                 if (!cell.isEmpty()) {

@@ -7,6 +7,8 @@ import io.dynarestore.contracts.Topic;
 import io.dynarestore.contracts.access.Access;
 import io.dynarestore.contracts.access.MessageSignature;
 import io.dynarestore.contracts.status.RestoreEvent;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -88,7 +90,7 @@ public final class EventPublisher implements AutoCloseable {
     }
 
     private static byte[] utf8(String s) {
-        return s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return s.getBytes(StandardCharsets.UTF_8);
     }
 
     /** Sends a prepared record (a forwarded or dead-lettered message) and waits until the broker has it. */
@@ -134,7 +136,7 @@ public final class EventPublisher implements AutoCloseable {
 
     @Override
     public void close() {
-        producer.close(java.time.Duration.ofSeconds(10));
+        producer.close(Duration.ofSeconds(10));
     }
 
     /** Kafka could not take a message in time. */

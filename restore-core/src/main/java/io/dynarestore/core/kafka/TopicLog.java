@@ -6,30 +6,35 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads every partition of one topic from its beginning, without a consumer group, and hands
  * each record to {@code handler} on its own thread: how a service rebuilds a fold of a log
  * (links, deliveries) after a restart and shares it with its other replicas.
  *
- * <p>Rule: a record the handler throws on is skipped (logged), never the end of the fold. A caller that needs the fold to include a record (its own write, or everything
- * written before now) waits for it with {@link #awaitPosition} or {@link #awaitCaughtUp}; both
- * are bounded and say whether the fold got there.
+ * <p>Rules: a record the handler throws on is skipped (logged), never the end of the fold. A
+ * caller that needs the fold to include a record (its own write, or everything written before
+ * now) waits for it with {@link #awaitPosition} or {@link #awaitCaughtUp}; both are bounded and
+ * say whether the fold got there.
  */
 public final class TopicLog implements AutoCloseable {
 
-    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(TopicLog.class);
+    private static final Logger log = LoggerFactory.getLogger(TopicLog.class);
 
     private final String topic;
     private final Map<Integer, Long> positions = new ConcurrentHashMap<>();
     private final ConsumerThread thread;
     private final Object progress = new Object();
-    private final java.util.concurrent.atomic.AtomicLong endsWanted = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong endsWanted = new AtomicLong();
     /** End offsets fetched after request number {@code generation} was made. */
     private record Ends(long generation, Map<TopicPartition, Long> offsets) {
     }
@@ -102,7 +107,7 @@ public final class TopicLog implements AutoCloseable {
                 Duration.between(Instant.now(), deadline));
     }
 
-    private boolean await(java.util.function.BooleanSupplier condition, Duration timeout) {
+    private boolean await(BooleanSupplier condition, Duration timeout) {
         Instant deadline = Instant.now().plus(timeout);
         synchronized (progress) {
             while (!condition.getAsBoolean()) {

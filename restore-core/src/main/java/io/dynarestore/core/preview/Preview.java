@@ -1,5 +1,6 @@
 package io.dynarestore.core.preview;
 
+import io.dynarestore.core.codec.ItemSize;
 import io.dynarestore.core.filter.KeySchema;
 import io.dynarestore.core.filter.RecordFilter;
 import io.dynarestore.core.pitr.DeltaBuilder;
@@ -151,6 +152,7 @@ public final class Preview {
         final int limit;
         final long maxBytes;
         long bytes;
+        boolean overflowed;
 
         Records(int limit, long maxBytes) {
             this.limit = limit;
@@ -161,17 +163,16 @@ public final class Preview {
             if (full()) {
                 return;
             }
-            long size = io.dynarestore.core.codec.ItemSize.of(item);
-            if (bytes + size > maxBytes) {
-                bytes = maxBytes; // the next record does not fit: stop here
-                return;
+            long size = ItemSize.of(item);
+            overflowed = bytes + size > maxBytes; // a record that does not fit ends the answer
+            if (!overflowed) {
+                bytes += size;
+                list.add(item);
             }
-            bytes += size;
-            list.add(item);
         }
 
         boolean full() {
-            return list.size() >= limit || bytes >= maxBytes;
+            return list.size() >= limit || overflowed;
         }
     }
 

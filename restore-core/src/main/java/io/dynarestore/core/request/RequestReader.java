@@ -1,6 +1,7 @@
 package io.dynarestore.core.request;
 
 import io.dynarestore.contracts.Json;
+import io.dynarestore.contracts.RestoreIds;
 import io.dynarestore.contracts.Schemas;
 import io.dynarestore.contracts.request.RestoreRequested;
 import io.dynarestore.contracts.status.RejectionCode;
@@ -101,7 +102,7 @@ public final class RequestReader {
 
     private static String usableRestoreId(JsonNode json, String fallback) {
         JsonNode id = json.get("restoreId");
-        if (id != null && id.isString() && io.dynarestore.contracts.RestoreIds.valid(id.asString())) {
+        if (id != null && id.isString() && RestoreIds.valid(id.asString())) {
             return id.asString();
         }
         return fallback;

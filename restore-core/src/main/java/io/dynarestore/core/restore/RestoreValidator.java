@@ -12,17 +12,25 @@ import io.dynarestore.core.filter.InvalidFilterException;
 import io.dynarestore.core.filter.KeySchema;
 import io.dynarestore.core.filter.RecordFilter;
 import io.dynarestore.core.pitr.PitrCoverage;
+import io.dynarestore.core.table.TableSettings;
 import io.dynarestore.core.vault.Backup;
 import io.dynarestore.core.vault.SnapMetadata;
 import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.core.webhooks.WebhookAddresses;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+import software.amazon.awssdk.services.dynamodb.model.Tag;
 
 /**
  * Checks a (defaulted) request against the world before anything is changed: what this version
@@ -37,7 +45,7 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 public final class RestoreValidator {
 
     /** Tag that marks a table as created by a restore, with the restore's id. */
-    public static final String RESTORE_TAG = io.dynarestore.core.table.TableSettings.RESTORE_TAG;
+    public static final String RESTORE_TAG = TableSettings.RESTORE_TAG;
 
     private final VaultCatalog catalog;
     private final AwsClients aws;
@@ -118,7 +126,7 @@ public final class RestoreValidator {
                 if (pointInTime.getNano() != 0) {
                     return problem(RejectionCode.INVALID_REQUEST, "/source/pointInTime", "pointInTime "
                             + source.pointInTime() + " has a fraction of a second; restores are to whole seconds, "
-                            + "such as " + pointInTime.truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + ".");
+                            + "such as " + pointInTime.truncatedTo(ChronoUnit.SECONDS) + ".");
                 }
             }
             var resolution = coverage.resolve(pointInTime);
@@ -238,8 +246,8 @@ public final class RestoreValidator {
     }
 
     private Verdict options(Destination.NewTable destination, TableDescription table,
-                            List<software.amazon.awssdk.services.dynamodb.model.Tag> tags, Target target) {
-        var errors = new java.util.ArrayList<>(TableOptionsCheck.check(destination.options(), table, tags,
+                            List<Tag> tags, Target target) {
+        var errors = new ArrayList<>(TableOptionsCheck.check(destination.options(), table, tags,
                 target.region()));
         errors.addAll(TableOptionsCheck.capacity(destination.options(), table, maxCapacityUnits));
         if (errors.isEmpty()) {
@@ -247,7 +255,7 @@ public final class RestoreValidator {
         }
         return new Verdict.Problem(RejectionCode.INVALID_REQUEST, "The options of the new table cannot be applied: "
                 + errors.stream().map(e -> e.field() + ": " + e.message())
-                .collect(java.util.stream.Collectors.joining("; ")) + ".", errors);
+                .collect(Collectors.joining("; ")) + ".", errors);
     }
 
     private static Verdict tableExists(DynamoDbClient dynamo, Optional<TableDescription> existing,
@@ -347,8 +355,8 @@ public final class RestoreValidator {
 
     private static Instant parseInstant(String text) {
         try {
-            return java.time.OffsetDateTime.parse(text).toInstant();
-        } catch (java.time.format.DateTimeParseException e) {
+            return OffsetDateTime.parse(text).toInstant();
+        } catch (DateTimeParseException e) {
             return null;
         }
     }
@@ -361,11 +369,11 @@ public final class RestoreValidator {
     }
 
     private static String keySignature(TableDescription t) {
-        var types = new java.util.HashMap<String, String>();
+        var types = new HashMap<String, String>();
         t.attributeDefinitions().forEach(a -> types.put(a.attributeName(), a.attributeTypeAsString()));
         return t.keySchema().stream()
                 .map(k -> k.attributeName() + " (" + types.get(k.attributeName()) + ", " + k.keyTypeAsString() + ")")
-                .collect(java.util.stream.Collectors.joining(" + "));
+                .collect(Collectors.joining(" + "));
     }
 
     /** The account, region and name of the table a restore writes into (in place: its source). */

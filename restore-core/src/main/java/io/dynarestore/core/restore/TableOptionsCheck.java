@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputDescription;
 import software.amazon.awssdk.services.dynamodb.model.SSEDescription;
 import software.amazon.awssdk.services.dynamodb.model.SSEStatus;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
@@ -159,33 +160,33 @@ public final class TableOptionsCheck {
      * export is the registrant's word, and capacity is billed by the hour.
      */
     static List<FieldError> capacity(TableOptions options, TableDescription table, long maxCapacityUnits) {
-        var errors = new ArrayList<FieldError>();
         String at = "/destination/options/billing";
+        var errors = new ArrayList<FieldError>();
         if (options != null && options.billing() != null) {
             var b = options.billing();
-            for (var units : new Object[][]{{"readCapacityUnits", b.readCapacityUnits()},
-                    {"writeCapacityUnits", b.writeCapacityUnits()}}) {
-                if (units[1] != null && (Long) units[1] > maxCapacityUnits) {
-                    errors.add(new FieldError(at + "/" + units[0], "asks for " + units[1] + " units; at most "
-                            + maxCapacityUnits + " are taken (the installation's limit)"));
-                }
+            if (over(b.readCapacityUnits(), maxCapacityUnits)) {
+                errors.add(overCap(at + "/readCapacityUnits", b.readCapacityUnits(), maxCapacityUnits));
+            }
+            if (over(b.writeCapacityUnits(), maxCapacityUnits)) {
+                errors.add(overCap(at + "/writeCapacityUnits", b.writeCapacityUnits(), maxCapacityUnits));
             }
             return errors;
         }
-        var throughputs = new java.util.ArrayList<software.amazon.awssdk.services.dynamodb.model
-                .ProvisionedThroughputDescription>();
+        var throughputs = new ArrayList<ProvisionedThroughputDescription>();
         throughputs.add(table.provisionedThroughput());
         table.globalSecondaryIndexes().forEach(g -> throughputs.add(g.provisionedThroughput()));
-        for (var t : throughputs) {
-            if (t != null && (over(t.readCapacityUnits(), maxCapacityUnits)
-                    || over(t.writeCapacityUnits(), maxCapacityUnits))) {
-                errors.add(new FieldError(at, "the backup's table had " + t.readCapacityUnits() + " read and "
-                        + t.writeCapacityUnits() + " write units, over the installation's limit of "
-                        + maxCapacityUnits + "; give options.billing (PAY_PER_REQUEST, or units within the limit)"));
-                break;
-            }
+        if (throughputs.stream().anyMatch(t -> t != null && (over(t.readCapacityUnits(), maxCapacityUnits)
+                || over(t.writeCapacityUnits(), maxCapacityUnits)))) {
+            errors.add(new FieldError(at, "the backup's table (or one of its GSIs) had more read or write units "
+                    + "than the installation's limit of " + maxCapacityUnits + "; give options.billing "
+                    + "(PAY_PER_REQUEST, or units within the limit)"));
         }
         return errors;
+    }
+
+    private static FieldError overCap(String field, long units, long maxCapacityUnits) {
+        return new FieldError(field, "asks for " + units + " units; at most " + maxCapacityUnits
+                + " are taken (the installation's limit)");
     }
 
     private static boolean over(Long units, long maxCapacityUnits) {

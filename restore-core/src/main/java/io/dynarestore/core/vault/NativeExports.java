@@ -1,10 +1,13 @@
 package io.dynarestore.core.vault;
 
 import io.dynarestore.contracts.BackupIds;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.Tag;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * Registers a native DynamoDB export (FULL_EXPORT or INCREMENTAL_EXPORT, DYNAMODB_JSON) where it
@@ -23,21 +26,21 @@ public final class NativeExports {
 
     private final VaultCatalog catalog;
     private final List<String> allowedLocations;
-    private final java.time.Duration retention;
+    private final Duration retention;
 
     /**
      * @param allowedLocations buckets ({@code exports}) or bucket prefixes ({@code exports/AWSDynamoDB/})
      *                         where exports may be registered from
      * @param retention        how long a full export registered without {@code expiresAt} stays restorable
      */
-    public NativeExports(VaultCatalog catalog, List<String> allowedLocations, java.time.Duration retention) {
+    public NativeExports(VaultCatalog catalog, List<String> allowedLocations, Duration retention) {
         this.catalog = catalog;
         this.allowedLocations = List.copyOf(allowedLocations);
         this.retention = retention;
     }
 
     /** Why exports may not be registered from {@code location}, or {@code null}. */
-    public String locationRefusal(ExportLocation location) {
+    String locationRefusal(ExportLocation location) {
         VaultLayout layout = catalog.layout();
         if (location.bucket().equals(layout.bucket()) && location.prefix().startsWith(layout.root())) {
             return "s3://" + location.bucket() + "/" + layout.root() + " is the vault itself; register exports from "
@@ -80,13 +83,20 @@ public final class NativeExports {
                              String location, boolean alreadyRegistered) {
     }
 
-    /** The summary manifest at {@code location}, or a {@link RegistrationException} saying what is wrong. */
+    /**
+     * The summary manifest at {@code location}, read only where exports may be registered from,
+     * or a {@link RegistrationException} saying what is wrong.
+     */
     public ManifestSummary summary(ExportLocation location) {
-        java.util.Optional<ManifestSummary> read;
+        String refused = locationRefusal(location);
+        if (refused != null) {
+            throw new RegistrationException("The export cannot be registered: " + refused + ".");
+        }
+        Optional<ManifestSummary> read;
         try {
             read = catalog.read(location.bucket(), location.prefix() + VaultLayout.MANIFEST_SUMMARY,
                     ManifestSummary.class);
-        } catch (software.amazon.awssdk.services.s3.model.S3Exception e) {
+        } catch (S3Exception e) {
             throw new RegistrationException("The export at " + location.uri() + " cannot be read (S3 answered "
                     + e.statusCode() + "); give this installation s3:GetObject and s3:ListBucket on the export bucket.");
         } catch (RuntimeException e) {
@@ -104,17 +114,13 @@ public final class NativeExports {
     }
 
     /**
+     * @param summary   the export's summary manifest, as {@link #summary} read it
      * @param table     the table's description (a full export needs it: the export lacks it)
      * @param tags      the table's tags, kept with a full export
      * @param expiresAt when a full export stops being restorable, or {@code null} for never
      */
-    public Registered register(ExportLocation location, String account, String region, String tableName,
-                               TableDescription table, List<Tag> tags, Instant expiresAt) {
-        String refused = locationRefusal(location);
-        if (refused != null) {
-            throw new RegistrationException("The export cannot be registered: " + refused + ".");
-        }
-        ManifestSummary summary = summary(location);
+    public Registered register(ExportLocation location, ManifestSummary summary, String account, String region,
+                               String tableName, TableDescription table, List<Tag> tags, Instant expiresAt) {
         String notThisTable = tableRefusal(summary, account, region, tableName);
         if (notThisTable != null) {
             throw new RegistrationException("The export at " + location.uri() + " cannot be registered: "
@@ -135,8 +141,8 @@ public final class NativeExports {
             String key = layout.exportPrefix(account, region, tableName, id) + VaultLayout.EXPORT_JSON;
             var existing = catalog.read(layout.bucket(), key, ExportMetadata.class);
             var metadata = existing.orElseGet(() -> new ExportMetadata(ExportMetadata.FORMAT_VERSION, id, account,
-                    region, tableName, time("exportFromTime", summary.exportFromTime()), time("exportToTime", summary.exportToTime()),
-                    true, items, location));
+                    region, tableName, time("exportFromTime", summary.exportFromTime()),
+                    time("exportToTime", summary.exportToTime()), true, items, location));
             if (existing.isEmpty()) {
                 catalog.put(key, metadata);
             }

@@ -1,5 +1,6 @@
 package io.dynarestore.core.vault;
 
+import io.dynarestore.contracts.BackupIds;
 import io.dynarestore.contracts.Json;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -11,7 +12,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.TreeSet;
 import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
@@ -38,7 +41,7 @@ public final class VaultCatalog {
 
     /** The tables of an account and region that the vault holds anything of (backups, exports, Snaps), by name. */
     public List<String> listTables(String account, String region) {
-        var tables = new java.util.TreeSet<String>();
+        var tables = new TreeSet<String>();
         String prefix = layout.root() + account + "/" + region + "/";
         for (var page : s3.listObjectsV2Paginator(b -> b.bucket(layout.bucket()).prefix(prefix).delimiter("/"))) {
             for (CommonPrefix cp : page.commonPrefixes()) {
@@ -148,7 +151,7 @@ public final class VaultCatalog {
     /** Writes a vault entry ({@code backup.json}, {@code export.json}, a Snap) as JSON. */
     public void put(String key, Object value) {
         s3.putObject(b -> b.bucket(layout.bucket()).key(key).contentType("application/json"),
-                software.amazon.awssdk.core.sync.RequestBody.fromBytes(Json.toBytes(value)));
+                RequestBody.fromBytes(Json.toBytes(value)));
     }
 
     /** Reads a JSON object from any bucket the services may read, if it exists. */
@@ -197,7 +200,7 @@ public final class VaultCatalog {
 
     /** Ids become parts of S3 keys: the one rule of {@link io.dynarestore.contracts.BackupIds}. */
     public static boolean isSafeId(String id) {
-        return io.dynarestore.contracts.BackupIds.valid(id);
+        return BackupIds.valid(id);
     }
 
     /** A backup as the catalog lists it. */

@@ -1,14 +1,16 @@
 package io.dynarestore.core.webhooks;
 
 import io.dynarestore.contracts.webhooks.WebhookTargets;
+import io.dynarestore.core.threads.DaemonThreads;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -33,11 +35,9 @@ public final class WebhookAddresses {
         }
     }
 
-    private static final ExecutorService LOOKUPS = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "webhook-dns");
-        t.setDaemon(true);
-        return t;
-    });
+    /** At most 8 lookups at once; one more is not waited for (delivery checks again). */
+    private static final ExecutorService LOOKUPS = new ThreadPoolExecutor(0, 8, 30, TimeUnit.SECONDS,
+            new SynchronousQueue<>(), DaemonThreads.named("webhook-dns"));
 
     private final WebhookTargets rule;
     private final Resolver resolver;
@@ -68,20 +68,12 @@ public final class WebhookAddresses {
         if (refused != null) {
             return refused;
         }
-        String host = URI.create(url).getHost();
-        host = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
-        String name = host;
-        var lookup = CompletableFuture.supplyAsync(() -> {
-            try {
-                return check(name, resolver.resolve(name));
-            } catch (UnknownHostException e) {
-                throw new java.util.concurrent.CompletionException(e);
-            }
-        }, LOOKUPS);
+        String bracketed = URI.create(url).getHost();
+        String host = bracketed.startsWith("[") ? bracketed.substring(1, bracketed.length() - 1) : bracketed;
         try {
-            lookup.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            LOOKUPS.submit(() -> resolve(host)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             return null;
-        } catch (TimeoutException e) {
+        } catch (TimeoutException | RejectedExecutionException e) {
             return null;
         } catch (ExecutionException e) {
             return e.getCause() instanceof RefusedTarget r ? r.getMessage()

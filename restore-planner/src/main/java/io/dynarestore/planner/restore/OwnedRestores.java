@@ -1,5 +1,11 @@
 package io.dynarestore.planner.restore;
 
+import io.dynarestore.contracts.status.RestoreAccepted;
+import io.dynarestore.contracts.status.RestoreEvent;
+import io.dynarestore.contracts.status.RestoreView;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -7,11 +13,18 @@ import java.util.Map;
 
 /**
  * The restores of the status partitions this planner owns, by partition. Only the loop thread
- * touches it.
+ * touches it. Rule: bounded; a restore that ended more than {@code retainEnded} ago is forgotten
+ * once nothing is left to do for it, and its id, used again, starts a new restore
+ * ({@link RestoreView#endedBefore}, the rule restore-api's views follow too).
  */
 final class OwnedRestores {
 
     private final Map<Integer, Map<String, TrackedRestore>> byPartition = new HashMap<>();
+    private final Duration retainEnded;
+
+    OwnedRestores(Duration retainEnded) {
+        this.retainEnded = retainEnded;
+    }
 
     boolean owns(int partition) {
         return byPartition.containsKey(partition);
@@ -42,24 +55,24 @@ final class OwnedRestores {
 
     /** Every restore of every owned partition. */
     List<TrackedRestore> all() {
-        var all = new java.util.ArrayList<TrackedRestore>();
+        var all = new ArrayList<TrackedRestore>();
         byPartition.values().forEach(m -> all.addAll(m.values()));
         return all;
     }
 
     /**
-     * Drops the restores that ended before {@code cutoff} and have no step or capacity put-back
-     * left; returns how many.
+     * Drops the restores that ended more than the retention before {@code now} and have no step,
+     * capacity put-back or rollback left; returns how many.
      */
-    int forgetEndedBefore(java.time.Instant cutoff) {
+    int forgetEnded(Instant now) {
+        Instant cutoff = now.minus(retainEnded);
         int n = 0;
         for (Map<String, TrackedRestore> restores : byPartition.values()) {
             var it = restores.values().iterator();
             while (it.hasNext()) {
                 TrackedRestore r = it.next();
-                var v = r.view;
-                if (!r.stepInFlight && v.state() != null && v.state().terminal() && !v.capacityToPutBack()
-                        && !v.rollingBack() && v.updatedAt() != null && v.updatedAt().isBefore(cutoff)) {
+                if (!r.stepInFlight && r.view.endedBefore(cutoff) && !r.view.capacityToPutBack()
+                        && !r.view.rollingBack()) {
                     it.remove();
                     n++;
                 }
@@ -70,30 +83,26 @@ final class OwnedRestores {
 
     /**
      * The restore that {@code event} belongs to: a RestoreAccepted for an id whose restore ended
-     * before {@code cutoff} starts a new one (the id was used again after the old one aged out).
+     * more than the retention before it starts a new one (the id was used again after the old one
+     * aged out), also while a partition is replayed.
      */
-    TrackedRestore forEvent(int partition, io.dynarestore.contracts.status.RestoreEvent event,
-                            java.time.Instant cutoff) {
+    TrackedRestore forEvent(int partition, RestoreEvent event) {
         TrackedRestore r = get(partition, event.restoreId());
-        if (r != null && event instanceof io.dynarestore.contracts.status.RestoreAccepted && endedBefore(r, cutoff)) {
+        Instant at = event.occurredAt() == null ? Instant.now() : event.occurredAt();
+        if (r != null && event instanceof RestoreAccepted && r.view.endedBefore(at.minus(retainEnded))) {
             byPartition.get(partition).remove(event.restoreId());
         }
         return getOrCreate(partition, event.restoreId());
     }
 
-    /** The restore of {@code restoreId}, unless it ended before {@code cutoff} (then it is forgotten). */
-    TrackedRestore current(int partition, String restoreId, java.time.Instant cutoff) {
+    /** The restore of {@code restoreId}, unless it ended more than the retention before {@code now} (then forgotten). */
+    TrackedRestore current(int partition, String restoreId, Instant now) {
         TrackedRestore r = get(partition, restoreId);
-        if (r != null && endedBefore(r, cutoff) && !r.stepInFlight) {
+        if (r != null && !r.stepInFlight && r.view.endedBefore(now.minus(retainEnded))) {
             byPartition.get(partition).remove(restoreId);
             return null;
         }
         return r;
-    }
-
-    private static boolean endedBefore(TrackedRestore r, java.time.Instant cutoff) {
-        var v = r.view;
-        return v.state() != null && v.state().terminal() && v.updatedAt() != null && v.updatedAt().isBefore(cutoff);
     }
 
     int size() {

@@ -1,28 +1,39 @@
 package io.dynarestore.planner.restore;
 
-import io.dynarestore.contracts.Json;
 import io.dynarestore.contracts.Topic;
 import io.dynarestore.contracts.commands.CancelRequested;
 import io.dynarestore.contracts.commands.RestoreCommand;
 import io.dynarestore.contracts.commands.RollbackRequested;
-import io.dynarestore.contracts.status.RollbackStarted;
 import io.dynarestore.contracts.status.CancellationStarted;
-import io.dynarestore.core.kafka.DeadLetters;
+import io.dynarestore.contracts.status.RestoreCompleted;
 import io.dynarestore.contracts.status.RestoreEvent;
 import io.dynarestore.contracts.status.RestoreFailed;
+import io.dynarestore.contracts.status.RestoreProgressed;
+import io.dynarestore.contracts.status.RestoreState;
+import io.dynarestore.contracts.status.RollbackStarted;
+import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.ConsumerThread;
+import io.dynarestore.core.kafka.DeadLetters;
 import io.dynarestore.core.kafka.EventPublisher;
 import io.dynarestore.core.kafka.Messages;
+import io.dynarestore.core.kafka.Partitions;
+import io.dynarestore.core.request.CommandReader;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -30,6 +41,8 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.RangeAssignor;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -52,33 +65,30 @@ public final class PlannerLoop implements SmartLifecycle {
     private final RestoreSteps steps;
     private final EventPublisher publisher;
     private final ExecutorService workers;
-    private final OwnedRestores owned = new OwnedRestores();
+    private final OwnedRestores owned;
     private final ConcurrentLinkedQueue<StepDone> done = new ConcurrentLinkedQueue<>();
     // restores whose step asked to be taken again later (an import or Snap restore under way,
     // a refused put-back); bounded by the restores this planner owns
-    private final java.util.PriorityQueue<Wake> wakes = new java.util.PriorityQueue<>();
+    private final PriorityQueue<Wake> wakes = new PriorityQueue<>();
     private final ConsumerThread thread;
     private KafkaConsumer<String, byte[]> consumer;
     private int partitions;
 
     private final Duration progressInterval;
-    private final io.micrometer.core.instrument.MeterRegistry meters;
-    private final java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
+    private final MeterRegistry meters;
+    private final AtomicInteger running = new AtomicInteger();
     private long nextProgress;
 
-    private final Duration retainEnded;
     private long nextAgeOut;
 
     PlannerLoop(Map<String, Object> consumerConfig, RequestIntake intake, RestoreSteps steps,
                 EventPublisher publisher, ExecutorService workers, Duration progressInterval,
-                io.micrometer.core.instrument.MeterRegistry meters, io.dynarestore.core.kafka.ConsumerHealth health,
-                Duration retainEnded) {
-        this.retainEnded = retainEnded;
+                MeterRegistry meters, ConsumerHealth health, Duration retainEnded) {
+        this.owned = new OwnedRestores(retainEnded);
         this.progressInterval = progressInterval;
         this.meters = meters;
         // counted by the loop thread (the only one that may read the views), read by the scrape
-        io.micrometer.core.instrument.Gauge.builder("dynarestore.planner.running", running,
-                        java.util.concurrent.atomic.AtomicInteger::get)
+        Gauge.builder("dynarestore.planner.running", running, AtomicInteger::get)
                 .description("restores of this planner's partitions that are running").register(meters);
         this.consumerConfig = consumerConfig;
         this.intake = intake;
@@ -189,8 +199,7 @@ public final class PlannerLoop implements SmartLifecycle {
         } else if (record.topic().equals(Topic.COMMANDS.topicName())) {
             onCommand(record);
         } else {
-            TrackedRestore accepted = intake.handle(record, owned, partitions,
-                    java.time.Instant.now().minus(retainEnded));
+            TrackedRestore accepted = intake.handle(record, owned, partitions);
             if (accepted != null) {
                 drive(accepted);
             }
@@ -204,7 +213,7 @@ public final class PlannerLoop implements SmartLifecycle {
                     record.partition(), record.offset());
             return;
         }
-        TrackedRestore restore = owned.forEvent(record.partition(), event, cutoff(event));
+        TrackedRestore restore = owned.forEvent(record.partition(), event);
         restore.applyFromLog(event);
         drive(restore);
     }
@@ -215,16 +224,15 @@ public final class PlannerLoop implements SmartLifecycle {
      * command goes to the DLT.
      */
     private void onCommand(ConsumerRecord<String, byte[]> record) {
-        RestoreCommand command;
-        var read = io.dynarestore.core.request.CommandReader.read(record.value());
-        if (read instanceof io.dynarestore.core.request.CommandReader.Invalid invalid) {
+        var read = CommandReader.read(record.value());
+        if (!(read instanceof CommandReader.Valid valid)) {
             log.warn("{}-{}@{}: not a valid command; sent to the DLT", record.topic(), record.partition(),
                     record.offset());
-            DeadLetters.send(publisher, record, "INVALID_COMMAND", "not a valid RestoreCommand: " + invalid.reason(),
-                    null);
+            DeadLetters.send(publisher, record, "INVALID_COMMAND", "not a valid RestoreCommand: "
+                    + ((CommandReader.Invalid) read).reason(), null);
             return;
         }
-        command = ((io.dynarestore.core.request.CommandReader.Valid) read).command();
+        RestoreCommand command = valid.command();
         if (command instanceof CancelRequested cancel) {
             TrackedRestore restore = cancel.restoreId() == null ? null : owned.get(record.partition(), cancel.restoreId());
             if (restore == null || restore.view.state() == null || restore.view.state().terminal()
@@ -280,7 +288,7 @@ public final class PlannerLoop implements SmartLifecycle {
             return;
         }
         restore.stepInFlight = true;
-        int partition = io.dynarestore.core.kafka.Partitions.of(restore.restoreId, partitions);
+        int partition = Partitions.of(restore.restoreId, partitions);
         var view = RestoreSteps.Snapshot.of(restore.view);
         workers.submit(() -> {
             RestoreSteps.Outcome outcome;
@@ -307,10 +315,10 @@ public final class PlannerLoop implements SmartLifecycle {
         int runningNow = 0;
         for (TrackedRestore r : owned.all()) {
             var view = r.view;
-            if (view.state() == io.dynarestore.contracts.status.RestoreState.RUNNING) {
+            if (view.state() == RestoreState.RUNNING) {
                 runningNow++;
             }
-            if (view.state() != io.dynarestore.contracts.status.RestoreState.RUNNING || view.plan() == null
+            if (view.state() != RestoreState.RUNNING || view.plan() == null
                     || view.cancellation() != null) {
                 continue;
             }
@@ -320,7 +328,7 @@ public final class PlannerLoop implements SmartLifecycle {
             }
             long wcu = view.wcuConsumed();
             double seconds = r.progressAt == 0 ? progressInterval.toMillis() / 1000.0 : (now - r.progressAt) / 1e9;
-            var event = io.dynarestore.contracts.status.RestoreProgressed.of(r.restoreId, items, view.bytesWritten(),
+            var event = RestoreProgressed.of(r.restoreId, items, view.bytesWritten(),
                     view.plan().estimatedItems(), view.completedSegments().size(), view.plan().segments(), wcu,
                     Math.max(0, (items - r.progressItems) / seconds), Math.max(0, (wcu - r.progressWcu) / seconds),
                     view.throttles());
@@ -338,19 +346,15 @@ public final class PlannerLoop implements SmartLifecycle {
         running.set(runningNow);
     }
 
-    /**
-     * Forgets restores that ended more than {@code retainEnded} ago (checked once a minute), so
-     * that the views this planner holds stay bounded; their events age out of the topic after as long.
-     */
+    /** Forgets long-ended restores once a minute, so that what this planner holds stays bounded. */
     private void ageOut() {
         long now = System.nanoTime();
-        if (now - nextAgeOut < 0) {
-            return;
-        }
-        nextAgeOut = now + Duration.ofMinutes(1).toNanos();
-        int forgotten = owned.forgetEndedBefore(java.time.Instant.now().minus(retainEnded));
-        if (forgotten > 0) {
-            log.info("forgot {} restores that ended more than {} ago", forgotten, retainEnded);
+        if (now - nextAgeOut >= 0) {
+            nextAgeOut = now + Duration.ofMinutes(1).toNanos();
+            int forgotten = owned.forgetEnded(Instant.now());
+            if (forgotten > 0) {
+                log.info("forgot {} restores that ended longer ago than planner.retain-ended", forgotten);
+            }
         }
     }
 
@@ -360,16 +364,11 @@ public final class PlannerLoop implements SmartLifecycle {
         meters.counter("dynarestore.planner.restores", "outcome", outcome).increment();
         var strategy = restore.view.plan() == null ? "NONE" : restore.view.plan().strategy().name();
         if (restore.view.createdAt() != null && end.occurredAt() != null) {
-            io.micrometer.core.instrument.Timer.builder("dynarestore.planner.restore.duration")
+            Timer.builder("dynarestore.planner.restore.duration")
                     .description("time from a restore's acceptance to its end").tag("outcome", outcome)
                     .tag("strategy", strategy).register(meters)
                     .record(Duration.between(restore.view.createdAt(), end.occurredAt()));
         }
-    }
-
-    /** Before when a restore must have ended for {@code event}'s id to start a new one. */
-    private java.time.Instant cutoff(RestoreEvent event) {
-        return (event.occurredAt() == null ? java.time.Instant.now() : event.occurredAt()).minus(retainEnded);
     }
 
     /** Drives the restores whose pause is over. */
@@ -416,7 +415,7 @@ public final class PlannerLoop implements SmartLifecycle {
                 if (e.terminal()) {
                     ended(restore, e);
                 }
-                if (e instanceof io.dynarestore.contracts.status.RestoreCompleted c) {
+                if (e instanceof RestoreCompleted c) {
                     log.info("restore {} completed: {} items in {} segments, {} ms", c.restoreId(), c.itemsWritten(),
                             c.segments(), c.durationMs());
                 } else if (e instanceof RestoreFailed f) {
@@ -465,8 +464,8 @@ public final class PlannerLoop implements SmartLifecycle {
         var config = new HashMap<>(consumerConfig);
         config.remove(ConsumerConfig.GROUP_ID_CONFIG);
         config.put(ConsumerConfig.CLIENT_ID_CONFIG, "restore-planner-replay-" + ProcessHandle.current().pid());
-        config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, org.apache.kafka.common.serialization.StringDeserializer.class);
-        config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, org.apache.kafka.common.serialization.ByteArrayDeserializer.class);
+        config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         try (var replayer = new KafkaConsumer<String, byte[]>(config)) {
             replayer.assign(status);
             replayer.seekToBeginning(status);
@@ -481,7 +480,7 @@ public final class PlannerLoop implements SmartLifecycle {
                     }
                     RestoreEvent event = Messages.statusEvent(record.value());
                     if (event != null && event.restoreId() != null) {
-                        owned.forEvent(record.partition(), event, cutoff(event)).applyFromLog(event);
+                        owned.forEvent(record.partition(), event).applyFromLog(event);
                     }
                 }
             }

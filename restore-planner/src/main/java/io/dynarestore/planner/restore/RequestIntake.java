@@ -55,8 +55,7 @@ final class RequestIntake {
     }
 
     /** Handles one request; returns the restore to drive on, or {@code null}. */
-    TrackedRestore handle(ConsumerRecord<String, byte[]> record, OwnedRestores owned, int partitions,
-                          java.time.Instant endedCutoff) {
+    TrackedRestore handle(ConsumerRecord<String, byte[]> record, OwnedRestores owned, int partitions) {
         // a redelivered record gets the same id, so a request without one is still idempotent
         String fallbackId = fallbackId(record.topic(), record.partition(), record.offset(), partitions);
         RequestReader.Result result = RequestReader.read(record.value(), fallbackId);
@@ -86,7 +85,7 @@ final class RequestIntake {
             forward(record, request.restoreId(), record.value());
             return null;
         }
-        TrackedRestore known = owned.current(owner, request.restoreId(), endedCutoff);
+        TrackedRestore known = owned.current(owner, request.restoreId(), clock.instant());
         if (known != null) {
             if (known.view.sameRequest(request)) {
                 log.info("restore {}: the same request again, ignored (idempotent)", request.restoreId());
@@ -142,16 +141,13 @@ final class RequestIntake {
      * the same), and owned by that very partition, so that it is judged there and never forwarded.
      */
     static String fallbackId(String topic, int partition, long offset, int partitions) {
-        String first = null;
-        for (int i = 0; i < 10_000; i++) {
+        for (int i = 0; ; i++) { // a hash lands on any one of the partitions: this ends after about as many tries
             String id = UUID.nameUUIDFromBytes((topic + "/" + partition + "/" + offset + (i == 0 ? "" : "/" + i))
                     .getBytes(StandardCharsets.UTF_8)).toString();
             if (Partitions.of(id, partitions) == partition) {
                 return id;
             }
-            first = first == null ? id : first;
         }
-        return first;
     }
 
     /**
@@ -168,10 +164,5 @@ final class RequestIntake {
     /** Why the publisher of {@code record} may not act on {@code request}'s restore, or {@code null}. */
     String refusal(ConsumerRecord<String, byte[]> record, RestoreRequested request) {
         return access.refusal(record, request);
-    }
-
-    /** Who published {@code record}, as far as it is proven. */
-    RequestAccess.Identity identify(ConsumerRecord<String, byte[]> record) {
-        return access.identify(record);
     }
 }

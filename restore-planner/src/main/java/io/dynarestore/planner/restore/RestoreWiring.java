@@ -1,16 +1,19 @@
 package io.dynarestore.planner.restore;
 
 import io.dynarestore.core.aws.AwsClients;
+import io.dynarestore.core.imports.ImportStager;
+import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.EventPublisher;
 import io.dynarestore.core.pitr.DeltaStager;
 import io.dynarestore.core.pitr.SweepStager;
 import io.dynarestore.core.restore.RestoreValidator;
+import io.dynarestore.core.threads.DaemonThreads;
 import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.planner.PlannerProperties;
-import io.dynarestore.core.imports.ImportStager;
 import io.dynarestore.planner.capacity.CapacityManager;
 import io.dynarestore.planner.destination.DynamoNativeTables;
 import io.dynarestore.planner.destination.TableCreator;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
@@ -19,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 @Configuration(proxyBeanMethods = false)
 class RestoreWiring {
@@ -27,18 +31,15 @@ class RestoreWiring {
     ExecutorService plannerWorkers(PlannerProperties properties) {
         // bounded queue; when full the loop thread runs the step itself, which slows intake down
         return new ThreadPoolExecutor(properties.workers(), properties.workers(), 60, TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(1_000), r -> {
-                    Thread t = new Thread(r, "planner-step");
-                    t.setDaemon(true);
-                    return t;
-                }, new ThreadPoolExecutor.CallerRunsPolicy());
+                new ArrayBlockingQueue<>(1_000), DaemonThreads.named("planner-step"),
+                new ThreadPoolExecutor.CallerRunsPolicy());
     }
 
     @Bean
     PlannerLoop plannerLoop(KafkaProperties kafka, PlannerProperties properties, EventPublisher publisher,
                             RestoreValidator validator, VaultCatalog catalog, AwsClients aws, Clock clock,
-                            ExecutorService plannerWorkers, io.micrometer.core.instrument.MeterRegistry meters,
-                            io.dynarestore.core.kafka.ConsumerHealth health, org.springframework.core.env.Environment env) {
+                            ExecutorService plannerWorkers, MeterRegistry meters,
+                            ConsumerHealth health, Environment env) {
         var access = new RequestAccess(properties.access(), aws.defaultAccount());
         if (env.matchesProfiles("prod") && access.unidentifiedHaveRoles()) {
             throw new IllegalStateException("planner.access.unidentified grants " + properties.access().unidentified()

@@ -32,14 +32,14 @@ class OwnedRestoresTest {
 
     @Test
     void forgetsEndedRestoresAfterTheRetentionButNotRunningOnesNorOnesWithCapacityToPutBack() {
-        var owned = new OwnedRestores();
+        var owned = new OwnedRestores(Duration.ofDays(8));
         owned.own(0);
-        owned.forEvent(0, at(RestoreAccepted.of(request("ended")), THEN), THEN).applyFromLog(
+        owned.forEvent(0, at(RestoreAccepted.of(request("ended")), THEN)).applyFromLog(
                 at(RestoreAccepted.of(request("ended")), THEN));
         owned.get(0, "ended").applyFromLog(at(RestoreCompleted.of("ended", null, 1, 1, 1, 1), THEN));
         owned.getOrCreate(0, "running").applyFromLog(at(RestoreAccepted.of(request("running")), THEN));
 
-        int forgotten = owned.forgetEndedBefore(THEN.plus(Duration.ofDays(9)));
+        int forgotten = owned.forgetEnded(THEN.plus(Duration.ofDays(9)));
 
         assertThat(forgotten).isEqualTo(1);
         assertThat(owned.get(0, "ended")).isNull();
@@ -48,17 +48,17 @@ class OwnedRestoresTest {
 
     @Test
     void anAcceptanceOfAnIdWhoseRestoreEndedLongAgoStartsAFreshOne() {
-        var owned = new OwnedRestores();
+        var owned = new OwnedRestores(Duration.ofDays(8));
         owned.own(0);
         var old = owned.getOrCreate(0, "again");
         old.applyFromLog(at(RestoreAccepted.of(request("again")), THEN));
         old.applyFromLog(at(RestoreCompleted.of("again", null, 1, 1, 1, 1), THEN));
 
         Instant later = THEN.plus(Duration.ofDays(30));
-        var fresh = owned.forEvent(0, at(RestoreAccepted.of(request("again")), later), later.minus(Duration.ofDays(8)));
+        var fresh = owned.forEvent(0, at(RestoreAccepted.of(request("again")), later));
 
         assertThat(fresh).isNotSameAs(old);
         assertThat(fresh.view.state()).isNull();
-        assertThat(owned.current(0, "again", later.minus(Duration.ofDays(8)))).isSameAs(fresh);
+        assertThat(owned.current(0, "again", later)).isSameAs(fresh);
     }
 }
