@@ -1,0 +1,504 @@
+package io.dynarestore.testkit;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.dynarestore.testkit.StreamLog.StreamsError;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * DynamoDB and DynamoDB Streams on one endpoint, in front of dynalite, which has no Streams.
+ * DynamoDB calls pass through; for a table whose stream is enabled (CreateTable or UpdateTable with
+ * a {@code StreamSpecification}, or {@link #enableStream}) every write that changes an item is
+ * recorded with its old and new image, in the order the writes are applied (writes to one table
+ * are serialized here, so the images are exact). The DynamoDB Streams calls {@code ListStreams},
+ * {@code DescribeStream}, {@code GetShardIterator} and {@code GetRecords} answer as the service does:
+ * NEW_AND_OLD_IMAGES records with {@code ApproximateCreationDateTime} rounded down to the second,
+ * shards that roll over into a child, records trimmed after the retention, and the service's
+ * exceptions ({@code TrimmedDataAccessException}, {@code ExpiredIteratorException},
+ * {@code ResourceNotFoundException}). Point the AWS SDK's {@code DynamoDbStreamsClient} at
+ * {@link #endpoint()}: nothing in the client knows it is not AWS.
+ */
+public final class StreamsEndpoint implements AutoCloseable {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final String DYNAMO = "DynamoDB_20120810.";
+    private static final String STREAMS = "DynamoDBStreams_20120810.";
+    private static final String ACCOUNT = "000000000000";
+
+    private final HttpServer server;
+    private final Forwarding forwarding;
+    private final HttpClient client = HttpClient.newHttpClient();
+    private final URI target;
+    private final Clock clock;
+    private final Map<String, StreamLog> latest = new ConcurrentHashMap<>();
+    private final Map<String, StreamLog> byArn = new ConcurrentHashMap<>();
+    private final Map<String, ReentrantLock> tableLocks = new ConcurrentHashMap<>();
+    private final AtomicLong sequence = new AtomicLong(100_000_000_000_000_000L);
+    private final AtomicLong recordsServed = new AtomicLong();
+    private volatile int recordsPerShard = 10_000;
+    private volatile Duration retention = Duration.ofHours(24);
+    private volatile String region = "us-east-1";
+
+    private StreamsEndpoint(URI target, int port, Clock clock) throws IOException {
+        this.target = target;
+        this.clock = clock;
+        this.forwarding = new Forwarding(target);
+        this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
+        server.createContext("/", this::handle);
+        server.setExecutor(Executors.newFixedThreadPool(16));
+        server.start();
+    }
+
+    public static StreamsEndpoint inFrontOf(URI dynamo) {
+        return inFrontOf(dynamo, 0);
+    }
+
+    /** On a chosen port (0: any free one), as the local stack puts it on DynamoDB's usual 8000. */
+    public static StreamsEndpoint inFrontOf(URI dynamo, int port) {
+        try {
+            return new StreamsEndpoint(dynamo, port, Clock.systemUTC());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public URI endpoint() {
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+    }
+
+    /** Closes a shard and opens its child after this many records (DynamoDB rolls shards over every few hours). */
+    public StreamsEndpoint recordsPerShard(int records) {
+        this.recordsPerShard = Math.max(1, records);
+        return this;
+    }
+
+    /** How long records stay readable (DynamoDB Streams: 24 hours). */
+    public StreamsEndpoint retention(Duration retention) {
+        this.retention = retention;
+        return this;
+    }
+
+    /** Enables a NEW_AND_OLD_IMAGES stream on an existing table, as UpdateTable would. */
+    public StreamsEndpoint enableStream(String table) {
+        JsonNode described = describeTable(table);
+        open(table, described.path("Table").path("KeySchema"));
+        return this;
+    }
+
+    /** Records handed out by GetRecords so far (the benchmark's baseline counts them). */
+    public long recordsServed() {
+        return recordsServed.get();
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            byte[] body = exchange.getRequestBody().readAllBytes();
+            String action = exchange.getRequestHeaders().getFirst("X-Amz-Target");
+            action = action == null ? "" : action;
+            if (action.startsWith(STREAMS)) {
+                streams(exchange, action.substring(STREAMS.length()), (ObjectNode) JSON.readTree(body));
+                return;
+            }
+            String op = action.startsWith(DYNAMO) ? action.substring(DYNAMO.length()) : "";
+            switch (op) {
+                case "CreateTable" -> createTable(exchange, body);
+                case "UpdateTable" -> updateTable(exchange, body);
+                case "DescribeTable" -> describeTable(exchange, body);
+                case "DeleteTable" -> deleteTable(exchange, body);
+                case "PutItem", "DeleteItem", "UpdateItem", "BatchWriteItem" -> write(exchange, body, op);
+                default -> pass(exchange, body);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void pass(HttpExchange exchange, byte[] body) throws IOException, InterruptedException {
+        var response = forwarding.forward(exchange, body);
+        Forwarding.copyBack(exchange, response, response.body());
+    }
+
+    // ---- DynamoDB calls that concern streams ----
+
+    private void createTable(HttpExchange exchange, byte[] body) throws IOException, InterruptedException {
+        ObjectNode request = (ObjectNode) JSON.readTree(body);
+        var response = forwarding.forward(exchange, body);
+        if (response.statusCode() == 200 && request.path("StreamSpecification").path("StreamEnabled").asBoolean()) {
+            String table = request.path("TableName").asString();
+            region = regionOf(exchange);
+            StreamLog log = open(table, request.path("KeySchema"));
+            ObjectNode answer = (ObjectNode) JSON.readTree(response.body());
+            decorate((ObjectNode) answer.path("TableDescription"), log);
+            Forwarding.copyBack(exchange, response, JSON.writeValueAsBytes(answer));
+            return;
+        }
+        Forwarding.copyBack(exchange, response, response.body());
+    }
+
+    private void updateTable(HttpExchange exchange, byte[] body) throws IOException, InterruptedException {
+        ObjectNode request = (ObjectNode) JSON.readTree(body);
+        JsonNode spec = request.remove("StreamSpecification");
+        if (spec == null) {
+            pass(exchange, body);
+            return;
+        }
+        String table = request.path("TableName").asString();
+        JsonNode described = describeTable(table);
+        if (!described.has("Table")) {
+            Forwarding.reply(exchange, 400, described.toString());
+            return;
+        }
+        StreamLog current = latest.get(table);
+        boolean enable = spec.path("StreamEnabled").asBoolean();
+        if (enable == (current != null && current.enabled())) {
+            Forwarding.reply(exchange, 400, error("ValidationException", enable
+                    ? "Table already has an enabled stream: " + current.arn() : "Stream is already disabled"));
+            return;
+        }
+        if (enable) {
+            open(table, described.path("Table").path("KeySchema"));
+        } else {
+            current.disable();
+        }
+        if (request.size() > 1) {
+            var response = forwarding.forward(exchange, JSON.writeValueAsBytes(request));
+            Forwarding.copyBack(exchange, response, response.body());
+            return;
+        }
+        ObjectNode description = (ObjectNode) describeTable(table).path("Table");
+        decorate(description, latest.get(table));
+        ObjectNode answer = JSON.createObjectNode();
+        answer.set("TableDescription", description);
+        Forwarding.reply(exchange, 200, answer.toString());
+    }
+
+    private void describeTable(HttpExchange exchange, byte[] body) throws IOException, InterruptedException {
+        var response = forwarding.forward(exchange, body);
+        String table = JSON.readTree(body).path("TableName").asString();
+        StreamLog log = latest.get(table);
+        if (response.statusCode() != 200 || log == null) {
+            Forwarding.copyBack(exchange, response, response.body());
+            return;
+        }
+        ObjectNode answer = (ObjectNode) JSON.readTree(response.body());
+        decorate((ObjectNode) answer.path("Table"), log);
+        Forwarding.copyBack(exchange, response, JSON.writeValueAsBytes(answer));
+    }
+
+    private void deleteTable(HttpExchange exchange, byte[] body) throws IOException, InterruptedException {
+        var response = forwarding.forward(exchange, body);
+        StreamLog log = latest.get(JSON.readTree(body).path("TableName").asString());
+        if (response.statusCode() == 200 && log != null) {
+            log.disable();
+        }
+        Forwarding.copyBack(exchange, response, response.body());
+    }
+
+    private static void decorate(ObjectNode table, StreamLog log) {
+        if (log.enabled()) {
+            ObjectNode spec = table.putObject("StreamSpecification");
+            spec.put("StreamEnabled", true);
+            spec.put("StreamViewType", "NEW_AND_OLD_IMAGES");
+        }
+        table.put("LatestStreamArn", log.arn());
+        table.put("LatestStreamLabel", log.label());
+    }
+
+    private StreamLog open(String table, JsonNode keySchema) {
+        StreamLog log = new StreamLog(table, region, ACCOUNT, keySchema.deepCopy(), clock);
+        StreamLog previous = latest.put(table, log);
+        if (previous != null) {
+            previous.disable();
+        }
+        byArn.put(log.arn(), log);
+        return log;
+    }
+
+    // ---- writes ----
+
+    private void write(HttpExchange exchange, byte[] body, String op) throws IOException, InterruptedException {
+        ObjectNode request = (ObjectNode) JSON.readTree(body);
+        var writes = new ArrayList<KeyedWrite>();
+        if ("BatchWriteItem".equals(op)) {
+            for (var entry : request.path("RequestItems").properties()) {
+                StreamLog log = recording(entry.getKey());
+                for (JsonNode w : entry.getValue()) {
+                    if (log != null) {
+                        JsonNode image = w.has("PutRequest") ? w.path("PutRequest").path("Item")
+                                : w.path("DeleteRequest").path("Key");
+                        writes.add(new KeyedWrite(log, keyOf(log, image)));
+                    }
+                }
+            }
+        } else {
+            StreamLog log = recording(request.path("TableName").asString());
+            if (log != null) {
+                writes.add(new KeyedWrite(log, keyOf(log, "PutItem".equals(op) ? request.path("Item")
+                        : request.path("Key"))));
+            }
+        }
+        if (writes.isEmpty()) {
+            pass(exchange, body);
+            return;
+        }
+        List<ReentrantLock> locks = writes.stream().map(w -> w.log.table()).distinct().sorted()
+                .map(t -> tableLocks.computeIfAbsent(t, k -> new ReentrantLock())).toList();
+        locks.forEach(ReentrantLock::lock);
+        try {
+            for (KeyedWrite w : writes) {
+                w.old = getItem(w.log.table(), w.key);
+            }
+            var response = forwarding.forward(exchange, body);
+            if (response.statusCode() == 200) {
+                JsonNode unprocessed = JSON.readTree(response.body()).path("UnprocessedItems");
+                for (KeyedWrite w : writes) {
+                    if (!isUnprocessed(unprocessed, w)) {
+                        record(w.log, w.key, w.old, getItem(w.log.table(), w.key));
+                    }
+                }
+            }
+            Forwarding.copyBack(exchange, response, response.body());
+        } finally {
+            locks.forEach(ReentrantLock::unlock);
+        }
+    }
+
+    private boolean isUnprocessed(JsonNode unprocessed, KeyedWrite w) {
+        for (JsonNode left : unprocessed.path(w.log.table())) {
+            JsonNode image = left.has("PutRequest") ? left.path("PutRequest").path("Item")
+                    : left.path("DeleteRequest").path("Key");
+            if (keyOf(w.log, image).equals(w.key)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void record(StreamLog log, ObjectNode key, JsonNode old, JsonNode now) {
+        if ((old == null && now == null) || (old != null && old.equals(now))) {
+            return; // DynamoDB writes no record for a write that changes nothing
+        }
+        ObjectNode record = JSON.createObjectNode();
+        record.put("eventID", UUID.randomUUID().toString().replace("-", ""));
+        record.put("eventName", old == null ? "INSERT" : now == null ? "REMOVE" : "MODIFY");
+        record.put("eventVersion", "1.1");
+        record.put("eventSource", "aws:dynamodb");
+        record.put("awsRegion", region);
+        ObjectNode d = record.putObject("dynamodb");
+        d.put("ApproximateCreationDateTime", clock.millis() / 1000);
+        d.set("Keys", key);
+        if (now != null) {
+            d.set("NewImage", now);
+        }
+        if (old != null) {
+            d.set("OldImage", old);
+        }
+        d.put("SizeBytes", key.toString().length() + (now == null ? 0 : now.toString().length())
+                + (old == null ? 0 : old.toString().length()));
+        d.put("StreamViewType", "NEW_AND_OLD_IMAGES");
+        log.append(record, Long.toString(sequence.incrementAndGet()), recordsPerShard);
+    }
+
+    private StreamLog recording(String table) {
+        StreamLog log = latest.get(table);
+        return log != null && log.enabled() ? log : null;
+    }
+
+    private static ObjectNode keyOf(StreamLog log, JsonNode image) {
+        ObjectNode key = JSON.createObjectNode();
+        for (JsonNode k : log.describe().path("KeySchema")) {
+            String name = k.path("AttributeName").asString();
+            key.set(name, image.path(name));
+        }
+        return key;
+    }
+
+    private JsonNode getItem(String table, ObjectNode key) {
+        ObjectNode request = JSON.createObjectNode();
+        request.put("TableName", table);
+        request.set("Key", key);
+        request.put("ConsistentRead", true);
+        JsonNode item = call("GetItem", request).path("Item");
+        return item.isMissingNode() ? null : item;
+    }
+
+    private JsonNode describeTable(String table) {
+        ObjectNode request = JSON.createObjectNode();
+        request.put("TableName", table);
+        return call("DescribeTable", request);
+    }
+
+    /** A call of our own to dynalite, which wants a signature-shaped header but checks none. */
+    private JsonNode call(String op, ObjectNode request) {
+        var http = HttpRequest.newBuilder(target)
+                .header("Content-Type", "application/x-amz-json-1.0")
+                .header("X-Amz-Target", DYNAMO + op)
+                .header("X-Amz-Date", "20260101T000000Z")
+                .header("Authorization", "AWS4-HMAC-SHA256 Credential=local/20260101/" + region
+                        + "/dynamodb/aws4_request, SignedHeaders=host, Signature=0")
+                .POST(HttpRequest.BodyPublishers.ofString(request.toString())).build();
+        try {
+            return JSON.readTree(client.send(http, HttpResponse.BodyHandlers.ofByteArray()).body());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String regionOf(HttpExchange exchange) {
+        String auth = exchange.getRequestHeaders().getFirst("Authorization");
+        if (auth != null) {
+            String[] scope = auth.replaceFirst(".*Credential=([^,]*).*", "$1").split("/");
+            if (scope.length >= 3) {
+                return scope[2];
+            }
+        }
+        return "us-east-1";
+    }
+
+    // ---- DynamoDB Streams ----
+
+    private void streams(HttpExchange exchange, String op, ObjectNode request) throws IOException {
+        try {
+            ObjectNode answer = switch (op) {
+                case "ListStreams" -> listStreams(request);
+                case "DescribeStream" -> describeStream(request);
+                case "GetShardIterator" -> {
+                    ObjectNode o = JSON.createObjectNode();
+                    StreamLog log = stream(request.path("StreamArn").asString());
+                    log.trim(retention);
+                    o.put("ShardIterator", log.iterator(
+                            request.path("ShardId").asString(), request.path("ShardIteratorType").asString(),
+                            request.path("SequenceNumber").asString(null)));
+                    yield o;
+                }
+                case "GetRecords" -> getRecords(request);
+                default -> throw new StreamsError("UnknownOperationException", "Unknown operation " + op);
+            };
+            Forwarding.reply(exchange, 200, answer.toString());
+        } catch (StreamsError e) {
+            Forwarding.reply(exchange, 400, error(e.type, e.getMessage()));
+        }
+    }
+
+    private ObjectNode listStreams(ObjectNode request) {
+        String table = request.path("TableName").asString(null);
+        String after = request.path("ExclusiveStartStreamArn").asString(null);
+        int limit = request.path("Limit").asInt(100);
+        ObjectNode answer = JSON.createObjectNode();
+        ArrayNode list = answer.putArray("Streams");
+        var arns = byArn.keySet().stream().sorted().toList();
+        for (String arn : arns) {
+            StreamLog log = byArn.get(arn);
+            if ((table != null && !table.equals(log.table())) || (after != null && arn.compareTo(after) <= 0)) {
+                continue;
+            }
+            if (list.size() == limit) {
+                answer.put("LastEvaluatedStreamArn", list.get(list.size() - 1).path("StreamArn").asString());
+                break;
+            }
+            ObjectNode s = list.addObject();
+            s.put("StreamArn", arn);
+            s.put("TableName", log.table());
+            s.put("StreamLabel", log.label());
+        }
+        return answer;
+    }
+
+    private ObjectNode describeStream(ObjectNode request) throws StreamsError {
+        StreamLog log = stream(request.path("StreamArn").asString());
+        log.trim(retention);
+        ObjectNode description = log.describe();
+        String after = request.path("ExclusiveStartShardId").asString(null);
+        int limit = Math.min(100, request.path("Limit").asInt(100));
+        ArrayNode kept = JSON.createArrayNode();
+        boolean started = after == null;
+        String last = null;
+        for (JsonNode shard : description.path("Shards")) {
+            if (!started) {
+                started = shard.path("ShardId").asString().equals(after);
+                continue;
+            }
+            if (kept.size() == limit) {
+                last = kept.get(kept.size() - 1).path("ShardId").asString();
+                break;
+            }
+            kept.add(shard);
+        }
+        description.set("Shards", kept);
+        if (last != null) {
+            description.put("LastEvaluatedShardId", last);
+        }
+        ObjectNode answer = JSON.createObjectNode();
+        answer.set("StreamDescription", description);
+        return answer;
+    }
+
+    private ObjectNode getRecords(ObjectNode request) throws StreamsError {
+        String[] iterator = StreamLog.decode(request.path("ShardIterator").asString(""));
+        if (iterator == null) {
+            throw new StreamsError("ValidationException", "Invalid ShardIterator");
+        }
+        StreamLog log = stream(iterator[0]);
+        log.trim(retention);
+        ObjectNode answer = log.records(iterator, Math.min(1000, request.path("Limit").asInt(1000)));
+        recordsServed.addAndGet(answer.path("Records").size());
+        return answer;
+    }
+
+    private StreamLog stream(String arn) throws StreamsError {
+        StreamLog log = byArn.get(arn);
+        if (log == null) {
+            throw new StreamsError("ResourceNotFoundException", "Requested resource not found: Stream: " + arn
+                    + " not found");
+        }
+        return log;
+    }
+
+    private static String error(String type, String message) {
+        ObjectNode e = JSON.createObjectNode();
+        e.put("__type", "com.amazonaws.dynamodb.v20120810#" + type);
+        e.put("message", message);
+        return e.toString();
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        ((ExecutorService) server.getExecutor()).shutdownNow();
+    }
+
+    private static final class KeyedWrite {
+        final StreamLog log;
+        final ObjectNode key;
+        JsonNode old;
+
+        KeyedWrite(StreamLog log, ObjectNode key) {
+            this.log = log;
+            this.key = key;
+        }
+    }
+}
