@@ -39,8 +39,8 @@ public final class CloudEvents {
         if (message.occurredAt() != null) {
             h.put(TIME, message.occurredAt().toString());
         }
-        if (message.restoreId() != null) {
-            h.put(SUBJECT, message.restoreId());
+        if (message.subject() != null) {
+            h.put(SUBJECT, message.subject());
         }
         h.put(DATA_SCHEMA, Schemas.uriOf(message.type()));
         h.put(CONTENT_TYPE, "application/json");

@@ -1,5 +1,6 @@
 package io.dynarestore.contracts;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.UUID;
@@ -19,6 +20,12 @@ public interface Envelope {
     Integer schemaVersion();
 
     Instant occurredAt();
+
+    /** What the message is about, for the {@code ce_subject} header: its restore, unless it says otherwise. */
+    @JsonIgnore
+    default String subject() {
+        return restoreId();
+    }
 
     static String newEventId() {
         return UUID.randomUUID().toString();

@@ -28,7 +28,15 @@ public enum Topic {
      */
     LINKS("restore.links", 1),
     /** What the notifier delivered (or gave up on), so that a redelivered event is not sent twice. Key: restore id. */
-    NOTIFICATIONS("restore.notifications", 6);
+    NOTIFICATIONS("restore.notifications", 6),
+    /**
+     * Protection policies, compacted: the latest {@code ProtectionSet} of each table is the truth
+     * every protector replica reads at start; a tombstone ends a table's protection. The protector
+     * replica that owns partition {@code p} protects the tables keyed to it. Key: {@code account/region/table}.
+     */
+    PROTECTION("restore.protection", 6),
+    /** What the protector did: backups, change-log flushes and gaps, expiries. Key: {@code account/region/table}. */
+    PROTECTION_EVENTS("restore.protection.events", 6);
 
     /** How long {@link #LINKS} keeps its records: longer than any link may live. */
     public static final java.time.Duration LINKS_RETENTION = java.time.Duration.ofDays(30);
@@ -62,6 +70,11 @@ public enum Topic {
             names.add(t.dlt());
         }
         return List.copyOf(names);
+    }
+
+    /** Key of a table on {@link #PROTECTION} and {@link #PROTECTION_EVENTS}. */
+    public static String tableKey(String account, String region, String table) {
+        return account + "/" + region + "/" + table;
     }
 
     /** Key of a work item on {@link #SEGMENTS} or {@link #EXPORTS}. */

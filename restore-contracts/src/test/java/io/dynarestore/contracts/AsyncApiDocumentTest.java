@@ -43,6 +43,9 @@ class AsyncApiDocumentTest {
                 .forEach(expected::add);
         Stream.of(io.dynarestore.contracts.notifications.NotificationEvent.class.getPermittedSubclasses())
                 .map(Class::getSimpleName).forEach(expected::add);
+        Stream.of(io.dynarestore.contracts.protection.ProtectionEvent.class.getPermittedSubclasses())
+                .map(Class::getSimpleName).forEach(expected::add);
+        expected.add("ProtectionSet");
         assertThat(messages).isEqualTo(expected);
         for (String m : messages) {
             String ref = doc.get("components").get("messages").get(m).get("payload").get("$ref").asString();

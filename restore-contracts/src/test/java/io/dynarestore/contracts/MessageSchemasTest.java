@@ -25,7 +25,9 @@ class MessageSchemasTest {
         for (var sealed : new Class<?>[]{RestoreEvent.class, SegmentWork.class, io.dynarestore.contracts.work.ExportWork.class,
                 io.dynarestore.contracts.links.LinkEvent.class,
                 io.dynarestore.contracts.commands.RestoreCommand.class,
-                io.dynarestore.contracts.notifications.NotificationEvent.class}) {
+                io.dynarestore.contracts.notifications.NotificationEvent.class,
+                io.dynarestore.contracts.protection.ProtectionEvent.class,
+                io.dynarestore.contracts.protection.ProtectionPolicyEvent.class}) {
             types.addAll(java.util.List.of(sealed.getPermittedSubclasses()));
         }
         return types.stream();

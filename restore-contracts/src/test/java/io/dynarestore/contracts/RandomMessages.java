@@ -44,7 +44,7 @@ final class RandomMessages {
             return string(name);
         }
         if (raw == int.class || raw == Integer.class) {
-            return name.equals("schemaVersion") ? 1 : name.equals("segmentCount") ? 1 + random.nextInt(100) : random.nextInt(1000);
+            return name.equals("schemaVersion") ? 1 : name.equals("segmentCount") || name.equals("readSharePercent") ? 1 + random.nextInt(100) : random.nextInt(1000);
         }
         if (raw == long.class || raw == Long.class) {
             return 1L + random.nextInt(Integer.MAX_VALUE - 1);
@@ -145,6 +145,10 @@ final class RandomMessages {
             }
             case "bucket":
                 return "vault";
+            case "every": case "retention": case "flushEvery":
+                return new String[]{"PT1H", "P35D", "PT15M", "PT30S", "P1DT12H"}[random.nextInt(5)];
+            case "exportId":
+                return "cap-" + Integer.toHexString(random.nextInt());
             case "token":
                 return "t" + UUID.randomUUID().toString().replace("-", "");
             default:

@@ -24,7 +24,12 @@ public enum Role {
      * Registering native DynamoDB exports as backups or point-in-time history: what a later
      * restore, in place included, takes as the truth about a table.
      */
-    REGISTER_EXPORTS("register-exports");
+    REGISTER_EXPORTS("register-exports"),
+    /**
+     * Setting or ending a table's protection policy and taking on-demand backups: what decides
+     * which seconds of a table can be restored later, and what retention deletes.
+     */
+    PROTECT("protect");
 
     private final String id;
 

@@ -38,6 +38,9 @@ public record TopicDefinitions(short replicationFactor, Map<String, Integer> par
             if (t == Topic.LINKS) { // a link's tries must outlive the link (the broker default is 7 days)
                 topic.configs(Map.of("retention.ms", String.valueOf(Topic.LINKS_RETENTION.toMillis())));
             }
+            if (t == Topic.PROTECTION) { // the latest policy of each table, kept for ever
+                topic.configs(Map.of("cleanup.policy", "compact"));
+            }
             topics.add(topic);
             topics.add(new NewTopic(t.dlt(), n, replicationFactor));
         }

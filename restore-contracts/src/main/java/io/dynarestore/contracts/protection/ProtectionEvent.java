@@ -1,0 +1,53 @@
+package io.dynarestore.contracts.protection;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import io.dynarestore.contracts.Envelope;
+import io.dynarestore.contracts.Topic;
+
+/**
+ * What the protector did to a table, on {@code restore.protection.events}, keyed by
+ * {@code account/region/table}: backups started, completed, failed; change-log flushes and gaps;
+ * expiries. A table's events are in order on one partition.
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "type")
+@JsonSubTypes({
+        @JsonSubTypes.Type(value = BackupStarted.class, name = "BackupStarted"),
+        @JsonSubTypes.Type(value = BackupCompleted.class, name = "BackupCompleted"),
+        @JsonSubTypes.Type(value = BackupFailed.class, name = "BackupFailed"),
+        @JsonSubTypes.Type(value = ChangeLogFlushed.class, name = "ChangeLogFlushed"),
+        @JsonSubTypes.Type(value = ChangeLogGapped.class, name = "ChangeLogGapped"),
+        @JsonSubTypes.Type(value = BackupExpired.class, name = "BackupExpired"),
+        @JsonSubTypes.Type(value = ChangeLogExpired.class, name = "ChangeLogExpired")
+})
+public sealed interface ProtectionEvent extends Envelope permits BackupStarted, BackupCompleted, BackupFailed,
+        ChangeLogFlushed, ChangeLogGapped, BackupExpired, ChangeLogExpired {
+
+    int SCHEMA_VERSION = 1;
+
+    String account();
+
+    String region();
+
+    String table();
+
+    /** Protection events belong to a table, not to a restore. */
+    @Override
+    @JsonIgnore
+    default String restoreId() {
+        return null;
+    }
+
+    @Override
+    @JsonIgnore
+    default String subject() {
+        return Topic.tableKey(account(), region(), table());
+    }
+
+    @Override
+    @JsonIgnore
+    default String type() {
+        return getClass().getSimpleName();
+    }
+}

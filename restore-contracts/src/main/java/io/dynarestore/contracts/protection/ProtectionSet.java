@@ -1,0 +1,126 @@
+package io.dynarestore.contracts.protection;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import io.dynarestore.contracts.Envelope;
+import io.dynarestore.contracts.Topic;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A table's protection policy: full backups every {@code backups.every}, kept for
+ * {@code backups.retention}, and a change log (its point-in-time history) kept as long as it
+ * extends a kept backup. {@link #problems()} is the one rule for what a policy may say; restore-api
+ * and the protector both apply it.
+ */
+public record ProtectionSet(String eventId, Integer schemaVersion, Instant occurredAt, String account, String region,
+                            String table, Backups backups, ChangeLog changeLog, String setBy)
+        implements ProtectionPolicyEvent {
+
+    /** The shortest backup interval (a Scan of a big table takes longer than this anyway). */
+    public static final Duration MIN_BACKUP_INTERVAL = Duration.ofSeconds(10);
+    /** The bounds of a native incremental export's period, as DynamoDB sets them. */
+    public static final Duration MIN_INCREMENTAL = Duration.ofMinutes(15);
+    public static final Duration MAX_INCREMENTAL = Duration.ofHours(24);
+
+    /**
+     * @param method          how backups are taken
+     * @param every           the schedule: one backup per slot of this length, slots aligned to the epoch
+     * @param retention       how long each backup stays restorable
+     * @param readSharePercent the share of the table's read capacity a SCAN may use (on-demand: of 4,000 RCU)
+     */
+    public record Backups(BackupMethod method, String every, String retention, Integer readSharePercent) {
+    }
+
+    /**
+     * @param method     where the change log comes from
+     * @param flushEvery how often captured writes become an incremental export (STREAMS), or the
+     *                   period of each native incremental export (NATIVE_INCREMENTAL)
+     */
+    public record ChangeLog(ChangeLogMethod method, String flushEvery) {
+    }
+
+    public static ProtectionSet of(String account, String region, String table, Backups backups, ChangeLog changeLog,
+                                   String setBy) {
+        return new ProtectionSet(Envelope.newEventId(), SCHEMA_VERSION, Envelope.now(), account, region, table,
+                backups, changeLog, setBy);
+    }
+
+    @Override
+    @JsonIgnore
+    public String subject() {
+        return Topic.tableKey(account, region, table);
+    }
+
+    @JsonIgnore
+    public Duration backupInterval() {
+        return Duration.parse(backups.every());
+    }
+
+    @JsonIgnore
+    public Duration backupRetention() {
+        return Duration.parse(backups.retention());
+    }
+
+    @JsonIgnore
+    public Duration flushInterval() {
+        return changeLog == null || changeLog.flushEvery() == null ? Duration.ofMinutes(1)
+                : Duration.parse(changeLog.flushEvery());
+    }
+
+    @JsonIgnore
+    public ChangeLogMethod changeLogMethod() {
+        return changeLog == null || changeLog.method() == null ? ChangeLogMethod.NONE : changeLog.method();
+    }
+
+    /** What is wrong with this policy, each naming the field and the fix; empty when it may be applied. */
+    public List<String> problems() {
+        var problems = new ArrayList<String>();
+        if (backups == null || backups.method() == null) {
+            problems.add("/backups/method: say how backups are taken, SCAN or NATIVE_EXPORT.");
+            return problems;
+        }
+        Duration every = duration(problems, "/backups/every", backups.every());
+        duration(problems, "/backups/retention", backups.retention());
+        if (every != null && every.compareTo(MIN_BACKUP_INTERVAL) < 0) {
+            problems.add("/backups/every: " + backups.every() + " is shorter than the shortest interval, "
+                    + MIN_BACKUP_INTERVAL + ".");
+        }
+        Integer share = backups.readSharePercent();
+        if (share != null && (share < 1 || share > 100)) {
+            problems.add("/backups/readSharePercent: " + share + " is not a share of the table's reads (1 to 100).");
+        }
+        if (changeLog != null && changeLog.method() != null && changeLog.method() != ChangeLogMethod.NONE) {
+            Duration flush = duration(problems, "/changeLog/flushEvery", changeLog.flushEvery());
+            if (flush != null && changeLog.method() == ChangeLogMethod.NATIVE_INCREMENTAL
+                    && (flush.compareTo(MIN_INCREMENTAL) < 0 || flush.compareTo(MAX_INCREMENTAL) > 0)) {
+                problems.add("/changeLog/flushEvery: a native incremental export spans 15 minutes to 24 hours, not "
+                        + changeLog.flushEvery() + ".");
+            }
+            if (flush != null && flush.compareTo(Duration.ofSeconds(1)) < 0) {
+                problems.add("/changeLog/flushEvery: flush at most once a second, not every " + flush + ".");
+            }
+        }
+        return problems;
+    }
+
+    private static Duration duration(List<String> problems, String pointer, String text) {
+        if (text == null) {
+            problems.add(pointer + ": missing; give an ISO-8601 duration such as PT1H or P35D.");
+            return null;
+        }
+        try {
+            Duration d = Duration.parse(text);
+            if (d.isNegative() || d.isZero()) {
+                problems.add(pointer + ": " + text + " must be longer than zero.");
+                return null;
+            }
+            return d;
+        } catch (DateTimeParseException e) {
+            problems.add(pointer + ": '" + text + "' is not an ISO-8601 duration such as PT1H or P35D.");
+            return null;
+        }
+    }
+}
