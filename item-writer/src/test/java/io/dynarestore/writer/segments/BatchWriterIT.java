@@ -41,7 +41,7 @@ class BatchWriterIT {
         dynalite = Dynalite.start();
         aws = new AwsClients(new AwsSettings("000000000000", "us-east-1", new AwsSettings.Credentials("a", "b"), null,
                 null, null, List.of(new AwsSettings.Account("000000000000", null, null,
-                Map.of("us-east-1", new AwsSettings.Region(dynalite.endpoint(), false, false, null))))));
+                Map.of("us-east-1", new AwsSettings.Region(dynalite.endpoint(), false, false, null, null))))));
         // a budget far above what the test writes: only the proxy's answers shape the retries here
         budgets = new WriteBudgets(aws, new WriteBudgets.Settings(1e6, 4000, 4000, 1.0, 0.02, 0.05,
                 Duration.ofMinutes(1)), new SimpleMeterRegistry());

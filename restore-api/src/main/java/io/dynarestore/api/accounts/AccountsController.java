@@ -35,7 +35,7 @@ class AccountsController {
         var accounts = settings.accounts().stream().map(a -> {
             var regions = new TreeMap<String, RegionEntry>();
             (a.regions() == null ? Map.<String, AwsSettings.Region>of() : a.regions()).forEach((name, r) -> {
-                var region = r == null ? new AwsSettings.Region(null, null, null, null) : r;
+                var region = r == null ? new AwsSettings.Region(null, null, null, null, null) : r;
                 regions.put(name, new RegionEntry(region.dynamodbEndpoint() == null ? null
                         : region.dynamodbEndpoint().toString(), region.supportsImportTable(),
                         region.supportsNativeBackups(), region.enforcesCapacity()));

@@ -12,6 +12,7 @@ import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sts.StsClient;
 import software.amazon.awssdk.services.sts.auth.StsAssumeRoleCredentialsProvider;
@@ -30,6 +31,7 @@ public final class AwsClients implements AutoCloseable {
     private final int dynamoAttempts;
     private final AwsCredentialsProvider credentials;
     private final Map<String, DynamoDbClient> dynamo = new ConcurrentHashMap<>();
+    private final Map<String, DynamoDbStreamsClient> streams = new ConcurrentHashMap<>();
     private final Map<String, AwsCredentialsProvider> accountCredentials = new ConcurrentHashMap<>();
     private volatile S3Client s3;
     private volatile StsClient sts;
@@ -123,6 +125,25 @@ public final class AwsClients implements AutoCloseable {
         });
     }
 
+    /** The DynamoDB Streams client for a registered account and region. */
+    public DynamoDbStreamsClient streams(String account, String region) {
+        AwsSettings.Region r = findRegion(account, region);
+        if (r == null) {
+            throw new UnknownAccountException(account, region, settings.accounts());
+        }
+        return streams.computeIfAbsent(account + "/" + region, k -> {
+            var builder = DynamoDbStreamsClient.builder()
+                    .credentialsProvider(credentialsOf(account))
+                    .region(Region.of(region))
+                    .httpClientBuilder(ApacheHttpClient.builder().maxConnections(16)
+                            .connectionTimeout(Duration.ofSeconds(5)).socketTimeout(Duration.ofSeconds(30)));
+            if (r.streamsCalls() != null) {
+                builder.endpointOverride(r.streamsCalls());
+            }
+            return builder.build();
+        });
+    }
+
     /** The region entry of the registry, or {@code null} when the account or region is not registered. */
     public AwsSettings.Region region(String account, String region) {
         return findRegion(account, region);
@@ -194,7 +215,7 @@ public final class AwsClients implements AutoCloseable {
         for (AwsSettings.Account a : settings.accounts()) {
             if (a.id().equals(account) && a.regions() != null && a.regions().containsKey(region)) {
                 AwsSettings.Region r = a.regions().get(region);
-                return r == null ? new AwsSettings.Region(null, null, null, null) : r;
+                return r == null ? new AwsSettings.Region(null, null, null, null, null) : r;
             }
         }
         return null;
@@ -203,6 +224,7 @@ public final class AwsClients implements AutoCloseable {
     @Override
     public void close() {
         dynamo.values().forEach(DynamoDbClient::close);
+        streams.values().forEach(DynamoDbStreamsClient::close);
         accountCredentials.values().forEach(p -> {
             if (p instanceof AutoCloseable c) {
                 try {

@@ -63,8 +63,16 @@ public record AwsSettings(String defaultAccount, String defaultRegion, Credentia
      * @param enforcedCapacity whether it enforces provisioned capacity (throttles beyond it); {@code null}:
      *                         only AWS does. Where it does not (dynalite), writers budget a provisioned
      *                         table like an on-demand one, since its WCU mean nothing there.
+     * @param streamsEndpoint  the DynamoDB Streams endpoint; {@code null}: AWS's, or the DynamoDB
+     *                         endpoint when that is set (a local stand-in answers both APIs)
      */
-    public record Region(URI dynamodbEndpoint, Boolean importTable, Boolean nativeBackups, Boolean enforcedCapacity) {
+    public record Region(URI dynamodbEndpoint, Boolean importTable, Boolean nativeBackups, Boolean enforcedCapacity,
+                         URI streamsEndpoint) {
+
+        /** Where DynamoDB Streams calls go, or {@code null} for AWS's regional endpoint. */
+        public URI streamsCalls() {
+            return streamsEndpoint != null ? streamsEndpoint : dynamodbEndpoint;
+        }
 
         public boolean enforcesCapacity() {
             return enforcedCapacity != null ? enforcedCapacity : dynamodbEndpoint == null;

@@ -13,7 +13,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import io.dynarestore.core.codec.ItemSize;
+import io.dynarestore.core.retry.Pacer;
+import io.dynarestore.core.threads.DaemonThreads;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
@@ -58,12 +62,16 @@ public final class BackupTaker {
         ContinuousBackupsDescription continuous = continuousBackups(table);
         var writer = new BackupWriter(s3, layout, account, region, table, backupId, settings.itemsPerFile())
                 .countingIndexesOf(description);
-        ExecutorService pool = Executors.newFixedThreadPool(settings.scanSegments());
+        ExecutorService pool = Executors.newFixedThreadPool(settings.scanSegments(), DaemonThreads.named("scan-" + table));
+        var pacer = new Pacer();
         try {
             var futures = new ArrayList<Future<?>>();
             for (int segment = 0; segment < settings.scanSegments(); segment++) {
                 int s = segment;
-                futures.add(pool.submit(() -> scanSegment(table, s, settings.scanSegments(), writer)));
+                futures.add(pool.submit(() -> {
+                    scanSegment(table, s, settings.scanSegments(), writer, settings, pacer);
+                    return null;
+                }));
             }
             for (Future<?> f : futures) {
                 f.get();
@@ -83,7 +91,7 @@ public final class BackupTaker {
     private ContinuousBackupsDescription continuousBackups(String table) {
         try {
             return dynamo.describeContinuousBackups(b -> b.tableName(table)).continuousBackupsDescription();
-        } catch (software.amazon.awssdk.services.dynamodb.model.DynamoDbException e) {
+        } catch (DynamoDbException e) {
             String code = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
             if (code != null && code.endsWith("UnknownOperationException")) {
                 return null;
@@ -92,15 +100,26 @@ public final class BackupTaker {
         }
     }
 
-    private void scanSegment(String table, int segment, int total, BackupWriter writer) {
+    private void scanSegment(String table, int segment, int total, BackupWriter writer, Settings settings,
+                             Pacer pacer) throws InterruptedException {
         try (BackupWriter.Part part = writer.openPart()) {
             Map<String, AttributeValue> start = null;
             do {
                 var request = ScanRequest.builder().tableName(table).segment(segment).totalSegments(total)
-                        .consistentRead(true).exclusiveStartKey(start).build();
+                        .consistentRead(true).exclusiveStartKey(start).limit(settings.pageLimit()).build();
                 ScanResponse page = dynamo.scan(request);
+                long bytes = 0;
                 for (Map<String, AttributeValue> item : page.items()) {
                     part.write(item);
+                    bytes += ItemSize.of(item);
+                }
+                if (settings.readUnitsPerSecond() > 0) {
+                    // a consistent Scan costs one read unit per 4 KB of the page, rounded up
+                    long units = Math.max(1, (bytes + 4_095) / 4_096);
+                    long waitNanos = pacer.reserve(units, settings.readUnitsPerSecond(), System.nanoTime());
+                    if (waitNanos > 0) {
+                        Thread.sleep(waitNanos / 1_000_000, (int) (waitNanos % 1_000_000));
+                    }
                 }
                 start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
             } while (start != null);
@@ -110,27 +129,43 @@ public final class BackupTaker {
     /**
      * How to take a backup.
      *
-     * @param itemsPerFile  items per data file: one data file is one unit of restore work
-     * @param scanSegments  parallel Scan segments (threads)
-     * @param retention     how long the backup stays restorable
-     * @param backupId      a chosen id, or {@code null} for a new one
-     * @param takenAt       a chosen time (tests, demo history), or {@code null} for now
+     * @param itemsPerFile       items per data file: one data file is one unit of restore work
+     * @param scanSegments       parallel Scan segments (threads)
+     * @param retention          how long the backup stays restorable
+     * @param backupId           a chosen id, or {@code null} for a new one
+     * @param takenAt            a chosen time (tests, demo history), or {@code null} for now
+     * @param readUnitsPerSecond the read budget the segments share (0: unpaced)
+     * @param pageLimit          items per Scan page: bounds the burst of one page
      */
-    public record Settings(int itemsPerFile, int scanSegments, Duration retention, String backupId, Instant takenAt) {
+    public record Settings(int itemsPerFile, int scanSegments, Duration retention, String backupId, Instant takenAt,
+                           double readUnitsPerSecond, int pageLimit) {
         public static Settings defaults() {
-            return new Settings(10_000, 4, Duration.ofDays(35), null, null);
+            return new Settings(10_000, 4, Duration.ofDays(35), null, null, 0, 1_000);
         }
 
         public Settings withItemsPerFile(int n) {
-            return new Settings(n, scanSegments, retention, backupId, takenAt);
+            return new Settings(n, scanSegments, retention, backupId, takenAt, readUnitsPerSecond, pageLimit);
         }
 
         public Settings withRetention(Duration d) {
-            return new Settings(itemsPerFile, scanSegments, d, backupId, takenAt);
+            return new Settings(itemsPerFile, scanSegments, d, backupId, takenAt, readUnitsPerSecond, pageLimit);
         }
 
         public Settings withTakenAt(Instant t) {
-            return new Settings(itemsPerFile, scanSegments, retention, backupId, t);
+            return new Settings(itemsPerFile, scanSegments, retention, backupId, t, readUnitsPerSecond, pageLimit);
+        }
+
+        public Settings withBackupId(String id) {
+            return new Settings(itemsPerFile, scanSegments, retention, id, takenAt, readUnitsPerSecond, pageLimit);
+        }
+
+        public Settings withScanSegments(int n) {
+            return new Settings(itemsPerFile, n, retention, backupId, takenAt, readUnitsPerSecond, pageLimit);
+        }
+
+        /** Paces the Scan to {@code units} read units per second, in pages of at most {@code pageLimit} items. */
+        public Settings withReadBudget(double units, int pageLimit) {
+            return new Settings(itemsPerFile, scanSegments, retention, backupId, takenAt, units, pageLimit);
         }
     }
 }

@@ -106,8 +106,8 @@ class StrategiesIT {
                 new AwsSettings.Credentials(S3Server.ACCESS_KEY, S3Server.SECRET_KEY),
                 new AwsSettings.S3(s3.endpoint(), REGION, true), null, null,
                 List.of(new AwsSettings.Account(ACCOUNT, null, null, Map.of(
-                        REGION, new AwsSettings.Region(endpoint, true, true, null),
-                        PLAIN_REGION, new AwsSettings.Region(endpoint, false, false, null))))));
+                        REGION, new AwsSettings.Region(endpoint, true, true, null, null),
+                        PLAIN_REGION, new AwsSettings.Region(endpoint, false, false, null, null))))));
         catalog = new VaultCatalog(aws.s3(), new VaultLayout("vault", ""));
         publisher = new EventPublisher(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
                 "restore-planner");

@@ -1,0 +1,56 @@
+package io.dynarestore.protector;
+
+import io.dynarestore.core.aws.AwsSettings;
+import io.dynarestore.core.kafka.TopicDefinitions;
+import io.dynarestore.core.vault.VaultSettings;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Configuration of the protector, under {@code protector}.
+ *
+ * @param aws       accounts, regions, endpoints and the vault's S3
+ * @param vault     the vault's bucket and root
+ * @param topics    replication and partition counts of the topics it may create
+ * @param group     the consumer group its replicas share the tables in
+ * @param capture   the change-log capture
+ * @param backups   full backups
+ * @param retention expiry
+ */
+@ConfigurationProperties("protector")
+public record ProtectorProperties(AwsSettings aws, VaultSettings vault, TopicDefinitions topics,
+                                  @DefaultValue("protector") String group,
+                                  @DefaultValue Capture capture,
+                                  @DefaultValue Backups backups,
+                                  @DefaultValue Retention retention) {
+
+    /**
+     * @param pollInterval the pause between two reads of a table's stream
+     * @param settle       how long a write may take to appear in its stream: a flush closes no second younger than it
+     * @param maxBuffered  writes a table's capture holds before it flushes early and pauses reading
+     * @param linesPerFile writes per data file of a change-log export
+     * @param threads      threads that step the owned tables' captures
+     */
+    public record Capture(@DefaultValue("200ms") Duration pollInterval, @DefaultValue("2s") Duration settle,
+                          @DefaultValue("200000") int maxBuffered, @DefaultValue("10000") int linesPerFile,
+                          @DefaultValue("4") int threads) {
+    }
+
+    /**
+     * @param concurrent   full backups this replica takes at once
+     * @param scanSegments parallel Scan segments of one SCAN backup
+     * @param itemsPerFile items per data file of a backup (one file is one unit of restore work)
+     * @param pageLimit    items per Scan page: bounds how far one page may run ahead of the read budget
+     */
+    public record Backups(@DefaultValue("2") int concurrent, @DefaultValue("4") int scanSegments,
+                          @DefaultValue("10000") int itemsPerFile, @DefaultValue("200") int pageLimit) {
+    }
+
+    /**
+     * @param every how often expired backups and change logs are looked for
+     * @param grace how long an expired backup stays, so that a restore that resolved it can still read it
+     */
+    public record Retention(@DefaultValue("1m") Duration every, @DefaultValue("1h") Duration grace) {
+    }
+}

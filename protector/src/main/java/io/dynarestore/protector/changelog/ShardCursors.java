@@ -1,0 +1,238 @@
+package io.dynarestore.protector.changelog;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import software.amazon.awssdk.services.dynamodb.model.ExpiredIteratorException;
+import software.amazon.awssdk.services.dynamodb.model.Record;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.Shard;
+import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
+import software.amazon.awssdk.services.dynamodb.model.TrimmedDataAccessException;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+
+/**
+ * The shards of one DynamoDB Stream as a capture reads them. A shard is read only once its parent
+ * is read to its end (or the parent is no longer listed), so that every key's records come in the
+ * order they were written. A position that the stream no longer holds is a {@link CaptureGap},
+ * never a silent skip. Not thread-safe: one capture thread drives it.
+ */
+final class ShardCursors {
+
+    /** Records per GetRecords call (DynamoDB Streams' maximum). */
+    static final int LIMIT = 1_000;
+
+    private final DynamoDbStreamsClient streams;
+    private final String streamArn;
+    private final Clock clock;
+    private final Map<String, Cursor> cursors = new LinkedHashMap<>();
+    private final Set<String> finished = new HashSet<>();
+    private Instant refreshedAt = Instant.MIN;
+
+    ShardCursors(DynamoDbStreamsClient streams, String streamArn, Clock clock) {
+        this.streams = streams;
+        this.streamArn = streamArn;
+        this.clock = clock;
+    }
+
+    String streamArn() {
+        return streamArn;
+    }
+
+    /** Starts at the stream's head: open shards from LATEST, closed ones count as read. */
+    void startAtHead() {
+        for (Shard shard : listShards()) {
+            if (shard.sequenceNumberRange().endingSequenceNumber() != null) {
+                finished.add(shard.shardId());
+            } else {
+                var c = new Cursor(shard.shardId(), shard.parentShardId(), ShardIteratorType.LATEST, null);
+                cursors.put(c.shardId, c);
+                c.open();
+            }
+        }
+        refreshedAt = clock.instant();
+    }
+
+    /** Resumes after a checkpoint: each shard after its last sequence number in the vault. */
+    void resume(CaptureCheckpoint checkpoint) {
+        finished.addAll(checkpoint.finished());
+        var listed = listShards();
+        var ids = new HashSet<String>();
+        listed.forEach(s -> ids.add(s.shardId()));
+        for (var e : checkpoint.shards().entrySet()) {
+            if (!ids.contains(e.getKey()) && !finished.contains(e.getKey())) {
+                throw new CaptureGap("shard " + e.getKey() + " of the stream was trimmed before it was read to its end "
+                        + "(the capture was stopped for longer than the stream keeps records)");
+            }
+        }
+        for (Shard shard : listed) {
+            String seq = checkpoint.shards().get(shard.shardId());
+            if (seq != null && !finished.contains(shard.shardId())) {
+                var c = new Cursor(shard.shardId(), shard.parentShardId(), ShardIteratorType.AFTER_SEQUENCE_NUMBER, seq);
+                cursors.put(c.shardId, c);
+                c.open();
+            }
+        }
+        refresh(listed);
+    }
+
+    /** Lists the shards again and starts those whose parent is read (or gone). */
+    void refresh() {
+        refresh(listShards());
+    }
+
+    private void refresh(List<Shard> listed) {
+        Instant at = clock.instant();
+        var ids = new HashSet<String>();
+        listed.forEach(s -> ids.add(s.shardId()));
+        for (Shard shard : listed) {
+            String id = shard.shardId();
+            if (cursors.containsKey(id) || finished.contains(id)) {
+                continue;
+            }
+            String parent = shard.parentShardId();
+            if (parent == null || finished.contains(parent) || !ids.contains(parent)) {
+                var c = new Cursor(id, parent, ShardIteratorType.TRIM_HORIZON, null);
+                cursors.put(id, c);
+                c.open();
+            }
+        }
+        // forget finished shards the stream no longer lists, so that the set stays bounded
+        finished.removeIf(id -> !ids.contains(id) && !cursors.containsKey(id));
+        refreshedAt = at;
+    }
+
+    Instant refreshedAt() {
+        return refreshedAt;
+    }
+
+    /** One GetRecords call on every shard being read; records go to {@code sink} in shard order. */
+    void poll(RecordSink sink) {
+        for (Cursor c : new ArrayList<>(cursors.values())) {
+            c.read(sink);
+            if (c.done) {
+                cursors.remove(c.shardId);
+                finished.add(c.shardId);
+            }
+        }
+    }
+
+    /**
+     * The latest instant before which every record of the stream has been read: per shard being
+     * read, the second of its last record read or the time it was last seen at its head less
+     * {@code settleMillis}, whichever is later; and no later than the last listing less the settle.
+     */
+    Instant readUntil(long settleMillis) {
+        long bound = refreshedAt.toEpochMilli() - settleMillis;
+        for (Cursor c : cursors.values()) {
+            long shard = Math.max(c.caughtUpAt == null ? Long.MIN_VALUE : c.caughtUpAt.toEpochMilli() - settleMillis,
+                    c.lastReadSecond == Long.MIN_VALUE ? Long.MIN_VALUE : c.lastReadSecond * 1000);
+            bound = Math.min(bound, shard);
+        }
+        return Instant.ofEpochSecond(Math.floorDiv(bound, 1000));
+    }
+
+    Set<String> finished() {
+        return Set.copyOf(finished);
+    }
+
+    int shardsRead() {
+        return cursors.size();
+    }
+
+    private List<Shard> listShards() {
+        var shards = new ArrayList<Shard>();
+        String after = null;
+        try {
+            do {
+                String start = after;
+                var d = streams.describeStream(b -> b.streamArn(streamArn).exclusiveStartShardId(start))
+                        .streamDescription();
+                shards.addAll(d.shards());
+                after = d.lastEvaluatedShardId();
+            } while (after != null);
+        } catch (ResourceNotFoundException e) {
+            throw new CaptureGap("the stream " + streamArn + " is gone: " + e.getMessage());
+        }
+        return shards;
+    }
+
+    /** What a record read goes to. */
+    interface RecordSink {
+        void accept(String shardId, Record record);
+    }
+
+    private final class Cursor {
+        final String shardId;
+        final String parent;
+        final ShardIteratorType start;
+        final String startSequence;
+        String iterator;
+        String lastRead;
+        long lastReadSecond = Long.MIN_VALUE;
+        Instant caughtUpAt;
+        boolean done;
+
+        Cursor(String shardId, String parent, ShardIteratorType start, String startSequence) {
+            this.shardId = shardId;
+            this.parent = parent;
+            this.start = start;
+            this.startSequence = startSequence;
+        }
+
+        void open() {
+            try {
+                if (lastRead != null) {
+                    iterator = iterator(ShardIteratorType.AFTER_SEQUENCE_NUMBER, lastRead);
+                } else {
+                    iterator = iterator(start, startSequence);
+                }
+            } catch (TrimmedDataAccessException e) {
+                throw new CaptureGap("the stream trimmed shard " + shardId + " past the capture's position: "
+                        + e.getMessage());
+            } catch (ResourceNotFoundException e) {
+                throw new CaptureGap("shard " + shardId + " is gone from the stream: " + e.getMessage());
+            }
+        }
+
+        private String iterator(ShardIteratorType type, String sequence) {
+            return streams.getShardIterator(b -> b.streamArn(streamArn).shardId(shardId).shardIteratorType(type)
+                    .sequenceNumber(sequence)).shardIterator();
+        }
+
+        void read(RecordSink sink) {
+            if (iterator == null) {
+                done = true;
+                return;
+            }
+            Instant issued = clock.instant();
+            List<Record> records;
+            String next;
+            try {
+                var page = streams.getRecords(b -> b.shardIterator(iterator).limit(LIMIT));
+                records = page.records();
+                next = page.nextShardIterator();
+            } catch (ExpiredIteratorException e) {
+                open();
+                return;
+            } catch (TrimmedDataAccessException e) {
+                throw new CaptureGap("the stream trimmed shard " + shardId + " before it was read: " + e.getMessage());
+            }
+            for (Record r : records) {
+                sink.accept(shardId, r);
+                lastRead = r.dynamodb().sequenceNumber();
+                lastReadSecond = r.dynamodb().approximateCreationDateTime().getEpochSecond();
+            }
+            if (records.size() < LIMIT) {
+                caughtUpAt = issued;
+            }
+            iterator = next;
+            done = next == null;
+        }
+    }
+}

@@ -1,0 +1,182 @@
+package io.dynarestore.protector.tables;
+
+import io.dynarestore.contracts.Json;
+import io.dynarestore.contracts.Topic;
+import io.dynarestore.contracts.protection.ProtectionPolicyEvent;
+import io.dynarestore.contracts.protection.ProtectionSet;
+import io.dynarestore.core.aws.AwsClients;
+import io.dynarestore.core.kafka.ConsumerHealth;
+import io.dynarestore.core.kafka.ConsumerThread;
+import io.dynarestore.core.kafka.EventPublisher;
+import io.dynarestore.core.threads.DaemonThreads;
+import io.dynarestore.core.vault.VaultCatalog;
+import io.dynarestore.protector.ProtectorProperties;
+import io.dynarestore.protector.backups.BackupSchedule;
+import io.dynarestore.protector.backups.ScanBackups;
+import io.dynarestore.protector.retention.Expiry;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.RangeAssignor;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The protector's one consumer and the tables it protects. Replicas share the compacted
+ * {@code restore.protection} topic in one consumer group: a replica protects exactly the tables
+ * keyed to the partitions it is assigned, reading those partitions from their start (the latest
+ * record of a key is its policy, a tombstone ends it). A partition taken away stops its tables'
+ * guards before the group hands it on (eager rebalancing), so that one table has one protector;
+ * the next owner resumes each capture from the vault's checkpoint. A policy that breaks the rule
+ * of {@link ProtectionSet#problems()} is logged and ignored, never applied.
+ */
+public final class Protector implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(Protector.class);
+
+    private final ConsumerThread thread;
+    private final ScheduledExecutorService scheduler;
+    private final ExecutorService backupPool;
+    private final TableServices services;
+    private final Duration pollInterval;
+    private final Map<String, TableGuard> guards = new ConcurrentHashMap<>();
+    private final Clock clock;
+
+    public Protector(AwsClients aws, VaultCatalog catalog, ProtectorProperties properties, EventPublisher publisher,
+                     MeterRegistry registry, Map<String, Object> consumerConfig, ConsumerHealth health, Clock clock) {
+        this.clock = clock;
+        this.pollInterval = properties.capture().pollInterval();
+        this.scheduler = Executors.newScheduledThreadPool(properties.capture().threads(),
+                DaemonThreads.named("protect"));
+        this.backupPool = Executors.newFixedThreadPool(properties.backups().concurrent(),
+                DaemonThreads.named("backup"));
+        var metrics = new ProtectorMetrics(registry, guards::size,
+                () -> guards.values().stream().mapToInt(g -> g.capture() == null ? 0 : g.capture().shardsRead()).sum(),
+                this::secondsBehind);
+        this.services = new TableServices(aws, catalog.layout(), new BackupSchedule(catalog),
+                new ScanBackups(aws.s3(), catalog.layout(), properties.backups().itemsPerFile(),
+                        properties.backups().scanSegments(), properties.backups().pageLimit()),
+                new Expiry(aws.s3(), catalog, properties.retention().grace()), backupPool,
+                new ProtectionEvents(publisher), metrics, properties.capture(), properties.retention(), clock);
+        var config = new HashMap<>(consumerConfig);
+        config.put(ConsumerConfig.GROUP_ID_CONFIG, properties.group());
+        config.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, RangeAssignor.class.getName());
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        this.thread = new ConsumerThread("protector-policies", config, health, this::loop);
+    }
+
+    public void start() {
+        thread.start();
+    }
+
+    /** The tables this replica protects now, as {@code account/region/table}. */
+    public List<String> tables() {
+        return guards.keySet().stream().sorted().toList();
+    }
+
+    private double secondsBehind() {
+        Instant now = clock.instant();
+        return guards.values().stream().map(TableGuard::capture).filter(c -> c != null && c.coveredUntil() != null)
+                .mapToDouble(c -> Math.max(0, Duration.between(c.coveredUntil(), now).toMillis() / 1000.0))
+                .max().orElse(0);
+    }
+
+    private void loop(KafkaConsumer<String, byte[]> consumer) {
+        consumer.subscribe(List.of(Topic.PROTECTION.topicName()), new ConsumerRebalanceListener() {
+            @Override
+            public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+                release(partitions);
+            }
+
+            @Override
+            public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+                consumer.seekToBeginning(partitions);
+            }
+        });
+        while (thread.running()) {
+            for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+                apply(record);
+            }
+        }
+        release(consumer.assignment());
+    }
+
+    private void apply(ConsumerRecord<String, byte[]> record) {
+        String key = record.key();
+        if (record.value() == null) {
+            TableGuard gone = guards.remove(key);
+            if (gone != null) {
+                gone.stop();
+                log.info("protection of {} ended", key);
+            }
+            return;
+        }
+        ProtectionSet policy;
+        try {
+            policy = (ProtectionSet) Json.mapper().readValue(record.value(), ProtectionPolicyEvent.class);
+        } catch (RuntimeException e) {
+            log.warn("policy record {} at offset {} is unreadable and ignored: {}", key, record.offset(), e.toString());
+            return;
+        }
+        var problems = policy.problems();
+        if (!policy.subject().equals(key) || !problems.isEmpty()) {
+            log.warn("policy of {} at offset {} is ignored: {}", key, record.offset(),
+                    problems.isEmpty() ? "its key is not its table" : String.join(" ", problems));
+            return;
+        }
+        TableGuard guard = guards.get(key);
+        if (guard != null) {
+            guard.update(policy);
+            return;
+        }
+        guard = new TableGuard(services, policy, record.partition(), clock);
+        guards.put(key, guard);
+        guard.start(scheduler, pollInterval);
+        log.info("protecting {} ({} backups every {}, change log {})", key, policy.backups().method(),
+                policy.backups().every(), policy.changeLogMethod());
+    }
+
+    private void release(Collection<TopicPartition> partitions) {
+        for (TopicPartition tp : partitions) {
+            guards.entrySet().removeIf(e -> {
+                if (e.getValue().partition() == tp.partition()) {
+                    e.getValue().stop();
+                    return true;
+                }
+                return false;
+            });
+        }
+    }
+
+    /** Backs {@code account/region/table} up now if this replica protects it; returns whether it does. */
+    public boolean backupNow(String tableKey) {
+        TableGuard guard = guards.get(tableKey);
+        if (guard != null) {
+            guard.backupNow();
+        }
+        return guard != null;
+    }
+
+    @Override
+    public void close() {
+        thread.stop(Duration.ofSeconds(10));
+        guards.values().forEach(TableGuard::stop);
+        guards.clear();
+        scheduler.shutdownNow();
+        backupPool.shutdownNow();
+    }
+}

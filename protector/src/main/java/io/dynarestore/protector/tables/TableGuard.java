@@ -1,0 +1,239 @@
+package io.dynarestore.protector.tables;
+
+import io.dynarestore.contracts.protection.BackupCompleted;
+import io.dynarestore.contracts.protection.BackupExpired;
+import io.dynarestore.contracts.protection.BackupFailed;
+import io.dynarestore.contracts.protection.BackupMethod;
+import io.dynarestore.contracts.protection.BackupStarted;
+import io.dynarestore.contracts.protection.ChangeLogExpired;
+import io.dynarestore.contracts.protection.ChangeLogFlushed;
+import io.dynarestore.contracts.protection.ChangeLogGapped;
+import io.dynarestore.contracts.protection.ChangeLogMethod;
+import io.dynarestore.contracts.protection.ProtectionEvent;
+import io.dynarestore.contracts.protection.ProtectionSet;
+import io.dynarestore.core.vault.Backup;
+import io.dynarestore.core.vault.BackupTaker;
+import io.dynarestore.core.vault.ExportMetadata;
+import io.dynarestore.protector.backups.BackupSchedule;
+import io.dynarestore.protector.changelog.StreamCapture;
+import io.dynarestore.protector.retention.Expiry;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Protects one table while this replica owns it: the change-log capture on its own fixed-delay
+ * task (one step at a time), the scheduled backups on the shared backup pool (one at a time per
+ * table), and retention once a minute. With a Streams change log, backups wait for the capture to
+ * have started, so that every backup is followed by the change log that makes its later seconds
+ * restorable. {@link #stop()} drops what the capture holds unflushed, as a crash would: the next
+ * owner resumes from the vault's checkpoint.
+ */
+final class TableGuard {
+
+    private static final Logger log = LoggerFactory.getLogger(TableGuard.class);
+
+    private final TableServices services;
+    private final int partition;
+    private final Clock clock;
+    private volatile ProtectionSet policy;
+    private volatile StreamCapture capture;
+    private volatile boolean captureStarted;
+    private final AtomicBoolean backupRunning = new AtomicBoolean();
+    private volatile boolean backupNow;
+    private volatile Instant nextStartAttempt = Instant.MIN;
+    private volatile Instant nextExpiry = Instant.MIN;
+    private final ReentrantLock stepping = new ReentrantLock();
+    private boolean stopped;
+    private ScheduledFuture<?> task;
+    private volatile Future<?> backup;
+
+    TableGuard(TableServices services, ProtectionSet policy, int partition, Clock clock) {
+        this.services = services;
+        this.policy = policy;
+        this.partition = partition;
+        this.clock = clock;
+    }
+
+    int partition() {
+        return partition;
+    }
+
+    ProtectionSet policy() {
+        return policy;
+    }
+
+    StreamCapture capture() {
+        return capture;
+    }
+
+    synchronized void start(ScheduledExecutorService scheduler, Duration pollInterval) {
+        task = scheduler.scheduleWithFixedDelay(this::tick, 0, pollInterval.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** A new policy for the same table: a changed change-log method restarts the capture. */
+    void update(ProtectionSet next) {
+        if (next.changeLogMethod() != policy.changeLogMethod() || !next.flushInterval().equals(policy.flushInterval())) {
+            capture = null;
+            captureStarted = false;
+        }
+        policy = next;
+    }
+
+    /** Takes a backup at the next tick, whatever the schedule says. */
+    void backupNow() {
+        backupNow = true;
+    }
+
+    /** Stops, and returns once no step of this table runs any more. */
+    void stop() {
+        synchronized (this) {
+            if (task != null) {
+                task.cancel(false);
+            }
+        }
+        Future<?> running = backup;
+        if (running != null) {
+            running.cancel(true);
+        }
+        stepping.lock();
+        stopped = true;
+        stepping.unlock();
+    }
+
+    private void tick() {
+        stepping.lock();
+        try {
+            if (!stopped) {
+                step();
+            }
+        } finally {
+            stepping.unlock();
+        }
+    }
+
+    private void step() {
+        try {
+            Instant now = clock.instant();
+            stepCapture(now);
+            maybeBackup(now);
+            if (!now.isBefore(nextExpiry)) {
+                nextExpiry = now.plus(services.retention().every());
+                expire(now);
+            }
+        } catch (RuntimeException e) {
+            // one table's trouble never stops the others; the next tick tries again
+            log.warn("protecting {} failed: {}", key(), e.toString());
+            capture = null;
+            captureStarted = false;
+            nextStartAttempt = clock.instant().plusSeconds(5);
+        }
+    }
+
+    private void stepCapture(Instant now) {
+        ProtectionSet p = policy;
+        if (p.changeLogMethod() != ChangeLogMethod.STREAMS) {
+            return;
+        }
+        if (capture == null) {
+            if (now.isBefore(nextStartAttempt)) {
+                return;
+            }
+            capture = services.newCapture(p, new CaptureEvents());
+            capture.start();
+            captureStarted = true;
+        }
+        capture.step();
+    }
+
+    private void maybeBackup(Instant now) {
+        ProtectionSet p = policy;
+        if (p.backups().method() != BackupMethod.SCAN || backupRunning.get()) {
+            return;
+        }
+        if (p.changeLogMethod() == ChangeLogMethod.STREAMS
+                && (!captureStarted || capture == null || now.isBefore(capture.coveredUntil()))) {
+            return; // a backup before the change log starts would have no restorable second after it
+        }
+        String id;
+        Instant slot;
+        if (backupNow) {
+            backupNow = false;
+            slot = now;
+            id = BackupTaker.newBackupId(now);
+        } else {
+            var due = services.schedule().due(p, now);
+            if (due.isEmpty()) {
+                return;
+            }
+            slot = due.get();
+            id = BackupSchedule.backupIdOf(slot);
+        }
+        if (backupRunning.compareAndSet(false, true)) {
+            backup = services.backupPool().submit(() -> runBackup(p, id, slot));
+        }
+    }
+
+    private void runBackup(ProtectionSet p, String id, Instant slot) {
+        try {
+            Instant started = clock.instant();
+            publish(BackupStarted.of(p.account(), p.region(), p.table(), id, BackupMethod.SCAN, slot));
+            Backup b = services.scans().take(services.dynamo(p), p, id, started);
+            Duration took = Duration.between(started, clock.instant());
+            services.metrics().backupTook(took);
+            publish(BackupCompleted.of(p.account(), p.region(), p.table(), id, BackupMethod.SCAN,
+                    b.metadata().takenAt(), b.metadata().expiresAt(), b.itemCount(), took.toMillis()));
+        } catch (RuntimeException e) {
+            log.warn("backup {} of {} failed: {}", id, key(), e.toString());
+            publish(BackupFailed.of(p.account(), p.region(), p.table(), id, BackupMethod.SCAN,
+                    String.valueOf(e.getMessage())));
+        } finally {
+            backupRunning.set(false);
+        }
+    }
+
+    private void expire(Instant now) {
+        ProtectionSet p = policy;
+        Expiry.Expired gone = services.expiry().run(p.account(), p.region(), p.table(), services.ownExportPrefix(),
+                now);
+        gone.backups().forEach(b -> publish(BackupExpired.of(p.account(), p.region(), p.table(), b.backupId(),
+                b.expiresAt())));
+        gone.exports().forEach(e -> publish(ChangeLogExpired.of(p.account(), p.region(), p.table(), e.exportId(),
+                e.to())));
+    }
+
+    private void publish(ProtectionEvent event) {
+        services.events().publish(event);
+    }
+
+    private String key() {
+        ProtectionSet p = policy;
+        return p.account() + "/" + p.region() + "/" + p.table();
+    }
+
+    private final class CaptureEvents implements StreamCapture.Listener {
+        @Override
+        public void flushed(ExportMetadata export, long records, Duration lag) {
+            ProtectionSet p = policy;
+            services.metrics().flushed(records, lag);
+            publish(ChangeLogFlushed.of(p.account(), p.region(), p.table(), export.exportId(), export.from(),
+                    export.to(), records, Math.max(0, lag.toMillis())));
+        }
+
+        @Override
+        public void gapped(Instant from, Instant to, String reason) {
+            ProtectionSet p = policy;
+            log.warn("change log of {} has a gap from {} to {}: {}", key(), from, to, reason);
+            publish(ChangeLogGapped.of(p.account(), p.region(), p.table(), from, to, reason));
+            backupNow(); // the seconds after a gap are restorable only from a backup taken after it
+        }
+    }
+}

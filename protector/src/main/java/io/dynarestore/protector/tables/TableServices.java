@@ -1,0 +1,34 @@
+package io.dynarestore.protector.tables;
+
+import io.dynarestore.contracts.protection.ProtectionSet;
+import io.dynarestore.core.aws.AwsClients;
+import io.dynarestore.core.vault.VaultLayout;
+import io.dynarestore.protector.ProtectorProperties;
+import io.dynarestore.protector.backups.BackupSchedule;
+import io.dynarestore.protector.backups.ScanBackups;
+import io.dynarestore.protector.changelog.StreamCapture;
+import io.dynarestore.protector.retention.Expiry;
+import java.time.Clock;
+import java.util.concurrent.ExecutorService;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/** The collaborators every {@link TableGuard} of this replica shares. */
+record TableServices(AwsClients aws, VaultLayout layout, BackupSchedule schedule, ScanBackups scans, Expiry expiry,
+                     ExecutorService backupPool, ProtectionEvents events, ProtectorMetrics metrics,
+                     ProtectorProperties.Capture capture, ProtectorProperties.Retention retention, Clock clock) {
+
+    DynamoDbClient dynamo(ProtectionSet p) {
+        return aws.dynamo(p.account(), p.region());
+    }
+
+    String ownExportPrefix() {
+        return "stream-";
+    }
+
+    StreamCapture newCapture(ProtectionSet p, StreamCapture.Listener listener) {
+        var s = new StreamCapture.Settings(p.flushInterval(), capture.settle(), capture.maxBuffered(),
+                capture.linesPerFile());
+        return new StreamCapture(aws.streams(p.account(), p.region()), dynamo(p), aws.s3(), layout, p.account(),
+                p.region(), p.table(), s, clock, listener);
+    }
+}

@@ -1,0 +1,231 @@
+package io.dynarestore.protector;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.dynarestore.contracts.Json;
+import io.dynarestore.contracts.Topic;
+import io.dynarestore.contracts.protection.BackupMethod;
+import io.dynarestore.contracts.protection.ChangeLogMethod;
+import io.dynarestore.contracts.protection.ProtectionSet;
+import io.dynarestore.core.kafka.TopicDefinitions;
+import io.dynarestore.core.pitr.PitrCoverage;
+import io.dynarestore.core.vault.VaultCatalog;
+import io.dynarestore.core.vault.VaultLayout;
+import io.dynarestore.protector.backups.BackupSchedule;
+import io.dynarestore.testkit.Dynalite;
+import io.dynarestore.testkit.KafkaBroker;
+import io.dynarestore.testkit.RandomItems;
+import io.dynarestore.testkit.S3Server;
+import io.dynarestore.testkit.StreamsEndpoint;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
+
+/**
+ * The protector on real components (a KRaft broker, dynalite behind the testkit's Streams endpoint,
+ * S3Proxy), its replicas as separate JVMs that the test kills with SIGKILL. The oracle is the
+ * workload's own record of what it wrote, never the vault.
+ */
+class ProtectorIT {
+
+    private static final String ACCOUNT = "000000000000";
+    private static final String REGION = "us-east-1";
+    private static final Path LOGS = Path.of("target", "protector-it");
+
+    private static KafkaBroker kafka;
+    private static Dynalite dynalite;
+    private static StreamsEndpoint endpoint;
+    private static S3Server s3;
+    private static DynamoDbClient dynamo;
+    private static VaultCatalog catalog;
+    private static VaultImage vault;
+    private static final List<Process> replicas = new ArrayList<>();
+
+    @BeforeAll
+    static void start() throws Exception {
+        kafka = KafkaBroker.start(TopicDefinitions.local().partitionCounts());
+        dynalite = Dynalite.start();
+        // small shards, so that captures follow rollovers parent before child
+        endpoint = StreamsEndpoint.inFrontOf(dynalite.endpoint()).recordsPerShard(150);
+        s3 = S3Server.start("vault");
+        dynamo = Dynalite.client(endpoint.endpoint());
+        catalog = new VaultCatalog(s3.client(), new VaultLayout("vault", ""));
+        vault = new VaultImage(s3.client(), catalog);
+        Files.createDirectories(LOGS);
+    }
+
+    @AfterAll
+    static void stop() {
+        replicas.forEach(Process::destroyForcibly);
+        endpoint.close();
+        dynalite.close();
+        s3.close();
+        kafka.close();
+    }
+
+    @Test
+    void everySecondOfARandomWorkloadRestoresExactlyThroughTwoReplicaKills() throws Exception {
+        // Given two tables with streams, of different key shapes, with items written before protection
+        var shapes = List.of(new RandomItems.Shape("pk", "S", "sk", "N", Map.of()),
+                new RandomItems.Shape("id", "B", null, null, Map.of()));
+        var workloads = new ArrayList<Workload>();
+        for (int i = 0; i < shapes.size(); i++) {
+            String table = "protected-" + i;
+            createTable(table, shapes.get(i));
+            var w = new Workload(dynamo, table, shapes.get(i), 1_000L + i, 120);
+            for (int n = 0; n < 60; n++) {
+                w.step();
+            }
+            workloads.add(w);
+        }
+
+        // and two protector replicas, and a policy per table: SCAN backups every 20 s, the stream flushed every 2 s
+        Process a = startReplica("a-1");
+        Process b = startReplica("b-1");
+        for (int i = 0; i < workloads.size(); i++) {
+            protect("protected-" + i, "PT20S", "PT2S");
+        }
+        for (int i = 0; i < workloads.size(); i++) {
+            String table = "protected-" + i;
+            Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> !catalog.listBackups(ACCOUNT, REGION, table).isEmpty());
+        }
+
+        // When a workload of about 40 writes/s runs for 60 s while replica a, then replica b, is SIGKILLed
+        long begin = System.currentTimeMillis();
+        var random = new Random(7);
+        boolean killedA = false;
+        boolean restartedA = false;
+        boolean killedB = false;
+        while (System.currentTimeMillis() - begin < 60_000) {
+            workloads.get(random.nextInt(workloads.size())).step();
+            Thread.sleep(20);
+            long t = System.currentTimeMillis() - begin;
+            if (!killedA && t > 15_000) {
+                a.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                killedA = true;
+            }
+            if (!restartedA && t > 30_000) {
+                startReplica("a-2");
+                restartedA = true;
+            }
+            if (!killedB && t > 40_000) {
+                b.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                killedB = true;
+            }
+        }
+
+        // Then every table's change log catches up with its last write
+        for (int i = 0; i < workloads.size(); i++) {
+            String table = "protected-" + i;
+            long last = workloads.get(i).lastSecond();
+            Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).until(() -> {
+                var latest = vault.coverage(ACCOUNT, REGION, table).availability().latestRestorable();
+                return latest != null && latest.getEpochSecond() >= last;
+            });
+        }
+
+        // and at every second T of the workload (but the few a write's call straddled), the vault's image at T is
+        // the brute-force replay of the workload's own record
+        int compared = 0;
+        for (int i = 0; i < workloads.size(); i++) {
+            String table = "protected-" + i;
+            Workload w = workloads.get(i);
+            PitrCoverage.Availability availability = vault.coverage(ACCOUNT, REGION, table).availability();
+            assertThat(availability.gaps()).as(table + " has no gap").isEmpty();
+            long first = availability.windows().get(0).start().getEpochSecond();
+            long last = w.lastSecond();
+            assertThat(last - first).as(table + " is restorable over the whole workload").isGreaterThanOrEqualTo(59);
+            var seconds = new ArrayList<Long>();
+            for (long s = first; s <= last; s++) {
+                if (!w.isAmbiguous(s)) {
+                    seconds.add(s);
+                }
+            }
+            assertThat(seconds.size()).as(table + " seconds to compare").isGreaterThan(40);
+            for (long s : seconds) {
+                Instant t = Instant.ofEpochSecond(s);
+                var image = vault.at(ACCOUNT, REGION, table, t, w.keyAttributes());
+                assertThat(image).as(table + " restorable at " + t).isPresent();
+                assertThat(image.get()).as(table + " at " + t).isEqualTo(w.imageAt(t));
+                compared++;
+            }
+
+            // and each 20-second slot since protection began has exactly one scheduled backup
+            var slots = catalog.listBackups(ACCOUNT, REGION, table).stream().map(bk -> bk.backupId())
+                    .filter(id -> id.endsWith("-scheduled")).toList();
+            assertThat(slots).doesNotHaveDuplicates();
+            Instant firstSlot = BackupSchedule.slotOf(Instant.ofEpochMilli(begin), Duration.ofSeconds(20));
+            Instant lastSlot = BackupSchedule.slotOf(Instant.ofEpochSecond(last), Duration.ofSeconds(20));
+            for (Instant slot = firstSlot.plusSeconds(20); !slot.isAfter(lastSlot); slot = slot.plusSeconds(20)) {
+                assertThat(slots).as(table + " slot " + slot).contains(BackupSchedule.backupIdOf(slot));
+            }
+        }
+        assertThat(compared).isGreaterThan(90);
+    }
+
+    private static void createTable(String table, RandomItems.Shape shape) {
+        dynamo.createTable(b -> {
+            b.tableName(table).billingMode("PAY_PER_REQUEST")
+                    .streamSpecification(s -> s.streamEnabled(true).streamViewType(StreamViewType.NEW_AND_OLD_IMAGES));
+            if (shape.sortKey() == null) {
+                b.attributeDefinitions(d -> d.attributeName(shape.partitionKey()).attributeType(shape.partitionType()))
+                        .keySchema(k -> k.attributeName(shape.partitionKey()).keyType("HASH"));
+            } else {
+                b.attributeDefinitions(d -> d.attributeName(shape.partitionKey()).attributeType(shape.partitionType()),
+                                d -> d.attributeName(shape.sortKey()).attributeType(shape.sortType()))
+                        .keySchema(k -> k.attributeName(shape.partitionKey()).keyType("HASH"),
+                                k -> k.attributeName(shape.sortKey()).keyType("RANGE"));
+            }
+        });
+        Dynalite.awaitActive(dynamo, table);
+    }
+
+    private static void protect(String table, String every, String flushEvery) throws Exception {
+        var policy = ProtectionSet.of(ACCOUNT, REGION, table,
+                new ProtectionSet.Backups(BackupMethod.SCAN, every, "P1D", 50),
+                new ProtectionSet.ChangeLog(ChangeLogMethod.STREAMS, flushEvery), "test");
+        try (var producer = new KafkaProducer<String, byte[]>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class))) {
+            producer.send(new ProducerRecord<>(Topic.PROTECTION.topicName(), policy.subject(), Json.toBytes(policy)))
+                    .get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private static Process startReplica(String name) throws Exception {
+        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        var command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-cp", classpath, ProtectorApplication.class.getName(),
+                "--spring.profiles.active=local", "--server.port=0",
+                "--KAFKA_BOOTSTRAP_SERVERS=" + kafka.bootstrapServers(),
+                "--DYNAMODB_ENDPOINT=" + endpoint.endpoint(),
+                "--S3_ENDPOINT=" + s3.endpoint(),
+                // a killed replica's tables move on within seconds, not the default 45
+                "--spring.kafka.consumer.properties.session.timeout.ms=6000",
+                "--spring.kafka.consumer.properties.heartbeat.interval.ms=1000",
+                "--protector.capture.settle=1s"));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(LOGS.resolve(name + ".log").toFile()).start();
+        replicas.add(p);
+        return p;
+    }
+}
