@@ -19,6 +19,7 @@ public final class BackupSchedule {
     private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
             .withZone(ZoneOffset.UTC);
     static final String SCHEDULED = "-scheduled";
+    static final String ON_DEMAND = "-on-demand";
 
     private final VaultCatalog catalog;
 
@@ -35,6 +36,17 @@ public final class BackupSchedule {
     /** The id of a slot's backup: sortable by time, the same on every replica. */
     public static String backupIdOf(Instant slot) {
         return ID_TIME.format(slot) + SCHEDULED;
+    }
+
+    /** The id of the on-demand backup asked for at {@code requestedAt}: the same however often the request is read. */
+    public static String onDemandIdOf(Instant requestedAt) {
+        return ID_TIME.format(requestedAt) + ON_DEMAND;
+    }
+
+    /** Whether the policy asks for an on-demand backup the vault does not list yet. */
+    public boolean onDemandDue(ProtectionSet policy) {
+        return policy.backupRequestedAt() != null && catalog.findBackup(policy.account(), policy.region(),
+                policy.table(), onDemandIdOf(policy.backupRequestedAt())).isEmpty();
     }
 
     /** The slot due at {@code now}, if its backup is not in the vault yet. */

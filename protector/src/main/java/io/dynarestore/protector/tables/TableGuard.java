@@ -40,6 +40,7 @@ import org.slf4j.LoggerFactory;
 final class TableGuard {
 
     private static final Logger log = LoggerFactory.getLogger(TableGuard.class);
+    private static final Duration BACKUP_RETRY = Duration.ofSeconds(30);
 
     private final TableServices services;
     private final int partition;
@@ -51,6 +52,7 @@ final class TableGuard {
     private volatile boolean backupNow;
     private volatile Instant nextStartAttempt = Instant.MIN;
     private volatile Instant nextExpiry = Instant.MIN;
+    private volatile Instant nextBackupAttempt = Instant.MIN;
     private final ReentrantLock stepping = new ReentrantLock();
     private boolean stopped;
     private ScheduledFuture<?> task;
@@ -156,7 +158,7 @@ final class TableGuard {
 
     private void maybeBackup(Instant now) {
         ProtectionSet p = policy;
-        if (p.backups().method() != BackupMethod.SCAN || backupRunning.get()) {
+        if (p.backups().method() != BackupMethod.SCAN || backupRunning.get() || now.isBefore(nextBackupAttempt)) {
             return;
         }
         if (p.changeLogMethod() == ChangeLogMethod.STREAMS
@@ -165,10 +167,14 @@ final class TableGuard {
         }
         String id;
         Instant slot;
+        Instant requested = p.backupRequestedAt();
         if (backupNow) {
             backupNow = false;
             slot = now;
             id = BackupTaker.newBackupId(now);
+        } else if (requested != null && !requested.isAfter(now) && services.schedule().onDemandDue(p)) {
+            slot = requested;
+            id = BackupSchedule.onDemandIdOf(requested);
         } else {
             var due = services.schedule().due(p, now);
             if (due.isEmpty()) {
@@ -195,6 +201,7 @@ final class TableGuard {
             log.warn("backup {} of {} failed: {}", id, key(), e.toString());
             publish(BackupFailed.of(p.account(), p.region(), p.table(), id, BackupMethod.SCAN,
                     String.valueOf(e.getMessage())));
+            nextBackupAttempt = clock.instant().plus(BACKUP_RETRY); // not a failed backup per tick
         } finally {
             backupRunning.set(false);
         }

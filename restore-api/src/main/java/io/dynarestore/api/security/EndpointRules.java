@@ -41,6 +41,9 @@ public final class EndpointRules {
             new Rule(HttpMethod.GET, "/restores/*/events", Set.of(Role.READ)),
             new Rule(HttpMethod.POST, "/restores/preview", Set.of(Role.RESTORE)),
             new Rule(HttpMethod.POST, "/tables/*/exports", Set.of(Role.REGISTER_EXPORTS)),
+            new Rule(HttpMethod.PUT, "/tables/*/protection", Set.of(Role.PROTECT)),
+            new Rule(HttpMethod.DELETE, "/tables/*/protection", Set.of(Role.PROTECT)),
+            new Rule(HttpMethod.POST, "/tables/*/backups", Set.of(Role.PROTECT)),
             new Rule(HttpMethod.POST, "/restores", RESTORING),
             new Rule(HttpMethod.POST, "/restores/*/cancel", RESTORING),
             new Rule(HttpMethod.POST, "/restores/*/rollback", RESTORING));

@@ -74,6 +74,11 @@ public final class Access {
         return with(Role.REGISTER_EXPORTS, account, defaultAccount);
     }
 
+    /** Setting or ending the protection of a table of {@code account}, or backing it up on demand. */
+    public static Set<Role> toProtect(String account, String defaultAccount) {
+        return with(Role.PROTECT, account, defaultAccount);
+    }
+
     /**
      * Reading the progress of the restore {@code request} started: {@code read}, plus
      * {@code cross-account} when starting it needed that.

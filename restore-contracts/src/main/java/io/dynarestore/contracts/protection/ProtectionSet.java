@@ -12,11 +12,13 @@ import java.util.List;
 /**
  * A table's protection policy: full backups every {@code backups.every}, kept for
  * {@code backups.retention}, and a change log (its point-in-time history) kept as long as it
- * extends a kept backup. {@link #problems()} is the one rule for what a policy may say; restore-api
+ * extends a kept backup; {@code backupRequestedAt}, when set, asks for one on-demand backup (see
+ * {@link #requestingBackup}). {@link #problems()} is the one rule for what a policy may say; restore-api
  * and the protector both apply it.
  */
 public record ProtectionSet(String eventId, Integer schemaVersion, Instant occurredAt, String account, String region,
-                            String table, Backups backups, ChangeLog changeLog, String setBy)
+                            String table, Backups backups, ChangeLog changeLog, String setBy,
+                            Instant backupRequestedAt)
         implements ProtectionPolicyEvent {
 
     /** The shortest backup interval (a Scan of a big table takes longer than this anyway). */
@@ -45,7 +47,16 @@ public record ProtectionSet(String eventId, Integer schemaVersion, Instant occur
     public static ProtectionSet of(String account, String region, String table, Backups backups, ChangeLog changeLog,
                                    String setBy) {
         return new ProtectionSet(Envelope.newEventId(), SCHEMA_VERSION, Envelope.now(), account, region, table,
-                backups, changeLog, setBy);
+                backups, changeLog, setBy, null);
+    }
+
+    /**
+     * The same policy asking for an on-demand backup taken at or after {@code at}: the owner
+     * takes one unless the vault lists it already, so that a restart takes it once, not twice.
+     */
+    public ProtectionSet requestingBackup(Instant at, String by) {
+        return new ProtectionSet(Envelope.newEventId(), SCHEMA_VERSION, Envelope.now(), account, region, table,
+                backups, changeLog, by, at);
     }
 
     @Override

@@ -1,0 +1,197 @@
+package io.dynarestore.protector.changelog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.dynarestore.core.pitr.PitrCoverage;
+import io.dynarestore.core.vault.BackupTaker;
+import io.dynarestore.core.vault.ExportMetadata;
+import io.dynarestore.core.vault.VaultCatalog;
+import io.dynarestore.core.vault.VaultLayout;
+import io.dynarestore.testkit.Dynalite;
+import io.dynarestore.testkit.S3Server;
+import io.dynarestore.testkit.StreamsEndpoint;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+
+/** One table's capture, stepped by the test, against the Streams endpoint and S3Proxy. */
+class StreamCaptureIT {
+
+    private static final String ACCOUNT = "000000000000";
+    private static final String REGION = "us-east-1";
+    private static Dynalite dynalite;
+    private static StreamsEndpoint endpoint;
+    private static S3Server s3;
+    private static DynamoDbClient dynamo;
+    private static DynamoDbStreamsClient streams;
+    private static VaultLayout layout;
+    private static VaultCatalog catalog;
+
+    @BeforeAll
+    static void start() {
+        dynalite = Dynalite.start();
+        endpoint = StreamsEndpoint.inFrontOf(dynalite.endpoint());
+        s3 = S3Server.start("vault");
+        dynamo = Dynalite.client(endpoint.endpoint());
+        streams = DynamoDbStreamsClient.builder().endpointOverride(endpoint.endpoint()).region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("a", "b"))).build();
+        layout = new VaultLayout("vault", "");
+        catalog = new VaultCatalog(s3.client(), layout);
+    }
+
+    @AfterAll
+    static void stop() {
+        streams.close();
+        endpoint.close();
+        dynalite.close();
+        s3.close();
+    }
+
+    private static void createTable(String table) {
+        dynamo.createTable(b -> b.tableName(table).billingMode("PAY_PER_REQUEST")
+                .attributeDefinitions(a -> a.attributeName("id").attributeType("S"))
+                .keySchema(k -> k.attributeName("id").keyType("HASH"))
+                .streamSpecification(s -> s.streamEnabled(true).streamViewType(StreamViewType.NEW_AND_OLD_IMAGES)));
+        Dynalite.awaitActive(dynamo, table);
+    }
+
+    private static void put(String table, String id, int v) {
+        dynamo.putItem(b -> b.tableName(table).item(Map.of("id", AttributeValue.fromS(id),
+                "v", AttributeValue.fromN(String.valueOf(v)))));
+    }
+
+    private static final class Events implements StreamCapture.Listener {
+        final List<ExportMetadata> flushed = new ArrayList<>();
+        final List<String> gaps = new ArrayList<>();
+        final List<Instant[]> gapRanges = new ArrayList<>();
+
+        @Override
+        public void flushed(ExportMetadata export, long records, Duration lag) {
+            flushed.add(export);
+        }
+
+        @Override
+        public void gapped(Instant from, Instant to, String reason) {
+            gaps.add(reason);
+            gapRanges.add(new Instant[]{from, to});
+        }
+    }
+
+    private static StreamCapture capture(String table, Events events) {
+        var settings = new StreamCapture.Settings(Duration.ofMillis(300), Duration.ofMillis(200), 10_000, 100);
+        return new StreamCapture(streams, dynamo, s3.client(), layout, ACCOUNT, REGION, table, settings,
+                Clock.systemUTC(), events);
+    }
+
+    private static PitrCoverage coverage(String table) {
+        return PitrCoverage.of(catalog.listBackups(ACCOUNT, REGION, table), catalog.listExports(ACCOUNT, REGION, table),
+                Instant.now());
+    }
+
+    private static void stepUntil(StreamCapture capture, java.util.function.BooleanSupplier done) {
+        Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(() -> {
+            capture.step();
+            return done.getAsBoolean();
+        });
+    }
+
+    @Test
+    void aCaptureTakenOverResumesAfterItsCheckpointWithNoWriteLostOrRecordedTwice() {
+        // Given a capture that flushed some writes, and then died holding more unflushed
+        String table = "resumed";
+        createTable(table);
+        var events = new Events();
+        var first = capture(table, events);
+        first.start();
+        Instant start = first.coveredUntil();
+        Awaitility.await().until(() -> Instant.now().isAfter(start));
+        for (int i = 0; i < 20; i++) {
+            put(table, "k" + i, 1);
+        }
+        stepUntil(first, () -> events.flushed.stream().mapToLong(ExportMetadata::itemCount).sum() == 20);
+        for (int i = 0; i < 10; i++) {
+            put(table, "k" + i, 2);
+        }
+        first.step(); // reads them, flushes nothing yet: they are lost with it
+
+        // When another capture takes the table over
+        var second = capture(table, events);
+        second.start();
+        for (int i = 10; i < 15; i++) {
+            put(table, "k" + i, 3);
+        }
+
+        // Then it continues the chain where the vault's checkpoint ends, and every write is in the vault once
+        assertThat(second.coveredUntil()).isEqualTo(events.flushed.get(events.flushed.size() - 1).to());
+        stepUntil(second, () -> events.flushed.stream().mapToLong(ExportMetadata::itemCount).sum() == 35);
+        var exports = catalog.listExports(ACCOUNT, REGION, table);
+        for (int i = 1; i < exports.size(); i++) {
+            assertThat(exports.get(i).from()).isEqualTo(exports.get(i - 1).to());
+        }
+        assertThat(exports.stream().mapToLong(ExportMetadata::itemCount).sum()).isEqualTo(35);
+        assertThat(events.gaps).isEmpty();
+    }
+
+    @Test
+    void aCaptureThatFellBehindTheStreamsRetentionReportsAGapAndTheSecondsInItAreNotRestorable() throws Exception {
+        // Given a protected table: a backup, and a capture that flushed
+        String table = "behind";
+        createTable(table);
+        var events = new Events();
+        var first = capture(table, events);
+        first.start();
+        Instant start = first.coveredUntil();
+        Awaitility.await().until(() -> Instant.now().isAfter(start.plusSeconds(1)));
+        new BackupTaker(dynamo, s3.client(), layout).take(ACCOUNT, REGION, table, BackupTaker.Settings.defaults()
+                .withTakenAt(Instant.ofEpochSecond(Instant.now().getEpochSecond())));
+        put(table, "a", 1);
+        stepUntil(first, () -> !events.flushed.isEmpty() && events.flushed.get(events.flushed.size() - 1).itemCount() > 0);
+
+        // When the capture stops, writes go on, and the stream trims them before a capture reads them
+        put(table, "b", 1);
+        Thread.sleep(1_100);
+        endpoint.retention(Duration.ofMillis(500));
+        try {
+            Thread.sleep(700);
+            var second = capture(table, events);
+            second.start();
+
+            // Then the gap is reported, from where the vault's change log ends to where capture starts again
+            assertThat(events.gaps).hasSize(1);
+            assertThat(events.gaps.get(0)).contains("trimmed");
+            Instant gapFrom = events.gapRanges.get(0)[0];
+            Instant gapTo = events.gapRanges.get(0)[1];
+            assertThat(gapTo).isAfter(gapFrom);
+
+            // and no second inside the gap can be restored, whatever backups came before it
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> Instant.now().isAfter(gapTo.plusSeconds(1)));
+            new BackupTaker(dynamo, s3.client(), layout).take(ACCOUNT, REGION, table, BackupTaker.Settings.defaults()
+                    .withTakenAt(Instant.ofEpochSecond(Instant.now().getEpochSecond())));
+            put(table, "c", 1);
+            stepUntil(second, () -> coverage(table).availability().windows().size() == 2);
+            var coverage = coverage(table);
+            var availability = coverage.availability();
+            assertThat(availability.gaps()).hasSize(1);
+            Instant inGap = Instant.ofEpochSecond(gapFrom.getEpochSecond());
+            assertThat(coverage.resolve(inGap)).isEmpty();
+            assertThat(coverage.resolve(inGap.minusSeconds(1))).isPresent();
+            assertThat(coverage.nearest(inGap)).contains("nearest restorable seconds");
+        } finally {
+            endpoint.retention(Duration.ofHours(24));
+        }
+    }
+}

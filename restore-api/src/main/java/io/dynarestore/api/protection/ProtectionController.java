@@ -1,0 +1,177 @@
+package io.dynarestore.api.protection;
+
+import io.dynarestore.api.problems.ApiProblem;
+import io.dynarestore.api.security.Callers;
+import io.dynarestore.contracts.access.Access;
+import io.dynarestore.contracts.access.Role;
+import io.dynarestore.contracts.protection.BackupMethod;
+import io.dynarestore.contracts.protection.ChangeLogMethod;
+import io.dynarestore.contracts.protection.ProtectionSet;
+import io.dynarestore.contracts.status.RestoreRejected.FieldError;
+import io.dynarestore.core.aws.AwsClients;
+import io.swagger.v3.oas.annotations.Operation;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Set;
+import java.util.function.BiFunction;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+
+/**
+ * {@code /tables/{table}/protection} and {@code /tables/{table}/backups}: a table's protection
+ * policy (full backups on a schedule, a change log, retention), which the protector applies, and
+ * on-demand backups. Changing either takes the role {@code protect} (and {@code cross-account} for
+ * another account); reading takes {@code read}.
+ */
+@RestController
+class ProtectionController {
+
+    private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+            .withZone(ZoneOffset.UTC);
+
+    private final Policies policies;
+    private final AwsClients aws;
+    private final Clock clock;
+
+    ProtectionController(Policies policies, AwsClients aws, Clock clock) {
+        this.policies = policies;
+        this.aws = aws;
+        this.clock = clock;
+    }
+
+    /**
+     * @param backups   how and how often full backups are taken, and how long they are kept
+     * @param changeLog where the point-in-time history comes from (absent: none)
+     */
+    record PolicyBody(String account, String region, ProtectionSet.Backups backups, ProtectionSet.ChangeLog changeLog) {
+    }
+
+    /** A table's policy as the API shows it. */
+    record Protection(String account, String region, String table, ProtectionSet.Backups backups,
+                      ProtectionSet.ChangeLog changeLog, String setBy, Instant setAt, Instant backupRequestedAt) {
+        static Protection of(ProtectionSet p) {
+            return new Protection(p.account(), p.region(), p.table(), p.backups(), p.changeLog(), p.setBy(),
+                    p.occurredAt(), p.backupRequestedAt());
+        }
+    }
+
+    /** An on-demand backup asked for: its id once taken, and where to watch for it. */
+    record BackupRequested(String backupId, Instant requestedAt, String backups) {
+    }
+
+    @Operation(summary = "Protect a table",
+            description = "Sets the table's protection policy: SCAN backups every backups.every (ISO-8601, at least "
+                    + "PT10S), kept for backups.retention, and a STREAMS change log flushed every changeLog.flushEvery, "
+                    + "which makes every second since the first backup restorable. The table must exist and, for "
+                    + "STREAMS, have a NEW_AND_OLD_IMAGES stream. Needs the role protect.")
+    @PutMapping(path = "/tables/{table}/protection", consumes = MediaType.APPLICATION_JSON_VALUE,
+            produces = MediaType.APPLICATION_JSON_VALUE)
+    Protection put(@PathVariable String table, @RequestBody PolicyBody body) {
+        if (body == null) {
+            throw new ApiProblem(400, "INVALID_REQUEST", "Give the policy: backups and changeLog.", null);
+        }
+        var ref = ref(table, body.account(), body.region(), Access::toProtect, "Protecting a table in account");
+        var policy = ProtectionSet.of(ref[0], ref[1], table, body.backups(), body.changeLog(), Callers.name());
+        var problems = policy.problems();
+        if (!problems.isEmpty()) {
+            throw new ApiProblem(400, "INVALID_REQUEST", "The policy cannot be applied: " + String.join(" ", problems),
+                    problems.stream().map(p -> new FieldError(p.substring(0, p.indexOf(':')),
+                            p.substring(p.indexOf(':') + 2))).toList());
+        }
+        if (policy.backups().method() == BackupMethod.NATIVE_EXPORT
+                || policy.changeLogMethod() == ChangeLogMethod.NATIVE_INCREMENTAL) {
+            throw new ApiProblem(400, "INVALID_REQUEST", "NATIVE_EXPORT backups and NATIVE_INCREMENTAL change logs are "
+                    + "not taken by this version of the protector: use SCAN and STREAMS, or register native exports "
+                    + "with POST /tables/{table}/exports.", List.of(new FieldError("/backups/method",
+                    "use SCAN")));
+        }
+        TableDescription described = describe(ref[0], ref[1], table);
+        if (policy.changeLogMethod() == ChangeLogMethod.STREAMS && (described.streamSpecification() == null
+                || !Boolean.TRUE.equals(described.streamSpecification().streamEnabled())
+                || described.streamSpecification().streamViewType() != StreamViewType.NEW_AND_OLD_IMAGES)) {
+            throw new ApiProblem(422, "INVALID_REQUEST", "Table " + table + " has no NEW_AND_OLD_IMAGES stream, which a "
+                    + "STREAMS change log reads. Enable it: aws dynamodb update-table --table-name " + table
+                    + " --stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES",
+                    List.of(new FieldError("/changeLog/method", "the table has no NEW_AND_OLD_IMAGES stream")));
+        }
+        policies.set(policy);
+        return Protection.of(policy);
+    }
+
+    @Operation(summary = "A table's protection policy", description = "404 when the table is not protected.")
+    @GetMapping(path = "/tables/{table}/protection", produces = MediaType.APPLICATION_JSON_VALUE)
+    Protection get(@PathVariable String table, @RequestParam(required = false) String account,
+                   @RequestParam(required = false) String region) {
+        var ref = ref(table, account, region, Access::toReadCatalog, "Reading the catalog of account");
+        return policies.of(ref[0], ref[1], table).map(Protection::of).orElseThrow(() -> notProtected(table));
+    }
+
+    @Operation(summary = "End a table's protection",
+            description = "Backups and change logs already taken stay until they expire. Needs the role protect.")
+    @DeleteMapping(path = "/tables/{table}/protection")
+    ResponseEntity<Void> delete(@PathVariable String table, @RequestParam(required = false) String account,
+                                @RequestParam(required = false) String region) {
+        var ref = ref(table, account, region, Access::toProtect, "Protecting a table in account");
+        policies.end(ref[0], ref[1], table);
+        return ResponseEntity.noContent().build();
+    }
+
+    @Operation(summary = "Back a protected table up now",
+            description = "Asks the protector for one full backup, by the policy's method and retention. Answers 202 "
+                    + "with the id the backup will have; it is listed under /tables/{table}/backups once complete. "
+                    + "Needs the role protect.")
+    @PostMapping(path = "/tables/{table}/backups", produces = MediaType.APPLICATION_JSON_VALUE)
+    ResponseEntity<BackupRequested> backup(@PathVariable String table, @RequestParam(required = false) String account,
+                                           @RequestParam(required = false) String region) {
+        var ref = ref(table, account, region, Access::toProtect, "Protecting a table in account");
+        var policy = policies.of(ref[0], ref[1], table).orElseThrow(() -> notProtected(table));
+        Instant at = Instant.ofEpochSecond(clock.instant().getEpochSecond());
+        policies.set(policy.requestingBackup(at, Callers.name()));
+        return ResponseEntity.accepted().body(new BackupRequested(ID_TIME.format(at) + "-on-demand", at,
+                "/tables/" + table + "/backups"));
+    }
+
+    private String[] ref(String table, String account, String region, BiFunction<String, String, Set<Role>> rule,
+                         String what) {
+        if (!table.matches("[A-Za-z0-9_.-]{3,255}")) {
+            throw new ApiProblem(400, "INVALID_REQUEST", "'" + table + "' is not a DynamoDB table name: use 3 to "
+                    + "255 of A-Z a-z 0-9 _ - .", List.of(new FieldError("/table", "not a table name")));
+        }
+        String acct = account != null ? account : aws.defaultAccount();
+        String reg = region != null ? region : aws.defaultRegion();
+        Callers.require(rule.apply(acct, aws.defaultAccount()), what + " " + acct);
+        if (!aws.allows(acct, reg)) {
+            throw new ApiProblem(422, "UNKNOWN_ACCOUNT", "Account " + acct + " region " + reg
+                    + " is not in the account registry.", null);
+        }
+        return new String[]{acct, reg};
+    }
+
+    private TableDescription describe(String account, String region, String table) {
+        try {
+            return aws.dynamo(account, region).describeTable(b -> b.tableName(table)).table();
+        } catch (ResourceNotFoundException e) {
+            throw new ApiProblem(404, "NOT_FOUND", "Table " + table + " does not exist in account " + account
+                    + " region " + region + ": create it before protecting it.", null);
+        }
+    }
+
+    private static ApiProblem notProtected(String table) {
+        return new ApiProblem(404, "NOT_FOUND", "Table " + table + " is not protected: set a policy with PUT "
+                + "/tables/" + table + "/protection.", null);
+    }
+}
