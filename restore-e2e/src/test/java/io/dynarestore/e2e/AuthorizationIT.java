@@ -60,6 +60,8 @@ class AuthorizationIT {
         CROSS_ACCOUNT_ONLY(EnumSet.of(Role.CROSS_ACCOUNT)),
         RESTORER_ABROAD(EnumSet.of(Role.RESTORE, Role.CROSS_ACCOUNT)),
         REGISTRAR(EnumSet.of(Role.REGISTER_EXPORTS)),
+        PROTECTOR(EnumSet.of(Role.PROTECT)),
+        PROTECTOR_ABROAD(EnumSet.of(Role.PROTECT, Role.CROSS_ACCOUNT)),
         ADMIN(EnumSet.allOf(Role.class)),
         FLOODER(EnumSet.of(Role.RESTORE, Role.READ));
 
@@ -97,9 +99,12 @@ class AuthorizationIT {
     static final Set<Role> RESTORE = EnumSet.of(Role.RESTORE);
     static final Set<Role> RESTORING = EnumSet.of(Role.RESTORE, Role.RESTORE_IN_PLACE, Role.RESTORE_OVERWRITE);
     static final Set<Role> REGISTER = EnumSet.of(Role.REGISTER_EXPORTS);
+    static final Set<Role> PROTECT = EnumSet.of(Role.PROTECT);
     static final Set<Role> NONE = EnumSet.noneOf(Role.class);
     static final Set<Role> READ_ABROAD = EnumSet.of(Role.READ, Role.CROSS_ACCOUNT);
     static final Set<Role> RESTORE_ABROAD = EnumSet.of(Role.RESTORE, Role.CROSS_ACCOUNT);
+
+    static final String POLICY = "{\"backups\":{\"method\":\"SCAN\",\"every\":\"PT1H\",\"retention\":\"P35D\"}}";
 
     static List<Endpoint> endpoints() {
         String missing = "\"backupId\":\"no-such-backup\"";
@@ -115,6 +120,8 @@ class AuthorizationIT {
                         READ_ABROAD),
                 new Endpoint("GET", "/tables/orders/exports", null, READ, NONE),
                 new Endpoint("GET", "/tables/orders/exports?account=" + ABROAD, null, READ, READ_ABROAD),
+                new Endpoint("GET", "/tables/orders/protection", null, READ, NONE),
+                new Endpoint("GET", "/tables/orders/protection?account=" + ABROAD, null, READ, READ_ABROAD),
                 new Endpoint("GET", "/accounts", null, READ, NONE),
                 new Endpoint("GET", "/restores", null, READ, NONE),
                 new Endpoint("GET", "/restores/no-such-restore", null, READ, NONE),
@@ -156,6 +163,13 @@ class AuthorizationIT {
                 new Endpoint("POST", "/restores", "{\"source\":{\"account\":\"" + ABROAD + "\",\"table\":\"orders\","
                         + missing + "},\"destination\":{\"type\":\"NEW_TABLE\",\"account\":\"000000000000\"}}",
                         RESTORING, RESTORE_ABROAD),
+                new Endpoint("PUT", "/tables/orders/protection", POLICY, PROTECT, NONE),
+                new Endpoint("PUT", "/tables/orders/protection", "{\"account\":\"" + ABROAD + "\","
+                        + POLICY.substring(1), PROTECT, EnumSet.of(Role.PROTECT, Role.CROSS_ACCOUNT)),
+                new Endpoint("POST", "/tables/orders/backups", null, PROTECT, NONE),
+                new Endpoint("DELETE", "/tables/orders/protection", null, PROTECT, NONE),
+                new Endpoint("DELETE", "/tables/orders/protection?account=" + ABROAD, null, PROTECT,
+                        EnumSet.of(Role.PROTECT, Role.CROSS_ACCOUNT)),
                 new Endpoint("POST", "/links/no-such-token", "{\"passcode\":\"x\"}", null, NONE),
                 new Endpoint("POST", "/restores/no-such-restore/cancel", null, RESTORING, NONE),
                 new Endpoint("POST", "/restores/no-such-restore/rollback", null, RESTORING, NONE)));

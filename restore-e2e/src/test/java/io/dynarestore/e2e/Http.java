@@ -33,6 +33,14 @@ final class Http {
         return new Response(r.statusCode(), r.body(), r.headers());
     }
 
+    static Response put(URI uri, String json) throws Exception {
+        var request = HttpRequest.newBuilder(uri)
+                .header(LocalApi.HEADER, LocalApi.KEY).timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(json)).build();
+        var r = CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
+        return new Response(r.statusCode(), r.body(), r.headers());
+    }
+
     static Response get(URI uri) throws Exception {
         var r = CLIENT.send(HttpRequest.newBuilder(uri)
                 .header(LocalApi.HEADER, LocalApi.KEY).timeout(Duration.ofSeconds(30)).GET().build(),

@@ -72,6 +72,19 @@ final class RestoreStack implements AutoCloseable {
                 "aws.accounts[0].regions." + REGION + ".enforced-capacity=true");
     }
 
+    /**
+     * Sends every service's DynamoDB and DynamoDB Streams calls through {@code endpoint}, which
+     * records the writes made through it in each table's stream.
+     */
+    RestoreStack throughStreamsEndpoint(io.dynarestore.testkit.StreamsEndpoint endpoint) {
+        dynamoEndpoint = endpoint.endpoint();
+        return this;
+    }
+
+    ConfigurableApplicationContext startProtector(String... extra) {
+        return run(io.dynarestore.protector.ProtectorApplication.builder(), extra);
+    }
+
     /** Stops S3 (the services see connections refused) until {@link #startS3Again()}. */
     void stopS3() {
         s3.close();
@@ -88,7 +101,7 @@ final class RestoreStack implements AutoCloseable {
      */
     RestoreStack aws(String... settings) {
         for (String setting : settings) {
-            for (String prefix : List.of("api", "planner", "writer")) {
+            for (String prefix : List.of("api", "planner", "writer", "protector")) {
                 awsSettings.add("--" + prefix + "." + setting);
             }
         }

@@ -1,0 +1,190 @@
+package io.dynarestore.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.dynarestore.contracts.Topic;
+import io.dynarestore.testkit.ItemDigests;
+import io.dynarestore.testkit.RandomItems;
+import io.dynarestore.testkit.StreamsEndpoint;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.ConfigurableApplicationContext;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Protection from end to end: a table protected through the REST API by the protector (SCAN
+ * backups, a Streams change log), changed, and restored through the REST API to the second before
+ * the change; and a change log that fell behind its stream, whose gap the windows show and no
+ * restore crosses.
+ */
+class ProtectionIT {
+
+    private static final List<String> KEYS = List.of("pk", "sk");
+    private static RestoreStack stack;
+    private static StreamsEndpoint endpoint;
+    private static DynamoDbClient dynamo;
+    private static ConfigurableApplicationContext protector;
+    private static StatusLog protection;
+
+    @BeforeAll
+    static void start() {
+        stack = RestoreStack.infrastructure();
+        endpoint = StreamsEndpoint.inFrontOf(stack.dynalite.endpoint());
+        stack.throughStreamsEndpoint(endpoint);
+        stack.startPlanner();
+        stack.startWriter();
+        stack.startApi();
+        protector = stack.startProtector("--protector.capture.settle=500ms");
+        dynamo = io.dynarestore.testkit.Dynalite.client(endpoint.endpoint());
+        protection = new StatusLog(stack.kafka.bootstrapServers(), Topic.PROTECTION_EVENTS.topicName());
+    }
+
+    @AfterAll
+    static void stop() {
+        protection.close();
+        stack.close();
+        endpoint.close();
+    }
+
+    private static void createTable(String table) {
+        dynamo.createTable(b -> b.tableName(table).billingMode("PAY_PER_REQUEST")
+                .attributeDefinitions(a -> a.attributeName("pk").attributeType("S"),
+                        a -> a.attributeName("sk").attributeType("N"))
+                .keySchema(k -> k.attributeName("pk").keyType("HASH"), k -> k.attributeName("sk").keyType("RANGE"))
+                .streamSpecification(s -> s.streamEnabled(true).streamViewType(StreamViewType.NEW_AND_OLD_IMAGES)));
+        io.dynarestore.testkit.Dynalite.awaitActive(dynamo, table);
+    }
+
+    private static void protect(String table) throws Exception {
+        var put = Http.put(stack.apiUri("/tables/" + table + "/protection"), """
+                {"backups": {"method": "SCAN", "every": "PT1H", "retention": "P7D"},
+                 "changeLog": {"method": "STREAMS", "flushEvery": "PT2S"}}""");
+        assertThat(put.status()).as(put.body()).isEqualTo(200);
+        Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() ->
+                Http.get(stack.apiUri("/tables/" + table + "/backups")).json().path("backups").size() > 0);
+    }
+
+    private static JsonNode windows(String table) throws Exception {
+        return Http.get(stack.apiUri("/tables/" + table + "/pitr-windows")).json();
+    }
+
+    private static void awaitRestorable(String table, Instant t) {
+        Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() -> {
+            var latest = windows(table).path("latestRestorable");
+            return !latest.isMissingNode() && !latest.isNull() && !Instant.parse(latest.asString()).isBefore(t);
+        });
+    }
+
+    /** Waits for the next second to begin and returns the one that ended: every write before now is in it or earlier. */
+    private static Instant secondJustEnded() throws InterruptedException {
+        long now = System.currentTimeMillis();
+        Thread.sleep(1_000 - now % 1_000 + 50);
+        return Instant.ofEpochSecond(now / 1_000);
+    }
+
+    @Test
+    void aProtectedTableRestoresToTheSecondBeforeABadChangeThroughTheRestApi() throws Exception {
+        // Given a table protected through the REST API, with items written after its first backup
+        createTable("guarded");
+        var items = new RandomItems(31, new RandomItems.Shape("pk", "S", "sk", "N", Map.of()));
+        for (int i = 0; i < 40; i++) {
+            int n = i;
+            dynamo.putItem(b -> b.tableName("guarded").item(items.item(n)));
+        }
+        protect("guarded");
+        var policy = Http.get(stack.apiUri("/tables/guarded/protection"));
+        assertThat(policy.json().path("changeLog").path("method").asString()).isEqualTo("STREAMS");
+        for (int i = 40; i < 80; i++) {
+            int n = i;
+            dynamo.putItem(b -> b.tableName("guarded").item(items.item(n)));
+        }
+        dynamo.deleteItem(b -> b.tableName("guarded").key(key(items.item(3))));
+        TreeMap<String, String> before = ItemDigests.ofTable(dynamo, "guarded", KEYS);
+        Instant t = secondJustEnded();
+
+        // When a bad deploy overwrites and deletes items a second later
+        for (int i = 0; i < 30; i++) {
+            int n = i;
+            dynamo.putItem(b -> b.tableName("guarded").item(items.item(n, 9)));
+        }
+        for (int i = 50; i < 60; i++) {
+            int n = i;
+            dynamo.deleteItem(b -> b.tableName("guarded").key(key(items.item(n))));
+        }
+        Instant after = secondJustEnded();
+        awaitRestorable("guarded", after);
+
+        // Then a restore to the second before it, into a new table, is the table as it was then
+        stack.restoreAndAwaitCompletion("""
+                {"source": {"table": "guarded", "pointInTime": "%s"},
+                 "destination": {"type": "NEW_TABLE", "tableName": "guarded-at-t"}}""".formatted(t));
+        assertThat(ItemDigests.ofTable(dynamo, "guarded-at-t", KEYS)).isEqualTo(before);
+
+        // and an on-demand backup is taken once and listed
+        var requested = Http.post(stack.apiUri("/tables/guarded/backups"), "");
+        assertThat(requested.status()).as(requested.body()).isEqualTo(202);
+        String id = requested.json().path("backupId").asString();
+        Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() ->
+                Http.get(stack.apiUri("/tables/guarded/backups")).body().contains(id));
+
+        // and what the protector did is on restore.protection.events, with CloudEvents headers
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> protection.all().stream()
+                .anyMatch(e -> "BackupCompleted".equals(e.type()) && e.raw().contains(id)));
+        var flushed = protection.all().stream().filter(e -> "ChangeLogFlushed".equals(e.type())
+                && e.raw().contains("\"guarded\"")).findFirst()
+                .orElseThrow();
+        assertThat(flushed.headers()).containsEntry("ce_type", "io.dynarestore.ChangeLogFlushed")
+                .containsEntry("ce_subject", "000000000000/us-east-1/guarded");
+    }
+
+    @Test
+    void aChangeLogThatFellBehindItsStreamShowsAGapAndARestoreIntoItIsRefusedWithTheReason() throws Exception {
+        // Given a protected table whose change log is flushed
+        createTable("lapsed");
+        protect("lapsed");
+        dynamo.putItem(b -> b.tableName("lapsed").item(Map.of("pk", AttributeValue.fromS("a"),
+                "sk", AttributeValue.fromN("1"))));
+        awaitRestorable("lapsed", secondJustEnded());
+
+        // When the protector is down while writes go on and the stream trims them
+        stack.stop(protector);
+        dynamo.putItem(b -> b.tableName("lapsed").item(Map.of("pk", AttributeValue.fromS("b"),
+                "sk", AttributeValue.fromN("1"))));
+        Thread.sleep(1_500);
+        endpoint.retention(Duration.ofMillis(700));
+        try {
+            Thread.sleep(1_000);
+            protector = stack.startProtector("--protector.capture.settle=500ms");
+
+            // Then the windows show a gap once the capture started again
+            Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> windows("lapsed").path("gaps").size() == 1 && windows("lapsed").path("windows").size() == 2);
+            assertThat(protection.all()).anyMatch(e -> "ChangeLogGapped".equals(e.type())
+                    && e.raw().contains("trimmed"));
+            String inGap = windows("lapsed").path("gaps").get(0).path("start").asString();
+
+            // and a restore to a second in it is refused, naming the seconds that can be restored
+            var refused = Http.post(stack.apiUri("/restores"), """
+                    {"source": {"table": "lapsed", "pointInTime": "%s"},
+                     "destination": {"type": "NEW_TABLE", "tableName": "lapsed-in-gap"}}""".formatted(inGap));
+            assertThat(refused.status()).as(refused.body()).isIn(400, 422);
+            assertThat(refused.body()).contains("nearest restorable seconds");
+        } finally {
+            endpoint.retention(Duration.ofHours(24));
+        }
+    }
+
+    private static Map<String, AttributeValue> key(Map<String, AttributeValue> item) {
+        return Map.of("pk", item.get("pk"), "sk", item.get("sk"));
+    }
+}
