@@ -52,6 +52,7 @@ public final class CapacityProxy implements AutoCloseable {
     private final Map<String, Long> limits = new ConcurrentHashMap<>();
     private final Map<String, Bucket> buckets = new ConcurrentHashMap<>();
     private final Map<String, SortedMap<Long, Long>> consumed = new ConcurrentHashMap<>();
+    private final Map<String, SortedMap<Long, Long>> readConsumed = new ConcurrentHashMap<>();
     private final AtomicLong throttledCalls = new AtomicLong();
     private final AtomicLong unprocessedItems = new AtomicLong();
     private final AtomicLong acceptedItems = new AtomicLong();
@@ -153,6 +154,7 @@ public final class CapacityProxy implements AutoCloseable {
             switch (op) {
                 case "BatchWriteItem" -> batchWrite(exchange, body);
                 case "PutItem", "DeleteItem", "UpdateItem" -> singleWrite(exchange, body, op);
+                case "Scan" -> scan(exchange, body);
                 default -> {
                     var response = forward(exchange, body);
                     Forwarding.copyBack(exchange, response, response.body());
@@ -226,6 +228,39 @@ public final class CapacityProxy implements AutoCloseable {
             answer = JSON.writeValueAsBytes(json);
         }
         Forwarding.copyBack(exchange, response, answer);
+    }
+
+    /** Passes a Scan on and meters its read units: per page, the items' size in 4 KB units (half if eventually consistent). */
+    private void scan(HttpExchange exchange, byte[] body) throws IOException, InterruptedException {
+        JsonNode request = JSON.readTree(body);
+        var response = forward(exchange, body);
+        if (response.statusCode() == 200) {
+            long bytes = 0;
+            for (JsonNode item : JSON.readTree(response.body()).path("Items")) {
+                bytes += size(item);
+            }
+            long units = Math.max(1, (bytes + 4_095) / 4_096);
+            if (!request.path("ConsistentRead").asBoolean(false)) {
+                units = (units + 1) / 2;
+            }
+            SortedMap<Long, Long> m = readConsumed.computeIfAbsent(request.path("TableName").asString(),
+                    t -> new TreeMap<>());
+            synchronized (m) {
+                m.merge(System.currentTimeMillis() / 1000, units, Long::sum);
+            }
+        }
+        Forwarding.copyBack(exchange, response, response.body());
+    }
+
+    /** Read units consumed by Scans of {@code table} per epoch second, for seconds in which it was read. */
+    public SortedMap<Long, Long> readPerSecond(String table) {
+        SortedMap<Long, Long> m = readConsumed.get(table);
+        if (m == null) {
+            return new TreeMap<>();
+        }
+        synchronized (m) {
+            return new TreeMap<>(m);
+        }
     }
 
     private void singleWrite(HttpExchange exchange, byte[] body, String op) throws IOException, InterruptedException {

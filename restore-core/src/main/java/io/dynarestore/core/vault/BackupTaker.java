@@ -64,12 +64,13 @@ public final class BackupTaker {
                 .countingIndexesOf(description);
         ExecutorService pool = Executors.newFixedThreadPool(settings.scanSegments(), DaemonThreads.named("scan-" + table));
         var pacer = new Pacer();
+        long averageBytes = averageItemBytes(description);
         try {
             var futures = new ArrayList<Future<?>>();
             for (int segment = 0; segment < settings.scanSegments(); segment++) {
                 int s = segment;
                 futures.add(pool.submit(() -> {
-                    scanSegment(table, s, settings.scanSegments(), writer, settings, pacer);
+                    scanSegment(table, s, settings.scanSegments(), writer, settings, pacer, averageBytes);
                     return null;
                 }));
             }
@@ -101,29 +102,54 @@ public final class BackupTaker {
     }
 
     private void scanSegment(String table, int segment, int total, BackupWriter writer, Settings settings,
-                             Pacer pacer) throws InterruptedException {
+                             Pacer pacer, long averageItemBytes) throws InterruptedException {
+        boolean paced = settings.readUnitsPerSecond() > 0;
+        // pages small against the budget (a twentieth of a second's worth), so that no second runs far over
+        double unitsPerPage = Math.max(1, settings.readUnitsPerSecond() / 20);
+        long itemsRead = 0;
+        long bytesRead = 0;
         try (BackupWriter.Part part = writer.openPart()) {
             Map<String, AttributeValue> start = null;
             do {
+                long average = itemsRead > 0 ? Math.max(1, bytesRead / itemsRead) : averageItemBytes;
+                int limit = paced ? (int) Math.max(1, Math.min(settings.pageLimit(), unitsPerPage * 4_096 / average))
+                        : settings.pageLimit();
+                long estimate = Math.max(1, (limit * average + 4_095) / 4_096);
+                if (paced) {
+                    // reserve what the page will likely cost before reading it
+                    pause(pacer.reserve(estimate, settings.readUnitsPerSecond(), System.nanoTime()));
+                }
                 var request = ScanRequest.builder().tableName(table).segment(segment).totalSegments(total)
-                        .consistentRead(true).exclusiveStartKey(start).limit(settings.pageLimit()).build();
+                        .consistentRead(true).exclusiveStartKey(start).limit(limit).build();
                 ScanResponse page = dynamo.scan(request);
                 long bytes = 0;
                 for (Map<String, AttributeValue> item : page.items()) {
                     part.write(item);
                     bytes += ItemSize.of(item);
                 }
-                if (settings.readUnitsPerSecond() > 0) {
-                    // a consistent Scan costs one read unit per 4 KB of the page, rounded up
-                    long units = Math.max(1, (bytes + 4_095) / 4_096);
-                    long waitNanos = pacer.reserve(units, settings.readUnitsPerSecond(), System.nanoTime());
-                    if (waitNanos > 0) {
-                        Thread.sleep(waitNanos / 1_000_000, (int) (waitNanos % 1_000_000));
-                    }
+                itemsRead += page.items().size();
+                bytesRead += bytes;
+                // a consistent Scan costs one read unit per 4 KB of the page, rounded up
+                long units = Math.max(1, (bytes + 4_095) / 4_096);
+                if (paced && units > estimate) {
+                    pause(pacer.reserve(units - estimate, settings.readUnitsPerSecond(), System.nanoTime()));
                 }
                 start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
             } while (start != null);
         }
+    }
+
+    private static void pause(long nanos) throws InterruptedException {
+        if (nanos > 0) {
+            Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
+        }
+    }
+
+    /** The table's average item size, or 1 KB where it does not say. */
+    private static long averageItemBytes(TableDescription description) {
+        Long count = description.itemCount();
+        Long size = description.tableSizeBytes();
+        return count != null && count > 0 && size != null && size > 0 ? Math.max(1, size / count) : 1_024;
     }
 
     /**
@@ -135,7 +161,7 @@ public final class BackupTaker {
      * @param backupId           a chosen id, or {@code null} for a new one
      * @param takenAt            a chosen time (tests, demo history), or {@code null} for now
      * @param readUnitsPerSecond the read budget the segments share (0: unpaced)
-     * @param pageLimit          items per Scan page: bounds the burst of one page
+     * @param pageLimit          items per Scan page at most (a paced Scan takes pages of a twentieth of its budget)
      */
     public record Settings(int itemsPerFile, int scanSegments, Duration retention, String backupId, Instant takenAt,
                            double readUnitsPerSecond, int pageLimit) {
