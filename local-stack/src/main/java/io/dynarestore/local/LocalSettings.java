@@ -24,6 +24,7 @@ record LocalSettings(Path root, Path data, boolean inMemory, Map<String, Integer
         p.put("writer", 8082);
         p.put("exporter", 8083);
         p.put("notifier", 8084);
+        p.put("protector", 8085);
         p.put("dynamodb", 8000);
         p.put("s3", 9000);
         p.put("smtp", 3025);

@@ -6,7 +6,9 @@ import io.dynarestore.core.kafka.TopicDefinitions;
 import io.dynarestore.core.vault.VaultLayout;
 import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.Ports;
+import io.dynarestore.testkit.LocalApi;
 import io.dynarestore.testkit.S3Server;
+import io.dynarestore.testkit.StreamsEndpoint;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -27,17 +29,21 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 
 /**
  * The local default: everything on this machine with no Docker. Starts a Kafka broker (KRaft)
- * process, dynalite, S3Proxy (bucket {@code vault}, path-style, any credentials), an SMTP
- * server, the demo data, and the five services as processes from their runnable jars; stops
- * them all on Ctrl-C.
+ * process, dynalite behind the testkit's DynamoDB Streams endpoint (on the DynamoDB port, so that
+ * every write made there is in its table's stream), S3Proxy (bucket {@code vault}, path-style, any
+ * credentials), an SMTP server, the demo data, and the six services as processes from their
+ * runnable jars; protects the demo table; stops them all on Ctrl-C.
  */
 public final class LocalStack implements AutoCloseable {
 
     static final String BUCKET = "vault";
     static final List<String> SERVICES = List.of("restore-planner", "item-writer", "exporter", "notifier",
-            "restore-api");
+            "protector", "restore-api");
     private static final Map<String, String> PORT_OF = Map.of("restore-api", "api", "restore-planner", "planner",
-            "item-writer", "writer", "exporter", "exporter", "notifier", "notifier");
+            "item-writer", "writer", "exporter", "exporter", "notifier", "notifier", "protector", "protector");
+    /** The demo table's policy: hourly SCAN backups kept a week, its stream flushed every minute. */
+    static final String DEMO_POLICY = "{\"backups\": {\"method\": \"SCAN\", \"every\": \"PT1H\", \"retention\": \"P7D\"}, "
+            + "\"changeLog\": {\"method\": \"STREAMS\", \"flushEvery\": \"PT1M\"}}";
 
     private final LocalSettings settings;
     private final String classpath;
@@ -46,6 +52,7 @@ public final class LocalStack implements AutoCloseable {
     private final List<Process> services = new ArrayList<>();
     private Process kafka;
     private Dynalite dynalite;
+    private StreamsEndpoint streams;
     private S3Server s3;
     private GreenMail mail;
     private List<String> backups = List.of();
@@ -92,8 +99,9 @@ public final class LocalStack implements AutoCloseable {
         kafka = KafkaProcess.start(data.resolve("kafka"), settings.port("kafka"), settings.port("kafka-controller"),
                 classpath, logs.resolve("kafka.log"));
         createTopics();
-        step("dynalite on 127.0.0.1:" + settings.port("dynamodb"));
-        dynalite = Dynalite.start(settings.port("dynamodb"), settings.inMemory() ? null : dir("dynalite"));
+        step("dynalite, with DynamoDB Streams in front of it, on 127.0.0.1:" + settings.port("dynamodb"));
+        dynalite = Dynalite.start(Ports.free(), settings.inMemory() ? null : dir("dynalite"));
+        streams = StreamsEndpoint.inFrontOf(dynalite.endpoint(), settings.port("dynamodb"));
         step("S3Proxy on 127.0.0.1:" + settings.port("s3"));
         s3 = S3Server.start(settings.port("s3"), settings.inMemory() ? null : dir("s3"), BUCKET, false);
         step("SMTP on 127.0.0.1:" + settings.port("smtp"));
@@ -104,6 +112,7 @@ public final class LocalStack implements AutoCloseable {
         if (settings.demo()) {
             step("demo table 'orders' and its backups");
             backups = DemoData.seed(dynalite.client(), s3.client(), new VaultLayout(BUCKET, ""));
+            streams.enableStream("orders");
         }
         for (String service : SERVICES) {
             step(service + " on port " + settings.port(PORT_OF.get(service)));
@@ -111,6 +120,21 @@ public final class LocalStack implements AutoCloseable {
         }
         for (String service : SERVICES) {
             awaitReady(service, settings.port(PORT_OF.get(service)));
+        }
+        if (settings.demo()) {
+            step("protection of 'orders': SCAN backups every hour, its stream flushed every minute");
+            protect("orders", DEMO_POLICY);
+        }
+    }
+
+    /** Sets a table's protection policy through restore-api, as a person would. */
+    void protect(String table, String policy) throws Exception {
+        var response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                        + settings.port("api") + "/tables/" + table + "/protection"))
+                .header(LocalApi.HEADER, LocalApi.KEY).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(policy)).build(), HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 200) {
+            throw new IllegalStateException("could not protect " + table + ": " + response.body());
         }
     }
 
@@ -212,7 +236,7 @@ public final class LocalStack implements AutoCloseable {
 
                   REST API     %s   (OpenAPI: %s/swagger-ui.html; API key: header X-Api-Key: dynarestore-local-key)
                   Kafka        %s        (KRaft; topics restore.requests, restore.status, ...)
-                  DynamoDB     %s   (dynalite; any credentials)
+                  DynamoDB     %s   (dynalite with DynamoDB Streams; any credentials)
                   S3 vault     %s   (bucket "vault", path-style, any credentials)
                   SMTP         %s        (IMAP on port %d)
                   Logs         %s
@@ -224,6 +248,14 @@ public final class LocalStack implements AutoCloseable {
             backups.forEach(b -> sb.append("  ").append(b).append('\n'));
             sb.append("Point-in-time history: the 2 hours after the second backup, and the last 2 hours "
                     + "(GET /tables/orders/pitr-windows).\n");
+            sb.append("""
+
+                    "orders" is protected (GET /tables/orders/protection): a backup every hour, and its
+                    stream captured every minute. Change it, wait a minute, restore it to the second before:
+                      aws dynamodb put-item --endpoint-url %1$s --table-name orders \\
+                        --item '{"customerId":{"S":"c#1"},"orderId":{"S":"o#1"},"status":{"S":"BROKEN"}}'
+                      curl -H "X-Api-Key: dynarestore-local-key" %2$s/tables/orders/pitr-windows
+                    """.formatted(e.get("dynamodb"), e.get("api")));
         }
         sb.append("""
 
@@ -260,6 +292,9 @@ public final class LocalStack implements AutoCloseable {
         if (kafka != null) {
             kafka.destroy();
             Processes.await(kafka);
+        }
+        if (streams != null) {
+            streams.close();
         }
         if (dynalite != null) {
             dynalite.close();

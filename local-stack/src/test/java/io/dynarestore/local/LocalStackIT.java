@@ -1,10 +1,11 @@
 package io.dynarestore.local;
 
-import io.dynarestore.testkit.LocalApi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.dynarestore.testkit.Dynalite;
+import io.dynarestore.testkit.ItemDigests;
+import io.dynarestore.testkit.LocalApi;
 import io.dynarestore.testkit.Ports;
 import io.dynarestore.testkit.RepoRoot;
 import java.net.URI;
@@ -12,13 +13,24 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /** The README's first command: the local stack starts, restores the demo, and stops cleanly. */
 class LocalStackIT {
+
+    private static Instant latestRestorable(HttpClient http, String api) throws Exception {
+        String body = http.send(HttpRequest.newBuilder(URI.create(api + "/tables/orders/pitr-windows"))
+                .header(LocalApi.HEADER, LocalApi.KEY).build(), HttpResponse.BodyHandlers.ofString()).body();
+        var m = Pattern.compile("\"latestRestorable\":\"([^\"]+)\"").matcher(body);
+        return m.find() ? Instant.parse(m.group(1)) : null;
+    }
 
     @Test
     void startsEverythingRestoresTheDemoBackupAndStopsEverything() throws Exception {
@@ -73,6 +85,38 @@ class LocalStackIT {
                 .header(LocalApi.HEADER, LocalApi.KEY).build(),
                         HttpResponse.BodyHandlers.ofString()).body();
                 assertThat(windows).contains("\"gaps\":[{");
+
+                // and "orders" is protected: a change made on the DynamoDB port restores to the second before it
+                stack.protect("orders", LocalStack.DEMO_POLICY.replace("PT1M", "PT2S")); // a minute is long for a test
+                var protection = http.send(HttpRequest.newBuilder(URI.create(api + "/tables/orders/protection"))
+                        .header(LocalApi.HEADER, LocalApi.KEY).build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(protection.body()).contains("\"STREAMS\"");
+                await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).until(() ->
+                        latestRestorable(http, api) != null
+                                && latestRestorable(http, api).isAfter(Instant.now().minusSeconds(10)));
+                var keys = List.of("customerId", "orderId");
+                var before = ItemDigests.ofTable(dynamo, "orders", keys);
+                long now = System.currentTimeMillis();
+                Thread.sleep(1_050 - now % 1_000);
+                Instant t = Instant.ofEpochSecond(now / 1_000);
+                var some = dynamo.scan(b -> b.tableName("orders").limit(1)).items().get(0);
+                var broken = new HashMap<>(some);
+                broken.put("status", AttributeValue.fromS("BROKEN"));
+                dynamo.putItem(b -> b.tableName("orders").item(broken));
+                await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(500)).until(() ->
+                        latestRestorable(http, api) != null && latestRestorable(http, api).isAfter(t));
+                var back = http.send(HttpRequest.newBuilder(URI.create(api + "/restores"))
+                        .header(LocalApi.HEADER, LocalApi.KEY).header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"restoreId\":\"local-3\",\"source\":{\"table\":"
+                                + "\"orders\",\"pointInTime\":\"" + t + "\"},\"destination\":{\"type\":"
+                                + "\"NEW_TABLE\",\"tableName\":\"orders-before\"}}")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(back.statusCode()).as(back.body()).isEqualTo(202);
+                await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).until(() -> http.send(
+                        HttpRequest.newBuilder(URI.create(api + "/restores/local-3"))
+                                .header(LocalApi.HEADER, LocalApi.KEY).build(),
+                        HttpResponse.BodyHandlers.ofString()).body().contains("\"state\":\"COMPLETED\""));
+                assertThat(ItemDigests.ofTable(dynamo, "orders-before", keys)).isEqualTo(before);
             }
         } finally {
             stack.close();

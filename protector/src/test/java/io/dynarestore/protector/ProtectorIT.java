@@ -15,6 +15,7 @@ import io.dynarestore.protector.backups.BackupSchedule;
 import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.KafkaBroker;
 import io.dynarestore.testkit.RandomItems;
+import io.dynarestore.testkit.RecordedWorkload;
 import io.dynarestore.testkit.S3Server;
 import io.dynarestore.testkit.StreamsEndpoint;
 import java.nio.file.Files;
@@ -85,11 +86,11 @@ class ProtectorIT {
         // Given two tables with streams, of different key shapes, with items written before protection
         var shapes = List.of(new RandomItems.Shape("pk", "S", "sk", "N", Map.of()),
                 new RandomItems.Shape("id", "B", null, null, Map.of()));
-        var workloads = new ArrayList<Workload>();
+        var workloads = new ArrayList<RecordedWorkload>();
         for (int i = 0; i < shapes.size(); i++) {
             String table = "protected-" + i;
             createTable(table, shapes.get(i));
-            var w = new Workload(dynamo, table, shapes.get(i), 1_000L + i, 120);
+            var w = new RecordedWorkload(dynamo, table, shapes.get(i), 1_000L + i, 120);
             for (int n = 0; n < 60; n++) {
                 w.step();
             }
@@ -147,7 +148,7 @@ class ProtectorIT {
         int compared = 0;
         for (int i = 0; i < workloads.size(); i++) {
             String table = "protected-" + i;
-            Workload w = workloads.get(i);
+            RecordedWorkload w = workloads.get(i);
             PitrCoverage.Availability availability = vault.coverage(ACCOUNT, REGION, table).availability();
             assertThat(availability.gaps()).as(table + " has no gap").isEmpty();
             long first = availability.windows().get(0).start().getEpochSecond();

@@ -23,23 +23,23 @@ import software.amazon.awssdk.services.s3.S3Client;
  * coverage rules pick, then every change from its time to the end of the second, in time order.
  * What a restore to that second would write, without the restore path (the end-to-end tests run that).
  */
-final class VaultImage {
+public final class VaultImage {
 
     private final S3Client s3;
     private final VaultCatalog catalog;
 
-    VaultImage(S3Client s3, VaultCatalog catalog) {
+    public VaultImage(S3Client s3, VaultCatalog catalog) {
         this.s3 = s3;
         this.catalog = catalog;
     }
 
-    PitrCoverage coverage(String account, String region, String table) {
+    public PitrCoverage coverage(String account, String region, String table) {
         return PitrCoverage.of(catalog.listBackups(account, region, table), catalog.listExports(account, region, table),
                 Instant.now());
     }
 
     /** Key to item digest at second {@code t}, or empty when the vault cannot restore {@code t}. */
-    Optional<TreeMap<String, String>> at(String account, String region, String table, Instant t,
+    public Optional<TreeMap<String, String>> at(String account, String region, String table, Instant t,
                                           List<String> keyAttributes) {
         var resolution = coverage(account, region, table).resolve(t);
         if (resolution.isEmpty()) {

@@ -8,6 +8,7 @@ import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.Ports;
 import io.dynarestore.testkit.RepoRoot;
 import io.dynarestore.testkit.S3Server;
+import io.dynarestore.testkit.StreamsEndpoint;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -33,10 +34,11 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Every part of the system as its own OS process, so that faults are real: one Kafka broker
- * (KRaft), dynalite, S3Proxy, and restore-api, restore-planner, two item-writers and the exporter
- * started from their runnable jars with the {@code local} profile. The services reach DynamoDB
- * through a {@link CapacityProxy} that enforces provisioned write capacity, so restores are paced
- * and throttled as on AWS and last long enough to be hit.
+ * (KRaft), dynalite, S3Proxy, and restore-api, restore-planner, two item-writers, the exporter
+ * and two protectors started from their runnable jars with the {@code local} profile. The services
+ * reach DynamoDB through a {@link CapacityProxy} that enforces provisioned write capacity, so
+ * restores are paced and throttled as on AWS and last long enough to be hit, and behind it a
+ * {@link StreamsEndpoint} that records each protected table's stream.
  */
 final class ChaosStack implements AutoCloseable {
 
@@ -46,13 +48,14 @@ final class ChaosStack implements AutoCloseable {
     /** Each service, how many replicas run, and the Spring prefix of its settings. */
     static final Map<String, Integer> REPLICAS = new LinkedHashMap<>();
     private static final Map<String, String> PREFIX = Map.of("restore-api", "api", "restore-planner", "planner",
-            "item-writer", "writer", "exporter", "exporter");
+            "item-writer", "writer", "exporter", "exporter", "protector", "protector");
 
     static {
         REPLICAS.put("restore-planner", 1);
         REPLICAS.put("item-writer", 2);
         REPLICAS.put("exporter", 1);
         REPLICAS.put("restore-api", 1);
+        REPLICAS.put("protector", 2);
     }
 
     final Path dir;
@@ -69,6 +72,7 @@ final class ChaosStack implements AutoCloseable {
     private Dynalite dynalite;
     private Process s3;
     private CapacityProxy proxy;
+    private StreamsEndpoint streams;
     private S3Client s3Client;
 
     private ChaosStack(Path dir, String classpath) throws IOException {
@@ -95,7 +99,9 @@ final class ChaosStack implements AutoCloseable {
             admin.createTopics(TopicDefinitions.local().newTopics()).all().get();
         }
         dynalite = Dynalite.start(Ports.free(), null);
-        proxy = CapacityProxy.inFrontOf(dynalite.endpoint()).burstSeconds(2);
+        // writes made through the proxy reach each table's stream, which the protectors capture
+        streams = StreamsEndpoint.inFrontOf(dynalite.endpoint());
+        proxy = CapacityProxy.inFrontOf(streams.endpoint()).burstSeconds(2);
         startS3();
         s3Client = S3Server.client(URI.create("http://127.0.0.1:" + s3Port));
         for (var e : REPLICAS.entrySet()) {
@@ -141,6 +147,11 @@ final class ChaosStack implements AutoCloseable {
 
     CapacityProxy proxy() {
         return proxy;
+    }
+
+    /** DynamoDB as the services reach it: through the capacity proxy and the Streams endpoint. */
+    DynamoDbClient dynamoAsServices() {
+        return Dynalite.client(proxy.endpoint());
     }
 
     /** Starts one more replica of {@code service}; it logs to {@code logs/<service>-<n>.log}. */
@@ -259,6 +270,9 @@ final class ChaosStack implements AutoCloseable {
         }
         if (proxy != null) {
             proxy.close();
+        }
+        if (streams != null) {
+            streams.close();
         }
         if (dynalite != null) {
             dynalite.close();

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The chaos suite: {@code chaos.runs} runs (3 in every build, 20 with {@code -Pchaos}), each
- * injecting two faults into restores of a random history, every fault kind in turn.
+ * injecting two faults into restores of a random history, every fault kind in turn, and killing a
+ * protector while a protected table takes writes (checked at the end by {@link ProtectionCheck}).
  */
 class ChaosIT {
 
@@ -32,6 +33,7 @@ class ChaosIT {
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         var report = new ChaosReport();
         var crashed = new ArrayList<String>();
+        String protectionVerdict;
 
         // Given every part of the system as its own process
         try (var stack = ChaosStack.start(dir, classpath);
@@ -39,19 +41,24 @@ class ChaosIT {
              var producer = new KafkaProducer<String, String>(Map.of(
                      ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrap(),
                      ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
-                     ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class))) {
+                     ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class));
+             var protection = new ProtectionCheck(stack)) {
             // When each run restores a random history while two faults strike (each kind in turn)
             for (int run = 0; run < runs; run++) {
                 List<Fault> faults = List.of(FAULTS[(2 * run) % FAULTS.length], FAULTS[(2 * run + 1) % FAULTS.length]);
+                // the protection side is killed in every run, besides the run's own faults
+                stack.killAndReplace("protector");
                 var result = new ChaosRun(stack, status, producer, run, seed + run, pause).execute(faults);
                 report.add(result);
                 System.out.println("run " + run + ": " + result.outcomes() + " " + result.notes());
             }
+            protectionVerdict = protection.verify();
+            System.out.println(protectionVerdict);
             crashed.addAll(stack.crashed());
         }
         String table = report.table();
         System.out.println(table);
-        Files.writeString(dir.resolve("report.md"), table + "\n");
+        Files.writeString(dir.resolve("report.md"), table + "\n\n" + protectionVerdict + "\n");
 
         // Then no item is lost or invented, every restore ends (completed, or failed with a reason),
         // every raised capacity is put back, and no service died by itself

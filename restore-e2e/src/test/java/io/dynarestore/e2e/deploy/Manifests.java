@@ -22,7 +22,8 @@ final class Manifests {
 
     static final List<Service> SERVICES = List.of(new Service("restore-api", "api", 8080),
             new Service("restore-planner", "planner", 8081), new Service("item-writer", "writer", 8082),
-            new Service("exporter", "exporter", 8083), new Service("notifier", "notifier", 8084));
+            new Service("exporter", "exporter", 8083), new Service("notifier", "notifier", 8084),
+            new Service("protector", "protector", 8085));
 
     private Manifests() {
     }

@@ -1,7 +1,5 @@
-package io.dynarestore.protector;
+package io.dynarestore.testkit;
 
-import io.dynarestore.testkit.ItemDigests;
-import io.dynarestore.testkit.RandomItems;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -11,6 +9,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -19,11 +18,12 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * attribute type), with the test's own record of what it wrote and when: the oracle a restore is
  * compared with, never read back from the vault. A write's second is known when the call began and
  * ended in the same second; the seconds a call straddled are ambiguous and not used as restore points.
+ * A write that fails is made again until it is answered, so that none is made but unrecorded.
  */
-final class Workload {
+public final class RecordedWorkload {
 
     /** One write: its key, its image ({@code null}: deleted), the seconds its call began and ended in. */
-    record Write(String key, Map<String, AttributeValue> image, long firstSecond, long lastSecond) {
+    public record Write(String key, Map<String, AttributeValue> image, long firstSecond, long lastSecond) {
     }
 
     private final DynamoDbClient dynamo;
@@ -36,7 +36,7 @@ final class Workload {
     private final List<Write> writes = new ArrayList<>();
     private final Set<Long> ambiguous = new TreeSet<>();
 
-    Workload(DynamoDbClient dynamo, String table, RandomItems.Shape shape, long seed, int keys) {
+    public RecordedWorkload(DynamoDbClient dynamo, String table, RandomItems.Shape shape, long seed, int keys) {
         this.dynamo = dynamo;
         this.table = table;
         this.keyAttributes = shape.sortKey() == null ? List.of(shape.partitionKey())
@@ -46,25 +46,49 @@ final class Workload {
         this.keys = keys;
     }
 
-    List<String> keyAttributes() {
+    public List<String> keyAttributes() {
         return keyAttributes;
     }
 
     /** One random write. */
-    synchronized void step() {
+    public synchronized void step() {
         long index = random.nextInt(keys);
         int op = random.nextInt(10);
         if (op < 3) {
             Map<String, AttributeValue> key = keyOf(items.item(index));
             long begin = System.currentTimeMillis();
-            dynamo.deleteItem(b -> b.tableName(table).key(key));
+            untilDone(() -> dynamo.deleteItem(b -> b.tableName(table).key(key)));
             record(ItemDigests.key(key, keyAttributes), null, begin);
         } else {
             int version = versions.merge(index, 1, Integer::sum);
             Map<String, AttributeValue> item = items.item(index, version);
             long begin = System.currentTimeMillis();
-            dynamo.putItem(b -> b.tableName(table).item(item));
+            untilDone(() -> dynamo.putItem(b -> b.tableName(table).item(item)));
             record(ItemDigests.key(item, keyAttributes), item, begin);
+        }
+    }
+
+    /**
+     * Makes a write, again and again until it is answered: a write whose answer was lost may have been
+     * made, and writing it again is harmless (the same image), so the record is exact once one succeeds.
+     */
+    private static void untilDone(Runnable write) {
+        long deadline = System.currentTimeMillis() + 300_000;
+        while (true) {
+            try {
+                write.run();
+                return;
+            } catch (SdkException e) {
+                if (System.currentTimeMillis() > deadline) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
         }
     }
 
@@ -83,20 +107,20 @@ final class Workload {
         return key;
     }
 
-    synchronized boolean isAmbiguous(long second) {
+    public synchronized boolean isAmbiguous(long second) {
         return ambiguous.contains(second);
     }
 
-    synchronized List<Write> writes() {
+    public synchronized List<Write> writes() {
         return List.copyOf(writes);
     }
 
-    synchronized long lastSecond() {
+    public synchronized long lastSecond() {
         return writes.isEmpty() ? 0 : writes.get(writes.size() - 1).lastSecond();
     }
 
     /** Key to item digest after every write made up to the end of second {@code t}: brute-force replay. */
-    synchronized TreeMap<String, String> imageAt(Instant t) {
+    public synchronized TreeMap<String, String> imageAt(Instant t) {
         long second = t.getEpochSecond();
         var live = new HashMap<String, Map<String, AttributeValue>>();
         for (Write w : writes) {
