@@ -36,22 +36,27 @@ public final class ScanBackups {
         this.pageLimit = pageLimit;
     }
 
-    /** The read units per second a Scan of {@code table} may use under {@code policy}. */
-    public static double readBudget(TableDescription table, ProtectionSet policy) {
+    /**
+     * The read units per second a Scan of {@code table} may use under {@code policy}. Where the
+     * endpoint enforces no capacity (dynalite), a provisioned table's units mean nothing and it is
+     * budgeted like an on-demand one, as the writers budget it.
+     */
+    public static double readBudget(TableDescription table, ProtectionSet policy, boolean capacityEnforced) {
         Integer share = policy.backups().readSharePercent();
-        boolean onDemand = table.billingModeSummary() != null
+        boolean onDemand = !capacityEnforced || table.billingModeSummary() != null
                 && table.billingModeSummary().billingMode() == BillingMode.PAY_PER_REQUEST;
         long units = table.provisionedThroughput() == null ? 0 : table.provisionedThroughput().readCapacityUnits();
         long capacity = onDemand || units <= 0 ? ON_DEMAND_READ_UNITS : units;
         return capacity * (share == null ? DEFAULT_READ_SHARE : share) / 100.0;
     }
 
-    public Backup take(DynamoDbClient dynamo, ProtectionSet policy, String backupId, Instant startedAt) {
+    public Backup take(DynamoDbClient dynamo, boolean capacityEnforced, ProtectionSet policy, String backupId,
+                       Instant startedAt) {
         TableDescription table = dynamo.describeTable(b -> b.tableName(policy.table())).table();
         var settings = BackupTaker.Settings.defaults().withItemsPerFile(itemsPerFile).withScanSegments(segments)
                 .withRetention(policy.backupRetention()).withBackupId(backupId)
                 .withTakenAt(Instant.ofEpochSecond(startedAt.getEpochSecond()))
-                .withReadBudget(readBudget(table, policy), pageLimit);
+                .withReadBudget(readBudget(table, policy, capacityEnforced), pageLimit);
         return new BackupTaker(dynamo, s3, layout).take(policy.account(), policy.region(), policy.table(), settings);
     }
 }

@@ -192,7 +192,7 @@ final class TableGuard {
         try {
             Instant started = clock.instant();
             publish(BackupStarted.of(p.account(), p.region(), p.table(), id, BackupMethod.SCAN, slot));
-            Backup b = services.scans().take(services.dynamo(p), p, id, started);
+            Backup b = services.scans().take(services.dynamo(p), services.capacityEnforced(p), p, id, started);
             Duration took = Duration.between(started, clock.instant());
             services.metrics().backupTook(took);
             publish(BackupCompleted.of(p.account(), p.region(), p.table(), id, BackupMethod.SCAN,

@@ -21,6 +21,11 @@ record TableServices(AwsClients aws, VaultLayout layout, BackupSchedule schedule
         return aws.dynamo(p.account(), p.region());
     }
 
+    boolean capacityEnforced(ProtectionSet p) {
+        var region = aws.region(p.account(), p.region());
+        return region == null || region.enforcesCapacity();
+    }
+
     String ownExportPrefix() {
         return "stream-";
     }

@@ -58,12 +58,12 @@ class ScanBackupsIT {
                 new ProtectionSet.Backups(BackupMethod.SCAN, "PT1H", "P1D", 50),
                 new ProtectionSet.ChangeLog(ChangeLogMethod.NONE, null), "test");
         var table = dynamo.describeTable(b -> b.tableName("metered")).table();
-        double budget = ScanBackups.readBudget(table, policy);
+        double budget = ScanBackups.readBudget(table, policy, true);
         assertThat(budget).isEqualTo(20.0);
 
         // When it is backed up by four Scan segments in pages of 20 items
         var backup = new ScanBackups(s3.client(), new VaultLayout("vault", ""), 100, 4, 20)
-                .take(dynamo, policy, "b-metered", Instant.now());
+                .take(dynamo, true, policy, "b-metered", Instant.now());
 
         // Then every item is in the backup, and no second read more than 110% of the budget
         assertThat(backup.itemCount()).isEqualTo(400);
