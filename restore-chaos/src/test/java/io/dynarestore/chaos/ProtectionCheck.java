@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.core.vault.VaultLayout;
 import io.dynarestore.protector.VaultImage;
-import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.LocalApi;
 import io.dynarestore.testkit.RandomItems;
 import io.dynarestore.testkit.RecordedWorkload;
+import io.dynarestore.testkit.StreamedTables;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 
 /**
  * The protection side under chaos: a table protected through restore-api (SCAN backups, a Streams
@@ -43,12 +42,7 @@ final class ProtectionCheck implements AutoCloseable {
         this.stack = stack;
         this.dynamo = stack.dynamoAsServices();
         var shape = new RandomItems.Shape("pk", "S", "sk", "N", Map.of());
-        dynamo.createTable(b -> b.tableName(TABLE).billingMode("PAY_PER_REQUEST")
-                .attributeDefinitions(a -> a.attributeName("pk").attributeType("S"),
-                        a -> a.attributeName("sk").attributeType("N"))
-                .keySchema(k -> k.attributeName("pk").keyType("HASH"), k -> k.attributeName("sk").keyType("RANGE"))
-                .streamSpecification(s -> s.streamEnabled(true).streamViewType(StreamViewType.NEW_AND_OLD_IMAGES)));
-        Dynalite.awaitActive(dynamo, TABLE);
+        StreamedTables.create(dynamo, TABLE, shape);
         this.workload = new RecordedWorkload(dynamo, TABLE, shape, 4242, 200);
         var response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(stack.api("/tables/" + TABLE
                         + "/protection")).header(LocalApi.HEADER, LocalApi.KEY).header("Content-Type", "application/json")

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.dynarestore.contracts.Topic;
 import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.RandomItems;
+import io.dynarestore.testkit.StreamedTables;
 import io.dynarestore.testkit.StreamsEndpoint;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,7 +19,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -57,12 +57,7 @@ class ProtectionIT {
     }
 
     private static void createTable(String table) {
-        dynamo.createTable(b -> b.tableName(table).billingMode("PAY_PER_REQUEST")
-                .attributeDefinitions(a -> a.attributeName("pk").attributeType("S"),
-                        a -> a.attributeName("sk").attributeType("N"))
-                .keySchema(k -> k.attributeName("pk").keyType("HASH"), k -> k.attributeName("sk").keyType("RANGE"))
-                .streamSpecification(s -> s.streamEnabled(true).streamViewType(StreamViewType.NEW_AND_OLD_IMAGES)));
-        io.dynarestore.testkit.Dynalite.awaitActive(dynamo, table);
+        StreamedTables.create(dynamo, table, RandomItems.Shape.simple());
     }
 
     private static void protect(String table) throws Exception {

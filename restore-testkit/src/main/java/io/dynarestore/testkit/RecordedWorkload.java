@@ -22,8 +22,12 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 public final class RecordedWorkload {
 
-    /** One write: its key, its image ({@code null}: deleted), the seconds its call began and ended in. */
-    public record Write(String key, Map<String, AttributeValue> image, long firstSecond, long lastSecond) {
+    /**
+     * One write: its key, its image ({@code null}: deleted), the seconds its call began and ended in,
+     * and when it was answered (epoch milliseconds).
+     */
+    public record Write(String key, Map<String, AttributeValue> image, long firstSecond, long lastSecond,
+                        long answeredMillis) {
     }
 
     private final DynamoDbClient dynamo;
@@ -93,9 +97,10 @@ public final class RecordedWorkload {
     }
 
     private void record(String key, Map<String, AttributeValue> image, long beginMillis) {
+        long answered = System.currentTimeMillis();
         long first = Math.floorDiv(beginMillis, 1000);
-        long last = Math.floorDiv(System.currentTimeMillis(), 1000);
-        writes.add(new Write(key, image, first, last));
+        long last = Math.floorDiv(answered, 1000);
+        writes.add(new Write(key, image, first, last, answered));
         for (long s = first; s < last; s++) {
             ambiguous.add(s);
         }

@@ -3,6 +3,7 @@ package io.dynarestore.protector.changelog;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,6 +33,12 @@ final class ShardCursors {
     private final Clock clock;
     private final Map<String, Cursor> cursors = new LinkedHashMap<>();
     private final Set<String> finished = new HashSet<>();
+    /** The second of the last record of each shard read to its end here: its children's records are not older. */
+    private final Map<String, Long> lastSecondOfFinished = new HashMap<>();
+    /** Listed shards not read yet, their parent not read to its end: their records are unread. */
+    private final Set<String> waiting = new HashSet<>();
+    /** A shard was read to its end since the last listing: its children may not be known yet. */
+    private boolean finishedSinceListing;
     private Instant refreshedAt = Instant.MIN;
 
     ShardCursors(DynamoDbStreamsClient streams, String streamArn, Clock clock) {
@@ -53,6 +60,7 @@ final class ShardCursors {
                 var c = new Cursor(shard.shardId(), shard.parentShardId(), ShardIteratorType.LATEST, null);
                 cursors.put(c.shardId, c);
                 c.open();
+                c.closed = false;
             }
         }
         refreshedAt = clock.instant();
@@ -90,9 +98,15 @@ final class ShardCursors {
         Instant at = clock.instant();
         var ids = new HashSet<String>();
         listed.forEach(s -> ids.add(s.shardId()));
+        waiting.clear();
         for (Shard shard : listed) {
             String id = shard.shardId();
-            if (cursors.containsKey(id) || finished.contains(id)) {
+            boolean closed = shard.sequenceNumberRange().endingSequenceNumber() != null;
+            if (cursors.containsKey(id)) {
+                cursors.get(id).closed = closed;
+                continue;
+            }
+            if (finished.contains(id)) {
                 continue;
             }
             String parent = shard.parentShardId();
@@ -100,10 +114,18 @@ final class ShardCursors {
                 var c = new Cursor(id, parent, ShardIteratorType.TRIM_HORIZON, null);
                 cursors.put(id, c);
                 c.open();
+                c.closed = closed;
+                // a child's writes come after its parent's: what is older than the parent's last is all read
+                c.lastReadSecond = parent == null ? Long.MIN_VALUE
+                        : lastSecondOfFinished.getOrDefault(parent, Long.MIN_VALUE);
+            } else {
+                waiting.add(id);
             }
         }
+        finishedSinceListing = false;
         // forget finished shards the stream no longer lists, so that the set stays bounded
         finished.removeIf(id -> !ids.contains(id) && !cursors.containsKey(id));
+        lastSecondOfFinished.keySet().retainAll(finished);
         refreshedAt = at;
     }
 
@@ -118,21 +140,29 @@ final class ShardCursors {
             if (c.done) {
                 cursors.remove(c.shardId);
                 finished.add(c.shardId);
+                finishedSinceListing = true;
+                lastSecondOfFinished.put(c.shardId, c.lastReadSecond);
             }
         }
     }
 
     /**
-     * The latest instant before which every record of the stream has been read: per shard being
-     * read, the second of its last record read or the time it was last seen at its head less
-     * {@code settleMillis}, whichever is later; and no later than the last listing less the settle.
+     * The latest instant before which every record of the stream has been read, or {@link Instant#EPOCH}
+     * while that cannot be known (a listed shard waits for its parent, or a shard ended since the last
+     * listing and its children are not known yet). Per shard being read: the second of its last record
+     * read, or, for an open shard, the time it was last seen at its head less {@code settleMillis},
+     * whichever is later (a closed shard's children hold the writes after it); and no later than the
+     * last listing less the settle.
      */
     Instant readUntil(long settleMillis) {
+        if (!waiting.isEmpty() || finishedSinceListing) {
+            return Instant.EPOCH;
+        }
         long bound = refreshedAt.toEpochMilli() - settleMillis;
         for (Cursor c : cursors.values()) {
-            long shard = Math.max(c.caughtUpAt == null ? Long.MIN_VALUE : c.caughtUpAt.toEpochMilli() - settleMillis,
-                    c.lastReadSecond == Long.MIN_VALUE ? Long.MIN_VALUE : c.lastReadSecond * 1000);
-            bound = Math.min(bound, shard);
+            long head = c.closed || c.caughtUpAt == null ? Long.MIN_VALUE : c.caughtUpAt.toEpochMilli() - settleMillis;
+            long read = c.lastReadSecond == Long.MIN_VALUE ? Long.MIN_VALUE : c.lastReadSecond * 1000;
+            bound = Math.min(bound, Math.max(head, read));
         }
         return Instant.ofEpochSecond(Math.floorDiv(bound, 1000));
     }
@@ -177,6 +207,8 @@ final class ShardCursors {
         long lastReadSecond = Long.MIN_VALUE;
         Instant caughtUpAt;
         boolean done;
+        /** The listing shows the shard closed: it takes no more writes, its children do. */
+        boolean closed;
 
         Cursor(String shardId, String parent, ShardIteratorType start, String startSequence) {
             this.shardId = shardId;

@@ -52,7 +52,8 @@ public final class StreamCapture {
     private final String account;
     private final String region;
     private final String table;
-    private final Settings settings;
+    private volatile Settings settings;
+    private boolean resumed;
     private final Clock clock;
     private final Listener listener;
     private final List<Pending> pending = new ArrayList<>();
@@ -64,7 +65,8 @@ public final class StreamCapture {
     /**
      * @param flushEvery   how often the buffered writes become an export
      * @param settle       how long after a write its record may still be on its way to the stream
-     * @param maxBuffered  writes held in memory at most; reading pauses beyond it
+     * @param maxBuffered  writes held in memory before a flush is forced and reading pauses; a soft
+     *                     bound, passed only while one second holds more writes than it
      * @param linesPerFile writes per data file of an export
      */
     public record Settings(Duration flushEvery, Duration settle, int maxBuffered, int linesPerFile) {
@@ -95,6 +97,17 @@ public final class StreamCapture {
     /** Where the next export starts: every write before it is in the vault (null before {@link #start()}). */
     public Instant coveredUntil() {
         return from;
+    }
+
+    /** Whether {@link #start()} resumed after a checkpoint (false: it started at the stream's head). */
+    public boolean resumed() {
+        return resumed;
+    }
+
+    /** Flushes every {@code interval} from now on, keeping what it holds. */
+    public void flushEvery(Duration interval) {
+        settings = new Settings(interval, settings.settle(), settings.maxBuffered(), settings.linesPerFile());
+        nextFlush = clock.instant().plus(interval);
     }
 
     public int buffered() {
@@ -131,6 +144,7 @@ public final class StreamCapture {
             from = checkpoint.to();
             flushedSequences.putAll(checkpoint.shards());
             nextFlush = clock.instant().plus(settings.flushEvery());
+            this.resumed = true;
         } catch (CaptureGap gap) {
             startAtHead(arn);
             listener.gapped(checkpoint.to(), from, gap.getMessage());
@@ -154,11 +168,11 @@ public final class StreamCapture {
             if (Duration.between(cursors.refreshedAt(), now).toMillis() >= 1_000) {
                 cursors.refresh();
             }
-            if (pending.size() < settings.maxBuffered()) {
+            boolean full = pending.size() >= settings.maxBuffered();
+            boolean flushed = (full || !now.isBefore(nextFlush)) && flush();
+            if (!full || !flushed) {
+                // full and nothing to flush: one second holds more writes than the bound, so read on
                 cursors.poll(this::accept);
-            }
-            if (!now.isBefore(nextFlush) || pending.size() >= settings.maxBuffered()) {
-                flush();
             }
         } catch (CaptureGap gap) {
             Instant before = from;
@@ -187,7 +201,7 @@ public final class StreamCapture {
         String exportId = EXPORT_PREFIX + ID_TIME.format(from);
         var writer = new IncrementalExportWriter(s3, layout, account, region, table, exportId, from, to,
                 settings.linesPerFile());
-        var written = new ArrayList<Pending>();
+        long written = 0;
         var sequences = new HashMap<>(flushedSequences);
         long second = Long.MIN_VALUE;
         int ordinal = 0;
@@ -200,7 +214,7 @@ public final class StreamCapture {
                 second = p.second;
                 part.write(ExportLine.change(p.keys, p.oldImage, p.newImage, p.second * 1_000_000L + ordinal));
                 sequences.put(p.shardId, p.sequence);
-                written.add(p);
+                written++;
             }
         }
         var finished = new TreeSet<>(cursors.finished());
@@ -210,12 +224,13 @@ public final class StreamCapture {
         s3.putObject(b -> b.bucket(layout.bucket()).key(layout.exportPrefix(account, region, table, exportId)
                 + CaptureCheckpoint.FILE).contentType("application/json"), RequestBody.fromBytes(Json.toBytes(checkpoint)));
         ExportMetadata export = writer.finish();
-        pending.removeAll(written);
+        long toSecond = to.getEpochSecond();
+        pending.removeIf(p -> p.second < toSecond); // what was written: every write before to
         flushedSequences.clear();
         flushedSequences.putAll(sequences);
         from = to;
         nextFlush = clock.instant().plus(settings.flushEvery());
-        listener.flushed(export, written.size(), Duration.between(to, clock.instant()));
+        listener.flushed(export, written, Duration.between(to, clock.instant()));
         return true;
     }
 

@@ -53,6 +53,7 @@ final class TableGuard {
     private volatile Instant nextStartAttempt = Instant.MIN;
     private volatile Instant nextExpiry = Instant.MIN;
     private volatile Instant nextBackupAttempt = Instant.MIN;
+    private volatile Duration pendingFlushInterval;
     private final ReentrantLock stepping = new ReentrantLock();
     private boolean stopped;
     private ScheduledFuture<?> task;
@@ -81,11 +82,18 @@ final class TableGuard {
         task = scheduler.scheduleWithFixedDelay(this::tick, 0, pollInterval.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** A new policy for the same table: a changed change-log method restarts the capture. */
+    /**
+     * A new policy for the same table. A changed change-log method restarts the capture; a new
+     * flush interval applies to the running one, which keeps what it holds (a restart would lose
+     * its unflushed writes to a gap).
+     */
     void update(ProtectionSet next) {
-        if (next.changeLogMethod() != policy.changeLogMethod() || !next.flushInterval().equals(policy.flushInterval())) {
+        StreamCapture running = capture;
+        if (next.changeLogMethod() != policy.changeLogMethod()) {
             capture = null;
             captureStarted = false;
+        } else if (running != null && !next.flushInterval().equals(policy.flushInterval())) {
+            pendingFlushInterval = next.flushInterval();
         }
         policy = next;
     }
@@ -149,9 +157,19 @@ final class TableGuard {
             if (now.isBefore(nextStartAttempt)) {
                 return;
             }
-            capture = services.newCapture(p, new CaptureEvents());
-            capture.start();
+            var started = services.newCapture(p, new CaptureEvents());
+            started.start();
+            capture = started;
             captureStarted = true;
+            if (!started.resumed()) {
+                // a change log that starts afresh makes no earlier backup's later seconds restorable
+                backupNow();
+            }
+        }
+        Duration interval = pendingFlushInterval;
+        if (interval != null) {
+            pendingFlushInterval = null;
+            capture.flushEvery(interval);
         }
         capture.step();
     }
@@ -168,20 +186,20 @@ final class TableGuard {
         String id;
         Instant slot;
         Instant requested = p.backupRequestedAt();
+        var due = services.schedule().due(p, now);
         if (backupNow) {
+            // the slot's backup if it is due anyway, so that one backup serves both
             backupNow = false;
-            slot = now;
-            id = BackupTaker.newBackupId(now);
+            slot = due.orElse(now);
+            id = due.isPresent() ? BackupSchedule.backupIdOf(slot) : BackupTaker.newBackupId(now);
         } else if (requested != null && !requested.isAfter(now) && services.schedule().onDemandDue(p)) {
             slot = requested;
             id = BackupSchedule.onDemandIdOf(requested);
-        } else {
-            var due = services.schedule().due(p, now);
-            if (due.isEmpty()) {
-                return;
-            }
+        } else if (due.isPresent()) {
             slot = due.get();
             id = BackupSchedule.backupIdOf(slot);
+        } else {
+            return;
         }
         if (backupRunning.compareAndSet(false, true)) {
             backup = services.backupPool().submit(() -> runBackup(p, id, slot));
