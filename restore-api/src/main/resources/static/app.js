@@ -54,7 +54,9 @@ async function api(path, options = {}) {
   if (!response.ok) {
     const problem = body || { detail: response.statusText };
     const fields = (problem.errors || []).map((e) => `${e.field}: ${e.message}`).join('\n');
-    throw new Error((problem.detail || problem.title || response.status) + (fields ? '\n' + fields : ''));
+    const error = new Error((problem.detail || problem.title || response.status) + (fields ? '\n' + fields : ''));
+    error.status = response.status;
+    throw error;
   }
   return body;
 }
@@ -134,7 +136,53 @@ async function selectTable(table) {
   $('#backup-id').replaceChildren(...usable.map((b) => el('option', { value: b.backupId },
     `${b.backupId} (${b.takenAt.slice(0, 19).replace('T', ' ')}, ${b.itemCount} items)`)));
   if (usable.length) state.month = usable[0].takenAt.slice(0, 7);
-  await Promise.all([loadCalendar(), loadPitr()]);
+  await Promise.all([loadCalendar(), loadPitr(), loadProtection()]);
+}
+
+// ---- protection (the protector's policy of the table) ----
+
+async function loadProtection() {
+  const path = `/tables/${encodeURIComponent(state.table)}/protection`;
+  let p = null;
+  try {
+    p = await api(path);
+  } catch (e) {
+    if (e.status !== 404) {
+      $('#protection-summary').textContent = e.message;
+      return;
+    }
+  }
+  $('#protect-form').hidden = !!p;
+  $('#backup-now').hidden = !p;
+  $('#protection-summary').textContent = p
+    ? `Protected: ${p.backups.method} backups every ${p.backups.every}, kept ${p.backups.retention}` +
+      (p.changeLog && p.changeLog.method !== 'NONE'
+        ? `; change log from ${p.changeLog.method} every ${p.changeLog.flushEvery}` : '; no change log') +
+      ` (set by ${p.setBy || 'unknown'})`
+    : 'Not protected: nothing takes new backups of this table.';
+}
+
+async function protectTable(event) {
+  event.preventDefault();
+  const body = {
+    backups: { method: 'SCAN', every: $('#protect-every').value.trim(), retention: $('#protect-retention').value.trim() },
+    changeLog: { method: 'STREAMS', flushEvery: $('#protect-flush').value.trim() },
+  };
+  try {
+    await api(`/tables/${encodeURIComponent(state.table)}/protection`, { method: 'PUT', body: JSON.stringify(body) });
+    await loadProtection();
+  } catch (e) {
+    $('#protection-summary').textContent = e.message;
+  }
+}
+
+async function backupNow() {
+  try {
+    const r = await api(`/tables/${encodeURIComponent(state.table)}/backups`, { method: 'POST' });
+    $('#protection-summary').textContent += ` Backup ${r.backupId} asked for.`;
+  } catch (e) {
+    $('#protection-summary').textContent = e.message;
+  }
 }
 
 async function loadPitr() {
@@ -442,5 +490,7 @@ $('#prev-month').addEventListener('click', () => shiftMonth(-1));
 $('#next-month').addEventListener('click', () => shiftMonth(1));
 $('#preview-btn').addEventListener('click', preview);
 $('#restore-form').addEventListener('submit', start);
+$('#protect-form').addEventListener('submit', protectTable);
+$('#backup-now').addEventListener('click', backupNow);
 showSource(); showScope(); showDestination();
 Promise.all([loadTables(), loadTasks()]).then(() => document.body.dataset.ready = 'true').catch(showError);

@@ -64,6 +64,14 @@ class WebPageIT {
             browser.waitFor("document.querySelector('.day.has-backup .backup-chip')", Duration.ofSeconds(10));
             browser.eval("document.querySelector('.day.has-backup .backup-chip').click()");
             assertThat(browser.eval("document.querySelector('#backup-id').value").asString()).isEqualTo("b-web");
+            // and the table view says the table is not protected, offering the form that protects it
+            browser.waitFor("document.querySelector('#protection-summary').textContent.startsWith('Not protected')",
+                    Duration.ofSeconds(10));
+            assertThat(browser.eval("document.querySelector('#protect-form').hidden").asBoolean()).isFalse();
+            browser.eval("document.querySelector('#protect-btn').click()");
+            browser.waitFor("document.querySelector('#protection-summary').textContent.includes('NEW_AND_OLD_IMAGES')",
+                    Duration.ofSeconds(10));
+            browser.screenshot(RestoreStack.logDir().resolve("table-view.png"));
 
             // and asks for the records whose partition key begins with p2, into a new on-demand table
             browser.eval("""
