@@ -1,5 +1,8 @@
 package io.dynarestore.contracts;
 
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.regex.Pattern;
 
 /**
@@ -10,6 +13,9 @@ import java.util.regex.Pattern;
  */
 public final class BackupIds {
 
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+            .withZone(ZoneOffset.UTC);
+
     public static final Pattern PATTERN = Pattern.compile("(?!.*\\.\\.)[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}");
 
     private BackupIds() {
@@ -17,5 +23,10 @@ public final class BackupIds {
 
     public static boolean valid(String id) {
         return id != null && PATTERN.matcher(id).matches();
+    }
+
+    /** The time part of an id named after an instant ({@code 20261201T100000Z}): ids of one table sort by time. */
+    public static String stamp(Instant at) {
+        return STAMP.format(at);
     }
 }

@@ -57,6 +57,10 @@ final class StreamLog {
         return table;
     }
 
+    JsonNode keySchema() {
+        return keySchema;
+    }
+
     synchronized boolean enabled() {
         return enabled;
     }

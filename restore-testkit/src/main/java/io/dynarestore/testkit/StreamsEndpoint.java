@@ -327,7 +327,7 @@ public final class StreamsEndpoint implements AutoCloseable {
 
     private static ObjectNode keyOf(StreamLog log, JsonNode image) {
         ObjectNode key = JSON.createObjectNode();
-        for (JsonNode k : log.describe().path("KeySchema")) {
+        for (JsonNode k : log.keySchema()) {
             String name = k.path("AttributeName").asString();
             key.set(name, image.path(name));
         }

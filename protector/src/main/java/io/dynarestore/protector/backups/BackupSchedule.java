@@ -1,11 +1,10 @@
 package io.dynarestore.protector.backups;
 
+import io.dynarestore.contracts.BackupIds;
 import io.dynarestore.contracts.protection.ProtectionSet;
 import io.dynarestore.core.vault.VaultCatalog;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.Optional;
 
 /**
@@ -16,10 +15,7 @@ import java.util.Optional;
  */
 public final class BackupSchedule {
 
-    private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
-            .withZone(ZoneOffset.UTC);
     static final String SCHEDULED = "-scheduled";
-    static final String ON_DEMAND = "-on-demand";
 
     private final VaultCatalog catalog;
 
@@ -35,18 +31,13 @@ public final class BackupSchedule {
 
     /** The id of a slot's backup: sortable by time, the same on every replica. */
     public static String backupIdOf(Instant slot) {
-        return ID_TIME.format(slot) + SCHEDULED;
-    }
-
-    /** The id of the on-demand backup asked for at {@code requestedAt}: the same however often the request is read. */
-    public static String onDemandIdOf(Instant requestedAt) {
-        return ID_TIME.format(requestedAt) + ON_DEMAND;
+        return BackupIds.stamp(slot) + SCHEDULED;
     }
 
     /** Whether the policy asks for an on-demand backup the vault does not list yet. */
     public boolean onDemandDue(ProtectionSet policy) {
         return policy.backupRequestedAt() != null && catalog.findBackup(policy.account(), policy.region(),
-                policy.table(), onDemandIdOf(policy.backupRequestedAt())).isEmpty();
+                policy.table(), policy.onDemandBackupId()).isEmpty();
     }
 
     /** The slot due at {@code now}, if its backup is not in the vault yet. */

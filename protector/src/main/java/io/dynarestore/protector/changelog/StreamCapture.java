@@ -1,5 +1,6 @@
 package io.dynarestore.protector.changelog;
 
+import io.dynarestore.contracts.BackupIds;
 import io.dynarestore.contracts.Json;
 import io.dynarestore.core.vault.ExportLine;
 import io.dynarestore.core.vault.ExportMetadata;
@@ -9,8 +10,6 @@ import io.dynarestore.core.vault.VaultLayout;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -41,8 +40,6 @@ import software.amazon.awssdk.services.s3.model.CommonPrefix;
  */
 public final class StreamCapture {
 
-    private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
-            .withZone(ZoneOffset.UTC);
     static final String EXPORT_PREFIX = "stream-";
 
     private final DynamoDbStreamsClient streams;
@@ -198,7 +195,7 @@ public final class StreamCapture {
         if (!to.isAfter(from)) {
             return false;
         }
-        String exportId = EXPORT_PREFIX + ID_TIME.format(from);
+        String exportId = EXPORT_PREFIX + BackupIds.stamp(from);
         var writer = new IncrementalExportWriter(s3, layout, account, region, table, exportId, from, to,
                 settings.linesPerFile());
         long written = 0;

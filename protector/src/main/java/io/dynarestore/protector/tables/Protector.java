@@ -83,11 +83,6 @@ public final class Protector implements AutoCloseable {
         thread.start();
     }
 
-    /** The tables this replica protects now, as {@code account/region/table}. */
-    public List<String> tables() {
-        return guards.keySet().stream().sorted().toList();
-    }
-
     private double secondsBehind() {
         Instant now = clock.instant();
         return guards.values().stream().map(TableGuard::capture).filter(c -> c != null && c.coveredUntil() != null)
@@ -160,15 +155,6 @@ public final class Protector implements AutoCloseable {
                 return false;
             });
         }
-    }
-
-    /** Backs {@code account/region/table} up now if this replica protects it; returns whether it does. */
-    public boolean backupNow(String tableKey) {
-        TableGuard guard = guards.get(tableKey);
-        if (guard != null) {
-            guard.backupNow();
-        }
-        return guard != null;
     }
 
     @Override

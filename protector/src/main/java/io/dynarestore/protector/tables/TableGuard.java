@@ -70,10 +70,6 @@ final class TableGuard {
         return partition;
     }
 
-    ProtectionSet policy() {
-        return policy;
-    }
-
     StreamCapture capture() {
         return capture;
     }
@@ -194,7 +190,7 @@ final class TableGuard {
             id = due.isPresent() ? BackupSchedule.backupIdOf(slot) : BackupTaker.newBackupId(now);
         } else if (requested != null && !requested.isAfter(now) && services.schedule().onDemandDue(p)) {
             slot = requested;
-            id = BackupSchedule.onDemandIdOf(requested);
+            id = p.onDemandBackupId();
         } else if (due.isPresent()) {
             slot = due.get();
             id = BackupSchedule.backupIdOf(slot);

@@ -46,7 +46,8 @@ class BackupScheduleTest {
                 .isEqualTo(Instant.parse("2026-12-01T10:00:00Z"));
         assertThat(BackupSchedule.backupIdOf(Instant.parse("2026-12-01T10:00:00Z")))
                 .isEqualTo("20261201T100000Z-scheduled");
-        assertThat(BackupSchedule.onDemandIdOf(Instant.parse("2026-12-01T10:00:05Z")))
+        assertThat(ProtectionSet.of("000000000000", "us-east-1", "t", null, null, "p")
+                .requestingBackup(Instant.parse("2026-12-01T10:00:05Z"), "p").onDemandBackupId())
                 .isEqualTo("20261201T100005Z-on-demand");
     }
 

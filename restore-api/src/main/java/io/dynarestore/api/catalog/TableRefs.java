@@ -15,7 +15,7 @@ import java.util.function.BiFunction;
  * checked: a table name DynamoDB takes, an account and region of the registry, and a caller
  * holding the roles to read that account's catalog (or to do {@code what} there).
  */
-record TableRefs(String table, String account, String region) {
+public record TableRefs(String table, String account, String region) {
 
     /** For reading the catalog: {@code read}, and {@code cross-account} for another account. */
     static TableRefs of(String table, String account, String region, AwsClients aws) {
@@ -26,8 +26,8 @@ record TableRefs(String table, String account, String region) {
      * @param rule the roles it takes to do {@code what} in an account, given the account and the
      *             installation's default (one of {@link Access}'s rules)
      */
-    static TableRefs of(String table, String account, String region, AwsClients aws,
-                        BiFunction<String, String, Set<Role>> rule, String what) {
+    public static TableRefs of(String table, String account, String region, AwsClients aws,
+                               BiFunction<String, String, Set<Role>> rule, String what) {
         if (!table.matches("[A-Za-z0-9_.-]{3,255}")) {
             throw new ApiProblem(400, "INVALID_REQUEST", "'" + table + "' is not a DynamoDB table name: use 3 to "
                     + "255 of A-Z a-z 0-9 _ - .", List.of(new FieldError("/table", "not a table name")));

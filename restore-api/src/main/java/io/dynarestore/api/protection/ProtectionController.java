@@ -1,9 +1,9 @@
 package io.dynarestore.api.protection;
 
+import io.dynarestore.api.catalog.TableRefs;
 import io.dynarestore.api.problems.ApiProblem;
 import io.dynarestore.api.security.Callers;
 import io.dynarestore.contracts.access.Access;
-import io.dynarestore.contracts.access.Role;
 import io.dynarestore.contracts.protection.BackupMethod;
 import io.dynarestore.contracts.protection.ChangeLogMethod;
 import io.dynarestore.contracts.protection.ProtectionSet;
@@ -12,11 +12,7 @@ import io.dynarestore.core.aws.AwsClients;
 import io.swagger.v3.oas.annotations.Operation;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
-import java.util.Set;
-import java.util.function.BiFunction;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -39,9 +35,6 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
  */
 @RestController
 class ProtectionController {
-
-    private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
-            .withZone(ZoneOffset.UTC);
 
     private final Policies policies;
     private final AwsClients aws;
@@ -84,8 +77,8 @@ class ProtectionController {
         if (body == null) {
             throw new ApiProblem(400, "INVALID_REQUEST", "Give the policy: backups and changeLog.", null);
         }
-        var ref = ref(table, body.account(), body.region(), Access::toProtect, "Protecting a table in account");
-        var policy = ProtectionSet.of(ref[0], ref[1], table, body.backups(), body.changeLog(), Callers.name());
+        var ref = TableRefs.of(table, body.account(), body.region(), aws, Access::toProtect, "Protecting a table in account");
+        var policy = ProtectionSet.of(ref.account(), ref.region(), table, body.backups(), body.changeLog(), Callers.name());
         var problems = policy.problems();
         if (!problems.isEmpty()) {
             throw new ApiProblem(400, "INVALID_REQUEST", "The policy cannot be applied: " + String.join(" ", problems),
@@ -99,7 +92,7 @@ class ProtectionController {
                     + "with POST /tables/{table}/exports.", List.of(new FieldError("/backups/method",
                     "use SCAN")));
         }
-        TableDescription described = describe(ref[0], ref[1], table);
+        TableDescription described = describe(ref.account(), ref.region(), table);
         if (policy.changeLogMethod() == ChangeLogMethod.STREAMS && (described.streamSpecification() == null
                 || !Boolean.TRUE.equals(described.streamSpecification().streamEnabled())
                 || described.streamSpecification().streamViewType() != StreamViewType.NEW_AND_OLD_IMAGES)) {
@@ -116,8 +109,8 @@ class ProtectionController {
     @GetMapping(path = "/tables/{table}/protection", produces = MediaType.APPLICATION_JSON_VALUE)
     Protection get(@PathVariable String table, @RequestParam(required = false) String account,
                    @RequestParam(required = false) String region) {
-        var ref = ref(table, account, region, Access::toReadCatalog, "Reading the catalog of account");
-        return policies.of(ref[0], ref[1], table).map(Protection::of).orElseThrow(() -> notProtected(table));
+        var ref = TableRefs.of(table, account, region, aws, Access::toReadCatalog, "Reading the catalog of account");
+        return policies.of(ref.account(), ref.region(), table).map(Protection::of).orElseThrow(() -> notProtected(table));
     }
 
     @Operation(summary = "End a table's protection",
@@ -125,8 +118,8 @@ class ProtectionController {
     @DeleteMapping(path = "/tables/{table}/protection")
     ResponseEntity<Void> delete(@PathVariable String table, @RequestParam(required = false) String account,
                                 @RequestParam(required = false) String region) {
-        var ref = ref(table, account, region, Access::toProtect, "Protecting a table in account");
-        policies.end(ref[0], ref[1], table);
+        var ref = TableRefs.of(table, account, region, aws, Access::toProtect, "Protecting a table in account");
+        policies.end(ref.account(), ref.region(), table);
         return ResponseEntity.noContent().build();
     }
 
@@ -137,28 +130,13 @@ class ProtectionController {
     @PostMapping(path = "/tables/{table}/backups", produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<BackupRequested> backup(@PathVariable String table, @RequestParam(required = false) String account,
                                            @RequestParam(required = false) String region) {
-        var ref = ref(table, account, region, Access::toProtect, "Protecting a table in account");
-        var policy = policies.of(ref[0], ref[1], table).orElseThrow(() -> notProtected(table));
-        Instant at = Instant.ofEpochSecond(clock.instant().getEpochSecond());
-        policies.set(policy.requestingBackup(at, Callers.name()));
-        return ResponseEntity.accepted().body(new BackupRequested(ID_TIME.format(at) + "-on-demand", at,
-                "/tables/" + table + "/backups"));
-    }
-
-    private String[] ref(String table, String account, String region, BiFunction<String, String, Set<Role>> rule,
-                         String what) {
-        if (!table.matches("[A-Za-z0-9_.-]{3,255}")) {
-            throw new ApiProblem(400, "INVALID_REQUEST", "'" + table + "' is not a DynamoDB table name: use 3 to "
-                    + "255 of A-Z a-z 0-9 _ - .", List.of(new FieldError("/table", "not a table name")));
-        }
-        String acct = account != null ? account : aws.defaultAccount();
-        String reg = region != null ? region : aws.defaultRegion();
-        Callers.require(rule.apply(acct, aws.defaultAccount()), what + " " + acct);
-        if (!aws.allows(acct, reg)) {
-            throw new ApiProblem(422, "UNKNOWN_ACCOUNT", "Account " + acct + " region " + reg
-                    + " is not in the account registry.", null);
-        }
-        return new String[]{acct, reg};
+        var ref = TableRefs.of(table, account, region, aws, Access::toProtect, "Protecting a table in account");
+        var policy = policies.of(ref.account(), ref.region(), table).orElseThrow(() -> notProtected(table));
+        var requested = policy.requestingBackup(Instant.ofEpochSecond(clock.instant().getEpochSecond()),
+                Callers.name());
+        policies.set(requested);
+        return ResponseEntity.accepted().body(new BackupRequested(requested.onDemandBackupId(),
+                requested.backupRequestedAt(), "/tables/" + table + "/backups"));
     }
 
     private TableDescription describe(String account, String region, String table) {

@@ -1,6 +1,7 @@
 package io.dynarestore.contracts.protection;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import io.dynarestore.contracts.BackupIds;
 import io.dynarestore.contracts.Envelope;
 import io.dynarestore.contracts.Topic;
 import java.time.Duration;
@@ -57,6 +58,12 @@ public record ProtectionSet(String eventId, Integer schemaVersion, Instant occur
     public ProtectionSet requestingBackup(Instant at, String by) {
         return new ProtectionSet(Envelope.newEventId(), SCHEMA_VERSION, Envelope.now(), account, region, table,
                 backups, changeLog, by, at);
+    }
+
+    /** The id of the on-demand backup this policy asks for, or null: the same however often the request is read. */
+    @JsonIgnore
+    public String onDemandBackupId() {
+        return backupRequestedAt == null ? null : BackupIds.stamp(backupRequestedAt) + "-on-demand";
     }
 
     @Override

@@ -1,9 +1,8 @@
 package io.dynarestore.core.vault;
 
+import io.dynarestore.contracts.BackupIds;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,8 +33,6 @@ import software.amazon.awssdk.services.s3.S3Client;
  */
 public final class BackupTaker {
 
-    private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
-            .withZone(ZoneOffset.UTC);
 
     private final DynamoDbClient dynamo;
     private final S3Client s3;
@@ -49,7 +46,7 @@ public final class BackupTaker {
 
     /** A sortable backup id: the time it was taken, then a random suffix. */
     public static String newBackupId(Instant takenAt) {
-        return ID_TIME.format(takenAt) + "-" + UUID.randomUUID().toString().substring(0, 8);
+        return BackupIds.stamp(takenAt) + "-" + UUID.randomUUID().toString().substring(0, 8);
     }
 
     public Backup take(String account, String region, String table, Settings settings) {
