@@ -59,7 +59,7 @@ public final class PitrCoverage {
         for (BackupSummary base : bases) {
             long t0 = micros(base.takenAt());
             for (long[] exact : exactSet(t0)) {
-                long lo = Math.max(exact[0], t0 + 1);
+                long lo = Math.max(Math.max(exact[0], t0 + 1), consistent(base));
                 long first = ceilSeconds(lo) - 1;
                 long last = Math.floorDiv(exact[1], SECOND) - 1;
                 if (first <= last) {
@@ -93,7 +93,7 @@ public final class PitrCoverage {
         for (int i = bases.size() - 1; i >= 0; i--) {
             BackupSummary base = bases.get(i);
             long t0 = micros(base.takenAt());
-            if (t0 >= target) {
+            if (t0 >= target || consistent(base) > target) {
                 continue;
             }
             if (contains(exactSet(t0), target)) {
@@ -194,6 +194,11 @@ public final class PitrCoverage {
 
     private static boolean contains(List<long[]> set, long x) {
         return set.stream().anyMatch(s -> s[0] <= x && x <= s[1]);
+    }
+
+    /** From when a base is exact: its Scan's end, or its time. */
+    private static long consistent(BackupSummary base) {
+        return base.consistentAt() == null ? micros(base.takenAt()) : micros(base.consistentAt());
     }
 
     static long micros(Instant t) {

@@ -37,7 +37,8 @@ public record BackupMetadata(
         Long writeUnits,
         ExportLocation location,
         Map<String, Long> indexWriteUnits,
-        JsonNode continuousBackups) {
+        JsonNode continuousBackups,
+        Instant consistentAt) {
 
     public static final int FORMAT_VERSION = 1;
 
@@ -56,13 +57,22 @@ public record BackupMetadata(
                 tags == null ? List.of() : tags.stream().map(t -> (JsonNode) SdkJson.toJson(t)).toList(),
                 ttl == null ? null : SdkJson.toJson(ttl), writeUnits, null,
                 indexWriteUnits == null || indexWriteUnits.isEmpty() ? null : Map.copyOf(indexWriteUnits),
-                continuous == null ? null : SdkJson.toJson(continuous));
+                continuous == null ? null : SdkJson.toJson(continuous), null);
+    }
+
+    /**
+     * This metadata for a backup that is exact only from {@code at} on: a Scan read while writes went
+     * on, so a key written during it may hold a later version than the scan's start (ADR 0022).
+     */
+    public BackupMetadata consistentFrom(Instant at) {
+        return new BackupMetadata(formatVersion, backupId, takenAt, expiresAt, account, region, tableName, table, tags,
+                timeToLive, writeUnits, location, indexWriteUnits, continuousBackups, at);
     }
 
     /** This metadata for a native export registered at {@code where}. */
     public BackupMetadata at(ExportLocation where) {
         return new BackupMetadata(formatVersion, backupId, takenAt, expiresAt, account, region, tableName, table, tags,
-                timeToLive, writeUnits, where, indexWriteUnits, continuousBackups);
+                timeToLive, writeUnits, where, indexWriteUnits, continuousBackups, consistentAt);
     }
 
     public TableDescription tableDescription() {

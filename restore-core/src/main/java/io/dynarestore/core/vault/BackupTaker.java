@@ -82,7 +82,9 @@ public final class BackupTaker {
         } finally {
             pool.shutdownNow();
         }
-        return writer.finish(description, tags, ttl, continuous, takenAt, takenAt.plus(settings.retention()));
+        // writes made during the Scan may be in it or not: only from its end is the backup exact
+        Instant scanned = settings.takenAt() != null ? null : Instant.now();
+        return writer.finish(description, tags, ttl, continuous, takenAt, takenAt.plus(settings.retention()), scanned);
     }
 
     /** The table's PITR setting, or {@code null} where the endpoint does not implement the call (dynalite). */

@@ -81,6 +81,13 @@ public final class BackupWriter {
     public Backup finish(TableDescription description, List<Tag> tags, TimeToLiveDescription ttl,
                          software.amazon.awssdk.services.dynamodb.model.ContinuousBackupsDescription continuous,
                          Instant takenAt, Instant expiresAt) {
+        return finish(description, tags, ttl, continuous, takenAt, expiresAt, null);
+    }
+
+    /** @param consistentAt when the backup became exact (a Scan's end), or null when it is exact at {@code takenAt} */
+    public Backup finish(TableDescription description, List<Tag> tags, TimeToLiveDescription ttl,
+                         software.amazon.awssdk.services.dynamodb.model.ContinuousBackupsDescription continuous,
+                         Instant takenAt, Instant expiresAt, Instant consistentAt) {
         String manifestFilesKey = data.writeManifest();
         String tableArn = "arn:aws:dynamodb:" + region + ":" + account + ":table/" + table;
         var summary = new ManifestSummary("2020-06-30", tableArn + "/export/" + backupId,
@@ -92,7 +99,7 @@ public final class BackupWriter {
         var indexUnits = new java.util.TreeMap<String, Long>();
         lsiUnits.forEach((index, units) -> indexUnits.put(index, units.get()));
         var metadata = BackupMetadata.of(backupId, takenAt, expiresAt, account, region, description, tags, ttl,
-                continuous, writeUnits.get(), indexUnits);
+                continuous, writeUnits.get(), indexUnits).consistentFrom(consistentAt);
         data.put(prefix + VaultLayout.BACKUP_JSON, Json.toBytes(metadata), "application/json");
         return new Backup(layout, metadata, summary, data.files());
     }

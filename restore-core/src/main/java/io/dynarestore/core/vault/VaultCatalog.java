@@ -205,11 +205,11 @@ public final class VaultCatalog {
 
     /** A backup as the catalog lists it. */
     public record BackupSummary(String backupId, Instant takenAt, Instant expiresAt, String account, String region,
-                                String table, long itemCount, long sizeBytes) {
+                                String table, long itemCount, long sizeBytes, Instant consistentAt) {
         static BackupSummary of(BackupMetadata m, ManifestSummary s) {
             return new BackupSummary(m.backupId(), m.takenAt(), m.expiresAt(), m.account(), m.region(), m.tableName(),
                     s == null || s.itemCount() == null ? 0 : s.itemCount(),
-                    s == null || s.billedSizeBytes() == null ? 0 : s.billedSizeBytes());
+                    s == null || s.billedSizeBytes() == null ? 0 : s.billedSizeBytes(), m.consistentAt());
         }
 
         public boolean expiredAt(Instant now) {

@@ -26,7 +26,7 @@ class PitrCoverageTest {
 
     static BackupSummary backup(String id, int tenths, boolean expired) {
         return new BackupSummary(id, at(tenths), expired ? EPOCH.minusSeconds(1) : null, "000000000000", "us-east-1",
-                "t", 0, 0);
+                "t", 0, 0, null);
     }
 
     static ExportMetadata export(String id, int fromTenths, int toTenths, boolean compacted) {
