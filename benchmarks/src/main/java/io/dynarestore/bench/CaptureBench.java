@@ -32,75 +32,164 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  * GetRecords rate measured in the same run by a minimal client that reads every shard and does
  * nothing else (issue #19). The stream is filled first (N writes, shards of 10,000 records); the
  * capture then reads it all from a checkpoint at its start, buffers, and flushes it into the vault
- * (gzip, S3Proxy) every second. Heap in use is sampled while it runs, for N and 2N records.
+ * (gzip, S3Proxy) every second or every 20,000 writes. For N and 2N records.
  *
- * <pre>./mvnw -q -DskipTests install && java -cp "$(cat benchmarks/target/classpath.txt):benchmarks/target/classes" \
+ * <p>What the replica does not run runs in another JVM: dynalite, the Streams endpoint and
+ * S3Proxy, pinned to the first core, while this JVM (the minimal client, then the capture) is
+ * pinned to the second, as the database and the replica are different machines in production
+ * (without {@code taskset} or with one core, nothing is pinned). So this JVM's heap is the
+ * capture's own: the live heap after each collection is sampled while it runs.
+ *
+ * <pre>./mvnw -q -DskipTests install && java -Xmx512m -cp "$(cat benchmarks/target/classpath.txt):benchmarks/target/classes" \
  *     io.dynarestore.bench.CaptureBench [records]</pre>
  */
 public final class CaptureBench {
 
     private static final String ACCOUNT = "000000000000";
     private static final String REGION = "us-east-1";
+    /** The protector's default {@code protector.capture.poll-interval}. */
+    private static final long POLL_INTERVAL_MS = 200;
 
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("services")) {
+            services();
+            return;
+        }
         int records = args.length > 0 ? Integer.parseInt(args[0]) : 50_000;
-        try (var dynalite = Dynalite.start(); var s3 = S3Server.start("vault");
-             var endpoint = StreamsEndpoint.inFrontOf(dynalite.endpoint()).recordsPerShard(10_000);
-             var streams = DynamoDbStreamsClient.builder().endpointOverride(endpoint.endpoint())
+        boolean pinned = Runtime.getRuntime().availableProcessors() >= 2 && new java.io.File("/usr/bin/taskset").canExecute();
+        var command = new ArrayList<String>();
+        if (pinned) {
+            command.addAll(List.of("taskset", "-c", "0"));
+            new ProcessBuilder("taskset", "-a", "-p", "-c", "1", String.valueOf(ProcessHandle.current().pid()))
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+        }
+        command.addAll(List.of(ProcessHandle.current().info().command().orElse("java"), "-cp",
+                System.getProperty("java.class.path"), CaptureBench.class.getName(), "services"));
+        var child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        var out = new java.io.BufferedReader(new java.io.InputStreamReader(child.getInputStream()));
+        String ready = out.readLine();
+        while (ready != null && !ready.startsWith("READY ")) {
+            ready = out.readLine(); // the services' log lines
+        }
+        var drain = new Thread(() -> out.lines().forEach(line -> { }));
+        drain.setDaemon(true);
+        drain.start();
+        if (ready == null || !ready.startsWith("READY ")) {
+            throw new IllegalStateException("the services did not start: " + ready);
+        }
+        var endpoints = ready.split(" ");
+        var streamsEndpoint = java.net.URI.create(endpoints[1]);
+        var s3 = S3Server.client(java.net.URI.create(endpoints[2]));
+        try (var streams = DynamoDbStreamsClient.builder().endpointOverride(streamsEndpoint)
                      .region(Region.US_EAST_1).credentialsProvider(StaticCredentialsProvider.create(
                              AwsBasicCredentials.create("a", "b"))).build()) {
-            var dynamo = Dynalite.client(endpoint.endpoint());
-            var layout = new VaultLayout("vault", "");
+            var dynamo = Dynalite.client(streamsEndpoint);
             var results = new ArrayList<String>();
+            var writers = java.util.concurrent.Executors.newSingleThreadExecutor();
             for (int n : List.of(records, 2 * records)) {
                 String table = "bench-" + n;
                 long filling = System.nanoTime();
                 fill(dynamo, table, n);
                 System.err.printf("filled %,d records in %.1f s%n", n, (System.nanoTime() - filling) / 1e9);
-                double baseline = 0;
-                for (int round = 0; round < 2; round++) { // the second round is warm
-                    baseline = tightRead(streams, dynamo.describeTable(b -> b.tableName(table)).table()
-                            .latestStreamArn(), n);
-                }
-                plantCheckpoint(s3, layout, table, dynamo.describeTable(b -> b.tableName(table)).table()
-                        .latestStreamArn());
-                var flushed = new AtomicLong();
-                var capture = new StreamCapture(streams, dynamo, s3.client(), layout, ACCOUNT, REGION, table,
-                        new StreamCapture.Settings(Duration.ofSeconds(1), Duration.ZERO, 20_000, 10_000),
-                        Clock.systemUTC(), new StreamCapture.Listener() {
-                            @Override
-                            public void flushed(ExportMetadata export, long count, Duration lag) {
-                                flushed.addAndGet(count);
-                            }
-
-                            @Override
-                            public void gapped(Instant from, Instant to, String reason) {
-                                throw new IllegalStateException("gap: " + reason);
-                            }
-                        });
-                var memory = ManagementFactory.getMemoryMXBean();
                 System.gc();
-                long peak = 0;
-                long start = System.nanoTime();
-                capture.start();
-                long report = System.nanoTime();
-                while (flushed.get() < n) {
-                    capture.step();
-                    peak = Math.max(peak, memory.getHeapMemoryUsage().getUsed());
-                    if (System.nanoTime() - report > 5_000_000_000L) {
-                        report = System.nanoTime();
-                        System.err.printf("captured %,d, buffered %,d%n", flushed.get(), capture.buffered());
-                    }
+                String arn = dynamo.describeTable(b -> b.tableName(table)).table().latestStreamArn();
+                double baseline = 0;
+                double baselineCpu = 0;
+                for (int round = 0; round < 2; round++) { // the second round is warm
+                    long cpu = processCpuNanos();
+                    baseline = tightRead(streams, arn, n);
+                    baselineCpu = (processCpuNanos() - cpu) / 1e3 / n;
                 }
-                double seconds = (System.nanoTime() - start) / 1e9;
+                long[] peak = new long[1];
+                double seconds = 0;
+                double captureCpu = 0;
+                for (String root : List.of("warm-up", "")) { // the first round warms the capture's code
+                    var layout = new VaultLayout("vault", root);
+                    plantCheckpoint(s3, layout, table, arn);
+                    long cpu = processCpuNanos();
+                    seconds = capture(streams, dynamo, s3, layout, table, n, writers, peak);
+                    captureCpu = (processCpuNanos() - cpu) / 1e3 / n;
+                }
                 double rate = n / seconds;
-                results.add(String.format("| %,d | %,.0f records/s | %,.0f records/s | **%.2f** | %d MB |", n,
-                        baseline, rate, rate / baseline, peak >> 20));
+                results.add(String.format("| %,d | %,.0f records/s, %.0f µs CPU each | %,.0f records/s, %.0f µs CPU each "
+                        + "| **%.2f** | %d MB |", n, baseline, baselineCpu, rate, captureCpu, rate / baseline,
+                        peak[0] >> 20));
             }
-            System.out.println("| records | GetRecords, minimal client | capture into the vault | ratio | heap peak |");
+            writers.shutdownNow();
+            System.out.println(pinned ? "services on core 0, this JVM on core 1" : "not pinned");
+            System.out.println("| records | GetRecords, minimal client | capture into the vault | ratio | live heap after GC, peak |");
             System.out.println("| --- | --- | --- | --- | --- |");
             results.forEach(System.out::println);
+        } finally {
+            child.getOutputStream().close(); // the services stop when their stdin ends
+            child.waitFor();
         }
+    }
+
+    /** Captures the whole stream from a checkpoint at its start; returns the seconds until all of it is flushed. */
+    private static double capture(DynamoDbStreamsClient streams, DynamoDbClient dynamo,
+                                  software.amazon.awssdk.services.s3.S3Client s3, VaultLayout layout, String table,
+                                  int n, java.util.concurrent.Executor writers, long[] peak) throws InterruptedException {
+        var flushed = new AtomicLong();
+        var capture = new StreamCapture(streams, dynamo, s3, layout, ACCOUNT, REGION, table,
+                new StreamCapture.Settings(Duration.ofSeconds(1), Duration.ZERO, 20_000, 10_000),
+                Clock.systemUTC(), writers, new StreamCapture.Listener() {
+                    @Override
+                    public void flushed(ExportMetadata export, long count, Duration lag) {
+                        flushed.addAndGet(count);
+                    }
+
+                    @Override
+                    public void gapped(Instant from, Instant to, String reason) {
+                        throw new IllegalStateException("gap: " + reason);
+                    }
+                });
+        System.gc();
+        long start = System.nanoTime();
+        capture.start();
+        long report = System.nanoTime();
+        while (flushed.get() < n) {
+            if (!capture.step()) {
+                Thread.sleep(POLL_INTERVAL_MS); // as the protector paces a caught-up capture
+            }
+            peak[0] = Math.max(peak[0], liveHeap());
+            if (System.nanoTime() - report > 5_000_000_000L) {
+                report = System.nanoTime();
+                System.err.printf("captured %,d, buffered %,d%n", flushed.get(), capture.buffered());
+            }
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        capture.stop();
+        return seconds;
+    }
+
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+    }
+
+    /** The database's side, in its own JVM: dynalite, the Streams endpoint in front of it, S3Proxy. */
+    private static void services() throws Exception {
+        try (var dynalite = Dynalite.start(); var s3 = S3Server.start("vault");
+             var endpoint = StreamsEndpoint.inFrontOf(dynalite.endpoint()).recordsPerShard(10_000)) {
+            System.out.println("READY " + endpoint.endpoint() + " " + s3.endpoint());
+            System.out.flush();
+            while (System.in.read() >= 0) {
+                // until the bench ends
+            }
+        }
+    }
+
+    /** The heap still in use after the last collection of each pool: what the capture holds, not its garbage. */
+    private static long liveHeap() {
+        long used = 0;
+        for (var pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            var after = pool.getCollectionUsage();
+            if (pool.getType() == java.lang.management.MemoryType.HEAP && after != null) {
+                used += after.getUsed();
+            }
+        }
+        return used;
     }
 
     private static void fill(DynamoDbClient dynamo, String table, int n) {
@@ -142,14 +231,14 @@ public final class CaptureBench {
     }
 
     /** A checkpoint before the stream's first record, as if the table had been protected all along. */
-    private static void plantCheckpoint(S3Server s3, VaultLayout layout, String table, String streamArn) {
+    private static void plantCheckpoint(software.amazon.awssdk.services.s3.S3Client s3, VaultLayout layout, String table, String streamArn) {
         String prefix = layout.exportPrefix(ACCOUNT, REGION, table, "stream-19700101T000000Z");
         var checkpoint = new CaptureCheckpoint(streamArn, Instant.EPOCH.plusSeconds(1), Map.of(), List.of());
         var export = new ExportMetadata(ExportMetadata.FORMAT_VERSION, "stream-19700101T000000Z", ACCOUNT, REGION,
                 table, Instant.EPOCH, Instant.EPOCH.plusSeconds(1), false, 0, null);
-        s3.client().putObject(b -> b.bucket("vault").key(prefix + VaultLayout.EXPORT_JSON), RequestBody.fromBytes(
+        s3.putObject(b -> b.bucket("vault").key(prefix + VaultLayout.EXPORT_JSON), RequestBody.fromBytes(
                 Json.toBytes(export)));
-        s3.client().putObject(b -> b.bucket("vault").key(prefix + CaptureCheckpoint.FILE),
+        s3.putObject(b -> b.bucket("vault").key(prefix + CaptureCheckpoint.FILE),
                 RequestBody.fromBytes(Json.toBytes(checkpoint)));
     }
 }

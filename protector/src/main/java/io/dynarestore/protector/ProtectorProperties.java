@@ -28,9 +28,10 @@ public record ProtectorProperties(AwsSettings aws, VaultSettings vault, TopicDef
     /**
      * @param pollInterval the pause between two reads of a table's stream
      * @param settle       how long a write may take to appear in its stream: a flush closes no second younger than it
-     * @param maxBuffered  writes a table's capture holds before it flushes early and pauses reading
+     * @param maxBuffered  writes a table's capture holds before it flushes early; reading pauses while it holds
+     *                     that many and a flush of as many more is being written
      * @param linesPerFile writes per data file of a change-log export
-     * @param threads      threads that step the owned tables' captures
+     * @param threads      threads that step the owned tables' captures, and as many that write their flushes
      */
     public record Capture(@DefaultValue("200ms") Duration pollInterval, @DefaultValue("2s") Duration settle,
                           @DefaultValue("200000") int maxBuffered, @DefaultValue("10000") int linesPerFile,

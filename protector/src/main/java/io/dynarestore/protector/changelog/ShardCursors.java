@@ -129,14 +129,23 @@ final class ShardCursors {
         refreshedAt = at;
     }
 
+    /** Whether a shard was read to its end since the last listing (its children may wait to be started). */
+    boolean endedSinceListing() {
+        return finishedSinceListing;
+    }
+
     Instant refreshedAt() {
         return refreshedAt;
     }
 
-    /** One GetRecords call on every shard being read; records go to {@code sink} in shard order. */
-    void poll(RecordSink sink) {
+    /**
+     * One GetRecords call on every shard being read; records go to {@code sink} in shard order.
+     * Returns whether a shard's page came back full (it holds more right away).
+     */
+    boolean poll(RecordSink sink) {
+        boolean more = false;
         for (Cursor c : new ArrayList<>(cursors.values())) {
-            c.read(sink);
+            more |= c.read(sink);
             if (c.done) {
                 cursors.remove(c.shardId);
                 finished.add(c.shardId);
@@ -144,6 +153,7 @@ final class ShardCursors {
                 lastSecondOfFinished.put(c.shardId, c.lastReadSecond);
             }
         }
+        return more;
     }
 
     /**
@@ -155,6 +165,9 @@ final class ShardCursors {
      * last listing less the settle.
      */
     Instant readUntil(long settleMillis) {
+        // A waiting child holds the bound back although its writes all came after its parent's: letting
+        // it pass (bound = the ancestor's position) failed ProtectorIT at takeovers, 2 runs of 2, cause
+        // not found yet. So a backlog of chained closed shards is held in memory until its last parent ends.
         if (!waiting.isEmpty() || finishedSinceListing) {
             return Instant.EPOCH;
         }
@@ -237,10 +250,11 @@ final class ShardCursors {
                     .sequenceNumber(sequence)).shardIterator();
         }
 
-        void read(RecordSink sink) {
+        /** Reads one page; returns whether it was full. */
+        boolean read(RecordSink sink) {
             if (iterator == null) {
                 done = true;
-                return;
+                return false;
             }
             Instant issued = clock.instant();
             List<Record> records;
@@ -251,7 +265,7 @@ final class ShardCursors {
                 next = page.nextShardIterator();
             } catch (ExpiredIteratorException e) {
                 open();
-                return;
+                return true;
             } catch (TrimmedDataAccessException e) {
                 throw new CaptureGap("the stream trimmed shard " + shardId + " before it was read: " + e.getMessage());
             }
@@ -265,6 +279,7 @@ final class ShardCursors {
             }
             iterator = next;
             done = next == null;
+            return records.size() == LIMIT || done; // a shard read to its end: its children are next
         }
     }
 }

@@ -1,10 +1,6 @@
 package io.dynarestore.protector.changelog;
 
-import io.dynarestore.contracts.BackupIds;
-import io.dynarestore.contracts.Json;
-import io.dynarestore.core.vault.ExportLine;
 import io.dynarestore.core.vault.ExportMetadata;
-import io.dynarestore.core.vault.IncrementalExportWriter;
 import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.core.vault.VaultLayout;
 import java.time.Clock;
@@ -15,9 +11,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import software.amazon.awssdk.core.sync.RequestBody;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -36,7 +33,14 @@ import software.amazon.awssdk.services.s3.model.CommonPrefix;
  * <p>Write times. Streams give each record's time to the second; the vault wants microseconds.
  * The records of one second get {@code second + n} microseconds in the order read, which is each
  * key's write order: a restore to a second sees the same state, and of two writes in one second
- * the later one wins. Not thread-safe: one thread calls {@link #step()}.
+ * the later one wins.
+ *
+ * <p>Threads. One thread calls {@link #step()}; a flush is written on the {@code writers}
+ * executor while that thread reads on, so that reading never waits for gzip and S3 (at most one
+ * flush in flight: the capture holds at most twice {@code maxBuffered} writes). What a flush
+ * changes (where the next export starts, the listener's call) happens on the stepping thread, at the
+ * first step after it is written; a flush that failed fails that step, and the caller starts over
+ * from the vault's checkpoint.
  */
 public final class StreamCapture {
 
@@ -53,10 +57,12 @@ public final class StreamCapture {
     private boolean resumed;
     private final Clock clock;
     private final Listener listener;
-    private final List<Pending> pending = new ArrayList<>();
+    private final Executor writers;
+    private List<CapturedWrite> pending = new ArrayList<>();
+    private CompletableFuture<ChangeLogFlush.Written> inFlight;
     private final Map<String, String> flushedSequences = new HashMap<>();
     private ShardCursors cursors;
-    private Instant from;
+    private volatile Instant from;
     private Instant nextFlush;
 
     /**
@@ -78,7 +84,7 @@ public final class StreamCapture {
 
     public StreamCapture(DynamoDbStreamsClient streams, DynamoDbClient dynamo, S3Client s3, VaultLayout layout,
                          String account, String region, String table, Settings settings, Clock clock,
-                         Listener listener) {
+                         Executor writers, Listener listener) {
         this.streams = streams;
         this.dynamo = dynamo;
         this.s3 = s3;
@@ -89,6 +95,7 @@ public final class StreamCapture {
         this.settings = settings;
         this.clock = clock;
         this.listener = listener;
+        this.writers = writers;
     }
 
     /** Where the next export starts: every write before it is in the vault (null before {@link #start()}). */
@@ -107,9 +114,12 @@ public final class StreamCapture {
         nextFlush = clock.instant().plus(interval);
     }
 
+    /** Writes read and not yet in the vault, including a flush being written. */
     public int buffered() {
-        return pending.size();
+        return pending.size() + flushingCount;
     }
+
+    private int flushingCount;
 
     public int shardsRead() {
         return cursors == null ? 0 : cursors.shardsRead();
@@ -149,6 +159,7 @@ public final class StreamCapture {
     }
 
     private void startAtHead(String arn) {
+        awaitFlush();
         cursors = new ShardCursors(streams, arn, clock);
         cursors.startAtHead();
         pending.clear();
@@ -158,23 +169,36 @@ public final class StreamCapture {
         nextFlush = clock.instant().plus(settings.flushEvery());
     }
 
-    /** Reads what the stream has, and flushes when the interval has passed. */
-    public void step() {
+    /**
+     * Reads what the stream has, and starts a flush when the interval has passed (or the buffer is
+     * full). Throws what a flush written since the last step failed with.
+     *
+     * @return whether the stream holds more to read right away (a shard's page came back full): the
+     *         caller steps again without a pause while it catches up
+     */
+    public boolean step() {
         try {
+            if (inFlight != null && (inFlight.isDone() || pending.size() >= settings.maxBuffered())) {
+                completeFlush(); // waits when full: reading on would pass the memory bound
+            }
             Instant now = clock.instant();
-            if (Duration.between(cursors.refreshedAt(), now).toMillis() >= 1_000) {
-                cursors.refresh();
+            if (cursors.endedSinceListing() || Duration.between(cursors.refreshedAt(), now).toMillis() >= 1_000) {
+                cursors.refresh(); // at once after a shard ended: its children hold the writes that follow
             }
-            boolean full = pending.size() >= settings.maxBuffered();
-            boolean flushed = (full || !now.isBefore(nextFlush)) && flush();
-            if (!full || !flushed) {
-                // full and nothing to flush: one second holds more writes than the bound, so read on
-                cursors.poll(this::accept);
+            if (inFlight == null && (pending.size() >= settings.maxBuffered() || !now.isBefore(nextFlush))) {
+                startFlush();
             }
+            if (pending.size() >= settings.maxBuffered() && inFlight != null) {
+                return true; // one second held more than the bound: read on once its flush is written
+            }
+            // below the bound, or full with nothing to flush (one second holds more writes than the bound): read on
+            return cursors.poll(this::accept);
         } catch (CaptureGap gap) {
+            awaitFlush(); // what was read before the gap is in the vault: the gap starts after it
             Instant before = from;
             startAtHead(cursors.streamArn());
             listener.gapped(before, from, gap.getMessage());
+            return true;
         }
     }
 
@@ -184,51 +208,75 @@ public final class StreamCapture {
             return; // before the capture's start: no export covers it
         }
         var d = record.dynamodb();
-        pending.add(new Pending(shardId, d.sequenceNumber(), second, d.keys(),
+        pending.add(new CapturedWrite(shardId, d.sequenceNumber(), second, d.keys(),
                 d.hasOldImage() && !d.oldImage().isEmpty() ? d.oldImage() : null,
-                d.hasNewImage() && !d.newImage().isEmpty() ? d.newImage() : null));
+                d.hasNewImage() && !d.newImage().isEmpty() ? d.newImage() : null,
+                d.sizeBytes() == null ? 0 : d.sizeBytes()));
     }
 
-    /** Writes [from, to) as one export when {@code to} is past {@code from}; returns whether it did. */
-    boolean flush() {
+    /** Waits for the flush in flight, if any, and applies it; what it failed with is thrown. */
+    public void awaitFlush() {
+        if (inFlight != null) {
+            completeFlush();
+        }
+    }
+
+    /**
+     * Stops capturing: waits for the flush in flight to be written (so that no write to the vault
+     * outlives the capture and races its next owner), and drops what is buffered, as a crash would.
+     */
+    public void stop() {
+        try {
+            awaitFlush();
+        } catch (RuntimeException e) {
+            // the flush is not in the vault: the next owner resumes before it
+        } finally {
+            pending = new ArrayList<>();
+        }
+    }
+
+    /**
+     * Hands the writes of [from, to) to a writer when {@code to} is past {@code from}; returns
+     * whether it did. The writes of later seconds stay buffered, and so do their shards' positions.
+     */
+    boolean startFlush() {
         Instant to = cursors.readUntil(settings.settle().toMillis());
         if (!to.isAfter(from)) {
             return false;
         }
-        String exportId = EXPORT_PREFIX + BackupIds.stamp(from);
-        var writer = new IncrementalExportWriter(s3, layout, account, region, table, exportId, from, to,
-                settings.linesPerFile());
-        long written = 0;
-        var sequences = new HashMap<>(flushedSequences);
-        long second = Long.MIN_VALUE;
-        int ordinal = 0;
-        try (var part = writer.openPart()) {
-            for (Pending p : pending) {
-                if (p.second >= to.getEpochSecond()) {
-                    continue;
-                }
-                ordinal = p.second == second ? Math.min(ordinal + 1, 999_999) : 0;
-                second = p.second;
-                part.write(ExportLine.change(p.keys, p.oldImage, p.newImage, p.second * 1_000_000L + ordinal));
-                sequences.put(p.shardId, p.sequence);
-                written++;
-            }
+        long toSecond = to.getEpochSecond();
+        var batch = new ArrayList<CapturedWrite>(pending.size());
+        var kept = new ArrayList<CapturedWrite>();
+        for (CapturedWrite w : pending) {
+            (w.second() < toSecond ? batch : kept).add(w);
         }
         var finished = new TreeSet<>(cursors.finished());
-        pending.stream().filter(p -> p.second >= to.getEpochSecond()).forEach(p -> finished.remove(p.shardId));
-        sequences.keySet().removeIf(finished::contains);
-        var checkpoint = new CaptureCheckpoint(cursors.streamArn(), to, sequences, List.copyOf(finished));
-        s3.putObject(b -> b.bucket(layout.bucket()).key(layout.exportPrefix(account, region, table, exportId)
-                + CaptureCheckpoint.FILE).contentType("application/json"), RequestBody.fromBytes(Json.toBytes(checkpoint)));
-        ExportMetadata export = writer.finish();
-        long toSecond = to.getEpochSecond();
-        pending.removeIf(p -> p.second < toSecond); // what was written: every write before to
-        flushedSequences.clear();
-        flushedSequences.putAll(sequences);
-        from = to;
+        kept.forEach(w -> finished.remove(w.shardId()));
+        var flush = new ChangeLogFlush(s3, layout, account, region, table, cursors.streamArn(), from, to, batch,
+                Map.copyOf(flushedSequences), List.copyOf(finished), settings.linesPerFile());
+        pending = kept;
+        flushingCount = batch.size();
+        // every interval from this start: a flush slower than the interval is followed by the next at once
         nextFlush = clock.instant().plus(settings.flushEvery());
-        listener.flushed(export, written, Duration.between(to, clock.instant()));
+        inFlight = CompletableFuture.supplyAsync(flush::write, writers);
         return true;
+    }
+
+    private void completeFlush() {
+        var flushing = inFlight;
+        inFlight = null;
+        ChangeLogFlush.Written written;
+        try {
+            written = flushing.join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        } finally {
+            flushingCount = 0;
+        }
+        flushedSequences.clear();
+        flushedSequences.putAll(written.sequences());
+        from = written.export().to();
+        listener.flushed(written.export(), written.records(), Duration.between(from, clock.instant()));
     }
 
     /** The checkpoint of the table's latest listed stream export, or null when there is none. */
@@ -255,7 +303,4 @@ public final class StreamCapture {
         return null;
     }
 
-    private record Pending(String shardId, String sequence, long second, Map<String, AttributeValue> keys,
-                           Map<String, AttributeValue> oldImage, Map<String, AttributeValue> newImage) {
-    }
 }

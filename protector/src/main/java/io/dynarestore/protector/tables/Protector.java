@@ -51,6 +51,7 @@ public final class Protector implements AutoCloseable {
     private final ConsumerThread thread;
     private final ScheduledExecutorService scheduler;
     private final ExecutorService backupPool;
+    private final ExecutorService flushPool;
     private final TableServices services;
     private final Duration pollInterval;
     private final Map<String, TableGuard> guards = new ConcurrentHashMap<>();
@@ -64,13 +65,15 @@ public final class Protector implements AutoCloseable {
                 DaemonThreads.named("protect"));
         this.backupPool = Executors.newFixedThreadPool(properties.backups().concurrent(),
                 DaemonThreads.named("backup"));
+        // captures write their flushes here while their stepping threads read on
+        this.flushPool = Executors.newFixedThreadPool(properties.capture().threads(), DaemonThreads.named("flush"));
         var metrics = new ProtectorMetrics(registry, guards::size,
                 () -> guards.values().stream().mapToInt(g -> g.capture() == null ? 0 : g.capture().shardsRead()).sum(),
                 this::secondsBehind);
         this.services = new TableServices(aws, catalog.layout(), new BackupSchedule(catalog),
                 new ScanBackups(aws.s3(), catalog.layout(), properties.backups().itemsPerFile(),
                         properties.backups().scanSegments(), properties.backups().pageLimit()),
-                new Expiry(aws.s3(), catalog, properties.retention().grace()), backupPool,
+                new Expiry(aws.s3(), catalog, properties.retention().grace()), backupPool, flushPool,
                 new ProtectionEvents(publisher), metrics, properties.capture(), properties.retention(), clock);
         var config = new HashMap<>(consumerConfig);
         config.put(ConsumerConfig.GROUP_ID_CONFIG, properties.group());
@@ -164,5 +167,6 @@ public final class Protector implements AutoCloseable {
         guards.clear();
         scheduler.shutdownNow();
         backupPool.shutdownNow();
+        flushPool.shutdownNow();
     }
 }

@@ -41,6 +41,8 @@ final class TableGuard {
 
     private static final Logger log = LoggerFactory.getLogger(TableGuard.class);
     private static final Duration BACKUP_RETRY = Duration.ofSeconds(30);
+    /** How long one tick reads on while the stream holds more: then backups, expiry and stop get their turn. */
+    private static final Duration CATCH_UP_SLICE = Duration.ofSeconds(2);
 
     private final TableServices services;
     private final int partition;
@@ -86,8 +88,13 @@ final class TableGuard {
     void update(ProtectionSet next) {
         StreamCapture running = capture;
         if (next.changeLogMethod() != policy.changeLogMethod()) {
-            capture = null;
-            captureStarted = false;
+            stepping.lock(); // the capture is stepped by one thread at a time
+            try {
+                stopCapture();
+                captureStarted = false;
+            } finally {
+                stepping.unlock();
+            }
         } else if (running != null && !next.flushInterval().equals(policy.flushInterval())) {
             pendingFlushInterval = next.flushInterval();
         }
@@ -111,8 +118,21 @@ final class TableGuard {
             running.cancel(true);
         }
         stepping.lock();
-        stopped = true;
-        stepping.unlock();
+        try {
+            stopped = true;
+            stopCapture();
+        } finally {
+            stepping.unlock();
+        }
+    }
+
+    /** Stops the capture, waiting for the flush it is writing: no write of it races the next capture. */
+    private void stopCapture() {
+        StreamCapture running = capture;
+        capture = null;
+        if (running != null) {
+            running.stop();
+        }
     }
 
     private void tick() {
@@ -138,7 +158,7 @@ final class TableGuard {
         } catch (RuntimeException e) {
             // one table's trouble never stops the others; the next tick tries again
             log.warn("protecting {} failed: {}", key(), e.toString());
-            capture = null;
+            stopCapture();
             captureStarted = false;
             nextStartAttempt = clock.instant().plusSeconds(5);
         }
@@ -167,7 +187,11 @@ final class TableGuard {
             pendingFlushInterval = null;
             capture.flushEvery(interval);
         }
-        capture.step();
+        // while the stream holds more than a page, read on without the poll interval's pause, a while
+        long until = System.nanoTime() + CATCH_UP_SLICE.toNanos();
+        while (capture.step() && System.nanoTime() < until) {
+            // catching up
+        }
     }
 
     private void maybeBackup(Instant now) {

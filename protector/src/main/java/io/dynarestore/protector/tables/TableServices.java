@@ -14,7 +14,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /** The collaborators every {@link TableGuard} of this replica shares. */
 record TableServices(AwsClients aws, VaultLayout layout, BackupSchedule schedule, ScanBackups scans, Expiry expiry,
-                     ExecutorService backupPool, ProtectionEvents events, ProtectorMetrics metrics,
+                     ExecutorService backupPool, ExecutorService flushPool, ProtectionEvents events, ProtectorMetrics metrics,
                      ProtectorProperties.Capture capture, ProtectorProperties.Retention retention, Clock clock) {
 
     DynamoDbClient dynamo(ProtectionSet p) {
@@ -34,6 +34,6 @@ record TableServices(AwsClients aws, VaultLayout layout, BackupSchedule schedule
         var s = new StreamCapture.Settings(p.flushInterval(), capture.settle(), capture.maxBuffered(),
                 capture.linesPerFile());
         return new StreamCapture(aws.streams(p.account(), p.region()), dynamo(p), aws.s3(), layout, p.account(),
-                p.region(), p.table(), s, clock, listener);
+                p.region(), p.table(), s, clock, flushPool, listener);
     }
 }

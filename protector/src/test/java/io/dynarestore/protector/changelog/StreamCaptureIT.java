@@ -40,6 +40,8 @@ class StreamCaptureIT {
     private static DynamoDbStreamsClient streams;
     private static VaultLayout layout;
     private static VaultCatalog catalog;
+    private static final java.util.concurrent.ExecutorService WRITERS = java.util.concurrent.Executors
+            .newFixedThreadPool(2);
 
     @BeforeAll
     static void start() {
@@ -55,6 +57,7 @@ class StreamCaptureIT {
 
     @AfterAll
     static void stop() {
+        WRITERS.shutdownNow();
         streams.close();
         endpoint.close();
         dynalite.close();
@@ -94,7 +97,7 @@ class StreamCaptureIT {
     private static StreamCapture capture(String table, Events events) {
         var settings = new StreamCapture.Settings(Duration.ofMillis(300), Duration.ofMillis(200), 10_000, 100);
         return new StreamCapture(streams, dynamo, s3.client(), layout, ACCOUNT, REGION, table, settings,
-                Clock.systemUTC(), events);
+                Clock.systemUTC(), WRITERS, events);
     }
 
     private static PitrCoverage coverage(String table) {
@@ -127,6 +130,7 @@ class StreamCaptureIT {
             put(table, "k" + i, 2);
         }
         first.step(); // reads them, flushes nothing yet: they are lost with it
+        first.stop();
 
         // When another capture takes the table over
         var second = capture(table, events);
@@ -147,6 +151,47 @@ class StreamCaptureIT {
     }
 
     @Test
+    void aBacklogOfChainedShardsIsCapturedWholeParentBeforeChildAndChainedWithoutGaps() {
+        // Given a capture that stopped reading while 120 writes rolled its table's stream over six shards
+        String table = "backlog";
+        createTable(table);
+        endpoint.recordsPerShard(20);
+        try {
+            var events = new Events();
+            var settings = new StreamCapture.Settings(Duration.ofMillis(100), Duration.ZERO, 20, 10);
+            var capture = new StreamCapture(streams, dynamo, s3.client(), layout, ACCOUNT, REGION, table, settings,
+                    Clock.systemUTC(), WRITERS, events);
+            capture.start();
+            Instant start = capture.coveredUntil();
+            Awaitility.await().until(() -> Instant.now().isAfter(start));
+            for (int i = 0; i < 120; i++) {
+                put(table, "k" + (i % 50), i);
+            }
+            long last = Instant.now().getEpochSecond();
+            Awaitility.await().until(() -> Instant.now().getEpochSecond() > last); // the last write's second is over
+
+            // When it reads the backlog, parent shard before child
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (events.flushed.stream().mapToLong(ExportMetadata::itemCount).sum() < 120
+                    && System.nanoTime() < deadline) {
+                capture.step();
+            }
+            capture.stop();
+
+            // Then every write is in the vault once, in exports that chain
+            assertThat(events.flushed.stream().mapToLong(ExportMetadata::itemCount).sum()).isEqualTo(120);
+            var exports = catalog.listExports(ACCOUNT, REGION, table);
+            assertThat(exports.stream().mapToLong(ExportMetadata::itemCount).sum()).isEqualTo(120);
+            for (int i = 1; i < exports.size(); i++) {
+                assertThat(exports.get(i).from()).isEqualTo(exports.get(i - 1).to());
+            }
+            assertThat(events.gaps).isEmpty();
+        } finally {
+            endpoint.recordsPerShard(10_000);
+        }
+    }
+
+    @Test
     void aCaptureThatFellBehindTheStreamsRetentionReportsAGapAndTheSecondsInItAreNotRestorable() throws Exception {
         // Given a protected table: a backup, and a capture that flushed
         String table = "behind";
@@ -162,6 +207,7 @@ class StreamCaptureIT {
         stepUntil(first, () -> !events.flushed.isEmpty() && events.flushed.get(events.flushed.size() - 1).itemCount() > 0);
 
         // When the capture stops, writes go on, and the stream trims them before a capture reads them
+        first.stop();
         put(table, "b", 1);
         Thread.sleep(1_100);
         endpoint.retention(Duration.ofMillis(500));

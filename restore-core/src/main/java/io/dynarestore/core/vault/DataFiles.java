@@ -18,6 +18,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Consumer;
+import java.util.zip.Deflater;
 import java.util.zip.GZIPOutputStream;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -36,6 +37,7 @@ public final class DataFiles {
     private final String prefix;
     private final int linesPerFile;
     private final List<ManifestFile> files = Collections.synchronizedList(new ArrayList<>());
+    private volatile int compressionLevel = Deflater.DEFAULT_COMPRESSION;
 
     public DataFiles(S3Client s3, String bucket, String prefix, int linesPerFile) {
         if (linesPerFile < 1) {
@@ -49,6 +51,18 @@ public final class DataFiles {
 
     public Part openPart() {
         return new Part();
+    }
+
+    /**
+     * The gzip level of the files opened from now on ({@link Deflater#BEST_SPEED} to
+     * {@link Deflater#BEST_COMPRESSION}; default 6). Any level reads back the same.
+     */
+    public DataFiles compressionLevel(int level) {
+        if (level != Deflater.DEFAULT_COMPRESSION && (level < Deflater.BEST_SPEED || level > Deflater.BEST_COMPRESSION)) {
+            throw new IllegalArgumentException("a gzip level is 1 to 9, not " + level);
+        }
+        this.compressionLevel = level;
+        return this;
     }
 
     /** The files written so far, in key order (which makes segment numbers stable). */
@@ -117,8 +131,13 @@ public final class DataFiles {
             } catch (NoSuchAlgorithmException e) {
                 throw new IllegalStateException(e);
             }
+            int level = compressionLevel;
             out = new GZIPOutputStream(new DigestOutputStream(new BufferedOutputStream(Files.newOutputStream(file),
-                    1 << 16), md5), 1 << 16);
+                    1 << 16), md5), 1 << 16) {
+                {
+                    def.setLevel(level);
+                }
+            };
             generator = io.dynarestore.core.codec.DynamoJson.generator(out);
             inFile = 0;
         }

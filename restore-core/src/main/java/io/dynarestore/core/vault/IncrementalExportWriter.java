@@ -57,6 +57,12 @@ public final class IncrementalExportWriter {
         return new Part(data.openPart());
     }
 
+    /** The gzip level of its data files (see {@link DataFiles#compressionLevel(int)}); before the first part. */
+    public IncrementalExportWriter compressionLevel(int level) {
+        data.compressionLevel(level);
+        return this;
+    }
+
     public ExportMetadata finish() {
         String manifestFilesKey = data.writeManifest();
         String tableArn = "arn:aws:dynamodb:" + region + ":" + account + ":table/" + table;
@@ -81,6 +87,11 @@ public final class IncrementalExportWriter {
 
         /** Writes a change made in [from, to). */
         public void write(ExportLine change) {
+            write(change, change.image() == null ? 0 : io.dynarestore.core.codec.ItemSize.of(change.image()));
+        }
+
+        /** Writes a change made in [from, to) whose image's size is known (a stream record's SizeBytes). */
+        public void write(ExportLine change, long imageBytes) {
             long micros = change.writeTimestampMicros();
             Instant at = Instant.ofEpochSecond(micros / 1_000_000, (micros % 1_000_000) * 1_000);
             if (at.isBefore(from) || !at.isBefore(to)) {
@@ -89,9 +100,7 @@ public final class IncrementalExportWriter {
             }
             out.write(change::write);
             lines.incrementAndGet();
-            if (change.image() != null) {
-                bytes.addAndGet(io.dynarestore.core.codec.ItemSize.of(change.image()));
-            }
+            bytes.addAndGet(imageBytes);
         }
 
         @Override
