@@ -35,8 +35,8 @@ final class ShardCursors {
     private final Set<String> finished = new HashSet<>();
     /** The second of the last record of each shard read to its end here: its children's records are not older. */
     private final Map<String, Long> lastSecondOfFinished = new HashMap<>();
-    /** Listed shards not read yet, their parent not read to its end: their records are unread. */
-    private final Set<String> waiting = new HashSet<>();
+    /** Listed shards not read yet, their parent not read to its end, each with its parent: their records are unread. */
+    private final Map<String, String> waiting = new HashMap<>();
     /** A shard was read to its end since the last listing: its children may not be known yet. */
     private boolean finishedSinceListing;
     private Instant refreshedAt = Instant.MIN;
@@ -119,7 +119,7 @@ final class ShardCursors {
                 c.lastReadSecond = parent == null ? Long.MIN_VALUE
                         : lastSecondOfFinished.getOrDefault(parent, Long.MIN_VALUE);
             } else {
-                waiting.add(id);
+                waiting.put(id, parent);
             }
         }
         finishedSinceListing = false;
@@ -158,17 +158,16 @@ final class ShardCursors {
 
     /**
      * The latest instant before which every record of the stream has been read, or {@link Instant#EPOCH}
-     * while that cannot be known (a listed shard waits for its parent, or a shard ended since the last
-     * listing and its children are not known yet). Per shard being read: the second of its last record
-     * read, or, for an open shard, the time it was last seen at its head less {@code settleMillis},
+     * while that cannot be known (a shard ended since the last listing and its children are not known
+     * yet, or a waiting shard has no ancestor being read). Per shard being read: the second of its last
+     * record read, or, for an open shard, the time it was last seen at its head less {@code settleMillis},
      * whichever is later (a closed shard's children hold the writes after it); and no later than the
-     * last listing less the settle.
+     * last listing less the settle. A shard waiting for its parent does not hold the bound back: its
+     * writes all came after its parent's, so they are no older than the position of the ancestor being
+     * read (which is why a backlog of closed shards still flushes as it is read).
      */
     Instant readUntil(long settleMillis) {
-        // A waiting child holds the bound back although its writes all came after its parent's: letting
-        // it pass (bound = the ancestor's position) failed ProtectorIT at takeovers, 2 runs of 2, cause
-        // not found yet. So a backlog of chained closed shards is held in memory until its last parent ends.
-        if (!waiting.isEmpty() || finishedSinceListing) {
+        if (finishedSinceListing || !waiting.keySet().stream().allMatch(this::hasAncestorBeingRead)) {
             return Instant.EPOCH;
         }
         long bound = refreshedAt.toEpochMilli() - settleMillis;
@@ -178,6 +177,21 @@ final class ShardCursors {
             bound = Math.min(bound, Math.max(head, read));
         }
         return Instant.ofEpochSecond(Math.floorDiv(bound, 1000));
+    }
+
+    private boolean hasAncestorBeingRead(String shard) {
+        String at = shard;
+        for (int hops = 0; hops <= waiting.size(); hops++) { // bounded: a parent chain never loops
+            String parent = waiting.get(at);
+            if (parent == null) {
+                return false;
+            }
+            if (cursors.containsKey(parent)) {
+                return true;
+            }
+            at = parent;
+        }
+        return false;
     }
 
     Set<String> finished() {

@@ -62,8 +62,10 @@ class ScanBackupsIT {
         assertThat(budget).isEqualTo(20.0);
 
         // When it is backed up by four Scan segments in pages of 20 items
+        Instant started = Instant.now();
         var backup = new ScanBackups(s3.client(), new VaultLayout("vault", ""), 100, 4, 20)
-                .take(dynamo, true, policy, "b-metered", Instant.now());
+                .take(dynamo, true, policy, "b-metered", started);
+        Instant ended = Instant.now();
 
         // Then every item is in the backup, and no second read more than 110% of the budget
         assertThat(backup.itemCount()).isEqualTo(400);
@@ -73,5 +75,9 @@ class ScanBackupsIT {
         assertThat(total).isGreaterThan(100);
         assertThat(perSecond.values()).allSatisfy(units -> assertThat(units).isLessThanOrEqualTo((long) (budget * 1.1)));
         assertThat(perSecond.size()).as("seconds the backup took").isGreaterThanOrEqualTo((int) (total / budget) - 1);
+
+        // and it stands for its Scan's start but is exact only from its end: a write during the Scan may be in it
+        assertThat(backup.metadata().takenAt()).isEqualTo(Instant.ofEpochSecond(started.getEpochSecond()));
+        assertThat(backup.metadata().consistentAt()).isNotNull().isBetween(ended.minusSeconds(2), ended);
     }
 }

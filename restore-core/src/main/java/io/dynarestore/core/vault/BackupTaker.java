@@ -50,7 +50,8 @@ public final class BackupTaker {
     }
 
     public Backup take(String account, String region, String table, Settings settings) {
-        Instant takenAt = settings.takenAt() != null ? settings.takenAt() : Instant.now();
+        Instant began = Instant.now();
+        Instant takenAt = settings.takenAt() != null ? settings.takenAt() : began;
         String backupId = settings.backupId() != null ? settings.backupId() : newBackupId(takenAt);
         TableDescription description = dynamo.describeTable(b -> b.tableName(table)).table();
         List<Tag> tags = dynamo.listTagsOfResource(b -> b.resourceArn(description.tableArn())).tags();
@@ -82,8 +83,11 @@ public final class BackupTaker {
         } finally {
             pool.shutdownNow();
         }
-        // writes made during the Scan may be in it or not: only from its end is the backup exact
-        Instant scanned = settings.takenAt() != null ? null : Instant.now();
+        // writes made during the Scan may be in it or not: only from its end is the backup exact. A time
+        // chosen before this Scan began (a fixture's history) is taken as exact; one that names the
+        // Scan's own start (the protector rounds it down to the second) is not.
+        boolean history = settings.takenAt() != null && settings.takenAt().isBefore(began.minusSeconds(5));
+        Instant scanned = history ? null : Instant.now();
         return writer.finish(description, tags, ttl, continuous, takenAt, takenAt.plus(settings.retention()), scanned);
     }
 
@@ -158,7 +162,9 @@ public final class BackupTaker {
      * @param scanSegments       parallel Scan segments (threads)
      * @param retention          how long the backup stays restorable
      * @param backupId           a chosen id, or {@code null} for a new one
-     * @param takenAt            a chosen time (tests, demo history), or {@code null} for now
+     * @param takenAt            a chosen time (tests, demo history: exact there), the Scan's start rounded
+     *                           down, or {@code null} for now; but for history, the backup is exact only
+     *                           from the Scan's end ({@code consistentAt})
      * @param readUnitsPerSecond the read budget the segments share (0: unpaced)
      * @param pageLimit          items per Scan page at most (a paced Scan takes pages of a twentieth of its budget)
      */
