@@ -60,6 +60,8 @@ public final class StreamCapture {
     private final Executor writers;
     private List<CapturedWrite> pending = new ArrayList<>();
     private CompletableFuture<ChangeLogFlush.Written> inFlight;
+    /** Writes in the flush in flight (0 when none), for {@link #buffered()}. */
+    private int flushingCount;
     private final Map<String, String> flushedSequences = new HashMap<>();
     private ShardCursors cursors;
     private volatile Instant from;
@@ -118,8 +120,6 @@ public final class StreamCapture {
     public int buffered() {
         return pending.size() + flushingCount;
     }
-
-    private int flushingCount;
 
     public int shardsRead() {
         return cursors == null ? 0 : cursors.shardsRead();
@@ -236,13 +236,13 @@ public final class StreamCapture {
     }
 
     /**
-     * Hands the writes of [from, to) to a writer when {@code to} is past {@code from}; returns
-     * whether it did. The writes of later seconds stay buffered, and so do their shards' positions.
+     * Hands the writes of [from, to) to a writer when {@code to} is past {@code from}. The writes of
+     * later seconds stay buffered, and so do their shards' positions.
      */
-    boolean startFlush() {
+    private void startFlush() {
         Instant to = cursors.readUntil(settings.settle().toMillis());
         if (!to.isAfter(from)) {
-            return false;
+            return;
         }
         long toSecond = to.getEpochSecond();
         var batch = new ArrayList<CapturedWrite>(pending.size());
@@ -259,7 +259,6 @@ public final class StreamCapture {
         // every interval from this start: a flush slower than the interval is followed by the next at once
         nextFlush = clock.instant().plus(settings.flushEvery());
         inFlight = CompletableFuture.supplyAsync(flush::write, writers);
-        return true;
     }
 
     private void completeFlush() {
