@@ -23,7 +23,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -37,7 +36,9 @@ import tools.jackson.databind.node.ObjectNode;
  * shards that roll over into a child, records trimmed after the retention, and the service's
  * exceptions ({@code TrimmedDataAccessException}, {@code ExpiredIteratorException},
  * {@code ResourceNotFoundException}). Point the AWS SDK's {@code DynamoDbStreamsClient} at
- * {@link #endpoint()}: nothing in the client knows it is not AWS.
+ * {@link #endpoint()}: nothing in the client knows it is not AWS. Point-in-time recovery and
+ * exports ({@code UpdateContinuousBackups}, {@code ExportTableToPointInTime}, ...) are answered by
+ * {@link ExportsApi}, into the S3 given by {@link #exportsTo}; the Streams calls by {@link StreamsApi}.
  */
 public final class StreamsEndpoint implements AutoCloseable {
 
@@ -52,18 +53,34 @@ public final class StreamsEndpoint implements AutoCloseable {
     private final URI target;
     private final Clock clock;
     private final Map<String, StreamLog> latest = new ConcurrentHashMap<>();
-    private final Map<String, StreamLog> byArn = new ConcurrentHashMap<>();
     private final Map<String, ReentrantLock> tableLocks = new ConcurrentHashMap<>();
     private final AtomicLong sequence = new AtomicLong(100_000_000_000_000_000L);
-    private final AtomicLong recordsServed = new AtomicLong();
+    private final StreamsApi streamsApi = new StreamsApi();
+    private final ExportsApi exports;
     private volatile int recordsPerShard = 10_000;
-    private volatile Duration retention = Duration.ofHours(24);
     private volatile String region = "us-east-1";
 
     private StreamsEndpoint(URI target, int port, Clock clock) throws IOException {
         this.target = target;
         this.clock = clock;
         this.forwarding = new Forwarding(target);
+        this.exports = new ExportsApi(new ExportsApi.Tables() {
+            @Override
+            public JsonNode call(String op, ObjectNode request) {
+                return StreamsEndpoint.this.call(op, request);
+            }
+
+            @Override
+            public <T> T locked(String table, java.util.function.Supplier<T> action) {
+                ReentrantLock lock = tableLocks.computeIfAbsent(table, k -> new ReentrantLock());
+                lock.lock();
+                try {
+                    return action.get();
+                } finally {
+                    lock.unlock();
+                }
+            }
+        }, clock, ACCOUNT);
         this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
         server.createContext("/", this::handle);
         server.setExecutor(Executors.newFixedThreadPool(16));
@@ -95,7 +112,7 @@ public final class StreamsEndpoint implements AutoCloseable {
 
     /** How long records stay readable (DynamoDB Streams: 24 hours). */
     public StreamsEndpoint retention(Duration retention) {
-        this.retention = retention;
+        streamsApi.retention(retention);
         return this;
     }
 
@@ -106,9 +123,38 @@ public final class StreamsEndpoint implements AutoCloseable {
         return this;
     }
 
+    /** Where exports write their files (S3Proxy locally): without it, ExportTableToPointInTime fails. */
+    public StreamsEndpoint exportsTo(software.amazon.awssdk.services.s3.S3Client s3) {
+        exports.writeTo(s3);
+        return this;
+    }
+
+    /** The shortest incremental export period accepted (DynamoDB: 15 minutes), shortened by tests that cannot wait. */
+    public StreamsEndpoint shortestIncrementalExport(Duration shortest) {
+        exports.shortestIncremental(shortest);
+        return this;
+    }
+
     /** Records handed out by GetRecords so far (the benchmark's baseline counts them). */
     public long recordsServed() {
-        return recordsServed.get();
+        return streamsApi.recordsServed();
+    }
+
+    private void streams(HttpExchange exchange, String op, ObjectNode request) throws IOException {
+        try {
+            Forwarding.reply(exchange, 200, streamsApi.answer(op, request).toString());
+        } catch (StreamsError e) {
+            Forwarding.reply(exchange, 400, error(e.type, e.getMessage()));
+        }
+    }
+
+    private void exports(HttpExchange exchange, String op, byte[] body) throws IOException {
+        try {
+            Forwarding.reply(exchange, 200, exports.answer(op, (ObjectNode) JSON.readTree(body), regionOf(exchange))
+                    .toString());
+        } catch (StreamsError e) {
+            Forwarding.reply(exchange, 400, error(e.type, e.getMessage()));
+        }
     }
 
     private void handle(HttpExchange exchange) throws IOException {
@@ -127,7 +173,13 @@ public final class StreamsEndpoint implements AutoCloseable {
                 case "DescribeTable" -> describeTable(exchange, body);
                 case "DeleteTable" -> deleteTable(exchange, body);
                 case "PutItem", "DeleteItem", "UpdateItem", "BatchWriteItem" -> write(exchange, body, op);
-                default -> pass(exchange, body);
+                default -> {
+                    if (exports.handles(op)) {
+                        exports(exchange, op, body);
+                    } else {
+                        pass(exchange, body);
+                    }
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -208,9 +260,13 @@ public final class StreamsEndpoint implements AutoCloseable {
 
     private void deleteTable(HttpExchange exchange, byte[] body) throws IOException, InterruptedException {
         var response = forwarding.forward(exchange, body);
-        StreamLog log = latest.get(JSON.readTree(body).path("TableName").asString());
+        String table = JSON.readTree(body).path("TableName").asString();
+        StreamLog log = latest.get(table);
         if (response.statusCode() == 200 && log != null) {
             log.disable();
+        }
+        if (response.statusCode() == 200) {
+            exports.tableDeleted(table);
         }
         Forwarding.copyBack(exchange, response, response.body());
     }
@@ -231,7 +287,7 @@ public final class StreamsEndpoint implements AutoCloseable {
         if (previous != null) {
             previous.disable();
         }
-        byArn.put(log.arn(), log);
+        streamsApi.register(log);
         return log;
     }
 
@@ -242,7 +298,7 @@ public final class StreamsEndpoint implements AutoCloseable {
         var writes = new ArrayList<KeyedWrite>();
         if ("BatchWriteItem".equals(op)) {
             for (var entry : request.path("RequestItems").properties()) {
-                StreamLog log = recording(entry.getKey());
+                Recorded log = recording(entry.getKey());
                 for (JsonNode w : entry.getValue()) {
                     if (log != null) {
                         JsonNode image = w.has("PutRequest") ? w.path("PutRequest").path("Item")
@@ -252,7 +308,7 @@ public final class StreamsEndpoint implements AutoCloseable {
                 }
             }
         } else {
-            StreamLog log = recording(request.path("TableName").asString());
+            Recorded log = recording(request.path("TableName").asString());
             if (log != null) {
                 writes.add(new KeyedWrite(log, keyOf(log, "PutItem".equals(op) ? request.path("Item")
                         : request.path("Key"))));
@@ -262,19 +318,19 @@ public final class StreamsEndpoint implements AutoCloseable {
             pass(exchange, body);
             return;
         }
-        List<ReentrantLock> locks = writes.stream().map(w -> w.log.table()).distinct().sorted()
+        List<ReentrantLock> locks = writes.stream().map(w -> w.log.table).distinct().sorted()
                 .map(t -> tableLocks.computeIfAbsent(t, k -> new ReentrantLock())).toList();
         locks.forEach(ReentrantLock::lock);
         try {
             for (KeyedWrite w : writes) {
-                w.old = getItem(w.log.table(), w.key);
+                w.old = getItem(w.log.table, w.key);
             }
             var response = forwarding.forward(exchange, body);
             if (response.statusCode() == 200) {
                 JsonNode unprocessed = JSON.readTree(response.body()).path("UnprocessedItems");
                 for (KeyedWrite w : writes) {
                     if (!isUnprocessed(unprocessed, w)) {
-                        record(w.log, w.key, w.old, getItem(w.log.table(), w.key));
+                        record(w.log, w.key, w.old, getItem(w.log.table, w.key));
                     }
                 }
             }
@@ -285,7 +341,7 @@ public final class StreamsEndpoint implements AutoCloseable {
     }
 
     private boolean isUnprocessed(JsonNode unprocessed, KeyedWrite w) {
-        for (JsonNode left : unprocessed.path(w.log.table())) {
+        for (JsonNode left : unprocessed.path(w.log.table)) {
             JsonNode image = left.has("PutRequest") ? left.path("PutRequest").path("Item")
                     : left.path("DeleteRequest").path("Key");
             if (keyOf(w.log, image).equals(w.key)) {
@@ -295,9 +351,16 @@ public final class StreamsEndpoint implements AutoCloseable {
         return false;
     }
 
-    private void record(StreamLog log, ObjectNode key, JsonNode old, JsonNode now) {
+    private void record(Recorded table, ObjectNode key, JsonNode old, JsonNode now) {
         if ((old == null && now == null) || (old != null && old.equals(now))) {
             return; // DynamoDB writes no record for a write that changes nothing
+        }
+        if (table.history != null) {
+            table.history.record(clock.instant(), key, old, now);
+        }
+        StreamLog log = table.stream;
+        if (log == null) {
+            return;
         }
         ObjectNode record = JSON.createObjectNode();
         record.put("eventID", UUID.randomUUID().toString().replace("-", ""));
@@ -320,12 +383,21 @@ public final class StreamsEndpoint implements AutoCloseable {
         log.append(record, Long.toString(sequence.incrementAndGet()), recordsPerShard);
     }
 
-    private StreamLog recording(String table) {
+    /** Where the writes of {@code table} are recorded: its enabled stream, its recovery history; null for neither. */
+    private Recorded recording(String table) {
         StreamLog log = latest.get(table);
-        return log != null && log.enabled() ? log : null;
+        StreamLog stream = log != null && log.enabled() ? log : null;
+        TableHistory history = exports.history(table);
+        if (stream == null && history == null) {
+            return null;
+        }
+        return new Recorded(table, stream != null ? stream.keySchema() : history.keySchema(), stream, history);
     }
 
-    private static ObjectNode keyOf(StreamLog log, JsonNode image) {
+    private record Recorded(String table, JsonNode keySchema, StreamLog stream, TableHistory history) {
+    }
+
+    private static ObjectNode keyOf(Recorded log, JsonNode image) {
         ObjectNode key = JSON.createObjectNode();
         for (JsonNode k : log.keySchema()) {
             String name = k.path("AttributeName").asString();
@@ -379,105 +451,6 @@ public final class StreamsEndpoint implements AutoCloseable {
         return "us-east-1";
     }
 
-    // ---- DynamoDB Streams ----
-
-    private void streams(HttpExchange exchange, String op, ObjectNode request) throws IOException {
-        try {
-            ObjectNode answer = switch (op) {
-                case "ListStreams" -> listStreams(request);
-                case "DescribeStream" -> describeStream(request);
-                case "GetShardIterator" -> {
-                    ObjectNode o = JSON.createObjectNode();
-                    StreamLog log = stream(request.path("StreamArn").asString());
-                    log.trim(retention);
-                    o.put("ShardIterator", log.iterator(
-                            request.path("ShardId").asString(), request.path("ShardIteratorType").asString(),
-                            request.path("SequenceNumber").asString(null)));
-                    yield o;
-                }
-                case "GetRecords" -> getRecords(request);
-                default -> throw new StreamsError("UnknownOperationException", "Unknown operation " + op);
-            };
-            Forwarding.reply(exchange, 200, answer.toString());
-        } catch (StreamsError e) {
-            Forwarding.reply(exchange, 400, error(e.type, e.getMessage()));
-        }
-    }
-
-    private ObjectNode listStreams(ObjectNode request) {
-        String table = request.path("TableName").asString(null);
-        String after = request.path("ExclusiveStartStreamArn").asString(null);
-        int limit = request.path("Limit").asInt(100);
-        ObjectNode answer = JSON.createObjectNode();
-        ArrayNode list = answer.putArray("Streams");
-        var arns = byArn.keySet().stream().sorted().toList();
-        for (String arn : arns) {
-            StreamLog log = byArn.get(arn);
-            if ((table != null && !table.equals(log.table())) || (after != null && arn.compareTo(after) <= 0)) {
-                continue;
-            }
-            if (list.size() == limit) {
-                answer.put("LastEvaluatedStreamArn", list.get(list.size() - 1).path("StreamArn").asString());
-                break;
-            }
-            ObjectNode s = list.addObject();
-            s.put("StreamArn", arn);
-            s.put("TableName", log.table());
-            s.put("StreamLabel", log.label());
-        }
-        return answer;
-    }
-
-    private ObjectNode describeStream(ObjectNode request) throws StreamsError {
-        StreamLog log = stream(request.path("StreamArn").asString());
-        log.trim(retention);
-        ObjectNode description = log.describe();
-        String after = request.path("ExclusiveStartShardId").asString(null);
-        int limit = Math.min(100, request.path("Limit").asInt(100));
-        ArrayNode kept = JSON.createArrayNode();
-        boolean started = after == null;
-        String last = null;
-        for (JsonNode shard : description.path("Shards")) {
-            if (!started) {
-                started = shard.path("ShardId").asString().equals(after);
-                continue;
-            }
-            if (kept.size() == limit) {
-                last = kept.get(kept.size() - 1).path("ShardId").asString();
-                break;
-            }
-            kept.add(shard);
-        }
-        description.set("Shards", kept);
-        if (last != null) {
-            description.put("LastEvaluatedShardId", last);
-        }
-        ObjectNode answer = JSON.createObjectNode();
-        answer.set("StreamDescription", description);
-        return answer;
-    }
-
-    private ObjectNode getRecords(ObjectNode request) throws StreamsError {
-        String[] iterator = StreamLog.decode(request.path("ShardIterator").asString(""));
-        if (iterator == null) {
-            throw new StreamsError("ValidationException", "Invalid ShardIterator");
-        }
-        StreamLog log = stream(iterator[0]);
-        log.trim(retention);
-        ObjectNode answer = log.records(iterator, Math.min(1000, request.path("Limit").asInt(1000)));
-        recordsServed.addAndGet(answer.path("Records").size());
-        return answer;
-    }
-
-    private StreamLog stream(String arn) throws StreamsError {
-        StreamLog log = byArn.get(arn);
-        if (log == null) {
-            throw new StreamsError("ResourceNotFoundException", "Requested resource not found: Stream: " + arn
-                    + " not found");
-        }
-        return log;
-    }
-
     private static String error(String type, String message) {
         ObjectNode e = JSON.createObjectNode();
         e.put("__type", "com.amazonaws.dynamodb.v20120810#" + type);
@@ -488,15 +461,16 @@ public final class StreamsEndpoint implements AutoCloseable {
     @Override
     public void close() {
         server.stop(0);
+        exports.close();
         ((ExecutorService) server.getExecutor()).shutdownNow();
     }
 
     private static final class KeyedWrite {
-        final StreamLog log;
+        final Recorded log;
         final ObjectNode key;
         JsonNode old;
 
-        KeyedWrite(StreamLog log, ObjectNode key) {
+        KeyedWrite(Recorded log, ObjectNode key) {
             this.log = log;
             this.key = key;
         }
