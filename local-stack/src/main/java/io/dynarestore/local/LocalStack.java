@@ -104,6 +104,7 @@ public final class LocalStack implements AutoCloseable {
         streams = StreamsEndpoint.inFrontOf(dynalite.endpoint(), settings.port("dynamodb"));
         step("S3Proxy on 127.0.0.1:" + settings.port("s3"));
         s3 = S3Server.start(settings.port("s3"), settings.inMemory() ? null : dir("s3"), BUCKET, false);
+        streams.exportsTo(s3.client()); // ExportTableToPointInTime writes into the vault's bucket, as on AWS
         step("SMTP on 127.0.0.1:" + settings.port("smtp"));
         mail = new GreenMail(new ServerSetup[]{
                 new ServerSetup(settings.port("smtp"), "127.0.0.1", ServerSetup.PROTOCOL_SMTP),

@@ -17,13 +17,15 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param capture   the change-log capture
  * @param backups   full backups
  * @param retention expiry
+ * @param exports   DynamoDB's own exports (NATIVE_EXPORT backups, NATIVE_INCREMENTAL change logs)
  */
 @ConfigurationProperties("protector")
 public record ProtectorProperties(AwsSettings aws, VaultSettings vault, TopicDefinitions topics,
                                   @DefaultValue("protector") String group,
                                   @DefaultValue Capture capture,
                                   @DefaultValue Backups backups,
-                                  @DefaultValue Retention retention) {
+                                  @DefaultValue Retention retention,
+                                  @DefaultValue Exports exports) {
 
     /**
      * @param pollInterval the pause between two reads of a table's stream
@@ -53,5 +55,14 @@ public record ProtectorProperties(AwsSettings aws, VaultSettings vault, TopicDef
      * @param grace how long an expired backup stays, so that a restore that resolved it can still read it
      */
     public record Retention(@DefaultValue("1m") Duration every, @DefaultValue("1h") Duration grace) {
+    }
+
+    /**
+     * @param pollInterval how often a running export is asked about (DescribeExport)
+     * @param timeout      how long one export may run before it counts as failed (it is looked for again)
+     * @param checkEvery   how often a NATIVE_INCREMENTAL change log looks whether its next export is due
+     */
+    public record Exports(@DefaultValue("10s") Duration pollInterval, @DefaultValue("6h") Duration timeout,
+                          @DefaultValue("1m") Duration checkEvery) {
     }
 }

@@ -25,11 +25,13 @@ import tools.jackson.databind.JsonNode;
  * Protection from end to end: a table protected through the REST API by the protector (SCAN
  * backups, a Streams change log), changed, and restored through the REST API to the second before
  * the change; and a change log that fell behind its stream, whose gap the windows show and no
- * restore crosses.
+ * restore crosses; and a table protected by DynamoDB's own exports.
  */
 class ProtectionIT {
 
     private static final List<String> KEYS = List.of("pk", "sk");
+    private static final String[] PROTECTOR_ARGS = {"--protector.capture.settle=500ms",
+            "--protector.exports.poll-interval=200ms", "--protector.exports.check-every=1s"};
     private static RestoreStack stack;
     private static StreamsEndpoint endpoint;
     private static DynamoDbClient dynamo;
@@ -39,12 +41,12 @@ class ProtectionIT {
     @BeforeAll
     static void start() {
         stack = RestoreStack.infrastructure();
-        endpoint = StreamsEndpoint.inFrontOf(stack.dynalite.endpoint());
+        endpoint = StreamsEndpoint.inFrontOf(stack.dynalite.endpoint()).exportsTo(stack.s3.client());
         stack.throughStreamsEndpoint(endpoint);
         stack.startPlanner();
         stack.startWriter();
         stack.startApi();
-        protector = stack.startProtector("--protector.capture.settle=500ms");
+        protector = stack.startProtector(PROTECTOR_ARGS);
         dynamo = io.dynarestore.testkit.Dynalite.client(endpoint.endpoint());
         protection = new StatusLog(stack.kafka.bootstrapServers(), Topic.PROTECTION_EVENTS.topicName());
     }
@@ -159,7 +161,7 @@ class ProtectionIT {
         endpoint.retention(Duration.ofMillis(700));
         try {
             Thread.sleep(1_000);
-            protector = stack.startProtector("--protector.capture.settle=500ms");
+            protector = stack.startProtector(PROTECTOR_ARGS);
 
             // Then the windows show a gap once the capture started again
             Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
@@ -177,6 +179,49 @@ class ProtectionIT {
         } finally {
             endpoint.retention(Duration.ofHours(24));
         }
+    }
+
+    @Test
+    void aTableProtectedByNativeExportsIsBackedUpByDynamoDbsOwnExportAndRestoresFromIt() throws Exception {
+        // Given a table without point-in-time recovery
+        createTable("exported");
+        var items = new RandomItems(37, RandomItems.Shape.simple());
+        for (int i = 0; i < 30; i++) {
+            int n = i;
+            dynamo.putItem(b -> b.tableName("exported").item(items.item(n)));
+        }
+        String nativePolicy = """
+                {"backups": {"method": "NATIVE_EXPORT", "every": "PT1H", "retention": "P7D"},
+                 "changeLog": {"method": "NATIVE_INCREMENTAL", "flushEvery": "PT15M"}}""";
+
+        // Then a policy of native exports is refused with the command that turns recovery on
+        var refused = Http.put(stack.apiUri("/tables/exported/protection"), nativePolicy);
+        assertThat(refused.status()).as(refused.body()).isEqualTo(422);
+        assertThat(refused.json().path("detail").asString())
+                .contains("update-continuous-backups --table-name exported");
+
+        // When recovery is on and the table is protected by native exports
+        dynamo.updateContinuousBackups(b -> b.tableName("exported")
+                .pointInTimeRecoverySpecification(p -> p.pointInTimeRecoveryEnabled(true)));
+        TreeMap<String, String> before = ItemDigests.ofTable(dynamo, "exported", KEYS);
+        var put = Http.put(stack.apiUri("/tables/exported/protection"), nativePolicy);
+        assertThat(put.status()).as(put.body()).isEqualTo(200);
+
+        // Then DynamoDB's export of the table is listed as a backup, and restores to the table as it was
+        Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() ->
+                Http.get(stack.apiUri("/tables/exported/backups")).json().path("backups").size() > 0);
+        String backupId = Http.get(stack.apiUri("/tables/exported/backups")).json().path("backups").get(0)
+                .path("backupId").asString();
+        assertThat(protection.all()).anyMatch(e -> "BackupCompleted".equals(e.type()) && e.raw().contains(backupId)
+                && e.raw().contains("NATIVE_EXPORT"));
+        for (int i = 0; i < 10; i++) {
+            int n = i;
+            dynamo.deleteItem(b -> b.tableName("exported").key(key(items.item(n))));
+        }
+        stack.restoreAndAwaitCompletion("""
+                {"source": {"table": "exported", "backupId": "%s"},
+                 "destination": {"type": "NEW_TABLE", "tableName": "exported-again"}}""".formatted(backupId));
+        assertThat(ItemDigests.ofTable(dynamo, "exported-again", KEYS)).isEqualTo(before).hasSize(30);
     }
 
     private static Map<String, AttributeValue> key(Map<String, AttributeValue> item) {

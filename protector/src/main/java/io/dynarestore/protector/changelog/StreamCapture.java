@@ -44,7 +44,7 @@ import software.amazon.awssdk.services.s3.model.CommonPrefix;
  */
 public final class StreamCapture {
 
-    static final String EXPORT_PREFIX = "stream-";
+    public static final String EXPORT_PREFIX = "stream-";
 
     private final DynamoDbStreamsClient streams;
     private final DynamoDbClient dynamo;

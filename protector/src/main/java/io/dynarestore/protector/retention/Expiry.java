@@ -18,7 +18,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * change-log export the capture wrote is deleted once it ends at or before the oldest backup kept
  * (it extends nothing), except the latest, which holds the capture's checkpoint. The marker that
  * lists a thing ({@code backup.json}, {@code export.json}) goes first, so a half-deleted backup is
- * never listed. The grace leaves a restore that already resolved its source the time to read it.
+ * never listed. Exports registered by hand (native ones a user made) are never deleted. The grace leaves a restore that already resolved its source the time to read it.
  */
 public final class Expiry {
 
@@ -38,7 +38,11 @@ public final class Expiry {
         this.grace = grace;
     }
 
-    public Expired run(String account, String region, String table, String ownExportPrefix, Instant now) {
+    /**
+     * @param ownExportPrefixes the id prefixes of the change logs this service records (one chain each,
+     *                          whose latest export is kept: it holds the chain's checkpoint)
+     */
+    public Expired run(String account, String region, String table, List<String> ownExportPrefixes, Instant now) {
         var backups = catalog.listBackups(account, region, table);
         var gone = new ArrayList<BackupSummary>();
         for (BackupSummary b : backups) {
@@ -50,15 +54,17 @@ public final class Expiry {
         }
         Instant keepFrom = backups.stream().filter(b -> !gone.contains(b)).map(BackupSummary::takenAt)
                 .min(Comparator.naturalOrder()).orElse(now);
-        var own = catalog.listExports(account, region, table).stream()
-                .filter(e -> e.exportId().startsWith(ownExportPrefix)).toList();
+        var exports = catalog.listExports(account, region, table);
         var expired = new ArrayList<ExportMetadata>();
-        for (int i = 0; i < own.size() - 1; i++) {
-            ExportMetadata e = own.get(i);
-            if (!e.to().isAfter(keepFrom)) {
-                String prefix = layout.exportPrefix(account, region, table, e.exportId());
-                deleteFolder(prefix, prefix + VaultLayout.EXPORT_JSON);
-                expired.add(e);
+        for (String ownPrefix : ownExportPrefixes) {
+            var own = exports.stream().filter(e -> e.exportId().startsWith(ownPrefix)).toList();
+            for (int i = 0; i < own.size() - 1; i++) {
+                ExportMetadata e = own.get(i);
+                if (!e.to().isAfter(keepFrom)) {
+                    String prefix = layout.exportPrefix(account, region, table, e.exportId());
+                    deleteFolder(prefix, prefix + VaultLayout.EXPORT_JSON);
+                    expired.add(e);
+                }
             }
         }
         return new Expired(gone, expired);

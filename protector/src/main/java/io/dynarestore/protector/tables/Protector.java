@@ -1,5 +1,8 @@
 package io.dynarestore.protector.tables;
 
+import io.dynarestore.protector.backups.NativeExportBackups;
+import io.dynarestore.protector.changelog.NativeIncrementalExports;
+import io.dynarestore.protector.exports.TableExports;
 import io.dynarestore.contracts.Json;
 import io.dynarestore.contracts.Topic;
 import io.dynarestore.contracts.protection.ProtectionPolicyEvent;
@@ -52,6 +55,7 @@ public final class Protector implements AutoCloseable {
     private final ScheduledExecutorService scheduler;
     private final ExecutorService backupPool;
     private final ExecutorService flushPool;
+    private final ExecutorService exportPool;
     private final TableServices services;
     private final Duration pollInterval;
     private final Map<String, TableGuard> guards = new ConcurrentHashMap<>();
@@ -67,14 +71,19 @@ public final class Protector implements AutoCloseable {
                 DaemonThreads.named("backup"));
         // captures write their flushes here while their stepping threads read on
         this.flushPool = Executors.newFixedThreadPool(properties.capture().threads(), DaemonThreads.named("flush"));
+        // native change-log exports mostly wait for DynamoDB; they never hold up the backups' threads
+        this.exportPool = Executors.newFixedThreadPool(properties.capture().threads(), DaemonThreads.named("export"));
+        var exports = new TableExports(properties.exports().pollInterval(), properties.exports().timeout());
         var metrics = new ProtectorMetrics(registry, guards::size,
                 () -> guards.values().stream().mapToInt(g -> g.capture() == null ? 0 : g.capture().shardsRead()).sum(),
                 this::secondsBehind);
         this.services = new TableServices(aws, catalog.layout(), new BackupSchedule(catalog),
                 new ScanBackups(aws.s3(), catalog.layout(), properties.backups().itemsPerFile(),
                         properties.backups().scanSegments(), properties.backups().pageLimit()),
-                new Expiry(aws.s3(), catalog, properties.retention().grace()), backupPool, flushPool,
-                new ProtectionEvents(publisher), metrics, properties.capture(), properties.retention(), clock);
+                new NativeExportBackups(catalog, exports), new NativeIncrementalExports(catalog, exports),
+                new Expiry(aws.s3(), catalog, properties.retention().grace()), backupPool, flushPool, exportPool,
+                new ProtectionEvents(publisher), metrics, properties.capture(), properties.retention(),
+                properties.exports(), clock);
         var config = new HashMap<>(consumerConfig);
         config.put(ConsumerConfig.GROUP_ID_CONFIG, properties.group());
         config.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, RangeAssignor.class.getName());
@@ -168,5 +177,6 @@ public final class Protector implements AutoCloseable {
         scheduler.shutdownNow();
         backupPool.shutdownNow();
         flushPool.shutdownNow();
+        exportPool.shutdownNow();
     }
 }

@@ -6,15 +6,18 @@ import io.dynarestore.contracts.protection.BackupFailed;
 import io.dynarestore.contracts.protection.BackupMethod;
 import io.dynarestore.contracts.protection.BackupStarted;
 import io.dynarestore.contracts.protection.ChangeLogExpired;
+import io.dynarestore.contracts.protection.ChangeLogFailed;
 import io.dynarestore.contracts.protection.ChangeLogFlushed;
 import io.dynarestore.contracts.protection.ChangeLogGapped;
 import io.dynarestore.contracts.protection.ChangeLogMethod;
 import io.dynarestore.contracts.protection.ProtectionEvent;
 import io.dynarestore.contracts.protection.ProtectionSet;
 import io.dynarestore.core.vault.Backup;
+import io.dynarestore.core.vault.BackupMetadata;
 import io.dynarestore.core.vault.BackupTaker;
 import io.dynarestore.core.vault.ExportMetadata;
 import io.dynarestore.protector.backups.BackupSchedule;
+import io.dynarestore.protector.changelog.NativeIncrementalExports;
 import io.dynarestore.protector.changelog.StreamCapture;
 import io.dynarestore.protector.retention.Expiry;
 import java.time.Clock;
@@ -60,6 +63,9 @@ final class TableGuard {
     private boolean stopped;
     private ScheduledFuture<?> task;
     private volatile Future<?> backup;
+    private final AtomicBoolean exportRunning = new AtomicBoolean();
+    private volatile Instant nextExportCheck = Instant.MIN;
+    private volatile Future<?> export;
 
     TableGuard(TableServices services, ProtectionSet policy, int partition, Clock clock) {
         this.services = services;
@@ -113,9 +119,10 @@ final class TableGuard {
                 task.cancel(false);
             }
         }
-        Future<?> running = backup;
-        if (running != null) {
-            running.cancel(true);
+        for (Future<?> running : new Future<?>[]{backup, export}) {
+            if (running != null) {
+                running.cancel(true);
+            }
         }
         stepping.lock();
         try {
@@ -150,6 +157,7 @@ final class TableGuard {
         try {
             Instant now = clock.instant();
             stepCapture(now);
+            maybeExportChangeLog(now);
             maybeBackup(now);
             if (!now.isBefore(nextExpiry)) {
                 nextExpiry = now.plus(services.retention().every());
@@ -158,6 +166,12 @@ final class TableGuard {
         } catch (RuntimeException e) {
             // one table's trouble never stops the others; the next tick tries again
             log.warn("protecting {} failed: {}", key(), e.toString());
+            ProtectionSet p = policy;
+            if (capture != null) {
+                // what it read since its last flush is read again from the checkpoint: nothing is lost
+                publish(ChangeLogFailed.of(p.account(), p.region(), p.table(), ChangeLogMethod.STREAMS,
+                        String.valueOf(e.getMessage())));
+            }
             stopCapture();
             captureStarted = false;
             nextStartAttempt = clock.instant().plusSeconds(5);
@@ -196,7 +210,7 @@ final class TableGuard {
 
     private void maybeBackup(Instant now) {
         ProtectionSet p = policy;
-        if (p.backups().method() != BackupMethod.SCAN || backupRunning.get() || now.isBefore(nextBackupAttempt)) {
+        if (backupRunning.get() || now.isBefore(nextBackupAttempt)) {
             return;
         }
         if (p.changeLogMethod() == ChangeLogMethod.STREAMS
@@ -227,27 +241,83 @@ final class TableGuard {
     }
 
     private void runBackup(ProtectionSet p, String id, Instant slot) {
+        BackupMethod method = p.backups().method();
         try {
             Instant started = clock.instant();
-            publish(BackupStarted.of(p.account(), p.region(), p.table(), id, BackupMethod.SCAN, slot));
-            Backup b = services.scans().take(services.dynamo(p), services.capacityEnforced(p), p, id, started);
+            publish(BackupStarted.of(p.account(), p.region(), p.table(), id, method, slot));
+            BackupMetadata metadata;
+            long items;
+            if (method == BackupMethod.NATIVE_EXPORT) {
+                // a snapshot at the slot itself: DynamoDB exports the table as it was then
+                var taken = services.nativeBackups().take(services.dynamo(p), p, id, slot);
+                metadata = taken.metadata();
+                items = taken.itemCount();
+            } else {
+                Backup b = services.scans().take(services.dynamo(p), services.capacityEnforced(p), p, id, started);
+                metadata = b.metadata();
+                items = b.itemCount();
+            }
             Duration took = Duration.between(started, clock.instant());
             services.metrics().backupTook(took);
-            publish(BackupCompleted.of(p.account(), p.region(), p.table(), id, BackupMethod.SCAN,
-                    b.metadata().takenAt(), b.metadata().expiresAt(), b.itemCount(), took.toMillis()));
+            publish(BackupCompleted.of(p.account(), p.region(), p.table(), id, method, metadata.takenAt(),
+                    metadata.expiresAt(), items, took.toMillis()));
         } catch (RuntimeException e) {
             log.warn("backup {} of {} failed: {}", id, key(), e.toString());
-            publish(BackupFailed.of(p.account(), p.region(), p.table(), id, BackupMethod.SCAN,
-                    String.valueOf(e.getMessage())));
+            publish(BackupFailed.of(p.account(), p.region(), p.table(), id, method, String.valueOf(e.getMessage())));
             nextBackupAttempt = clock.instant().plus(BACKUP_RETRY); // not a failed backup per tick
         } finally {
             backupRunning.set(false);
         }
     }
 
+    /**
+     * A NATIVE_INCREMENTAL change log: every {@code exports.checkEvery}, the next exports of the chain
+     * that are due, one after another, on the export pool (an export runs for minutes on AWS).
+     */
+    private void maybeExportChangeLog(Instant now) {
+        ProtectionSet p = policy;
+        if (p.changeLogMethod() != ChangeLogMethod.NATIVE_INCREMENTAL || now.isBefore(nextExportCheck)
+                || !exportRunning.compareAndSet(false, true)) {
+            return;
+        }
+        nextExportCheck = now.plus(services.exports().checkEvery());
+        export = services.exportPool().submit(() -> runExports(p));
+    }
+
+    private void runExports(ProtectionSet p) {
+        try {
+            NativeIncrementalExports.Outcome outcome;
+            do {
+                outcome = services.incrementals().step(services.dynamo(p), p);
+                if (outcome.gap() != null) {
+                    publish(ChangeLogGapped.of(p.account(), p.region(), p.table(), outcome.gap().from(),
+                            outcome.gap().to(), "point-in-time recovery no longer reached the change log's end; it "
+                                    + "restarted at the first backup since"));
+                }
+                ExportMetadata e = outcome.exported();
+                if (e != null) {
+                    Duration lag = Duration.between(e.to(), clock.instant());
+                    services.metrics().flushed(e.itemCount(), lag);
+                    publish(ChangeLogFlushed.of(p.account(), p.region(), p.table(), e.exportId(), e.from(), e.to(),
+                            e.itemCount(), Math.max(0, lag.toMillis())));
+                }
+                if (outcome.needsBase()) {
+                    backupNow(); // the chain starts at a backup inside the recovery window
+                }
+            } while (outcome.exported() != null && !Thread.currentThread().isInterrupted());
+        } catch (RuntimeException e) {
+            log.warn("change-log export of {} failed: {}", key(), e.toString());
+            publish(ChangeLogFailed.of(p.account(), p.region(), p.table(), ChangeLogMethod.NATIVE_INCREMENTAL,
+                    String.valueOf(e.getMessage())));
+            nextExportCheck = clock.instant().plus(BACKUP_RETRY);
+        } finally {
+            exportRunning.set(false);
+        }
+    }
+
     private void expire(Instant now) {
         ProtectionSet p = policy;
-        Expiry.Expired gone = services.expiry().run(p.account(), p.region(), p.table(), services.ownExportPrefix(),
+        Expiry.Expired gone = services.expiry().run(p.account(), p.region(), p.table(), services.ownExportPrefixes(),
                 now);
         gone.backups().forEach(b -> publish(BackupExpired.of(p.account(), p.region(), p.table(), b.backupId(),
                 b.expiresAt())));

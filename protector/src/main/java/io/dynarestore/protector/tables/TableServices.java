@@ -1,5 +1,8 @@
 package io.dynarestore.protector.tables;
 
+import io.dynarestore.protector.backups.NativeExportBackups;
+import io.dynarestore.protector.changelog.NativeIncrementalExports;
+import java.util.List;
 import io.dynarestore.contracts.protection.ProtectionSet;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.vault.VaultLayout;
@@ -13,9 +16,11 @@ import java.util.concurrent.ExecutorService;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /** The collaborators every {@link TableGuard} of this replica shares. */
-record TableServices(AwsClients aws, VaultLayout layout, BackupSchedule schedule, ScanBackups scans, Expiry expiry,
-                     ExecutorService backupPool, ExecutorService flushPool, ProtectionEvents events, ProtectorMetrics metrics,
-                     ProtectorProperties.Capture capture, ProtectorProperties.Retention retention, Clock clock) {
+record TableServices(AwsClients aws, VaultLayout layout, BackupSchedule schedule, ScanBackups scans,
+                     NativeExportBackups nativeBackups, NativeIncrementalExports incrementals, Expiry expiry,
+                     ExecutorService backupPool, ExecutorService flushPool, ExecutorService exportPool,
+                     ProtectionEvents events, ProtectorMetrics metrics, ProtectorProperties.Capture capture,
+                     ProtectorProperties.Retention retention, ProtectorProperties.Exports exports, Clock clock) {
 
     DynamoDbClient dynamo(ProtectionSet p) {
         return aws.dynamo(p.account(), p.region());
@@ -26,8 +31,9 @@ record TableServices(AwsClients aws, VaultLayout layout, BackupSchedule schedule
         return region == null || region.enforcesCapacity();
     }
 
-    String ownExportPrefix() {
-        return "stream-";
+    /** The id prefixes of the change logs the protector records: the Streams capture's and the native chain's. */
+    List<String> ownExportPrefixes() {
+        return List.of(StreamCapture.EXPORT_PREFIX, NativeIncrementalExports.PREFIX);
     }
 
     StreamCapture newCapture(ProtectionSet p, StreamCapture.Listener listener) {

@@ -23,6 +23,8 @@ import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
+import software.amazon.awssdk.services.dynamodb.model.PointInTimeRecoveryStatus;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
@@ -67,10 +69,13 @@ class ProtectionController {
     }
 
     @Operation(summary = "Protect a table",
-            description = "Sets the table's protection policy: SCAN backups every backups.every (ISO-8601, at least "
-                    + "PT10S), kept for backups.retention, and a STREAMS change log flushed every changeLog.flushEvery, "
-                    + "which makes every second since the first backup restorable. The table must exist and, for "
-                    + "STREAMS, have a NEW_AND_OLD_IMAGES stream. Needs the role protect.")
+            description = "Sets the table's protection policy: backups every backups.every (ISO-8601, at least PT10S), "
+                    + "kept for backups.retention, by SCAN (a paced Scan) or NATIVE_EXPORT (DynamoDB's own export, "
+                    + "no read capacity), and a change log: STREAMS (flushed every changeLog.flushEvery, every second "
+                    + "since the first backup restorable) or NATIVE_INCREMENTAL (an incremental export every "
+                    + "changeLog.flushEvery, 15 minutes to 24 hours, restorable at each export's end). The table must "
+                    + "exist; STREAMS needs a NEW_AND_OLD_IMAGES stream, the native methods point-in-time recovery. "
+                    + "Needs the role protect.")
     @PutMapping(path = "/tables/{table}/protection", consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
     Protection put(@PathVariable String table, @RequestBody PolicyBody body) {
@@ -85,13 +90,6 @@ class ProtectionController {
                     problems.stream().map(p -> new FieldError(p.substring(0, p.indexOf(':')),
                             p.substring(p.indexOf(':') + 2))).toList());
         }
-        if (policy.backups().method() == BackupMethod.NATIVE_EXPORT
-                || policy.changeLogMethod() == ChangeLogMethod.NATIVE_INCREMENTAL) {
-            throw new ApiProblem(400, "INVALID_REQUEST", "NATIVE_EXPORT backups and NATIVE_INCREMENTAL change logs are "
-                    + "not taken by this version of the protector: use SCAN and STREAMS, or register native exports "
-                    + "with POST /tables/{table}/exports.", List.of(new FieldError("/backups/method",
-                    "use SCAN")));
-        }
         TableDescription described = describe(ref.account(), ref.region(), table);
         if (policy.changeLogMethod() == ChangeLogMethod.STREAMS && (described.streamSpecification() == null
                 || !Boolean.TRUE.equals(described.streamSpecification().streamEnabled())
@@ -100,6 +98,16 @@ class ProtectionController {
                     + "STREAMS change log reads. Enable it: aws dynamodb update-table --table-name " + table
                     + " --stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES",
                     List.of(new FieldError("/changeLog/method", "the table has no NEW_AND_OLD_IMAGES stream")));
+        }
+        if ((policy.backups().method() == BackupMethod.NATIVE_EXPORT
+                || policy.changeLogMethod() == ChangeLogMethod.NATIVE_INCREMENTAL)
+                && !pointInTimeRecoveryEnabled(ref.account(), ref.region(), table)) {
+            throw new ApiProblem(422, "INVALID_REQUEST", "Table " + table + " has no point-in-time recovery, which "
+                    + "NATIVE_EXPORT backups and NATIVE_INCREMENTAL change logs export from. Enable it: aws dynamodb "
+                    + "update-continuous-backups --table-name " + table + " --point-in-time-recovery-specification "
+                    + "PointInTimeRecoveryEnabled=true, or take SCAN backups with a STREAMS change log.",
+                    List.of(new FieldError(policy.backups().method() == BackupMethod.NATIVE_EXPORT ? "/backups/method"
+                            : "/changeLog/method", "the table has no point-in-time recovery")));
         }
         policies.set(policy);
         return Protection.of(policy);
@@ -145,6 +153,16 @@ class ProtectionController {
         } catch (ResourceNotFoundException e) {
             throw new ApiProblem(404, "NOT_FOUND", "Table " + table + " does not exist in account " + account
                     + " region " + region + ": create it before protecting it.", null);
+        }
+    }
+
+    private boolean pointInTimeRecoveryEnabled(String account, String region, String table) {
+        try {
+            var pitr = aws.dynamo(account, region).describeContinuousBackups(b -> b.tableName(table))
+                    .continuousBackupsDescription().pointInTimeRecoveryDescription();
+            return pitr != null && pitr.pointInTimeRecoveryStatus() == PointInTimeRecoveryStatus.ENABLED;
+        } catch (DynamoDbException e) {
+            return false; // an endpoint without the call (dynalite alone) has no recovery to export from
         }
     }
 

@@ -8,7 +8,7 @@ import io.dynarestore.contracts.Topic;
 
 /**
  * What the protector did to a table, on {@code restore.protection.events}, keyed by
- * {@code account/region/table}: backups started, completed, failed; change-log flushes and gaps;
+ * {@code account/region/table}: backups started, completed, failed; change-log flushes, gaps and failures;
  * expiries. A table's events are in order on one partition.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "type")
@@ -18,11 +18,12 @@ import io.dynarestore.contracts.Topic;
         @JsonSubTypes.Type(value = BackupFailed.class, name = "BackupFailed"),
         @JsonSubTypes.Type(value = ChangeLogFlushed.class, name = "ChangeLogFlushed"),
         @JsonSubTypes.Type(value = ChangeLogGapped.class, name = "ChangeLogGapped"),
+        @JsonSubTypes.Type(value = ChangeLogFailed.class, name = "ChangeLogFailed"),
         @JsonSubTypes.Type(value = BackupExpired.class, name = "BackupExpired"),
         @JsonSubTypes.Type(value = ChangeLogExpired.class, name = "ChangeLogExpired")
 })
 public sealed interface ProtectionEvent extends Envelope permits BackupStarted, BackupCompleted, BackupFailed,
-        ChangeLogFlushed, ChangeLogGapped, BackupExpired, ChangeLogExpired {
+        ChangeLogFlushed, ChangeLogGapped, ChangeLogFailed, BackupExpired, ChangeLogExpired {
 
     int SCHEMA_VERSION = 1;
 
