@@ -155,18 +155,33 @@ async function loadProtection() {
   $('#protect-form').hidden = !!p;
   $('#backup-now').hidden = !p;
   $('#protection-summary').textContent = p
-    ? `Protected: ${p.backups.method} backups every ${p.backups.every}, kept ${p.backups.retention}` +
+    ? `Protected: ${p.backups.method} backups ${p.backups.cron ? `on cron '${p.backups.cron}' (UTC)` : `every ${p.backups.every}`}, kept ${p.backups.retention}` +
       (p.changeLog && p.changeLog.method !== 'NONE'
         ? `; change log from ${p.changeLog.method} every ${p.changeLog.flushEvery}` : '; no change log') +
       ` (set by ${p.setBy || 'unknown'})`
     : 'Not protected: nothing takes new backups of this table.';
 }
 
+// a native incremental export spans 15 minutes at least: offer that when it is chosen
+function changeLogChosen() {
+  const flush = $('#protect-flush');
+  if ($('#protect-changelog').value === 'NATIVE_INCREMENTAL' && flush.value === 'PT1M') flush.value = 'PT15M';
+  if ($('#protect-changelog').value === 'STREAMS' && flush.value === 'PT15M') flush.value = 'PT1M';
+  flush.disabled = $('#protect-changelog').value === 'NONE';
+}
+
 async function protectTable(event) {
   event.preventDefault();
   const body = {
-    backups: { method: 'SCAN', every: $('#protect-every').value.trim(), retention: $('#protect-retention').value.trim() },
-    changeLog: { method: 'STREAMS', flushEvery: $('#protect-flush').value.trim() },
+    backups: {
+      method: $('#protect-method').value,
+      // an ISO-8601 interval (PT1H), or a five-field cron schedule in UTC (0 3 * * *)
+      ...($('#protect-every').value.trim().startsWith('P')
+        ? { every: $('#protect-every').value.trim() } : { cron: $('#protect-every').value.trim() }),
+      retention: $('#protect-retention').value.trim(),
+    },
+    changeLog: $('#protect-changelog').value === 'NONE' ? { method: 'NONE' }
+      : { method: $('#protect-changelog').value, flushEvery: $('#protect-flush').value.trim() },
   };
   try {
     await api(`/tables/${encodeURIComponent(state.table)}/protection`, { method: 'PUT', body: JSON.stringify(body) });
@@ -491,6 +506,7 @@ $('#next-month').addEventListener('click', () => shiftMonth(1));
 $('#preview-btn').addEventListener('click', preview);
 $('#restore-form').addEventListener('submit', start);
 $('#protect-form').addEventListener('submit', protectTable);
+$('#protect-changelog').addEventListener('change', changeLogChosen);
 $('#backup-now').addEventListener('click', backupNow);
 showSource(); showScope(); showDestination();
 Promise.all([loadTables(), loadTasks()]).then(() => document.body.dataset.ready = 'true').catch(showError);

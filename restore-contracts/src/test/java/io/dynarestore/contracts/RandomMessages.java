@@ -108,6 +108,9 @@ final class RandomMessages {
         switch (name) {
             case "File.format":
                 return "CSV";
+            case "cron":
+                return null; // every schedules; a backup schedule is every or cron, and every is filled in
+
             case "skipKeys.format":
                 return "KEY_HASHES";
             case "AttributeFilter.type":

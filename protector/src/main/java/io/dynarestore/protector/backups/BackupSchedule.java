@@ -42,7 +42,7 @@ public final class BackupSchedule {
 
     /** The slot due at {@code now}, if its backup is not in the vault yet. */
     public Optional<Instant> due(ProtectionSet policy, Instant now) {
-        Instant slot = slotOf(now, policy.backupInterval());
+        Instant slot = policy.slotAt(now);
         boolean taken = catalog.findBackup(policy.account(), policy.region(), policy.table(), backupIdOf(slot))
                 .isPresent();
         return taken ? Optional.empty() : Optional.of(slot);

@@ -23,6 +23,7 @@ import io.dynarestore.protector.retention.Expiry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -58,6 +59,8 @@ final class TableGuard {
     private volatile Instant nextStartAttempt = Instant.MIN;
     private volatile Instant nextExpiry = Instant.MIN;
     private volatile Instant nextBackupAttempt = Instant.MIN;
+    private volatile Instant slotListed;
+    private volatile String onDemandListed;
     private volatile Duration pendingFlushInterval;
     private final ReentrantLock stepping = new ReentrantLock();
     private boolean stopped;
@@ -220,13 +223,19 @@ final class TableGuard {
         String id;
         Instant slot;
         Instant requested = p.backupRequestedAt();
-        var due = services.schedule().due(p, now);
+        // the vault is asked about a slot (or an on-demand id) until it lists its backup, not at every tick
+        Instant current = p.slotAt(now);
+        var due = current.equals(slotListed) ? Optional.<Instant>empty() : services.schedule().due(p, now);
+        if (due.isEmpty()) {
+            slotListed = current;
+        }
         if (backupNow) {
             // the slot's backup if it is due anyway, so that one backup serves both
             backupNow = false;
             slot = due.orElse(now);
             id = due.isPresent() ? BackupSchedule.backupIdOf(slot) : BackupTaker.newBackupId(now);
-        } else if (requested != null && !requested.isAfter(now) && services.schedule().onDemandDue(p)) {
+        } else if (requested != null && !requested.isAfter(now) && !p.onDemandBackupId().equals(onDemandListed)
+                && onDemandDue(p)) {
             slot = requested;
             id = p.onDemandBackupId();
         } else if (due.isPresent()) {
@@ -238,6 +247,14 @@ final class TableGuard {
         if (backupRunning.compareAndSet(false, true)) {
             backup = services.backupPool().submit(() -> runBackup(p, id, slot));
         }
+    }
+
+    private boolean onDemandDue(ProtectionSet p) {
+        boolean due = services.schedule().onDemandDue(p);
+        if (!due) {
+            onDemandListed = p.onDemandBackupId();
+        }
+        return due;
     }
 
     private void runBackup(ProtectionSet p, String id, Instant slot) {

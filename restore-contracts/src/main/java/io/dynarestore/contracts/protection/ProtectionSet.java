@@ -33,8 +33,13 @@ public record ProtectionSet(String eventId, Integer schemaVersion, Instant occur
      * @param every           the schedule: one backup per slot of this length, slots aligned to the epoch
      * @param retention       how long each backup stays restorable
      * @param readSharePercent the share of the table's read capacity a SCAN may use (on-demand: of 4,000 RCU)
+     * @param cron            instead of {@code every}: a five-field cron schedule in UTC ({@link CronSchedule}),
+     *                        each firing the start of a slot
      */
-    public record Backups(BackupMethod method, String every, String retention, Integer readSharePercent) {
+    public record Backups(BackupMethod method, String every, String retention, Integer readSharePercent, String cron) {
+        public Backups(BackupMethod method, String every, String retention, Integer readSharePercent) {
+            this(method, every, retention, readSharePercent, null);
+        }
     }
 
     /**
@@ -72,9 +77,20 @@ public record ProtectionSet(String eventId, Integer schemaVersion, Instant occur
         return Topic.tableKey(account, region, table);
     }
 
+    /** The interval of an {@code every} schedule, or null for a cron one. */
     @JsonIgnore
     public Duration backupInterval() {
-        return Duration.parse(backups.every());
+        return backups.every() == null ? null : Duration.parse(backups.every());
+    }
+
+    /** The start of the backup slot that holds {@code now}: of an {@code every} schedule, or the latest cron firing. */
+    public Instant slotAt(Instant now) {
+        if (backups.cron() != null) {
+            Instant fired = CronSchedule.parse(backups.cron()).latestAtOrBefore(now);
+            return fired == null ? Instant.EPOCH : fired;
+        }
+        long length = Math.max(1, backupInterval().toMillis());
+        return Instant.ofEpochMilli(Math.floorDiv(now.toEpochMilli(), length) * length);
     }
 
     @JsonIgnore
@@ -100,7 +116,19 @@ public record ProtectionSet(String eventId, Integer schemaVersion, Instant occur
             problems.add("/backups/method: say how backups are taken, SCAN or NATIVE_EXPORT.");
             return problems;
         }
-        Duration every = duration(problems, "/backups/every", backups.every());
+        Duration every = null;
+        if (backups.cron() != null) {
+            if (backups.every() != null) {
+                problems.add("/backups/cron: give a schedule once, as every or as cron, not both.");
+            }
+            try {
+                CronSchedule.parse(backups.cron());
+            } catch (IllegalArgumentException e) {
+                problems.add("/backups/cron: " + e.getMessage() + ".");
+            }
+        } else {
+            every = duration(problems, "/backups/every", backups.every());
+        }
         duration(problems, "/backups/retention", backups.retention());
         if (every != null && every.compareTo(MIN_BACKUP_INTERVAL) < 0) {
             problems.add("/backups/every: " + backups.every() + " is shorter than the shortest interval, "

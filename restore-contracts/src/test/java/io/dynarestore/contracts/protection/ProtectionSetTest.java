@@ -27,12 +27,42 @@ class ProtectionSetTest {
         assertThat(p.subject()).isEqualTo("000000000000/us-east-1/orders");
     }
 
+    private static ProtectionSet cron(String every, String cron) {
+        return ProtectionSet.of("000000000000", "us-east-1", "orders",
+                new ProtectionSet.Backups(BackupMethod.SCAN, every, "P1D", null, cron),
+                new ProtectionSet.ChangeLog(ChangeLogMethod.NONE, null), "p");
+    }
+
+    @Test
+    void aCronScheduleMayBeGivenInsteadOfAnIntervalAndItsFiringsStartTheSlots() {
+        var p = cron(null, "30 2 * * MON-FRI");
+        assertThat(p.problems()).isEmpty();
+        assertThat(p.backupInterval()).isNull();
+        // a Saturday at noon: the slot is Friday's 02:30
+        assertThat(p.slotAt(Instant.parse("2026-12-05T12:00:00Z"))).isEqualTo(Instant.parse("2026-12-04T02:30:00Z"));
+        assertThat(cron("PT1H", null).slotAt(Instant.parse("2026-12-05T12:34:56Z")))
+                .isEqualTo(Instant.parse("2026-12-05T12:00:00Z"));
+    }
+
+    @Test
+    void aCronScheduleReadsFromJsonAsTheApiReceivesIt() {
+        var backups = io.dynarestore.contracts.Json.mapper().readValue(
+                "{\"method\":\"SCAN\",\"cron\":\"0 3 * * *\",\"retention\":\"P7D\"}", ProtectionSet.Backups.class);
+        assertThat(backups.cron()).isEqualTo("0 3 * * *");
+        assertThat(backups.every()).isNull();
+    }
+
     static Stream<Arguments> badPolicies() {
         return Stream.of(
                 Arguments.of(policy(null, "PT1H", "P1D", null, null, null), "/backups/method"),
                 Arguments.of(policy(BackupMethod.SCAN, "hourly", "P1D", null, null, null), "/backups/every"),
                 Arguments.of(policy(BackupMethod.SCAN, "PT5S", "P1D", null, null, null), "/backups/every"),
                 Arguments.of(policy(BackupMethod.SCAN, "PT1H", null, null, null, null), "/backups/retention"),
+                Arguments.of(policy(BackupMethod.SCAN, null, "P1D", null, null, null), "/backups/every"),
+                Arguments.of(cron(null, "0 3 * *"), "/backups/cron"),
+                Arguments.of(cron(null, "0 25 * * *"), "/backups/cron"),
+                Arguments.of(cron(null, "0 0 30 2 *"), "/backups/cron"),
+                Arguments.of(cron("PT1H", "0 3 * * *"), "/backups/cron"),
                 Arguments.of(policy(BackupMethod.SCAN, "PT1H", "-P1D", null, null, null), "/backups/retention"),
                 Arguments.of(policy(BackupMethod.SCAN, "PT1H", "P1D", 0, null, null), "/backups/readSharePercent"),
                 Arguments.of(policy(BackupMethod.SCAN, "PT1H", "P1D", 101, null, null), "/backups/readSharePercent"),
