@@ -5,6 +5,7 @@ import io.dynarestore.core.vault.Backup;
 import io.dynarestore.core.vault.BackupTaker;
 import io.dynarestore.core.vault.VaultLayout;
 import java.time.Instant;
+import java.util.function.LongConsumer;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
@@ -50,13 +51,15 @@ public final class ScanBackups {
         return capacity * (share == null ? DEFAULT_READ_SHARE : share) / 100.0;
     }
 
+    /** Takes the backup; {@code progress} hears the items read so far, after every page. */
     public Backup take(DynamoDbClient dynamo, boolean capacityEnforced, ProtectionSet policy, String backupId,
-                       Instant startedAt) {
+                       Instant startedAt, LongConsumer progress) {
         TableDescription table = dynamo.describeTable(b -> b.tableName(policy.table())).table();
         var settings = BackupTaker.Settings.defaults().withItemsPerFile(itemsPerFile).withScanSegments(segments)
                 .withRetention(policy.backupRetention()).withBackupId(backupId)
                 .withTakenAt(Instant.ofEpochSecond(startedAt.getEpochSecond()))
                 .withReadBudget(readBudget(table, policy, capacityEnforced), pageLimit);
-        return new BackupTaker(dynamo, s3, layout).take(policy.account(), policy.region(), policy.table(), settings);
+        return new BackupTaker(dynamo, s3, layout).onProgress(progress).take(policy.account(), policy.region(),
+                policy.table(), settings);
     }
 }

@@ -10,6 +10,7 @@ import io.dynarestore.contracts.protection.ChangeLogFailed;
 import io.dynarestore.contracts.protection.ChangeLogFlushed;
 import io.dynarestore.contracts.protection.ChangeLogGapped;
 import io.dynarestore.contracts.protection.ChangeLogMethod;
+import io.dynarestore.contracts.protection.ExpiryFailed;
 import io.dynarestore.contracts.protection.ProtectionEvent;
 import io.dynarestore.contracts.protection.ProtectionSet;
 import io.dynarestore.core.vault.Backup;
@@ -17,7 +18,6 @@ import io.dynarestore.core.vault.BackupMetadata;
 import io.dynarestore.core.vault.BackupTaker;
 import io.dynarestore.core.vault.ExportMetadata;
 import io.dynarestore.protector.backups.BackupSchedule;
-import io.dynarestore.protector.changelog.NativeIncrementalExports;
 import io.dynarestore.protector.changelog.StreamCapture;
 import io.dynarestore.protector.retention.Expiry;
 import java.time.Clock;
@@ -66,15 +66,14 @@ final class TableGuard {
     private boolean stopped;
     private ScheduledFuture<?> task;
     private volatile Future<?> backup;
-    private final AtomicBoolean exportRunning = new AtomicBoolean();
-    private volatile Instant nextExportCheck = Instant.MIN;
-    private volatile Future<?> export;
+    private final ChangeLogExports changeLogExports;
 
     TableGuard(TableServices services, ProtectionSet policy, int partition, Clock clock) {
         this.services = services;
         this.policy = policy;
         this.partition = partition;
         this.clock = clock;
+        this.changeLogExports = new ChangeLogExports(services, this::backupNow, clock);
     }
 
     int partition() {
@@ -122,11 +121,11 @@ final class TableGuard {
                 task.cancel(false);
             }
         }
-        for (Future<?> running : new Future<?>[]{backup, export}) {
-            if (running != null) {
-                running.cancel(true);
-            }
+        Future<?> running = backup;
+        if (running != null) {
+            running.cancel(true);
         }
+        changeLogExports.cancel();
         stepping.lock();
         try {
             stopped = true;
@@ -160,7 +159,7 @@ final class TableGuard {
         try {
             Instant now = clock.instant();
             stepCapture(now);
-            maybeExportChangeLog(now);
+            changeLogExports.maybeRun(policy, now);
             maybeBackup(now);
             if (!now.isBefore(nextExpiry)) {
                 nextExpiry = now.plus(services.retention().every());
@@ -270,7 +269,8 @@ final class TableGuard {
                 metadata = taken.metadata();
                 items = taken.itemCount();
             } else {
-                Backup b = services.scans().take(services.dynamo(p), services.capacityEnforced(p), p, id, started);
+                Backup b = services.scans().take(services.dynamo(p), services.capacityEnforced(p), p, id, started,
+                        new BackupProgress(services, p, id));
                 metadata = b.metadata();
                 items = b.itemCount();
             }
@@ -287,55 +287,17 @@ final class TableGuard {
         }
     }
 
-    /**
-     * A NATIVE_INCREMENTAL change log: every {@code exports.checkEvery}, the next exports of the chain
-     * that are due, one after another, on the export pool (an export runs for minutes on AWS).
-     */
-    private void maybeExportChangeLog(Instant now) {
-        ProtectionSet p = policy;
-        if (p.changeLogMethod() != ChangeLogMethod.NATIVE_INCREMENTAL || now.isBefore(nextExportCheck)
-                || !exportRunning.compareAndSet(false, true)) {
-            return;
-        }
-        nextExportCheck = now.plus(services.exports().checkEvery());
-        export = services.exportPool().submit(() -> runExports(p));
-    }
-
-    private void runExports(ProtectionSet p) {
-        try {
-            NativeIncrementalExports.Outcome outcome;
-            do {
-                outcome = services.incrementals().step(services.dynamo(p), p);
-                if (outcome.gap() != null) {
-                    publish(ChangeLogGapped.of(p.account(), p.region(), p.table(), outcome.gap().from(),
-                            outcome.gap().to(), "point-in-time recovery no longer reached the change log's end; it "
-                                    + "restarted at the first backup since"));
-                }
-                ExportMetadata e = outcome.exported();
-                if (e != null) {
-                    Duration lag = Duration.between(e.to(), clock.instant());
-                    services.metrics().flushed(e.itemCount(), lag);
-                    publish(ChangeLogFlushed.of(p.account(), p.region(), p.table(), e.exportId(), e.from(), e.to(),
-                            e.itemCount(), Math.max(0, lag.toMillis())));
-                }
-                if (outcome.needsBase()) {
-                    backupNow(); // the chain starts at a backup inside the recovery window
-                }
-            } while (outcome.exported() != null && !Thread.currentThread().isInterrupted());
-        } catch (RuntimeException e) {
-            log.warn("change-log export of {} failed: {}", key(), e.toString());
-            publish(ChangeLogFailed.of(p.account(), p.region(), p.table(), ChangeLogMethod.NATIVE_INCREMENTAL,
-                    String.valueOf(e.getMessage())));
-            nextExportCheck = clock.instant().plus(BACKUP_RETRY);
-        } finally {
-            exportRunning.set(false);
-        }
-    }
-
     private void expire(Instant now) {
         ProtectionSet p = policy;
-        Expiry.Expired gone = services.expiry().run(p.account(), p.region(), p.table(), services.ownExportPrefixes(),
-                now);
+        Expiry.Expired gone;
+        try {
+            gone = services.expiry().run(p.account(), p.region(), p.table(), services.ownExportPrefixes(), now);
+        } catch (RuntimeException e) {
+            // what could not be deleted stays listed; the next round tries again, and the capture goes on
+            log.warn("expiry of {} failed: {}", key(), e.toString());
+            publish(ExpiryFailed.of(p.account(), p.region(), p.table(), String.valueOf(e.getMessage())));
+            return;
+        }
         gone.backups().forEach(b -> publish(BackupExpired.of(p.account(), p.region(), p.table(), b.backupId(),
                 b.expiresAt())));
         gone.exports().forEach(e -> publish(ChangeLogExpired.of(p.account(), p.region(), p.table(), e.exportId(),

@@ -63,12 +63,14 @@ class ScanBackupsIT {
 
         // When it is backed up by four Scan segments in pages of 20 items
         Instant started = Instant.now();
+        var progress = new java.util.concurrent.atomic.AtomicLong();
         var backup = new ScanBackups(s3.client(), new VaultLayout("vault", ""), 100, 4, 20)
-                .take(dynamo, true, policy, "b-metered", started);
+                .take(dynamo, true, policy, "b-metered", started, progress::set);
         Instant ended = Instant.now();
 
         // Then every item is in the backup, and no second read more than 110% of the budget
         assertThat(backup.itemCount()).isEqualTo(400);
+        assertThat(progress.get()).as("items read, as last told").isEqualTo(400);
         Map<Long, Long> perSecond = proxy.readPerSecond("metered");
         long total = perSecond.values().stream().mapToLong(Long::longValue).sum();
         System.out.println("SCAN backup read units per second " + perSecond.values() + ", budget " + budget);

@@ -8,22 +8,24 @@ import io.dynarestore.contracts.Topic;
 
 /**
  * What the protector did to a table, on {@code restore.protection.events}, keyed by
- * {@code account/region/table}: backups started, completed, failed; change-log flushes, gaps and failures;
- * expiries. A table's events are in order on one partition.
+ * {@code account/region/table}: backups started, progressed, completed, failed; change-log flushes, gaps and
+ * failures; expiries and failed ones. A table's events are in order on one partition.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "type")
 @JsonSubTypes({
         @JsonSubTypes.Type(value = BackupStarted.class, name = "BackupStarted"),
+        @JsonSubTypes.Type(value = BackupProgressed.class, name = "BackupProgressed"),
         @JsonSubTypes.Type(value = BackupCompleted.class, name = "BackupCompleted"),
         @JsonSubTypes.Type(value = BackupFailed.class, name = "BackupFailed"),
         @JsonSubTypes.Type(value = ChangeLogFlushed.class, name = "ChangeLogFlushed"),
         @JsonSubTypes.Type(value = ChangeLogGapped.class, name = "ChangeLogGapped"),
         @JsonSubTypes.Type(value = ChangeLogFailed.class, name = "ChangeLogFailed"),
         @JsonSubTypes.Type(value = BackupExpired.class, name = "BackupExpired"),
-        @JsonSubTypes.Type(value = ChangeLogExpired.class, name = "ChangeLogExpired")
+        @JsonSubTypes.Type(value = ChangeLogExpired.class, name = "ChangeLogExpired"),
+        @JsonSubTypes.Type(value = ExpiryFailed.class, name = "ExpiryFailed")
 })
-public sealed interface ProtectionEvent extends Envelope permits BackupStarted, BackupCompleted, BackupFailed,
-        ChangeLogFlushed, ChangeLogGapped, ChangeLogFailed, BackupExpired, ChangeLogExpired {
+public sealed interface ProtectionEvent extends Envelope permits BackupStarted, BackupProgressed, BackupCompleted,
+        BackupFailed, ChangeLogFlushed, ChangeLogGapped, ChangeLogFailed, BackupExpired, ChangeLogExpired, ExpiryFailed {
 
     int SCHEMA_VERSION = 1;
 

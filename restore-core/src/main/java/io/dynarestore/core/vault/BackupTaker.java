@@ -11,6 +11,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import io.dynarestore.core.codec.ItemSize;
 import io.dynarestore.core.retry.Pacer;
@@ -37,11 +39,19 @@ public final class BackupTaker {
     private final DynamoDbClient dynamo;
     private final S3Client s3;
     private final VaultLayout layout;
+    private final AtomicLong read = new AtomicLong();
+    private LongConsumer progress = n -> { };
 
     public BackupTaker(DynamoDbClient dynamo, S3Client s3, VaultLayout layout) {
         this.dynamo = dynamo;
         this.s3 = s3;
         this.layout = layout;
+    }
+
+    /** Tells {@code progress} the items read so far after every page (from the segments' threads). */
+    public BackupTaker onProgress(LongConsumer progress) {
+        this.progress = progress;
+        return this;
     }
 
     /** A sortable backup id: the time it was taken, then a random suffix. */
@@ -131,6 +141,7 @@ public final class BackupTaker {
                     bytes += ItemSize.of(item);
                 }
                 itemsRead += page.items().size();
+                progress.accept(read.addAndGet(page.items().size()));
                 bytesRead += bytes;
                 // a consistent Scan costs one read unit per 4 KB of the page, rounded up
                 long units = Math.max(1, (bytes + 4_095) / 4_096);
