@@ -1,12 +1,11 @@
 package io.dynarestore.protector.changelog;
 
-import java.util.Map;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * One write as read from its shard: its position there, its second, its images (null: none) and
- * the record's size as the stream gives it ({@code SizeBytes}, which the export's manifest sums).
+ * One write as read from its shard: its position there, its second, its keys and images already
+ * encoded as the members of its export line ({@link io.dynarestore.core.vault.ChangeBodies}: one array,
+ * not a graph of attribute values, while it waits for its flush) and the record's size as the stream
+ * gives it ({@code SizeBytes}, which the export's manifest sums).
  */
-record CapturedWrite(String shardId, String sequence, long second, Map<String, AttributeValue> keys,
-                     Map<String, AttributeValue> oldImage, Map<String, AttributeValue> newImage, long sizeBytes) {
+record CapturedWrite(String shardId, String sequence, long second, byte[] body, long sizeBytes) {
 }

@@ -2,7 +2,6 @@ package io.dynarestore.protector.changelog;
 
 import io.dynarestore.contracts.BackupIds;
 import io.dynarestore.contracts.Json;
-import io.dynarestore.core.vault.ExportLine;
 import io.dynarestore.core.vault.ExportMetadata;
 import io.dynarestore.core.vault.IncrementalExportWriter;
 import io.dynarestore.core.vault.VaultLayout;
@@ -81,8 +80,7 @@ final class ChangeLogFlush {
             for (CapturedWrite w : writes) {
                 ordinal = w.second() == second ? Math.min(ordinal + 1, 999_999) : 0;
                 second = w.second();
-                part.write(ExportLine.change(w.keys(), w.oldImage(), w.newImage(), w.second() * 1_000_000L + ordinal),
-                        w.sizeBytes());
+                part.writeChange(w.second() * 1_000_000L + ordinal, w.body(), w.sizeBytes());
             }
         }
         var checkpoint = new CaptureCheckpoint(streamArn, to, sequences, finished);

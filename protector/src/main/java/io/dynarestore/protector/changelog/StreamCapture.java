@@ -1,5 +1,6 @@
 package io.dynarestore.protector.changelog;
 
+import io.dynarestore.core.vault.ChangeBodies;
 import io.dynarestore.core.vault.ExportMetadata;
 import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.core.vault.VaultLayout;
@@ -59,6 +60,8 @@ public final class StreamCapture {
     private final Listener listener;
     private final Executor writers;
     private List<CapturedWrite> pending = new ArrayList<>();
+    /** Encodes each write as it is read: the capture is stepped by one thread at a time. */
+    private final ChangeBodies bodies = new ChangeBodies();
     private CompletableFuture<ChangeLogFlush.Written> inFlight;
     /** Writes in the flush in flight (0 when none), for {@link #buffered()}. */
     private int flushingCount;
@@ -208,9 +211,9 @@ public final class StreamCapture {
             return; // before the capture's start: no export covers it
         }
         var d = record.dynamodb();
-        pending.add(new CapturedWrite(shardId, d.sequenceNumber(), second, d.keys(),
-                d.hasOldImage() && !d.oldImage().isEmpty() ? d.oldImage() : null,
-                d.hasNewImage() && !d.newImage().isEmpty() ? d.newImage() : null,
+        byte[] body = bodies.encode(d.keys(), d.hasOldImage() && !d.oldImage().isEmpty() ? d.oldImage() : null,
+                d.hasNewImage() && !d.newImage().isEmpty() ? d.newImage() : null);
+        pending.add(new CapturedWrite(shardId, d.sequenceNumber(), second, body,
                 d.sizeBytes() == null ? 0 : d.sizeBytes()));
     }
 

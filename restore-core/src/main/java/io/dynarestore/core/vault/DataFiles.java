@@ -124,6 +124,26 @@ public final class DataFiles {
             }
         }
 
+        /** Writes one line made of {@code pieces}, bytes of JSON already encoded (no line break). */
+        public void writeRaw(byte[]... pieces) {
+            try {
+                if (generator == null) {
+                    open();
+                }
+                generator.flush();
+                for (byte[] piece : pieces) {
+                    out.write(piece);
+                }
+                out.write('\n');
+                inFile++;
+                if (inFile >= linesPerFile) {
+                    cut();
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
         private void open() throws IOException {
             file = Files.createTempFile("vault-part-", ".json.gz");
             try {

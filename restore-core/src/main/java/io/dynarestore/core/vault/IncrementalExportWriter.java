@@ -78,6 +78,8 @@ public final class IncrementalExportWriter {
     }
 
     /** Writes changes for one thread; not thread-safe. */
+    private static final byte[] CLOSE = {'}'};
+
     public final class Part implements AutoCloseable {
         private final DataFiles.Part out;
 
@@ -99,6 +101,22 @@ public final class IncrementalExportWriter {
                         + to + ")");
             }
             out.write(change::write);
+            lines.incrementAndGet();
+            bytes.addAndGet(imageBytes);
+        }
+
+        /**
+         * Writes a change made in [from, to) at {@code micros}, whose keys and images {@link ChangeBodies}
+         * encoded when it was read; {@code imageBytes} is its size as the stream gave it.
+         */
+        public void writeChange(long micros, byte[] body, long imageBytes) {
+            Instant at = Instant.ofEpochSecond(micros / 1_000_000, (micros % 1_000_000) * 1_000);
+            if (at.isBefore(from) || !at.isBefore(to)) {
+                throw new IllegalArgumentException("a change at " + at + " is outside the export's [" + from + ", "
+                        + to + ")");
+            }
+            out.writeRaw(("{\"Metadata\":{\"WriteTimestampMicros\":{\"N\":\"" + micros + "\"}},")
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII), body, CLOSE);
             lines.incrementAndGet();
             bytes.addAndGet(imageBytes);
         }
