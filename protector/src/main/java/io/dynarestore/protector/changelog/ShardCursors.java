@@ -1,5 +1,6 @@
 package io.dynarestore.protector.changelog;
 
+import io.dynarestore.core.aws.StreamRecordBodies;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -221,7 +222,8 @@ final class ShardCursors {
 
     /** What a record read goes to. */
     interface RecordSink {
-        void accept(String shardId, Record record);
+        /** {@code members}: the record's keys and images as the service sent them, or null when unknown. */
+        void accept(String shardId, Record record, byte[] members);
     }
 
     private final class Cursor {
@@ -272,10 +274,12 @@ final class ShardCursors {
             }
             Instant issued = clock.instant();
             List<Record> records;
+            List<StreamRecordBodies.Body> bodies;
             String next;
             try {
                 var page = streams.getRecords(b -> b.shardIterator(iterator).limit(LIMIT));
                 records = page.records();
+                bodies = StreamRecordBodies.take();
                 next = page.nextShardIterator();
             } catch (ExpiredIteratorException e) {
                 open();
@@ -283,8 +287,12 @@ final class ShardCursors {
             } catch (TrimmedDataAccessException e) {
                 throw new CaptureGap("the stream trimmed shard " + shardId + " before it was read: " + e.getMessage());
             }
-            for (Record r : records) {
-                sink.accept(shardId, r);
+            boolean sent = bodies.size() == records.size();
+            for (int i = 0; i < records.size(); i++) {
+                Record r = records.get(i);
+                StreamRecordBodies.Body body = sent ? bodies.get(i) : null;
+                sink.accept(shardId, r, body != null && body.sequenceNumber().equals(r.dynamodb().sequenceNumber())
+                        ? body.members() : null);
                 lastRead = r.dynamodb().sequenceNumber();
                 lastReadSecond = r.dynamodb().approximateCreationDateTime().getEpochSecond();
             }

@@ -205,13 +205,14 @@ public final class StreamCapture {
         }
     }
 
-    private void accept(String shardId, Record record) {
+    private void accept(String shardId, Record record, byte[] members) {
         long second = record.dynamodb().approximateCreationDateTime().getEpochSecond();
         if (second < from.getEpochSecond()) {
             return; // before the capture's start: no export covers it
         }
         var d = record.dynamodb();
-        byte[] body = bodies.encode(d.keys(), d.hasOldImage() && !d.oldImage().isEmpty() ? d.oldImage() : null,
+        byte[] body = members != null ? members : bodies.encode(d.keys(),
+                d.hasOldImage() && !d.oldImage().isEmpty() ? d.oldImage() : null,
                 d.hasNewImage() && !d.newImage().isEmpty() ? d.newImage() : null);
         pending.add(new CapturedWrite(shardId, d.sequenceNumber(), second, body,
                 d.sizeBytes() == null ? 0 : d.sizeBytes()));

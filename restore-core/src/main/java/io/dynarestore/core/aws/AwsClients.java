@@ -135,6 +135,8 @@ public final class AwsClients implements AutoCloseable {
             var builder = DynamoDbStreamsClient.builder()
                     .credentialsProvider(credentialsOf(account))
                     .region(Region.of(region))
+                    // a capture takes the records' images as sent instead of encoding them again
+                    .overrideConfiguration(c -> c.addExecutionInterceptor(StreamRecordBodies.INTERCEPTOR))
                     .httpClientBuilder(ApacheHttpClient.builder().maxConnections(16)
                             .connectionTimeout(Duration.ofSeconds(5)).socketTimeout(Duration.ofSeconds(30)));
             if (r.streamsCalls() != null) {

@@ -1,0 +1,95 @@
+package io.dynarestore.core.aws;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.dynarestore.core.codec.DynamoJson;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+class StreamRecordBodiesTest {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    static final String ANSWER = """
+            {"NextShardIterator":"it-2","Records":[
+             {"awsRegion":"us-east-1","dynamodb":{"ApproximateCreationDateTime":1.7645832E9,
+               "Keys":{"pk":{"S":"a"},"sk":{"N":"1"}},
+               "NewImage":{"pk":{"S":"a"},"sk":{"N":"1"},"m":{"M":{"x":{"L":[{"S":"é\\u00e9"},{"B":"AAE="}]}}}},
+               "SequenceNumber":"100000000000000000001","SizeBytes":40,"StreamViewType":"NEW_AND_OLD_IMAGES"},
+              "eventID":"e1","eventName":"INSERT","eventSource":"aws:dynamodb","eventVersion":"1.1"},
+             {"dynamodb":{"Keys":{"pk":{"S":"b"},"sk":{"N":"2"}},"OldImage":{"pk":{"S":"b"},"sk":{"N":"2"},"n":{"NULL":true}},
+               "NewImage":{ },"SequenceNumber":"100000000000000000002"},"eventName":"REMOVE"}]}""";
+
+    @Test
+    void takesEachRecordsKeysAndImagesAsTheServiceSentThem() {
+        // When the answer of a GetRecords is cut into bodies
+        List<StreamRecordBodies.Body> bodies = StreamRecordBodies.parse(ANSWER.getBytes(StandardCharsets.UTF_8));
+
+        // Then each record's members are its keys and images, byte for byte, an empty image left out
+        assertThat(bodies).extracting(StreamRecordBodies.Body::sequenceNumber)
+                .containsExactly("100000000000000000001", "100000000000000000002");
+        JsonNode first = JSON.readTree("{" + new String(bodies.get(0).members(), StandardCharsets.UTF_8) + "}");
+        JsonNode answer = JSON.readTree(ANSWER).path("Records");
+        assertThat(first.path("Keys")).isEqualTo(answer.get(0).path("dynamodb").path("Keys"));
+        assertThat(first.path("NewImage")).isEqualTo(answer.get(0).path("dynamodb").path("NewImage"));
+        assertThat(first.has("OldImage")).isFalse();
+        JsonNode second = JSON.readTree("{" + new String(bodies.get(1).members(), StandardCharsets.UTF_8) + "}");
+        assertThat(second.has("NewImage")).isFalse();
+        assertThat(DynamoJson.fromJson(second.path("OldImage").toString())).containsKey("n");
+        assertThat(second.path("Keys").path("pk").path("S").asString()).isEqualTo("b");
+    }
+
+    static java.util.stream.Stream<Integer> seeds() {
+        return java.util.stream.IntStream.range(0, 30).boxed();
+    }
+
+    /** Random items of every attribute type in random answers: each body is what a JSON parser reads there. */
+    @org.junit.jupiter.params.ParameterizedTest(name = "seed {0}")
+    @org.junit.jupiter.params.provider.MethodSource("seeds")
+    void cutsRandomAnswersExactlyWhereAParserSeesTheKeysAndImages(int seed) {
+        var random = new java.util.Random(seed);
+        var items = new io.dynarestore.testkit.RandomItems(seed, io.dynarestore.testkit.RandomItems.Shape.simple());
+        var answer = JSON.createObjectNode();
+        answer.put("NextShardIterator", "it");
+        var records = answer.putArray("Records");
+        int n = random.nextInt(20);
+        for (int i = 0; i < n; i++) {
+            var r = records.addObject();
+            r.put("eventID", "e\"" + i + "}{");
+            var d = r.putObject("dynamodb");
+            d.put("ApproximateCreationDateTime", 1.7e9 + i);
+            var item = items.item(i, random.nextInt(3));
+            d.set("Keys", JSON.readTree(DynamoJson.toJson(java.util.Map.of("pk", item.get("pk"), "sk", item.get("sk")))));
+            if (random.nextBoolean()) {
+                d.set("NewImage", JSON.readTree(DynamoJson.toJson(item)));
+            }
+            if (random.nextBoolean()) {
+                d.set("OldImage", JSON.readTree(DynamoJson.toJson(items.item(i, 7))));
+            }
+            d.put("SequenceNumber", Long.toString(100_000 + i));
+            d.put("SizeBytes", 10 + i);
+        }
+        String text = random.nextBoolean() ? answer.toString() : answer.toPrettyString();
+
+        var bodies = StreamRecordBodies.parse(text.getBytes(StandardCharsets.UTF_8));
+
+        assertThat(bodies).hasSize(n);
+        for (int i = 0; i < n; i++) {
+            JsonNode expected = answer.path("Records").get(i).path("dynamodb");
+            JsonNode got = JSON.readTree("{" + new String(bodies.get(i).members(), StandardCharsets.UTF_8) + "}");
+            assertThat(bodies.get(i).sequenceNumber()).isEqualTo(expected.path("SequenceNumber").asString());
+            for (String part : List.of("Keys", "OldImage", "NewImage")) {
+                assertThat(got.path(part)).as(part).isEqualTo(expected.path(part));
+            }
+        }
+    }
+
+    @Test
+    void anAnswerItCannotReadGivesNothingSoThatTheCallerEncodesItself() {
+        assertThat(StreamRecordBodies.take()).isEmpty();
+        assertThat(StreamRecordBodies.parse("{\"Records\":[]}".getBytes(StandardCharsets.UTF_8))).isEmpty();
+    }
+}
