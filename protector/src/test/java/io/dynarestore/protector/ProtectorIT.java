@@ -177,10 +177,21 @@ class ProtectorIT {
                     .orElse(Long.MAX_VALUE);
             long lag = seen - write.answeredMillis();
             lagsAll.add(lag);
-            if (kills.stream().noneMatch(k -> write.answeredMillis() > k - 5_000 && write.answeredMillis() < k + 25_000)) {
+            // a write is unflushed at a kill until its second has ended, settled (1 s) and the next flush (every
+            // FLUSH_SECONDS) has run: those since k - (FLUSH_SECONDS + 2) s wait for the takeover
+            long unflushed = (FLUSH_SECONDS + 2) * 1_000L;
+            if (kills.stream().noneMatch(k -> write.answeredMillis() > k - unflushed
+                    && write.answeredMillis() < k + 25_000)) {
                 lags.add(lag);
             }
         }
+        var worst = workloads.get(0).writes().stream().filter(w -> w.answeredMillis() >= begin)
+                .sorted(java.util.Comparator.comparingLong((RecordedWorkload.Write w) -> -(watched.stream()
+                        .filter(o -> o[1] >= w.lastSecond()).mapToLong(o -> o[0]).min().orElse(Long.MAX_VALUE)
+                        - w.answeredMillis()))).limit(5).map(w -> "t+" + (w.answeredMillis() - begin) + " ms")
+                .toList();
+        System.out.printf("slowest writes to become restorable: %s; kills at %s%n", worst,
+                kills.stream().map(k -> "t+" + (k - begin) + " ms").toList());
         Collections.sort(lags);
         Collections.sort(lagsAll);
         System.out.printf("write to restorable: p50 %d ms, p99 %d ms (%d writes away from kills); with the kills' "
