@@ -67,8 +67,8 @@ final class DemoData {
         var taker = new BackupTaker(dynamo, s3, layout);
         Instant now = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
         var settings = BackupTaker.Settings.defaults().withItemsPerFile(500);
-        taker.take(ACCOUNT, REGION, TABLE, settings.withTakenAt(now.minus(Duration.ofDays(40))));
-        taker.take(ACCOUNT, REGION, TABLE, settings.withTakenAt(now.minus(Duration.ofHours(26))));
+        taker.take(ACCOUNT, REGION, TABLE, settings.asOf(now.minus(Duration.ofDays(40))));
+        taker.take(ACCOUNT, REGION, TABLE, settings.asOf(now.minus(Duration.ofHours(26))));
 
         var capture = new ChangeCapture(dynamo, TABLE, List.of("customerId", "orderId"));
         int next = 2_000;
@@ -76,7 +76,7 @@ final class DemoData {
         exportEvery15Minutes(capture, s3, layout, now.minus(Duration.ofHours(26)), now.minus(Duration.ofHours(24)));
         next = business(capture, random, items, next, now.minus(Duration.ofHours(24)), now.minus(Duration.ofHours(2)));
         capture.discard();
-        taker.take(ACCOUNT, REGION, TABLE, settings.withTakenAt(now.minus(Duration.ofHours(2))));
+        taker.take(ACCOUNT, REGION, TABLE, settings.asOf(now.minus(Duration.ofHours(2))));
         business(capture, random, items, next, now.minus(Duration.ofHours(2)), now);
         exportEvery15Minutes(capture, s3, layout, now.minus(Duration.ofHours(2)), now);
         return catalog.listBackups(ACCOUNT, REGION, TABLE).stream().map(VaultCatalog.BackupSummary::backupId).toList();

@@ -60,8 +60,7 @@ public final class BackupTaker {
     }
 
     public Backup take(String account, String region, String table, Settings settings) {
-        Instant began = Instant.now();
-        Instant takenAt = settings.takenAt() != null ? settings.takenAt() : began;
+        Instant takenAt = settings.takenAt() != null ? settings.takenAt() : Instant.now();
         String backupId = settings.backupId() != null ? settings.backupId() : newBackupId(takenAt);
         TableDescription description = dynamo.describeTable(b -> b.tableName(table)).table();
         List<Tag> tags = dynamo.listTagsOfResource(b -> b.resourceArn(description.tableArn())).tags();
@@ -93,11 +92,9 @@ public final class BackupTaker {
         } finally {
             pool.shutdownNow();
         }
-        // writes made during the Scan may be in it or not: only from its end is the backup exact. A time
-        // chosen before this Scan began (a fixture's history) is taken as exact; one that names the
-        // Scan's own start (the protector rounds it down to the second) is not.
-        boolean history = settings.takenAt() != null && settings.takenAt().isBefore(began.minusSeconds(5));
-        Instant scanned = history ? null : Instant.now();
+        // writes made during the Scan may be in it or not: only from its end is the backup exact, unless it
+        // is said to stand for a quiet table's past (a fixture's history)
+        Instant scanned = settings.history() ? null : Instant.now();
         return writer.finish(description, tags, ttl, continuous, takenAt, takenAt.plus(settings.retention()), scanned);
     }
 
@@ -173,41 +170,50 @@ public final class BackupTaker {
      * @param scanSegments       parallel Scan segments (threads)
      * @param retention          how long the backup stays restorable
      * @param backupId           a chosen id, or {@code null} for a new one
-     * @param takenAt            a chosen time (tests, demo history: exact there), the Scan's start rounded
-     *                           down, or {@code null} for now; but for history, the backup is exact only
-     *                           from the Scan's end ({@code consistentAt})
+     * @param takenAt            a chosen time (the Scan's start rounded down), or {@code null} for now; the
+     *                           backup is exact only from the Scan's end ({@code consistentAt})
+     * @param history            the backup stands for {@code takenAt} exactly: the table took no write since
+     *                           (fixtures, the demo's history; see {@link #asOf})
      * @param readUnitsPerSecond the read budget the segments share (0: unpaced)
      * @param pageLimit          items per Scan page at most (a paced Scan takes pages of a twentieth of its budget)
      */
     public record Settings(int itemsPerFile, int scanSegments, Duration retention, String backupId, Instant takenAt,
-                           double readUnitsPerSecond, int pageLimit) {
+                           double readUnitsPerSecond, int pageLimit, boolean history) {
         public static Settings defaults() {
-            return new Settings(10_000, 4, Duration.ofDays(35), null, null, 0, 1_000);
+            return new Settings(10_000, 4, Duration.ofDays(35), null, null, 0, 1_000, false);
+        }
+
+        /**
+         * A backup that stands for the table as it was at {@code t}, exactly: only for a table that took no
+         * write since (a fixture, the demo's history), which a Scan of a live table never is.
+         */
+        public Settings asOf(Instant t) {
+            return new Settings(itemsPerFile, scanSegments, retention, backupId, t, readUnitsPerSecond, pageLimit, true);
         }
 
         public Settings withItemsPerFile(int n) {
-            return new Settings(n, scanSegments, retention, backupId, takenAt, readUnitsPerSecond, pageLimit);
+            return new Settings(n, scanSegments, retention, backupId, takenAt, readUnitsPerSecond, pageLimit, history);
         }
 
         public Settings withRetention(Duration d) {
-            return new Settings(itemsPerFile, scanSegments, d, backupId, takenAt, readUnitsPerSecond, pageLimit);
+            return new Settings(itemsPerFile, scanSegments, d, backupId, takenAt, readUnitsPerSecond, pageLimit, history);
         }
 
         public Settings withTakenAt(Instant t) {
-            return new Settings(itemsPerFile, scanSegments, retention, backupId, t, readUnitsPerSecond, pageLimit);
+            return new Settings(itemsPerFile, scanSegments, retention, backupId, t, readUnitsPerSecond, pageLimit, history);
         }
 
         public Settings withBackupId(String id) {
-            return new Settings(itemsPerFile, scanSegments, retention, id, takenAt, readUnitsPerSecond, pageLimit);
+            return new Settings(itemsPerFile, scanSegments, retention, id, takenAt, readUnitsPerSecond, pageLimit, history);
         }
 
         public Settings withScanSegments(int n) {
-            return new Settings(itemsPerFile, n, retention, backupId, takenAt, readUnitsPerSecond, pageLimit);
+            return new Settings(itemsPerFile, n, retention, backupId, takenAt, readUnitsPerSecond, pageLimit, history);
         }
 
         /** Paces the Scan to {@code units} read units per second, in pages of at most {@code pageLimit} items. */
         public Settings withReadBudget(double units, int pageLimit) {
-            return new Settings(itemsPerFile, scanSegments, retention, backupId, takenAt, units, pageLimit);
+            return new Settings(itemsPerFile, scanSegments, retention, backupId, takenAt, units, pageLimit, history);
         }
     }
 }
