@@ -25,8 +25,7 @@ public final class BackupSchedule {
 
     /** The start of the slot that holds {@code now}. */
     public static Instant slotOf(Instant now, Duration every) {
-        long length = Math.max(1, every.toMillis());
-        return Instant.ofEpochMilli(Math.floorDiv(now.toEpochMilli(), length) * length);
+        return ProtectionSet.slotOf(now, every);
     }
 
     /** The id of a slot's backup: sortable by time, the same on every replica. */

@@ -2,8 +2,6 @@ package io.dynarestore.protector.backups;
 
 import io.dynarestore.contracts.protection.ProtectionSet;
 import io.dynarestore.core.vault.BackupMetadata;
-import io.dynarestore.core.vault.ExportLocation;
-import io.dynarestore.core.vault.ManifestSummary;
 import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.core.vault.VaultLayout;
 import io.dynarestore.protector.exports.TableExports;
@@ -11,11 +9,9 @@ import java.time.Instant;
 import java.util.List;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.ContinuousBackupsDescription;
-import software.amazon.awssdk.services.dynamodb.model.ExportDescription;
 import software.amazon.awssdk.services.dynamodb.model.ExportFormat;
 import software.amazon.awssdk.services.dynamodb.model.ExportTableToPointInTimeRequest;
 import software.amazon.awssdk.services.dynamodb.model.ExportType;
-import software.amazon.awssdk.services.dynamodb.model.PointInTimeRecoveryDescription;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.Tag;
 import software.amazon.awssdk.services.dynamodb.model.TimeToLiveDescription;
@@ -47,26 +43,19 @@ public final class NativeExportBackups {
      */
     public Taken take(DynamoDbClient dynamo, ProtectionSet policy, String backupId, Instant at) {
         String table = policy.table();
-        PointInTimeRecoveryDescription pitr = TableExports.recovery(dynamo, table);
-        Instant exportTime = exportTime(at, pitr.earliestRestorableDateTime());
+        ContinuousBackupsDescription continuous = TableExports.recovery(dynamo, table);
+        Instant exportTime = exportTime(at, continuous.pointInTimeRecoveryDescription().earliestRestorableDateTime());
         TableDescription description = dynamo.describeTable(b -> b.tableName(table)).table();
         List<Tag> tags = dynamo.listTagsOfResource(b -> b.resourceArn(description.tableArn())).tags();
         TimeToLiveDescription ttl = dynamo.describeTimeToLive(b -> b.tableName(table)).timeToLiveDescription();
-        ContinuousBackupsDescription continuous = dynamo.describeContinuousBackups(b -> b.tableName(table))
-                .continuousBackupsDescription();
         VaultLayout layout = catalog.layout();
         String folder = layout.backupPrefix(policy.account(), policy.region(), table, backupId);
-        ExportDescription done = exports.run(dynamo, request(description.tableArn(), exportTime, backupId, layout.bucket(),
-                folder));
-        ExportLocation where = TableExports.location(done);
-        long items = catalog.read(where.bucket(), where.prefix() + VaultLayout.MANIFEST_SUMMARY, ManifestSummary.class)
-                .map(s -> s.itemCount() == null ? 0L : s.itemCount())
-                .orElseThrow(() -> new TableExports.ExportFailedException("export " + done.exportArn()
-                        + " completed without a " + VaultLayout.MANIFEST_SUMMARY + " at " + where.uri()));
+        TableExports.Completed done = exports.run(dynamo, request(description.tableArn(), exportTime, backupId,
+                layout.bucket(), folder));
         BackupMetadata metadata = BackupMetadata.of(backupId, exportTime, exportTime.plus(policy.backupRetention()),
-                policy.account(), policy.region(), description, tags, ttl, continuous, null, null).at(where);
+                policy.account(), policy.region(), description, tags, ttl, continuous, null, null).at(done.location());
         catalog.put(folder + VaultLayout.BACKUP_JSON, metadata);
-        return new Taken(metadata, items);
+        return new Taken(metadata, done.itemCount());
     }
 
     /**

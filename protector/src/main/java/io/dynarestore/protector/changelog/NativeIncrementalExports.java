@@ -2,9 +2,7 @@ package io.dynarestore.protector.changelog;
 
 import io.dynarestore.contracts.BackupIds;
 import io.dynarestore.contracts.protection.ProtectionSet;
-import io.dynarestore.core.vault.ExportLocation;
 import io.dynarestore.core.vault.ExportMetadata;
-import io.dynarestore.core.vault.ManifestSummary;
 import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.core.vault.VaultCatalog.BackupSummary;
 import io.dynarestore.core.vault.VaultLayout;
@@ -14,7 +12,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.ExportDescription;
 import software.amazon.awssdk.services.dynamodb.model.ExportFormat;
 import software.amazon.awssdk.services.dynamodb.model.ExportTableToPointInTimeRequest;
 import software.amazon.awssdk.services.dynamodb.model.ExportType;
@@ -84,7 +81,7 @@ public final class NativeIncrementalExports {
         Instant now = Instant.now();
         List<Instant> backups = catalog.listBackups(account, region, table).stream().filter(b -> !b.expiredAt(now))
                 .map(BackupSummary::takenAt).toList();
-        PointInTimeRecoveryDescription pitr = TableExports.recovery(dynamo, table);
+        PointInTimeRecoveryDescription pitr = TableExports.recovery(dynamo, table).pointInTimeRecoveryDescription();
         Optional<Window> due = next(chainEnd, backups, pitr.earliestRestorableDateTime(),
                 pitr.latestRestorableDateTime(), policy.flushInterval());
         if (due.isEmpty()) {
@@ -98,14 +95,9 @@ public final class NativeIncrementalExports {
         VaultLayout layout = catalog.layout();
         String folder = layout.exportPrefix(account, region, table, exportId);
         String tableArn = dynamo.describeTable(b -> b.tableName(table)).table().tableArn();
-        ExportDescription done = exports.run(dynamo, request(tableArn, w, exportId, layout.bucket(), folder));
-        ExportLocation where = TableExports.location(done);
-        long items = catalog.read(where.bucket(), where.prefix() + VaultLayout.MANIFEST_SUMMARY, ManifestSummary.class)
-                .map(s -> s.itemCount() == null ? 0L : s.itemCount())
-                .orElseThrow(() -> new TableExports.ExportFailedException("export " + done.exportArn()
-                        + " completed without a " + VaultLayout.MANIFEST_SUMMARY + " at " + where.uri()));
+        TableExports.Completed done = exports.run(dynamo, request(tableArn, w, exportId, layout.bucket(), folder));
         var metadata = new ExportMetadata(ExportMetadata.FORMAT_VERSION, exportId, account, region, table, w.from(),
-                w.to(), true, items, where);
+                w.to(), true, done.itemCount(), done.location());
         catalog.put(folder + VaultLayout.EXPORT_JSON, metadata);
         Window gap = chainEnd != null && w.from().isAfter(chainEnd) ? new Window(chainEnd, w.from()) : null;
         return new Outcome(metadata, gap, false);

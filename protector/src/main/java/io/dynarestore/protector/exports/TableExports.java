@@ -1,11 +1,15 @@
 package io.dynarestore.protector.exports;
 
 import io.dynarestore.core.vault.ExportLocation;
+import io.dynarestore.core.vault.ManifestSummary;
+import io.dynarestore.core.vault.VaultCatalog;
+import io.dynarestore.core.vault.VaultLayout;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.ContinuousBackupsDescription;
 import software.amazon.awssdk.services.dynamodb.model.ExportDescription;
 import software.amazon.awssdk.services.dynamodb.model.ExportStatus;
 import software.amazon.awssdk.services.dynamodb.model.ExportTableToPointInTimeRequest;
@@ -20,10 +24,16 @@ import software.amazon.awssdk.services.dynamodb.model.PointInTimeRecoveryStatus;
  */
 public final class TableExports {
 
+    private final VaultCatalog catalog;
     private final Duration poll;
     private final Duration timeout;
 
-    public TableExports(Duration poll, Duration timeout) {
+    /** A completed export: where its files lie, and the items its summary manifest counts. */
+    public record Completed(ExportLocation location, long itemCount) {
+    }
+
+    public TableExports(VaultCatalog catalog, Duration poll, Duration timeout) {
+        this.catalog = catalog;
         this.poll = poll;
         this.timeout = timeout;
     }
@@ -33,20 +43,21 @@ public final class TableExports {
         return UUID.nameUUIDFromBytes(purpose.getBytes(StandardCharsets.UTF_8)).toString();
     }
 
-    /** The table's point-in-time recovery, which every export needs; refused with the fix when it is off. */
-    public static PointInTimeRecoveryDescription recovery(DynamoDbClient dynamo, String table) {
-        PointInTimeRecoveryDescription pitr = dynamo.describeContinuousBackups(b -> b.tableName(table))
-                .continuousBackupsDescription().pointInTimeRecoveryDescription();
+    /** The table's continuous backups, whose point-in-time recovery every export needs; refused with the fix when it is off. */
+    public static ContinuousBackupsDescription recovery(DynamoDbClient dynamo, String table) {
+        ContinuousBackupsDescription continuous = dynamo.describeContinuousBackups(b -> b.tableName(table))
+                .continuousBackupsDescription();
+        PointInTimeRecoveryDescription pitr = continuous.pointInTimeRecoveryDescription();
         if (pitr == null || pitr.pointInTimeRecoveryStatus() != PointInTimeRecoveryStatus.ENABLED) {
             throw new ExportFailedException("table " + table + " has no point-in-time recovery, which a native "
                     + "export needs; enable it (aws dynamodb update-continuous-backups --table-name " + table
                     + " --point-in-time-recovery-specification PointInTimeRecoveryEnabled=true) or take SCAN backups");
         }
-        return pitr;
+        return continuous;
     }
 
-    /** Starts the export and returns its description once it has completed. */
-    public ExportDescription run(DynamoDbClient dynamo, ExportTableToPointInTimeRequest request) {
+    /** Starts the export and returns, once it has completed, where it lies and how many items it holds. */
+    public Completed run(DynamoDbClient dynamo, ExportTableToPointInTimeRequest request) {
         ExportDescription export = dynamo.exportTableToPointInTime(request).exportDescription();
         Instant giveUp = Instant.now().plus(timeout);
         while (export.exportStatus() == ExportStatus.IN_PROGRESS) {
@@ -67,13 +78,15 @@ public final class TableExports {
             throw new ExportFailedException("export " + export.exportArn() + " " + export.exportStatusAsString()
                     + ": " + export.failureCode() + " " + export.failureMessage());
         }
-        return export;
-    }
-
-    /** Where a completed export's files lie: the folder of its summary manifest. */
-    public static ExportLocation location(ExportDescription export) {
+        // its files lie in the folder of its summary manifest
         String manifest = export.exportManifest();
-        return new ExportLocation(export.s3Bucket(), manifest.substring(0, manifest.lastIndexOf('/') + 1));
+        var where = new ExportLocation(export.s3Bucket(), manifest.substring(0, manifest.lastIndexOf('/') + 1));
+        String arn = export.exportArn();
+        long items = catalog.read(where.bucket(), where.prefix() + VaultLayout.MANIFEST_SUMMARY, ManifestSummary.class)
+                .map(m -> m.itemCount() == null ? 0L : m.itemCount())
+                .orElseThrow(() -> new ExportFailedException("export " + arn + " completed without a "
+                        + VaultLayout.MANIFEST_SUMMARY + " at " + where.uri()));
+        return new Completed(where, items);
     }
 
     /** An export could not be taken; the message says why. */

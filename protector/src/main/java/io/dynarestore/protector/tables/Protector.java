@@ -73,7 +73,8 @@ public final class Protector implements AutoCloseable {
         this.flushPool = Executors.newFixedThreadPool(properties.capture().threads(), DaemonThreads.named("flush"));
         // native change-log exports mostly wait for DynamoDB; they never hold up the backups' threads
         this.exportPool = Executors.newFixedThreadPool(properties.capture().threads(), DaemonThreads.named("export"));
-        var exports = new TableExports(properties.exports().pollInterval(), properties.exports().timeout());
+        var exports = new TableExports(catalog, properties.exports().pollInterval(),
+                properties.exports().timeout());
         var metrics = new ProtectorMetrics(registry, guards::size,
                 () -> guards.values().stream().mapToInt(g -> g.capture() == null ? 0 : g.capture().shardsRead()).sum(),
                 this::secondsBehind);

@@ -65,7 +65,7 @@ class NativeMethodsIT {
         recording = RecordingDynamo.inFrontOf(endpoint.endpoint());
         dynamo = Dynalite.client(recording.endpoint());
         catalog = new VaultCatalog(s3.client(), new VaultLayout("vault", ""));
-        exports = new TableExports(Duration.ofMillis(100), Duration.ofMinutes(1));
+        exports = new TableExports(catalog, Duration.ofMillis(100), Duration.ofMinutes(1));
     }
 
     @AfterAll

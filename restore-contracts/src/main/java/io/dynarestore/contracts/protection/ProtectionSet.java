@@ -89,7 +89,12 @@ public record ProtectionSet(String eventId, Integer schemaVersion, Instant occur
             Instant fired = CronSchedule.parse(backups.cron()).latestAtOrBefore(now);
             return fired == null ? Instant.EPOCH : fired;
         }
-        long length = Math.max(1, backupInterval().toMillis());
+        return slotOf(now, backupInterval());
+    }
+
+    /** The start of the slot of length {@code every} that holds {@code now}, slots aligned to the epoch. */
+    public static Instant slotOf(Instant now, Duration every) {
+        long length = Math.max(1, every.toMillis());
         return Instant.ofEpochMilli(Math.floorDiv(now.toEpochMilli(), length) * length);
     }
 

@@ -109,32 +109,34 @@ public final class DataFiles {
 
         /** Writes one line: {@code line} writes one JSON object to the generator. */
         public void write(Consumer<JsonGenerator> line) {
-            try {
-                if (generator == null) {
-                    open();
-                }
+            line(() -> {
                 line.accept(generator);
                 generator.writeRaw('\n');
-                inFile++;
-                if (inFile >= linesPerFile) {
-                    cut();
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+            });
         }
 
         /** Writes one line made of {@code pieces}, bytes of JSON already encoded (no line break). */
         public void writeRaw(byte[]... pieces) {
-            try {
-                if (generator == null) {
-                    open();
-                }
+            line(() -> {
                 generator.flush();
                 for (byte[] piece : pieces) {
                     out.write(piece);
                 }
                 out.write('\n');
+            });
+        }
+
+        private interface LineWriter {
+            void write() throws IOException;
+        }
+
+        /** Opens a file if none is open, writes one line, and cuts the file once it holds its lines. */
+        private void line(LineWriter writer) {
+            try {
+                if (generator == null) {
+                    open();
+                }
+                writer.write();
                 inFile++;
                 if (inFile >= linesPerFile) {
                     cut();
