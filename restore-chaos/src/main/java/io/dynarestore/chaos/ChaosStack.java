@@ -214,6 +214,17 @@ final class ChaosStack implements AutoCloseable {
         startService(service);
     }
 
+    /**
+     * SIGKILL to replica {@code replica} of {@code service}, then that replica started again in its place
+     * (as an orchestrator restarts a pod), so that the same replica can be killed again.
+     */
+    void killAndRestart(String service, int replica) throws Exception {
+        List<Process> live = services.get(service);
+        live.get(replica).destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        startService(service);
+        live.set(replica, live.remove(live.size() - 1));
+    }
+
     /** Stops the broker (SIGTERM, as an orchestrator does) and starts it again on the same log directory. */
     void restartBroker() throws Exception {
         broker.destroy();
