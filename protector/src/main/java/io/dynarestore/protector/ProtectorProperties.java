@@ -51,10 +51,14 @@ public record ProtectorProperties(AwsSettings aws, VaultSettings vault, TopicDef
     }
 
     /**
-     * @param every how often expired backups and change logs are looked for
-     * @param grace how long an expired backup stays, so that a restore that resolved it can still read it
+     * @param every      how often expired backups and change logs are looked for
+     * @param grace      how long an expired backup stays, for a restore that resolved it a moment before its
+     *                   acceptance reached the status topic
+     * @param holdAtMost how long a restore in progress keeps what it reads; an older one nobody ended holds nothing
+     * @param maxHolds   restores in progress the fold tracks; past it everything is held until the dropped one is stale
      */
-    public record Retention(@DefaultValue("1m") Duration every, @DefaultValue("1h") Duration grace) {
+    public record Retention(@DefaultValue("1m") Duration every, @DefaultValue("1h") Duration grace,
+                            @DefaultValue("7d") Duration holdAtMost, @DefaultValue("10000") int maxHolds) {
     }
 
     /**

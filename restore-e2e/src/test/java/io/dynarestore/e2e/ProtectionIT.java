@@ -25,17 +25,20 @@ import tools.jackson.databind.JsonNode;
  * Protection from end to end: a table protected through the REST API by the protector (SCAN
  * backups, a Streams change log), changed, and restored through the REST API to the second before
  * the change; and a change log that fell behind its stream, whose gap the windows show and no
- * restore crosses; and a table protected by DynamoDB's own exports.
+ * restore crosses; and a table protected by DynamoDB's own exports; and retention, which waits for
+ * the restores in progress that read what expired.
  */
 class ProtectionIT {
 
     private static final List<String> KEYS = List.of("pk", "sk");
     private static final String[] PROTECTOR_ARGS = {"--protector.capture.settle=500ms",
-            "--protector.exports.poll-interval=200ms", "--protector.exports.check-every=1s"};
+            "--protector.exports.poll-interval=200ms", "--protector.exports.check-every=1s",
+            "--protector.retention.every=1s", "--protector.retention.grace=0s"};
     private static RestoreStack stack;
     private static StreamsEndpoint endpoint;
     private static DynamoDbClient dynamo;
     private static ConfigurableApplicationContext protector;
+    private static ConfigurableApplicationContext writer;
     private static StatusLog protection;
 
     @BeforeAll
@@ -44,7 +47,7 @@ class ProtectionIT {
         endpoint = StreamsEndpoint.inFrontOf(stack.dynalite.endpoint()).exportsTo(stack.s3.client());
         stack.throughStreamsEndpoint(endpoint);
         stack.startPlanner();
-        stack.startWriter();
+        writer = stack.startWriter();
         stack.startApi();
         protector = stack.startProtector(PROTECTOR_ARGS);
         dynamo = io.dynarestore.testkit.Dynalite.client(endpoint.endpoint());
@@ -222,6 +225,55 @@ class ProtectionIT {
                 {"source": {"table": "exported", "backupId": "%s"},
                  "destination": {"type": "NEW_TABLE", "tableName": "exported-again"}}""".formatted(backupId));
         assertThat(ItemDigests.ofTable(dynamo, "exported-again", KEYS)).isEqualTo(before).hasSize(30);
+    }
+
+    @Test
+    void anExpiredBackupThatARestoreInProgressReadsIsDeletedOnlyOnceThatRestoreEnds() throws Exception {
+        // Given a table of 60 items whose backups are kept 10 seconds
+        createTable("short-lived");
+        var items = new RandomItems(41, RandomItems.Shape.simple());
+        for (int i = 0; i < 60; i++) {
+            int n = i;
+            dynamo.putItem(b -> b.tableName("short-lived").item(items.item(n)));
+        }
+        var put = Http.put(stack.apiUri("/tables/short-lived/protection"), """
+                {"backups": {"method": "SCAN", "every": "PT1H", "retention": "PT10S"},
+                 "changeLog": {"method": "STREAMS", "flushEvery": "PT2S"}}""");
+        assertThat(put.status()).as(put.body()).isEqualTo(200);
+        var catalog = new io.dynarestore.core.vault.VaultCatalog(stack.s3.client(),
+                new io.dynarestore.core.vault.VaultLayout(RestoreStack.BUCKET, ""));
+        Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() ->
+                !catalog.listBackups(RestoreStack.ACCOUNT, RestoreStack.REGION, "short-lived").isEmpty());
+        var backup = catalog.listBackups(RestoreStack.ACCOUNT, RestoreStack.REGION, "short-lived").get(0);
+
+        // and a restore of its backup under way, held up while no item-writer runs
+        stack.stop(writer);
+        var started = Http.post(stack.apiUri("/restores"), """
+                {"source": {"table": "short-lived", "backupId": "%s"},
+                 "destination": {"type": "NEW_TABLE", "tableName": "short-lived-copy"}}""".formatted(backup.backupId()));
+        assertThat(started.status()).as(started.body()).isEqualTo(202);
+        String restoreId = started.json().path("restoreId").asString();
+
+        // When the backup has been expired for 4 seconds, retention looking every second with no grace
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() ->
+                Instant.now().isAfter(backup.expiresAt().plusSeconds(4)));
+
+        // Then the restore is still running, and the backup it reads is still there
+        assertThat(Http.get(stack.apiUri("/restores/" + restoreId)).json().path("state").asString())
+                .isIn("ACCEPTED", "PLANNED", "RUNNING");
+        assertThat(catalog.findBackup(RestoreStack.ACCOUNT, RestoreStack.REGION, "short-lived", backup.backupId()))
+                .isPresent();
+
+        // When an item-writer is back and the restore completes, the backup is deleted and its expiry told
+        writer = stack.startWriter();
+        Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).until(() ->
+                Http.get(stack.apiUri("/restores/" + restoreId)).json().path("state").asString().equals("COMPLETED"));
+        assertThat(ItemDigests.ofTable(dynamo, "short-lived-copy", KEYS)).hasSize(60);
+        Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() ->
+                catalog.findBackup(RestoreStack.ACCOUNT, RestoreStack.REGION, "short-lived", backup.backupId())
+                        .isEmpty());
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> protection.all().stream()
+                .anyMatch(e -> "BackupExpired".equals(e.type()) && e.raw().contains(backup.backupId())));
     }
 
     private static Map<String, AttributeValue> key(Map<String, AttributeValue> item) {

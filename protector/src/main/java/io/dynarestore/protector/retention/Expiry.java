@@ -18,7 +18,9 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * change-log export the capture wrote is deleted once it ends at or before the oldest backup kept
  * (it extends nothing), except the latest, which holds the capture's checkpoint. The marker that
  * lists a thing ({@code backup.json}, {@code export.json}) goes first, so a half-deleted backup is
- * never listed. Exports registered by hand (native ones a user made) are never deleted. The grace leaves a restore that already resolved its source the time to read it.
+ * never listed. Exports registered by hand (native ones a user made) are never deleted. A backup a restore in
+ * progress reads ({@link RestoreHolds}) is kept until that restore ends; the grace covers the
+ * moment between a planner resolving a source and its acceptance reaching the status topic.
  */
 public final class Expiry {
 
@@ -41,12 +43,14 @@ public final class Expiry {
     /**
      * @param ownExportPrefixes the id prefixes of the change logs this service records (one chain each,
      *                          whose latest export is kept: it holds the chain's checkpoint)
+     * @param held              the backups restores in progress read: kept, and with them the change log after them
      */
-    public Expired run(String account, String region, String table, List<String> ownExportPrefixes, Instant now) {
+    public Expired run(String account, String region, String table, List<String> ownExportPrefixes,
+                       RestoreHolds.Held held, Instant now) {
         var backups = catalog.listBackups(account, region, table);
         var gone = new ArrayList<BackupSummary>();
         for (BackupSummary b : backups) {
-            if (b.expiresAt() != null && !now.isBefore(b.expiresAt().plus(grace))) {
+            if (b.expiresAt() != null && !now.isBefore(b.expiresAt().plus(grace)) && !held.holds(b)) {
                 String prefix = layout.backupPrefix(account, region, table, b.backupId());
                 deleteFolder(prefix, prefix + VaultLayout.BACKUP_JSON);
                 gone.add(b);

@@ -17,6 +17,8 @@ import io.dynarestore.protector.ProtectorProperties;
 import io.dynarestore.protector.backups.BackupSchedule;
 import io.dynarestore.protector.backups.ScanBackups;
 import io.dynarestore.protector.retention.Expiry;
+import io.dynarestore.protector.retention.RestoreHolds;
+import io.dynarestore.protector.retention.RestoresInProgress;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -56,7 +58,9 @@ public final class Protector implements AutoCloseable {
     private final ExecutorService backupPool;
     private final ExecutorService flushPool;
     private final ExecutorService exportPool;
+    private final ExecutorService expiryPool;
     private final TableServices services;
+    private final RestoresInProgress restores;
     private final Duration pollInterval;
     private final Map<String, TableGuard> guards = new ConcurrentHashMap<>();
     private final Clock clock;
@@ -73,8 +77,12 @@ public final class Protector implements AutoCloseable {
         this.flushPool = Executors.newFixedThreadPool(properties.capture().threads(), DaemonThreads.named("flush"));
         // native change-log exports mostly wait for DynamoDB; they never hold up the backups' threads
         this.exportPool = Executors.newFixedThreadPool(properties.capture().threads(), DaemonThreads.named("export"));
+        // retention of every owned table, one round at a time: cheap, and it may wait for the restores' fold
+        this.expiryPool = Executors.newSingleThreadExecutor(DaemonThreads.named("expiry"));
         var exports = new TableExports(catalog, properties.exports().pollInterval(),
                 properties.exports().timeout());
+        this.restores = new RestoresInProgress(consumerConfig, health, new RestoreHolds(
+                properties.retention().maxHolds(), properties.retention().holdAtMost()));
         var metrics = new ProtectorMetrics(registry, guards::size,
                 () -> guards.values().stream().mapToInt(g -> g.capture() == null ? 0 : g.capture().shardsRead()).sum(),
                 this::secondsBehind);
@@ -82,7 +90,7 @@ public final class Protector implements AutoCloseable {
                 new ScanBackups(aws.s3(), catalog.layout(), properties.backups().itemsPerFile(),
                         properties.backups().scanSegments(), properties.backups().pageLimit()),
                 new NativeExportBackups(catalog, exports), new NativeIncrementalExports(catalog, exports),
-                new Expiry(aws.s3(), catalog, properties.retention().grace()), backupPool, flushPool, exportPool,
+                new Expiry(aws.s3(), catalog, properties.retention().grace()), restores, backupPool, flushPool, exportPool, expiryPool,
                 new ProtectionEvents(publisher), metrics, properties.capture(), properties.retention(),
                 properties.exports(), clock);
         var config = new HashMap<>(consumerConfig);
@@ -93,6 +101,7 @@ public final class Protector implements AutoCloseable {
     }
 
     public void start() {
+        restores.start();
         thread.start();
     }
 
@@ -173,11 +182,13 @@ public final class Protector implements AutoCloseable {
     @Override
     public void close() {
         thread.stop(Duration.ofSeconds(10));
+        restores.close();
         guards.values().forEach(TableGuard::stop);
         guards.clear();
         scheduler.shutdownNow();
         backupPool.shutdownNow();
         flushPool.shutdownNow();
         exportPool.shutdownNow();
+        expiryPool.shutdownNow();
     }
 }

@@ -58,12 +58,15 @@ final class TableGuard {
     private volatile boolean backupNow;
     private volatile Instant nextStartAttempt = Instant.MIN;
     private volatile Instant nextExpiry = Instant.MIN;
+    private final java.util.concurrent.atomic.AtomicBoolean expiring = new java.util.concurrent.atomic.AtomicBoolean();
+    /** How long one expiry round waits for the fold of the restores in progress to catch up. */
+    private static final Duration HOLDS_WAIT = Duration.ofSeconds(10);
     private volatile Instant nextBackupAttempt = Instant.MIN;
     private volatile Instant slotListed;
     private volatile String onDemandListed;
     private volatile Duration pendingFlushInterval;
     private final ReentrantLock stepping = new ReentrantLock();
-    private boolean stopped;
+    private volatile boolean stopped;
     private ScheduledFuture<?> task;
     private volatile Future<?> backup;
     private final ChangeLogExports changeLogExports;
@@ -161,9 +164,20 @@ final class TableGuard {
             stepCapture(now);
             changeLogExports.maybeRun(policy, now);
             maybeBackup(now);
-            if (!now.isBefore(nextExpiry)) {
+            if (!now.isBefore(nextExpiry) && expiring.compareAndSet(false, true)) {
                 nextExpiry = now.plus(services.retention().every());
-                expire(now);
+                // on its own thread: it may wait for the fold of the restores in progress, and the capture must not
+                try {
+                    services.expiryPool().execute(() -> {
+                        try {
+                            expire(now);
+                        } finally {
+                            expiring.set(false);
+                        }
+                    });
+                } catch (java.util.concurrent.RejectedExecutionException e) {
+                    expiring.set(false); // shutting down
+                }
             }
         } catch (RuntimeException e) {
             // one table's trouble never stops the others; the next tick tries again
@@ -291,7 +305,17 @@ final class TableGuard {
         ProtectionSet p = policy;
         Expiry.Expired gone;
         try {
-            gone = services.expiry().run(p.account(), p.region(), p.table(), services.ownExportPrefixes(), now);
+            if (stopped) {
+                return;
+            }
+            var held = services.restores().held(p.account(), p.region(), p.table(), now, HOLDS_WAIT);
+            if (held.isEmpty()) {
+                // what restores in progress read is not known yet: nothing is deleted until it is
+                log.info("expiry of {} waits for the restores in progress to be read", key());
+                return;
+            }
+            gone = services.expiry().run(p.account(), p.region(), p.table(), services.ownExportPrefixes(),
+                    held.get(), now);
         } catch (RuntimeException e) {
             // what could not be deleted stays listed; the next round tries again, and the capture goes on
             log.warn("expiry of {} failed: {}", key(), e.toString());

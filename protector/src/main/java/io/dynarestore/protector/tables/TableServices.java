@@ -11,6 +11,7 @@ import io.dynarestore.protector.backups.BackupSchedule;
 import io.dynarestore.protector.backups.ScanBackups;
 import io.dynarestore.protector.changelog.StreamCapture;
 import io.dynarestore.protector.retention.Expiry;
+import io.dynarestore.protector.retention.RestoresInProgress;
 import java.time.Clock;
 import java.util.concurrent.ExecutorService;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -18,7 +19,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 /** The collaborators every {@link TableGuard} of this replica shares. */
 record TableServices(AwsClients aws, VaultLayout layout, BackupSchedule schedule, ScanBackups scans,
                      NativeExportBackups nativeBackups, NativeIncrementalExports incrementals, Expiry expiry,
+                     RestoresInProgress restores,
                      ExecutorService backupPool, ExecutorService flushPool, ExecutorService exportPool,
+                     ExecutorService expiryPool,
                      ProtectionEvents events, ProtectorMetrics metrics, ProtectorProperties.Capture capture,
                      ProtectorProperties.Retention retention, ProtectorProperties.Exports exports, Clock clock) {
 
