@@ -125,7 +125,10 @@ public final class AwsClients implements AutoCloseable {
         });
     }
 
-    /** The DynamoDB Streams client for a registered account and region. */
+    /**
+     * The DynamoDB Streams client for a registered account and region, made for change-log captures:
+     * its GetRecords records carry no images, which {@link StreamRecordBodies#take()} hands over as bytes.
+     */
     public DynamoDbStreamsClient streams(String account, String region) {
         AwsSettings.Region r = findRegion(account, region);
         if (r == null) {

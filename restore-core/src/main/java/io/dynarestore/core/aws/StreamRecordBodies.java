@@ -8,26 +8,39 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.zip.CRC32;
+import software.amazon.awssdk.core.exception.Crc32MismatchException;
 import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttribute;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.http.SdkHttpResponse;
 import software.amazon.awssdk.services.dynamodb.model.GetRecordsRequest;
 
 /**
  * The keys and images of the records of a DynamoDB Streams {@code GetRecords} answer as the service
  * sent them: the bytes of each record's {@code Keys}, {@code OldImage} and {@code NewImage}, which are
  * already DynamoDB JSON, the form of an incremental export's line. A capture that takes them needs
- * not encode again what the SDK decoded (a third of its CPU). Installed on a Streams client as an
- * interceptor, it keeps the last answer's body for the thread that made the call (the synchronous
- * client answers on the caller's thread); {@link #take()} hands it over once. What a caller takes is
- * a hint it must check: {@link Body#sequenceNumber()} against the SDK's record, else encode itself.
+ * neither encode again what the SDK decoded nor have the SDK decode the images at all. Installed on a
+ * Streams client as an interceptor, it keeps the last answer's bodies for the thread that made the
+ * call (the synchronous client answers on the caller's thread); {@link #take()} hands them over once.
+ *
+ * <p>Rules: when every record of an answer was cut, the SDK is handed the answer without the
+ * records' {@code OldImage} and {@code NewImage} (their bytes are in the bodies), so the
+ * {@code Record}s it returns carry keys, sequence numbers and times but no images; the
+ * {@code x-amz-crc32} the service sent is checked here against the bytes as sent, and a mismatch is
+ * the SDK's retryable {@link Crc32MismatchException}. When an answer cannot be cut, it goes to the
+ * SDK as it came and there are no bodies. So a client with this interceptor is for captures only, and
+ * a caller checks each {@link Body#sequenceNumber()} against the SDK's record.
  */
 public final class StreamRecordBodies implements ExecutionInterceptor {
 
     /** The interceptor to add to a {@code DynamoDbStreamsClient}. */
     public static final StreamRecordBodies INTERCEPTOR = new StreamRecordBodies();
 
-    private static final ThreadLocal<byte[]> LAST = new ThreadLocal<>();
+    private static final ThreadLocal<List<Body>> LAST = new ThreadLocal<>();
+    private static final String CRC32_HEADER = "x-amz-crc32";
+    private static final ExecutionAttribute<String> SENT_CRC32 = new ExecutionAttribute<>("StreamRecordBodies.crc32");
 
     /** One record's position and the members of its export line ({@code "Keys":{..},"OldImage":{..},...}). */
     public record Body(String sequenceNumber, byte[] members) {
@@ -44,6 +57,21 @@ public final class StreamRecordBodies implements ExecutionInterceptor {
     }
 
     @Override
+    public SdkHttpResponse modifyHttpResponse(Context.ModifyHttpResponse context, ExecutionAttributes attributes) {
+        SdkHttpResponse response = context.httpResponse();
+        if (!(context.request() instanceof GetRecordsRequest) || response.statusCode() != 200) {
+            return response;
+        }
+        // checked here against the bytes as sent, since the SDK would check it against the answer it is handed
+        var crc = response.firstMatchingHeader(CRC32_HEADER);
+        if (crc.isEmpty()) {
+            return response;
+        }
+        attributes.putAttribute(SENT_CRC32, crc.get());
+        return response.toBuilder().removeHeader(CRC32_HEADER).build();
+    }
+
+    @Override
     public Optional<InputStream> modifyHttpResponseContent(Context.ModifyHttpResponse context,
                                                            ExecutionAttributes attributes) {
         Optional<InputStream> body = context.responseBody();
@@ -51,62 +79,124 @@ public final class StreamRecordBodies implements ExecutionInterceptor {
                 || context.httpResponse().statusCode() != 200) {
             return body;
         }
+        byte[] bytes;
         try (InputStream in = body.get()) {
-            byte[] bytes = in.readAllBytes(); // at most 1 MB: GetRecords answers no more
-            LAST.set(bytes);
-            return Optional.of(new ByteArrayInputStream(bytes));
+            bytes = in.readAllBytes(); // at most 1 MB: GetRecords answers no more
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        String sent = attributes.getAttribute(SENT_CRC32);
+        if (sent != null) {
+            var crc = new CRC32();
+            crc.update(bytes);
+            if (!Long.toString(crc.getValue()).equals(sent.trim())) {
+                throw Crc32MismatchException.builder().message("GetRecords answer's CRC32 " + crc.getValue()
+                        + " is not the x-amz-crc32 sent, " + sent).build();
+            }
+        }
+        Cut cut;
+        try {
+            cut = cut(bytes);
+        } catch (RuntimeException e) {
+            LAST.set(List.of()); // not the JSON we know: the SDK reads it all, and the caller encodes the records
+            return Optional.of(new ByteArrayInputStream(bytes));
+        }
+        LAST.set(cut.bodies());
+        return Optional.of(new ByteArrayInputStream(cut.withoutImages()));
     }
 
     /** The bodies of the last GetRecords answered on this thread, in order; empty when there is none (or no JSON). */
     public static List<Body> take() {
-        byte[] last = LAST.get();
+        List<Body> last = LAST.get();
         LAST.remove();
-        if (last == null) {
-            return List.of();
-        }
-        try {
-            return parse(last);
-        } catch (RuntimeException e) {
-            return List.of(); // not the JSON we know: the caller encodes the records itself
-        }
+        return last == null ? List.of() : last;
+    }
+
+    /** An answer's record bodies, and the answer without its records' images. */
+    record Cut(List<Body> bodies, byte[] withoutImages) {
+    }
+
+    /** The bodies of an answer's records, in order. */
+    static List<Body> parse(byte[] json) {
+        return cut(json).bodies();
     }
 
     /**
      * Cuts the answer by its structure only: a scan that follows objects, arrays and strings (with
      * their escapes) without decoding a value, several times cheaper than tokenizing the images.
      */
-    static List<Body> parse(byte[] json) {
+    static Cut cut(byte[] json) {
         var bodies = new ArrayList<Body>();
+        var images = new ArrayList<int[]>();
         var scan = new Scan(json);
-        scan.objectMembers(scan.skipSpace(0), (name, at) -> {
+        scan.objectMembers(scan.skipSpace(0), (name, nameAt, at) -> {
             if (!name.equals("Records")) {
                 return scan.skipValue(at);
             }
             return scan.arrayElements(at, element -> {
-                bodies.add(record(scan, element));
+                bodies.add(record(scan, element, images));
                 return scan.skipValue(element);
             });
         });
-        return bodies;
+        return new Cut(bodies, without(json, images));
     }
 
-    private static Body record(Scan scan, int at) {
+    /**
+     * {@code json} without the members {@code cuts} name (each {from, to} of a name through its value),
+     * each with one comma: the one before it when that is still there, else the one after it.
+     */
+    private static byte[] without(byte[] json, List<int[]> cuts) {
+        var out = new java.io.ByteArrayOutputStream(json.length);
+        int copied = 0;
+        for (int[] c : cuts) {
+            int from = c[0];
+            int to = c[1];
+            int before = from - 1;
+            while (before >= copied && isSpace(json[before])) {
+                before--;
+            }
+            if (before >= copied && json[before] == ',') {
+                from = before;
+            } else {
+                int after = to;
+                while (after < json.length && isSpace(json[after])) {
+                    after++;
+                }
+                if (after < json.length && json[after] == ',') {
+                    to = after + 1;
+                }
+            }
+            out.write(json, copied, from - copied);
+            copied = to;
+        }
+        out.write(json, copied, json.length - copied);
+        return out.toByteArray();
+    }
+
+    private static boolean isSpace(byte b) {
+        return b == ' ' || b == '\n' || b == '\r' || b == '\t';
+    }
+
+    private static Body record(Scan scan, int at, List<int[]> images) {
         String[] sequence = new String[1];
         int[][] parts = new int[3][];
-        scan.objectMembers(at, (name, value) -> {
+        scan.objectMembers(at, (name, nameAt, value) -> {
             if (!name.equals("dynamodb")) {
                 return scan.skipValue(value);
             }
-            return scan.objectMembers(value, (field, v) -> {
+            return scan.objectMembers(value, (field, fieldAt, v) -> {
                 int end = scan.skipValue(v);
                 switch (field) {
                     case "SequenceNumber" -> sequence[0] = scan.string(v, end);
                     case "Keys" -> parts[0] = scan.objectRange(v, end);
-                    case "OldImage" -> parts[1] = scan.objectRange(v, end);
-                    case "NewImage" -> parts[2] = scan.objectRange(v, end);
+                    case "OldImage" -> {
+                        parts[1] = scan.objectRange(v, end);
+                        images.add(new int[]{fieldAt, end});
+                    }
+                    case "NewImage" -> {
+                        parts[2] = scan.objectRange(v, end);
+                        images.add(new int[]{fieldAt, end});
+                    }
                     default -> {
                     }
                 }
@@ -135,14 +225,27 @@ public final class StreamRecordBodies implements ExecutionInterceptor {
     private static final byte[] OLD_IMAGE = ",\"OldImage\":".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] NEW_IMAGE = ",\"NewImage\":".getBytes(StandardCharsets.US_ASCII);
 
-    /** What is done with each member (its name, where its value starts); returns where the value ends. */
+    /** What is done with each member (its name, where the name and the value start); returns where the value ends. */
     private interface Member {
-        int at(String name, int value);
+        int at(String name, int nameAt, int value);
     }
 
     /** What is done with each element of an array (where it starts); returns where it ends. */
     private interface Element {
         int at(int start);
+    }
+
+    /** Bytes that end a run outside strings: a quote or a bracket. */
+    private static final byte[] STRUCTURE = new byte[256];
+    /** Bytes that end a run inside a string: its closing quote or a backslash. */
+    private static final byte[] IN_STRING = new byte[256];
+
+    static {
+        for (char c : "\"{}[]".toCharArray()) {
+            STRUCTURE[c] = 1;
+        }
+        IN_STRING['"'] = 1;
+        IN_STRING['\\'] = 1;
     }
 
     /** A structural scan of JSON bytes: positions only, no values decoded but names and the one string asked for. */
@@ -167,10 +270,11 @@ public final class StreamRecordBodies implements ExecutionInterceptor {
                 return i + 1;
             }
             while (true) {
+                int nameAt = i;
                 int nameEnd = skipString(i);
                 String name = new String(json, i + 1, nameEnd - i - 2, StandardCharsets.UTF_8);
                 i = expect(skipSpace(nameEnd), ':');
-                i = skipSpace(member.at(name, skipSpace(i)));
+                i = skipSpace(member.at(name, nameAt, skipSpace(i)));
                 if (json[i] == ',') {
                     i = skipSpace(i + 1);
                 } else {
@@ -201,19 +305,21 @@ public final class StreamRecordBodies implements ExecutionInterceptor {
                 return skipString(i);
             }
             if (c == '{' || c == '[') {
+                byte[] b = json;
                 int depth = 0;
                 while (true) {
-                    c = json[i];
+                    while (STRUCTURE[b[i] & 0xff] == 0) {
+                        i++; // the bytes between strings and brackets, which most images are not
+                    }
+                    c = b[i];
                     if (c == '"') {
                         i = skipString(i);
                         continue;
                     }
                     if (c == '{' || c == '[') {
                         depth++;
-                    } else if (c == '}' || c == ']') {
-                        if (--depth == 0) {
-                            return i + 1;
-                        }
+                    } else if (--depth == 0) {
+                        return i + 1;
                     }
                     i++;
                 }
@@ -227,11 +333,17 @@ public final class StreamRecordBodies implements ExecutionInterceptor {
 
         int skipString(int i) {
             expect(i, '"');
+            byte[] b = json;
             i++;
-            while (json[i] != '"') {
-                i += json[i] == '\\' ? 2 : 1;
+            while (true) {
+                while (IN_STRING[b[i] & 0xff] == 0) {
+                    i++;
+                }
+                if (b[i] == '"') {
+                    return i + 1;
+                }
+                i += 2; // a backslash and the byte it escapes
             }
-            return i + 1;
         }
 
         String string(int start, int end) {

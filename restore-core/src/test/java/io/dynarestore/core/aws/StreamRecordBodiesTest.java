@@ -92,4 +92,53 @@ class StreamRecordBodiesTest {
         assertThat(StreamRecordBodies.take()).isEmpty();
         assertThat(StreamRecordBodies.parse("{\"Records\":[]}".getBytes(StandardCharsets.UTF_8))).isEmpty();
     }
+
+    /**
+     * Random answers whose records' members come in random orders: what the SDK is handed is the
+     * answer, member for member, without any record's OldImage or NewImage.
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "seed {0}")
+    @org.junit.jupiter.params.provider.MethodSource("seeds")
+    void handsTheSdkEachRandomAnswerWithoutItsImagesAndOtherwiseUnchanged(int seed) {
+        // Given a random answer, each record's members shuffled, compact or pretty
+        var random = new java.util.Random(seed);
+        var items = new io.dynarestore.testkit.RandomItems(seed, io.dynarestore.testkit.RandomItems.Shape.simple());
+        var answer = JSON.createObjectNode();
+        var records = answer.putArray("Records");
+        int n = 1 + random.nextInt(10);
+        for (int i = 0; i < n; i++) {
+            var item = items.item(i, random.nextInt(3));
+            var members = new java.util.ArrayList<java.util.Map.Entry<String, JsonNode>>();
+            members.add(java.util.Map.entry("Keys", JSON.readTree(DynamoJson.toJson(
+                    java.util.Map.of("pk", item.get("pk"), "sk", item.get("sk"))))));
+            members.add(java.util.Map.entry("SequenceNumber", JSON.getNodeFactory().textNode("" + (100 + i))));
+            members.add(java.util.Map.entry("SizeBytes", JSON.getNodeFactory().numberNode(10 + i)));
+            if (random.nextBoolean()) {
+                members.add(java.util.Map.entry("NewImage", JSON.readTree(DynamoJson.toJson(item))));
+            }
+            if (random.nextBoolean()) {
+                members.add(java.util.Map.entry("OldImage", JSON.readTree(DynamoJson.toJson(items.item(i, 7)))));
+            }
+            java.util.Collections.shuffle(members, random);
+            var d = records.addObject().putObject("dynamodb");
+            members.forEach(m -> d.set(m.getKey(), m.getValue()));
+        }
+        answer.put("NextShardIterator", "it");
+        String text = random.nextBoolean() ? answer.toString() : answer.toPrettyString();
+
+        // When it is cut
+        var cut = StreamRecordBodies.cut(text.getBytes(StandardCharsets.UTF_8));
+
+        // Then the SDK's answer is the same JSON with no image, and the bodies still hold the images
+        var expected = answer.deepCopy();
+        expected.path("Records").forEach(r -> ((tools.jackson.databind.node.ObjectNode) r.path("dynamodb"))
+                .remove(List.of("OldImage", "NewImage")));
+        assertThat(JSON.readTree(new String(cut.withoutImages(), StandardCharsets.UTF_8))).isEqualTo(expected);
+        for (int i = 0; i < n; i++) {
+            JsonNode sent = answer.path("Records").get(i).path("dynamodb");
+            JsonNode body = JSON.readTree("{" + new String(cut.bodies().get(i).members(), StandardCharsets.UTF_8) + "}");
+            assertThat(body.path("NewImage")).isEqualTo(sent.path("NewImage"));
+            assertThat(body.path("OldImage")).isEqualTo(sent.path("OldImage"));
+        }
+    }
 }
