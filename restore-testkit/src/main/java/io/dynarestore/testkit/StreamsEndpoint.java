@@ -12,15 +12,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -53,10 +48,9 @@ public final class StreamsEndpoint implements AutoCloseable {
     private final URI target;
     private final Clock clock;
     private final Map<String, StreamLog> latest = new ConcurrentHashMap<>();
-    private final Map<String, ReentrantLock> tableLocks = new ConcurrentHashMap<>();
-    private final AtomicLong sequence = new AtomicLong(100_000_000_000_000_000L);
     private final StreamsApi streamsApi = new StreamsApi();
     private final ExportsApi exports;
+    private final WriteRecorder recorder;
     private volatile int recordsPerShard = 10_000;
     private volatile String region = "us-east-1";
 
@@ -64,6 +58,8 @@ public final class StreamsEndpoint implements AutoCloseable {
         this.target = target;
         this.clock = clock;
         this.forwarding = new Forwarding(target);
+        this.recorder = new WriteRecorder(forwarding, this::recording, this::getItem, clock, () -> recordsPerShard,
+                () -> region);
         this.exports = new ExportsApi(new ExportsApi.Tables() {
             @Override
             public JsonNode call(String op, ObjectNode request) {
@@ -72,13 +68,7 @@ public final class StreamsEndpoint implements AutoCloseable {
 
             @Override
             public <T> T locked(String table, java.util.function.Supplier<T> action) {
-                ReentrantLock lock = tableLocks.computeIfAbsent(table, k -> new ReentrantLock());
-                lock.lock();
-                try {
-                    return action.get();
-                } finally {
-                    lock.unlock();
-                }
+                return recorder.locked(table, action);
             }
         }, clock, ACCOUNT);
         this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
@@ -172,7 +162,7 @@ public final class StreamsEndpoint implements AutoCloseable {
                 case "UpdateTable" -> updateTable(exchange, body);
                 case "DescribeTable" -> describeTable(exchange, body);
                 case "DeleteTable" -> deleteTable(exchange, body);
-                case "PutItem", "DeleteItem", "UpdateItem", "BatchWriteItem" -> write(exchange, body, op);
+                case "PutItem", "DeleteItem", "UpdateItem", "BatchWriteItem" -> recorder.write(exchange, body, op);
                 default -> {
                     if (exports.handles(op)) {
                         exports(exchange, op, body);
@@ -291,119 +281,15 @@ public final class StreamsEndpoint implements AutoCloseable {
         return log;
     }
 
-    // ---- writes ----
-
-    private void write(HttpExchange exchange, byte[] body, String op) throws IOException, InterruptedException {
-        ObjectNode request = (ObjectNode) JSON.readTree(body);
-        var writes = new ArrayList<KeyedWrite>();
-        if ("BatchWriteItem".equals(op)) {
-            for (var entry : request.path("RequestItems").properties()) {
-                Recorded log = recording(entry.getKey());
-                for (JsonNode w : entry.getValue()) {
-                    if (log != null) {
-                        JsonNode image = w.has("PutRequest") ? w.path("PutRequest").path("Item")
-                                : w.path("DeleteRequest").path("Key");
-                        writes.add(new KeyedWrite(log, keyOf(log, image)));
-                    }
-                }
-            }
-        } else {
-            Recorded log = recording(request.path("TableName").asString());
-            if (log != null) {
-                writes.add(new KeyedWrite(log, keyOf(log, "PutItem".equals(op) ? request.path("Item")
-                        : request.path("Key"))));
-            }
-        }
-        if (writes.isEmpty()) {
-            pass(exchange, body);
-            return;
-        }
-        List<ReentrantLock> locks = writes.stream().map(w -> w.log.table).distinct().sorted()
-                .map(t -> tableLocks.computeIfAbsent(t, k -> new ReentrantLock())).toList();
-        locks.forEach(ReentrantLock::lock);
-        try {
-            for (KeyedWrite w : writes) {
-                w.old = getItem(w.log.table, w.key);
-            }
-            var response = forwarding.forward(exchange, body);
-            if (response.statusCode() == 200) {
-                JsonNode unprocessed = JSON.readTree(response.body()).path("UnprocessedItems");
-                for (KeyedWrite w : writes) {
-                    if (!isUnprocessed(unprocessed, w)) {
-                        record(w.log, w.key, w.old, getItem(w.log.table, w.key));
-                    }
-                }
-            }
-            Forwarding.copyBack(exchange, response, response.body());
-        } finally {
-            locks.forEach(ReentrantLock::unlock);
-        }
-    }
-
-    private boolean isUnprocessed(JsonNode unprocessed, KeyedWrite w) {
-        for (JsonNode left : unprocessed.path(w.log.table)) {
-            JsonNode image = left.has("PutRequest") ? left.path("PutRequest").path("Item")
-                    : left.path("DeleteRequest").path("Key");
-            if (keyOf(w.log, image).equals(w.key)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private void record(Recorded table, ObjectNode key, JsonNode old, JsonNode now) {
-        if ((old == null && now == null) || (old != null && old.equals(now))) {
-            return; // DynamoDB writes no record for a write that changes nothing
-        }
-        if (table.history != null) {
-            table.history.record(clock.instant(), key, old, now);
-        }
-        StreamLog log = table.stream;
-        if (log == null) {
-            return;
-        }
-        ObjectNode record = JSON.createObjectNode();
-        record.put("eventID", UUID.randomUUID().toString().replace("-", ""));
-        record.put("eventName", old == null ? "INSERT" : now == null ? "REMOVE" : "MODIFY");
-        record.put("eventVersion", "1.1");
-        record.put("eventSource", "aws:dynamodb");
-        record.put("awsRegion", region);
-        ObjectNode d = record.putObject("dynamodb");
-        d.put("ApproximateCreationDateTime", clock.millis() / 1000);
-        d.set("Keys", key);
-        if (now != null) {
-            d.set("NewImage", now);
-        }
-        if (old != null) {
-            d.set("OldImage", old);
-        }
-        d.put("SizeBytes", key.toString().length() + (now == null ? 0 : now.toString().length())
-                + (old == null ? 0 : old.toString().length()));
-        d.put("StreamViewType", "NEW_AND_OLD_IMAGES");
-        log.append(record, Long.toString(sequence.incrementAndGet()), recordsPerShard);
-    }
-
     /** Where the writes of {@code table} are recorded: its enabled stream, its recovery history; null for neither. */
-    private Recorded recording(String table) {
+    private WriteRecorder.Recorded recording(String table) {
         StreamLog log = latest.get(table);
         StreamLog stream = log != null && log.enabled() ? log : null;
         TableHistory history = exports.history(table);
         if (stream == null && history == null) {
             return null;
         }
-        return new Recorded(table, stream != null ? stream.keySchema() : history.keySchema(), stream, history);
-    }
-
-    private record Recorded(String table, JsonNode keySchema, StreamLog stream, TableHistory history) {
-    }
-
-    private static ObjectNode keyOf(Recorded log, JsonNode image) {
-        ObjectNode key = JSON.createObjectNode();
-        for (JsonNode k : log.keySchema()) {
-            String name = k.path("AttributeName").asString();
-            key.set(name, image.path(name));
-        }
-        return key;
+        return new WriteRecorder.Recorded(table, stream != null ? stream.keySchema() : history.keySchema(), stream, history);
     }
 
     private JsonNode getItem(String table, ObjectNode key) {
@@ -463,16 +349,5 @@ public final class StreamsEndpoint implements AutoCloseable {
         server.stop(0);
         exports.close();
         ((ExecutorService) server.getExecutor()).shutdownNow();
-    }
-
-    private static final class KeyedWrite {
-        final Recorded log;
-        final ObjectNode key;
-        JsonNode old;
-
-        KeyedWrite(Recorded log, ObjectNode key) {
-            this.log = log;
-            this.key = key;
-        }
     }
 }

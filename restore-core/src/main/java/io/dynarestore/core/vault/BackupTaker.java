@@ -32,6 +32,11 @@ import software.amazon.awssdk.services.s3.S3Client;
  * segment, each writing its own data files. Consistent reads, so that each item is read as
  * committed; like any Scan-based backup it is not a snapshot of one instant (writes during the
  * scan may or may not be included), which is why {@code takenAt} is the scan's start.
+ *
+ * <p>Rule: each segment saves a {@link ScanCheckpoint} after every data file it uploads, and a
+ * backup taken again under the same id (the next owner of a crashed one) adopts those files and
+ * scans each segment on from its checkpoint, so that it reads again at most one file's worth of
+ * items per segment. The checkpoints are deleted once {@code backup.json} lists the backup.
  */
 public final class BackupTaker {
 
@@ -69,6 +74,18 @@ public final class BackupTaker {
         ContinuousBackupsDescription continuous = continuousBackups(table);
         var writer = new BackupWriter(s3, layout, account, region, table, backupId, settings.itemsPerFile())
                 .countingIndexesOf(description);
+        // a backup an earlier attempt (a replica that died) got partway through goes on from its checkpoints
+        var resumed = new ArrayList<ScanCheckpoint>();
+        for (int segment = 0; segment < settings.scanSegments(); segment++) {
+            ScanCheckpoint c = checkpoint(account, region, table, backupId, segment, settings.scanSegments());
+            resumed.add(c);
+            if (c != null) {
+                writer.adopt(c.uploaded());
+                read.addAndGet(c.uploaded().items());
+            }
+        }
+        List<String> keyNames = description.keySchema().stream().map(k -> k.attributeName()).toList();
+        var where = new Checkpoints(account, region, table, backupId, keyNames);
         ExecutorService pool = Executors.newFixedThreadPool(settings.scanSegments(), DaemonThreads.named("scan-" + table));
         var pacer = new Pacer();
         long averageBytes = averageItemBytes(description);
@@ -77,7 +94,8 @@ public final class BackupTaker {
             for (int segment = 0; segment < settings.scanSegments(); segment++) {
                 int s = segment;
                 futures.add(pool.submit(() -> {
-                    scanSegment(table, s, settings.scanSegments(), writer, settings, pacer, averageBytes);
+                    scanSegment(table, s, settings.scanSegments(), writer, settings, pacer, averageBytes,
+                            resumed.get(s), where);
                     return null;
                 }));
             }
@@ -95,7 +113,39 @@ public final class BackupTaker {
         // writes made during the Scan may be in it or not: only from its end is the backup exact, unless it
         // is said to stand for a quiet table's past (a fixture's history)
         Instant scanned = settings.history() ? null : Instant.now();
-        return writer.finish(description, tags, ttl, continuous, takenAt, takenAt.plus(settings.retention()), scanned);
+        Backup backup = writer.finish(description, tags, ttl, continuous, takenAt, takenAt.plus(settings.retention()),
+                scanned);
+        for (int segment = 0; segment < settings.scanSegments(); segment++) {
+            String key = ScanCheckpoint.key(layout, account, region, table, backupId, segment, settings.scanSegments());
+            s3.deleteObject(b -> b.bucket(layout.bucket()).key(key)); // the backup is listed: nothing resumes it
+        }
+        return backup;
+    }
+
+    /** Where one backup's segments put their checkpoints, and the table's key attributes. */
+    private record Checkpoints(String account, String region, String table, String backupId, List<String> keyNames) {
+    }
+
+    private ScanCheckpoint checkpoint(String account, String region, String table, String backupId, int segment,
+                                      int segments) {
+        String key = ScanCheckpoint.key(layout, account, region, table, backupId, segment, segments);
+        try {
+            byte[] body = s3.getObjectAsBytes(b -> b.bucket(layout.bucket()).key(key)).asByteArray();
+            return io.dynarestore.contracts.Json.mapper().readValue(body, ScanCheckpoint.class);
+        } catch (software.amazon.awssdk.services.s3.model.NoSuchKeyException e) {
+            return null;
+        }
+    }
+
+    private void saveCheckpoint(Checkpoints where, int segment, int segments, Map<String, AttributeValue> last,
+                                BackupWriter.Uploaded uploaded) {
+        var key = new java.util.LinkedHashMap<String, AttributeValue>();
+        where.keyNames().forEach(k -> key.put(k, last.get(k)));
+        var checkpoint = new ScanCheckpoint(segment, segments, io.dynarestore.core.codec.DynamoJson.toJson(key), uploaded);
+        String object = ScanCheckpoint.key(layout, where.account(), where.region(), where.table(), where.backupId(),
+                segment, segments);
+        s3.putObject(b -> b.bucket(layout.bucket()).key(object).contentType("application/json"),
+                software.amazon.awssdk.core.sync.RequestBody.fromBytes(io.dynarestore.contracts.Json.toBytes(checkpoint)));
     }
 
     /** The table's PITR setting, or {@code null} where the endpoint does not implement the call (dynalite). */
@@ -112,14 +162,17 @@ public final class BackupTaker {
     }
 
     private void scanSegment(String table, int segment, int total, BackupWriter writer, Settings settings,
-                             Pacer pacer, long averageItemBytes) throws InterruptedException {
+                             Pacer pacer, long averageItemBytes, ScanCheckpoint resumed, Checkpoints where)
+            throws InterruptedException {
         boolean paced = settings.readUnitsPerSecond() > 0;
         // pages small against the budget (a twentieth of a second's worth), so that no second runs far over
         double unitsPerPage = Math.max(1, settings.readUnitsPerSecond() / 20);
         long itemsRead = 0;
         long bytesRead = 0;
         try (BackupWriter.Part part = writer.openPart()) {
-            Map<String, AttributeValue> start = null;
+            Map<String, AttributeValue> start = resumed == null ? null
+                    : io.dynarestore.core.codec.DynamoJson.fromJson(resumed.lastKey());
+            BackupWriter.Uploaded earlier = resumed == null ? BackupWriter.Uploaded.NOTHING : resumed.uploaded();
             do {
                 long average = itemsRead > 0 ? Math.max(1, bytesRead / itemsRead) : averageItemBytes;
                 int limit = paced ? (int) Math.max(1, Math.min(settings.pageLimit(), unitsPerPage * 4_096 / average))
@@ -134,7 +187,10 @@ public final class BackupTaker {
                 ScanResponse page = dynamo.scan(request);
                 long bytes = 0;
                 for (Map<String, AttributeValue> item : page.items()) {
-                    part.write(item);
+                    if (part.write(item)) {
+                        // a data file is uploaded and ends with this item: a Scan resumed after it misses nothing
+                        saveCheckpoint(where, segment, total, item, plus(earlier, part.uploaded()));
+                    }
                     bytes += ItemSize.of(item);
                 }
                 itemsRead += page.items().size();
@@ -148,6 +204,15 @@ public final class BackupTaker {
                 start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
             } while (start != null);
         }
+    }
+
+    private static BackupWriter.Uploaded plus(BackupWriter.Uploaded a, BackupWriter.Uploaded b) {
+        var files = new ArrayList<>(a.files());
+        files.addAll(b.files());
+        var units = new java.util.TreeMap<>(a.indexUnits());
+        b.indexUnits().forEach((index, u) -> units.merge(index, u, Long::sum));
+        return new BackupWriter.Uploaded(files, a.items() + b.items(), a.bytes() + b.bytes(),
+                a.writeUnits() + b.writeUnits(), units);
     }
 
     private static void pause(long nanos) throws InterruptedException {

@@ -104,16 +104,46 @@ public final class BackupWriter {
         return new Backup(layout, metadata, summary, data.files());
     }
 
+    /**
+     * What a part has uploaded: its data files, and the items, bytes and write units in them (per
+     * local secondary index too). A resumed Scan adopts it instead of reading those items again.
+     */
+    public record Uploaded(List<ManifestFile> files, long items, long bytes, long writeUnits,
+                           Map<String, Long> indexUnits) {
+        public static final Uploaded NOTHING = new Uploaded(List.of(), 0, 0, 0, Map.of());
+    }
+
+    /** Counts what an earlier attempt uploaded as part of this backup; before any part is opened. */
+    public BackupWriter adopt(Uploaded earlier) {
+        data.adopt(earlier.files());
+        items.addAndGet(earlier.items());
+        itemBytes.addAndGet(earlier.bytes());
+        writeUnits.addAndGet(earlier.writeUnits());
+        earlier.indexUnits().forEach((index, units) -> {
+            AtomicLong counter = lsiUnits.get(index);
+            if (counter != null) {
+                counter.addAndGet(units);
+            }
+        });
+        return this;
+    }
+
     /** Writes items for one thread; not thread-safe. */
     public final class Part implements AutoCloseable {
         private final DataFiles.Part lines;
+        /** What the open file holds, and what the uploaded files hold. */
+        private final long[] open = new long[3];
+        private final long[] uploaded = new long[3];
+        private final Map<String, Long> openIndexUnits = new java.util.HashMap<>();
+        private final Map<String, Long> uploadedIndexUnits = new java.util.TreeMap<>();
 
         private Part(DataFiles.Part lines) {
             this.lines = lines;
         }
 
-        public void write(Map<String, AttributeValue> item) {
-            lines.write(g -> {
+        /** Writes one item; returns whether it was the last of a data file, now uploaded. */
+        public boolean write(Map<String, AttributeValue> item) {
+            boolean cut = lines.write(g -> {
                 g.writeStartObject();
                 g.writeName("Item");
                 DynamoJson.writeItem(g, item);
@@ -124,11 +154,29 @@ public final class BackupWriter {
             itemBytes.addAndGet(size);
             long units = ItemSize.wcu(size);
             writeUnits.addAndGet(units);
+            open[0]++;
+            open[1] += size;
+            open[2] += units;
             lsiSortKeys.forEach((index, sortKey) -> {
                 if (item.containsKey(sortKey)) {
                     lsiUnits.get(index).addAndGet(units);
+                    openIndexUnits.merge(index, units, Long::sum);
                 }
             });
+            if (cut) {
+                for (int i = 0; i < 3; i++) {
+                    uploaded[i] += open[i];
+                    open[i] = 0;
+                }
+                openIndexUnits.forEach((index, u) -> uploadedIndexUnits.merge(index, u, Long::sum));
+                openIndexUnits.clear();
+            }
+            return cut;
+        }
+
+        /** What this part has uploaded so far (not the file still open). */
+        public Uploaded uploaded() {
+            return new Uploaded(lines.uploaded(), uploaded[0], uploaded[1], uploaded[2], Map.copyOf(uploadedIndexUnits));
         }
 
         @Override

@@ -65,6 +65,11 @@ public final class DataFiles {
         return this;
     }
 
+    /** Counts files an earlier attempt wrote (a resumed Scan's checkpointed ones) among this one's. */
+    public void adopt(java.util.Collection<ManifestFile> earlier) {
+        files.addAll(earlier);
+    }
+
     /** The files written so far, in key order (which makes segment numbers stable). */
     public List<ManifestFile> files() {
         List<ManifestFile> sorted;
@@ -106,18 +111,28 @@ public final class DataFiles {
         private MessageDigest md5;
         private JsonGenerator generator;
         private long inFile;
+        private final List<ManifestFile> cut = new ArrayList<>();
 
-        /** Writes one line: {@code line} writes one JSON object to the generator. */
-        public void write(Consumer<JsonGenerator> line) {
-            line(() -> {
+        /**
+         * Writes one line: {@code line} writes one JSON object to the generator.
+         *
+         * @return whether this line was the last of a file, now uploaded
+         */
+        public boolean write(Consumer<JsonGenerator> line) {
+            return line(() -> {
                 line.accept(generator);
                 generator.writeRaw('\n');
             });
         }
 
-        /** Writes one line made of {@code pieces}, bytes of JSON already encoded (no line break). */
-        public void writeRaw(byte[]... pieces) {
-            line(() -> {
+        /** The files this part has uploaded, in order. */
+        public List<ManifestFile> uploaded() {
+            return List.copyOf(cut);
+        }
+
+        /** Writes one line made of {@code pieces}, bytes of JSON already encoded (no line break); whether it ended a file. */
+        public boolean writeRaw(byte[]... pieces) {
+            return line(() -> {
                 generator.flush();
                 for (byte[] piece : pieces) {
                     out.write(piece);
@@ -131,7 +146,7 @@ public final class DataFiles {
         }
 
         /** Opens a file if none is open, writes one line, and cuts the file once it holds its lines. */
-        private void line(LineWriter writer) {
+        private boolean line(LineWriter writer) {
             try {
                 if (generator == null) {
                     open();
@@ -140,7 +155,9 @@ public final class DataFiles {
                 inFile++;
                 if (inFile >= linesPerFile) {
                     cut();
+                    return true;
                 }
+                return false;
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -170,8 +187,10 @@ public final class DataFiles {
             String key = prefix + "data/" + UUID.randomUUID().toString().replace("-", "") + ".json.gz";
             String etag = s3.putObject(b -> b.bucket(bucket).key(key).contentType("application/gzip"),
                     RequestBody.fromFile(file)).eTag();
-            files.add(new ManifestFile(inFile, Base64.getEncoder().encodeToString(md5.digest()),
-                    etag == null ? null : etag.replace("\"", ""), key));
+            var written = new ManifestFile(inFile, Base64.getEncoder().encodeToString(md5.digest()),
+                    etag == null ? null : etag.replace("\"", ""), key);
+            files.add(written);
+            cut.add(written);
             Files.deleteIfExists(file);
             generator = null;
             out = null;

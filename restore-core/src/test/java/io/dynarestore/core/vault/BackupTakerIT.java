@@ -1,6 +1,7 @@
 package io.dynarestore.core.vault;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.ItemDigests;
@@ -86,6 +87,93 @@ class BackupTakerIT {
         }
         assertThat(ItemDigests.of(read, List.of("pk", "sk")))
                 .isEqualTo(ItemDigests.ofTable(dynamo, "live", List.of("pk", "sk")));
+    }
+
+    @Test
+    void aBackupCutShortByACrashResumesFromItsSegmentsCheckpointsAndHoldsEveryItemOnce() {
+        // Given a table of 3,000 items, backed up in 2 segments, pages of 50 items, files of 100
+        DynamoDbClient dynamo = dynalite.client();
+        var items = new RandomItems(12, new RandomItems.Shape("pk", "S", "sk", "N", Map.of("g", "S", "l", "S")));
+        createTable(dynamo, "crashing");
+        Dynalite.awaitActive(dynamo, "crashing");
+        var batch = new ArrayList<WriteRequest>();
+        for (int i = 0; i < 3_000; i++) {
+            batch.add(WriteRequest.builder().putRequest(PutRequest.builder().item(items.item(i)).build()).build());
+            if (batch.size() == 25) {
+                dynamo.batchWriteItem(BatchWriteItemRequest.builder().requestItems(Map.of("crashing", batch)).build());
+                batch.clear();
+            }
+        }
+        var settings = BackupTaker.Settings.defaults().withItemsPerFile(100).withScanSegments(2)
+                .withReadBudget(0, 50).withBackupId("b-crash");
+        var layout = new VaultLayout("vault", "");
+
+        // When the first attempt dies on its 31st Scan page (about half the table read)
+        var dying = new ScanCounting(dynamo, 31);
+        assertThatThrownBy(() -> new BackupTaker(dying.client(), s3.client(), layout).take("000000000000",
+                "us-east-1", "crashing", settings)).hasMessageContaining("the replica died");
+        assertThat(new VaultCatalog(s3.client(), layout).listBackups("000000000000", "us-east-1", "crashing"))
+                .as("a half-done backup is not listed").isEmpty();
+
+        // and the backup is taken again under the same id
+        var second = new ScanCounting(dynamo, Integer.MAX_VALUE);
+        Backup backup = new BackupTaker(second.client(), s3.client(), layout).take("000000000000", "us-east-1",
+                "crashing", settings);
+
+        System.out.printf("a Scan cut short after %d pages was resumed in %d pages%n", dying.pages() - 1, second.pages());
+        // Then it read about the half the first did not (at most a file a segment again), not the whole table
+        assertThat(second.pages()).as("pages the second attempt read").isLessThanOrEqualTo(60 - 30 + 2 * 2 + 2);
+        // and it holds every item once, counted once, with the checkpoints gone
+        var read = new ArrayList<Map<String, AttributeValue>>();
+        for (ManifestFile f : backup.files()) {
+            try (var reader = new DataFileReader(f.dataFileS3Key(),
+                    s3.client().getObject(b -> b.bucket("vault").key(f.dataFileS3Key())), f.md5Checksum())) {
+                for (ExportLine line; (line = reader.next()) != null; ) {
+                    read.add(line.item());
+                }
+            }
+        }
+        assertThat(read).hasSize(3_000);
+        assertThat(ItemDigests.of(read, List.of("pk", "sk")))
+                .isEqualTo(ItemDigests.ofTable(dynamo, "crashing", List.of("pk", "sk")));
+        assertThat(backup.itemCount()).isEqualTo(3_000);
+        assertThat(backup.metadata().writeUnits()).isEqualTo(read.stream()
+                .mapToLong(i -> io.dynarestore.core.codec.ItemSize.wcu(io.dynarestore.core.codec.ItemSize.of(i))).sum());
+        assertThat(backup.metadata().indexWriteUnits().get("byL")).isEqualTo(read.stream().filter(i -> i.containsKey("l"))
+                .mapToLong(i -> io.dynarestore.core.codec.ItemSize.wcu(io.dynarestore.core.codec.ItemSize.of(i))).sum());
+        assertThat(s3.client().listObjectsV2(b -> b.bucket("vault")
+                .prefix(layout.backupPrefix("000000000000", "us-east-1", "crashing", "b-crash") + "_scan/")).keyCount())
+                .isZero();
+    }
+
+    /** A DynamoDB client that counts Scan pages and fails the given one, as a replica dying mid-Scan. */
+    static final class ScanCounting {
+        private final DynamoDbClient delegate;
+        private final int failAt;
+        private final java.util.concurrent.atomic.AtomicInteger pages = new java.util.concurrent.atomic.AtomicInteger();
+
+        ScanCounting(DynamoDbClient delegate, int failAt) {
+            this.delegate = delegate;
+            this.failAt = failAt;
+        }
+
+        int pages() {
+            return pages.get();
+        }
+
+        DynamoDbClient client() {
+            return (DynamoDbClient) java.lang.reflect.Proxy.newProxyInstance(DynamoDbClient.class.getClassLoader(),
+                    new Class<?>[]{DynamoDbClient.class}, (proxy, method, args) -> {
+                        if (method.getName().equals("scan") && pages.incrementAndGet() >= failAt) {
+                            throw new IllegalStateException("the replica died");
+                        }
+                        try {
+                            return method.invoke(delegate, args);
+                        } catch (java.lang.reflect.InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+        }
     }
 
     static void createTable(DynamoDbClient dynamo, String name) {
