@@ -26,8 +26,8 @@ import software.amazon.awssdk.services.dynamodb.model.GetRecordsRequest;
  * call (the synchronous client answers on the caller's thread); {@link #take()} hands them over once.
  *
  * <p>Rules: when every record of an answer was cut, the SDK is handed the answer without the
- * records' {@code OldImage} and {@code NewImage} (their bytes are in the bodies), so the
- * {@code Record}s it returns carry keys, sequence numbers and times but no images; the
+ * records' {@code Keys}, {@code OldImage} and {@code NewImage} (their bytes are in the bodies), so
+ * the {@code Record}s it returns carry sequence numbers, times and sizes but no keys or images; the
  * {@code x-amz-crc32} the service sent is checked here against the bytes as sent, and a mismatch is
  * the SDK's retryable {@link Crc32MismatchException}. When an answer cannot be cut, it goes to the
  * SDK as it came and there are no bodies. So a client with this interceptor is for captures only, and
@@ -112,7 +112,7 @@ public final class StreamRecordBodies implements ExecutionInterceptor {
         return last == null ? List.of() : last;
     }
 
-    /** An answer's record bodies, and the answer without its records' images. */
+    /** An answer's record bodies, and the answer without its records' keys and images. */
     record Cut(List<Body> bodies, byte[] withoutImages) {
     }
 
@@ -127,10 +127,10 @@ public final class StreamRecordBodies implements ExecutionInterceptor {
      */
     static Cut cut(byte[] json) {
         var bodies = new ArrayList<Body>();
-        var images = new ArrayList<int[]>();
+        var images = new ArrayList<int[]>(); // the members the SDK is not handed: Keys, OldImage, NewImage
         var scan = new Scan(json);
-        scan.objectMembers(scan.skipSpace(0), (name, nameAt, at) -> {
-            if (!name.equals("Records")) {
+        scan.objectMembers(scan.skipSpace(0), (nameAt, nameEnd, at) -> {
+            if (!scan.named(nameAt, nameEnd, RECORDS)) {
                 return scan.skipValue(at);
             }
             return scan.arrayElements(at, element -> {
@@ -180,25 +180,23 @@ public final class StreamRecordBodies implements ExecutionInterceptor {
     private static Body record(Scan scan, int at, List<int[]> images) {
         String[] sequence = new String[1];
         int[][] parts = new int[3][];
-        scan.objectMembers(at, (name, nameAt, value) -> {
-            if (!name.equals("dynamodb")) {
+        scan.objectMembers(at, (nameAt, nameEnd, value) -> {
+            if (!scan.named(nameAt, nameEnd, DYNAMODB)) {
                 return scan.skipValue(value);
             }
-            return scan.objectMembers(value, (field, fieldAt, v) -> {
+            return scan.objectMembers(value, (fieldAt, fieldEnd, v) -> {
                 int end = scan.skipValue(v);
-                switch (field) {
-                    case "SequenceNumber" -> sequence[0] = scan.string(v, end);
-                    case "Keys" -> parts[0] = scan.objectRange(v, end);
-                    case "OldImage" -> {
-                        parts[1] = scan.objectRange(v, end);
-                        images.add(new int[]{fieldAt, end});
-                    }
-                    case "NewImage" -> {
-                        parts[2] = scan.objectRange(v, end);
-                        images.add(new int[]{fieldAt, end});
-                    }
-                    default -> {
-                    }
+                if (scan.named(fieldAt, fieldEnd, SEQUENCE_NUMBER)) {
+                    sequence[0] = scan.string(v, end);
+                } else if (scan.named(fieldAt, fieldEnd, KEYS_NAME)) {
+                    parts[0] = scan.objectRange(v, end);
+                    images.add(new int[]{fieldAt, end});
+                } else if (scan.named(fieldAt, fieldEnd, OLD_IMAGE_NAME)) {
+                    parts[1] = scan.objectRange(v, end);
+                    images.add(new int[]{fieldAt, end});
+                } else if (scan.named(fieldAt, fieldEnd, NEW_IMAGE_NAME)) {
+                    parts[2] = scan.objectRange(v, end);
+                    images.add(new int[]{fieldAt, end});
                 }
                 return end;
             });
@@ -221,13 +219,26 @@ public final class StreamRecordBodies implements ExecutionInterceptor {
         return new Body(sequence[0], out.toByteArray());
     }
 
+    private static final byte[] RECORDS = quoted("Records");
+    private static final byte[] DYNAMODB = quoted("dynamodb");
+    private static final byte[] SEQUENCE_NUMBER = quoted("SequenceNumber");
+    private static final byte[] KEYS_NAME = quoted("Keys");
+    private static final byte[] OLD_IMAGE_NAME = quoted("OldImage");
+    private static final byte[] NEW_IMAGE_NAME = quoted("NewImage");
     private static final byte[] KEYS = "\"Keys\":".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] OLD_IMAGE = ",\"OldImage\":".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] NEW_IMAGE = ",\"NewImage\":".getBytes(StandardCharsets.US_ASCII);
 
-    /** What is done with each member (its name, where the name and the value start); returns where the value ends. */
+    private static byte[] quoted(String name) {
+        return ("\"" + name + "\"").getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * What is done with each member (where its quoted name starts and ends, where its value starts);
+     * returns where the value ends. Names are compared as bytes, never decoded.
+     */
     private interface Member {
-        int at(String name, int nameAt, int value);
+        int at(int nameAt, int nameEnd, int value);
     }
 
     /** What is done with each element of an array (where it starts); returns where it ends. */
@@ -272,9 +283,8 @@ public final class StreamRecordBodies implements ExecutionInterceptor {
             while (true) {
                 int nameAt = i;
                 int nameEnd = skipString(i);
-                String name = new String(json, i + 1, nameEnd - i - 2, StandardCharsets.UTF_8);
                 i = expect(skipSpace(nameEnd), ':');
-                i = skipSpace(member.at(name, nameAt, skipSpace(i)));
+                i = skipSpace(member.at(nameAt, nameEnd, skipSpace(i)));
                 if (json[i] == ',') {
                     i = skipSpace(i + 1);
                 } else {
@@ -344,6 +354,11 @@ public final class StreamRecordBodies implements ExecutionInterceptor {
                 }
                 i += 2; // a backslash and the byte it escapes
             }
+        }
+
+        /** Whether the quoted name in [{@code at}, {@code end}) is {@code quoted}, byte for byte (no escapes in ours). */
+        boolean named(int at, int end, byte[] quoted) {
+            return java.util.Arrays.equals(json, at, end, quoted, 0, quoted.length);
         }
 
         String string(int start, int end) {

@@ -95,11 +95,11 @@ class StreamRecordBodiesTest {
 
     /**
      * Random answers whose records' members come in random orders: what the SDK is handed is the
-     * answer, member for member, without any record's OldImage or NewImage.
+     * answer, member for member, without any record's Keys, OldImage or NewImage.
      */
     @org.junit.jupiter.params.ParameterizedTest(name = "seed {0}")
     @org.junit.jupiter.params.provider.MethodSource("seeds")
-    void handsTheSdkEachRandomAnswerWithoutItsImagesAndOtherwiseUnchanged(int seed) {
+    void handsTheSdkEachRandomAnswerWithoutItsKeysAndImagesAndOtherwiseUnchanged(int seed) {
         // Given a random answer, each record's members shuffled, compact or pretty
         var random = new java.util.Random(seed);
         var items = new io.dynarestore.testkit.RandomItems(seed, io.dynarestore.testkit.RandomItems.Shape.simple());
@@ -129,14 +129,15 @@ class StreamRecordBodiesTest {
         // When it is cut
         var cut = StreamRecordBodies.cut(text.getBytes(StandardCharsets.UTF_8));
 
-        // Then the SDK's answer is the same JSON with no image, and the bodies still hold the images
+        // Then the SDK's answer is the same JSON with no keys or image, and the bodies hold them
         var expected = answer.deepCopy();
         expected.path("Records").forEach(r -> ((tools.jackson.databind.node.ObjectNode) r.path("dynamodb"))
-                .remove(List.of("OldImage", "NewImage")));
+                .remove(List.of("Keys", "OldImage", "NewImage")));
         assertThat(JSON.readTree(new String(cut.withoutImages(), StandardCharsets.UTF_8))).isEqualTo(expected);
         for (int i = 0; i < n; i++) {
             JsonNode sent = answer.path("Records").get(i).path("dynamodb");
             JsonNode body = JSON.readTree("{" + new String(cut.bodies().get(i).members(), StandardCharsets.UTF_8) + "}");
+            assertThat(body.path("Keys")).isEqualTo(sent.path("Keys"));
             assertThat(body.path("NewImage")).isEqualTo(sent.path("NewImage"));
             assertThat(body.path("OldImage")).isEqualTo(sent.path("OldImage"));
         }
