@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -58,7 +59,7 @@ final class TableGuard {
     private volatile boolean backupNow;
     private volatile Instant nextStartAttempt = Instant.MIN;
     private volatile Instant nextExpiry = Instant.MIN;
-    private final java.util.concurrent.atomic.AtomicBoolean expiring = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean expiring = new AtomicBoolean();
     /** How long one expiry round waits for the fold of the restores in progress to catch up. */
     private static final Duration HOLDS_WAIT = Duration.ofSeconds(10);
     private volatile Instant nextBackupAttempt = Instant.MIN;
@@ -175,7 +176,7 @@ final class TableGuard {
                             expiring.set(false);
                         }
                     });
-                } catch (java.util.concurrent.RejectedExecutionException e) {
+                } catch (RejectedExecutionException e) {
                     expiring.set(false); // shutting down
                 }
             }

@@ -53,14 +53,7 @@ class BackupTakerIT {
         var items = new RandomItems(11, shape);
         createTable(dynamo, "live");
         Dynalite.awaitActive(dynamo, "live");
-        var batch = new ArrayList<WriteRequest>();
-        for (int i = 0; i < 3_000; i++) {
-            batch.add(WriteRequest.builder().putRequest(PutRequest.builder().item(items.item(i)).build()).build());
-            if (batch.size() == 25) {
-                dynamo.batchWriteItem(BatchWriteItemRequest.builder().requestItems(Map.of("live", batch)).build());
-                batch.clear();
-            }
-        }
+        fill(dynamo, "live", items, 3_000);
 
         // When it is backed up with 4 scan segments, 400 items per data file
         var taker = new BackupTaker(dynamo, s3.client(), new VaultLayout("vault", ""));
@@ -76,15 +69,7 @@ class BackupTakerIT {
         assertThat(table.localSecondaryIndexes()).extracting(l -> l.indexName()).containsExactly("byL");
 
         // and its items equal the table's
-        var read = new ArrayList<Map<String, AttributeValue>>();
-        for (ManifestFile f : backup.files()) {
-            try (var reader = new DataFileReader(f.dataFileS3Key(),
-                    s3.client().getObject(b -> b.bucket("vault").key(f.dataFileS3Key())), f.md5Checksum())) {
-                for (ExportLine line; (line = reader.next()) != null; ) {
-                    read.add(line.item());
-                }
-            }
-        }
+        var read = itemsOf(backup);
         assertThat(ItemDigests.of(read, List.of("pk", "sk")))
                 .isEqualTo(ItemDigests.ofTable(dynamo, "live", List.of("pk", "sk")));
     }
@@ -96,14 +81,7 @@ class BackupTakerIT {
         var items = new RandomItems(12, new RandomItems.Shape("pk", "S", "sk", "N", Map.of("g", "S", "l", "S")));
         createTable(dynamo, "crashing");
         Dynalite.awaitActive(dynamo, "crashing");
-        var batch = new ArrayList<WriteRequest>();
-        for (int i = 0; i < 3_000; i++) {
-            batch.add(WriteRequest.builder().putRequest(PutRequest.builder().item(items.item(i)).build()).build());
-            if (batch.size() == 25) {
-                dynamo.batchWriteItem(BatchWriteItemRequest.builder().requestItems(Map.of("crashing", batch)).build());
-                batch.clear();
-            }
-        }
+        fill(dynamo, "crashing", items, 3_000);
         var settings = BackupTaker.Settings.defaults().withItemsPerFile(100).withScanSegments(2)
                 .withReadBudget(0, 50).withBackupId("b-crash");
         var layout = new VaultLayout("vault", "");
@@ -124,15 +102,7 @@ class BackupTakerIT {
         // Then it read about the half the first did not (at most a file a segment again), not the whole table
         assertThat(second.pages()).as("pages the second attempt read").isLessThanOrEqualTo(60 - 30 + 2 * 2 + 2);
         // and it holds every item once, counted once, with the checkpoints gone
-        var read = new ArrayList<Map<String, AttributeValue>>();
-        for (ManifestFile f : backup.files()) {
-            try (var reader = new DataFileReader(f.dataFileS3Key(),
-                    s3.client().getObject(b -> b.bucket("vault").key(f.dataFileS3Key())), f.md5Checksum())) {
-                for (ExportLine line; (line = reader.next()) != null; ) {
-                    read.add(line.item());
-                }
-            }
-        }
+        var read = itemsOf(backup);
         assertThat(read).hasSize(3_000);
         assertThat(ItemDigests.of(read, List.of("pk", "sk")))
                 .isEqualTo(ItemDigests.ofTable(dynamo, "crashing", List.of("pk", "sk")));
@@ -144,6 +114,32 @@ class BackupTakerIT {
         assertThat(s3.client().listObjectsV2(b -> b.bucket("vault")
                 .prefix(layout.backupPrefix("000000000000", "us-east-1", "crashing", "b-crash") + "_scan/")).keyCount())
                 .isZero();
+    }
+
+    /** Puts items 0 to {@code n - 1} into {@code table}, 25 to a batch. */
+    static void fill(DynamoDbClient dynamo, String table, RandomItems items, int n) {
+        var batch = new ArrayList<WriteRequest>();
+        for (int i = 0; i < n; i++) {
+            batch.add(WriteRequest.builder().putRequest(PutRequest.builder().item(items.item(i)).build()).build());
+            if (batch.size() == 25 || i == n - 1) {
+                dynamo.batchWriteItem(BatchWriteItemRequest.builder().requestItems(Map.of(table, batch)).build());
+                batch.clear();
+            }
+        }
+    }
+
+    /** Every item the backup's data files hold, read back from the vault. */
+    static List<Map<String, AttributeValue>> itemsOf(Backup backup) {
+        var read = new ArrayList<Map<String, AttributeValue>>();
+        for (ManifestFile f : backup.files()) {
+            try (var reader = new DataFileReader(f.dataFileS3Key(),
+                    s3.client().getObject(b -> b.bucket("vault").key(f.dataFileS3Key())), f.md5Checksum())) {
+                for (ExportLine line; (line = reader.next()) != null; ) {
+                    read.add(line.item());
+                }
+            }
+        }
+        return read;
     }
 
     /** A DynamoDB client that counts Scan pages and fails the given one, as a replica dying mid-Scan. */
