@@ -5,6 +5,7 @@ import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.EventPublisher;
 import io.dynarestore.core.kafka.TopicDefinitions;
 import io.dynarestore.core.vault.VaultCatalog;
+import io.dynarestore.protector.backups.SegmentWorker;
 import io.dynarestore.protector.tables.Protector;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -67,6 +68,15 @@ public class ProtectorApplication {
     @Bean
     HealthIndicator consumersHealthIndicator(ConsumerHealth consumers) {
         return () -> (consumers.healthy() ? Health.up() : Health.down()).withDetails(consumers.details()).build();
+    }
+
+    /** Scans the shared segments of SCAN backups this replica is assigned, whichever replica takes the backup. */
+    @Bean(initMethod = "start", destroyMethod = "close")
+    SegmentWorker segmentWorker(AwsClients aws, VaultCatalog catalog, ProtectorProperties properties,
+                                EventPublisher events, MeterRegistry registry, KafkaProperties kafka,
+                                ConsumerHealth health) {
+        return new SegmentWorker(aws, catalog.layout(), events, properties.backups().segmentWorkers(),
+                properties.group(), kafka.buildConsumerProperties(), health, registry);
     }
 
     @Bean(initMethod = "start", destroyMethod = "close")

@@ -45,9 +45,16 @@ public record ProtectorProperties(AwsSettings aws, VaultSettings vault, TopicDef
      * @param scanSegments parallel Scan segments of one SCAN backup
      * @param itemsPerFile items per data file of a backup (one file is one unit of restore work)
      * @param pageLimit    items per Scan page: bounds how far one page may run ahead of the read budget
+     * @param shared       whether a backup's segments are shared with every replica over Kafka
+     *                     ({@code restore.protection.scans}); otherwise the replica that takes it scans them all
+     * @param segmentWorkers shared segments this replica scans at once
+     * @param segmentStall how long a shared backup waits for any of its segments to upload a data file before it
+     *                     fails (to be taken again); longer than one data file takes at the segment's budget
      */
     public record Backups(@DefaultValue("2") int concurrent, @DefaultValue("4") int scanSegments,
-                          @DefaultValue("10000") int itemsPerFile, @DefaultValue("200") int pageLimit) {
+                          @DefaultValue("10000") int itemsPerFile, @DefaultValue("200") int pageLimit,
+                          @DefaultValue("true") boolean shared, @DefaultValue("4") int segmentWorkers,
+                          @DefaultValue("30m") Duration segmentStall) {
     }
 
     /**

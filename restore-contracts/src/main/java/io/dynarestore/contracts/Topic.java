@@ -36,7 +36,14 @@ public enum Topic {
      */
     PROTECTION("restore.protection", 6),
     /** What the protector did: backups, change-log flushes and gaps, expiries. Key: {@code account/region/table}. */
-    PROTECTION_EVENTS("restore.protection.events", 6);
+    PROTECTION_EVENTS("restore.protection.events", 6),
+    /**
+     * Segments of the protector's SCAN backups, shared by every protector replica (group
+     * {@code protector-scans}): whichever replica is assigned a record scans that segment into the
+     * vault. Key: {@code account/region/table/backupId/segment}, so that a segment asked for twice
+     * is scanned by one consumer, one request after the other.
+     */
+    PROTECTION_SCANS("restore.protection.scans", 12);
 
     /** How long {@link #LINKS} keeps its records: longer than any link may live. */
     public static final java.time.Duration LINKS_RETENTION = java.time.Duration.ofDays(30);
@@ -75,6 +82,11 @@ public enum Topic {
     /** Key of a table on {@link #PROTECTION} and {@link #PROTECTION_EVENTS}. */
     public static String tableKey(String account, String region, String table) {
         return account + "/" + region + "/" + table;
+    }
+
+    /** Key of a segment of a backup on {@link #PROTECTION_SCANS}. */
+    public static String scanKey(String account, String region, String table, String backupId, int segment) {
+        return tableKey(account, region, table) + "/" + backupId + "/" + segment;
     }
 
     /** Key of a work item on {@link #SEGMENTS} or {@link #EXPORTS}. */

@@ -46,6 +46,7 @@ class AsyncApiDocumentTest {
         Stream.of(io.dynarestore.contracts.protection.ProtectionEvent.class.getPermittedSubclasses())
                 .map(Class::getSimpleName).forEach(expected::add);
         expected.add("ProtectionSet");
+        expected.add("ScanSegmentRequested");
         assertThat(messages).isEqualTo(expected);
         for (String m : messages) {
             String ref = doc.get("components").get("messages").get(m).get("payload").get("$ref").asString();

@@ -27,7 +27,8 @@ class MessageSchemasTest {
                 io.dynarestore.contracts.commands.RestoreCommand.class,
                 io.dynarestore.contracts.notifications.NotificationEvent.class,
                 io.dynarestore.contracts.protection.ProtectionEvent.class,
-                io.dynarestore.contracts.protection.ProtectionPolicyEvent.class}) {
+                io.dynarestore.contracts.protection.ProtectionPolicyEvent.class,
+                io.dynarestore.contracts.protection.ScanWork.class}) {
             types.addAll(java.util.List.of(sealed.getPermittedSubclasses()));
         }
         return types.stream();

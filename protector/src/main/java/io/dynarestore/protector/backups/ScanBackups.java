@@ -3,6 +3,7 @@ package io.dynarestore.protector.backups;
 import io.dynarestore.contracts.protection.ProtectionSet;
 import io.dynarestore.core.vault.Backup;
 import io.dynarestore.core.vault.BackupTaker;
+import io.dynarestore.core.vault.SegmentRunner;
 import io.dynarestore.core.vault.VaultLayout;
 import java.time.Instant;
 import java.util.function.LongConsumer;
@@ -15,7 +16,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  * Full backups by a parallel, consistent Scan, paced to a share of the table's read capacity (of
  * {@link #ON_DEMAND_READ_UNITS} for an on-demand table). The backup stands for the second its
  * Scan started (rounded down): every change captured from that second on is replayed over it, so
- * that an item the Scan read before or after a write comes out right either way.
+ * that an item the Scan read before or after a write comes out right either way. Its segments are
+ * scanned here or, shared, by whichever replicas are assigned them ({@link SharedSegments}).
  */
 public final class ScanBackups {
 
@@ -28,13 +30,22 @@ public final class ScanBackups {
     private final int itemsPerFile;
     private final int segments;
     private final int pageLimit;
+    private final SegmentRunner shared;
 
+    /** A backup's segments scanned on threads of this replica. */
     public ScanBackups(S3Client s3, VaultLayout layout, int itemsPerFile, int segments, int pageLimit) {
+        this(s3, layout, itemsPerFile, segments, pageLimit, null);
+    }
+
+    /** A backup's segments scanned by {@code shared} (the replicas over Kafka), or here where it is {@code null}. */
+    public ScanBackups(S3Client s3, VaultLayout layout, int itemsPerFile, int segments, int pageLimit,
+                       SegmentRunner shared) {
         this.s3 = s3;
         this.layout = layout;
         this.itemsPerFile = itemsPerFile;
         this.segments = segments;
         this.pageLimit = pageLimit;
+        this.shared = shared;
     }
 
     /**
@@ -59,7 +70,10 @@ public final class ScanBackups {
                 .withRetention(policy.backupRetention()).withBackupId(backupId)
                 .withTakenAt(Instant.ofEpochSecond(startedAt.getEpochSecond()))
                 .withReadBudget(readBudget(table, policy, capacityEnforced), pageLimit);
-        return new BackupTaker(dynamo, s3, layout).onProgress(progress).take(policy.account(), policy.region(),
-                policy.table(), settings);
+        var taker = new BackupTaker(dynamo, s3, layout).onProgress(progress);
+        if (shared != null) {
+            taker.segmentsBy(shared);
+        }
+        return taker.take(policy.account(), policy.region(), policy.table(), settings);
     }
 }

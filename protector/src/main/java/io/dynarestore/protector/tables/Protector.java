@@ -16,6 +16,7 @@ import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.protector.ProtectorProperties;
 import io.dynarestore.protector.backups.BackupSchedule;
 import io.dynarestore.protector.backups.ScanBackups;
+import io.dynarestore.protector.backups.SharedSegments;
 import io.dynarestore.protector.retention.Expiry;
 import io.dynarestore.protector.retention.RestoreHolds;
 import io.dynarestore.protector.retention.RestoresInProgress;
@@ -64,6 +65,8 @@ public final class Protector implements AutoCloseable {
     private final Duration pollInterval;
     private final Map<String, TableGuard> guards = new ConcurrentHashMap<>();
     private final Clock clock;
+    /** How often a backup whose segments are shared looks at their checkpoints. */
+    private static final Duration SHARED_POLL = Duration.ofSeconds(1);
 
     public Protector(AwsClients aws, VaultCatalog catalog, ProtectorProperties properties, EventPublisher publisher,
                      MeterRegistry registry, Map<String, Object> consumerConfig, ConsumerHealth health, Clock clock) {
@@ -88,7 +91,9 @@ public final class Protector implements AutoCloseable {
                 this::secondsBehind);
         this.services = new TableServices(aws, catalog.layout(), new BackupSchedule(catalog),
                 new ScanBackups(aws.s3(), catalog.layout(), properties.backups().itemsPerFile(),
-                        properties.backups().scanSegments(), properties.backups().pageLimit()),
+                        properties.backups().scanSegments(), properties.backups().pageLimit(),
+                        properties.backups().shared() ? new SharedSegments(publisher, aws.s3(), catalog.layout(),
+                                SHARED_POLL, properties.backups().segmentStall()) : null),
                 new NativeExportBackups(catalog, exports), new NativeIncrementalExports(catalog, exports),
                 new Expiry(aws.s3(), catalog, properties.retention().grace()), restores, backupPool, flushPool, exportPool, expiryPool,
                 new ProtectionEvents(publisher), metrics, properties.capture(), properties.retention(),

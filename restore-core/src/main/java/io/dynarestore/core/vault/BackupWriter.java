@@ -179,9 +179,24 @@ public final class BackupWriter {
             return new Uploaded(lines.uploaded(), uploaded[0], uploaded[1], uploaded[2], Map.copyOf(uploadedIndexUnits));
         }
 
+        /** Uploads the file still open; {@link #uploaded()} counts it from then on. */
         @Override
         public void close() {
+            int before = lines.uploaded().size();
             lines.close();
+            if (lines.uploaded().size() > before) {
+                for (int i = 0; i < 3; i++) {
+                    uploaded[i] += open[i];
+                    open[i] = 0;
+                }
+                openIndexUnits.forEach((index, u) -> uploadedIndexUnits.merge(index, u, Long::sum));
+                openIndexUnits.clear();
+            }
+        }
+
+        /** Drops the file still open, uploading nothing: what a failed Scan read since its checkpoint. */
+        public void discard() {
+            lines.discard();
         }
     }
 }

@@ -197,6 +197,21 @@ public final class DataFiles {
             file = null;
         }
 
+        /** Drops the open file without uploading it. */
+        public void discard() {
+            try {
+                if (generator != null) {
+                    out.close();
+                    Files.deleteIfExists(file);
+                    generator = null;
+                    out = null;
+                    file = null;
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
         @Override
         public void close() {
             try {

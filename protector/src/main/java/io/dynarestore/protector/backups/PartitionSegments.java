@@ -1,0 +1,70 @@
+package io.dynarestore.protector.backups;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+
+/**
+ * The segments of one partition of {@code restore.protection.scans} that run in this replica, by
+ * the offset of their request. Rule: the offset to commit is that of the oldest segment still
+ * running (or, with none running, the one after the last request read), so that no request is
+ * committed before its segment ended and a request read again after a crash is one not finished.
+ *
+ * @param <S> what runs for a request
+ */
+final class PartitionSegments<S> {
+
+    private final TreeMap<Long, S> running = new TreeMap<>();
+    private final TreeMap<Long, String> keys = new TreeMap<>();
+    private long next = -1;
+    private long committed = -1;
+
+    /** A request read at {@code offset} that needs nothing run (skipped, dead-lettered). */
+    void passed(long offset) {
+        next = Math.max(next, offset + 1);
+    }
+
+    /** A request read at {@code offset}, whose segment {@code key} now runs as {@code segment}. */
+    void started(long offset, String key, S segment) {
+        passed(offset);
+        running.put(offset, segment);
+        keys.put(offset, key);
+    }
+
+    /** Whether segment {@code key} runs here already. */
+    boolean runs(String key) {
+        return keys.containsValue(key);
+    }
+
+    /** Forgets the segments that {@code ended} says have ended. */
+    void reap(Predicate<S> ended) {
+        var it = running.entrySet().iterator();
+        while (it.hasNext()) {
+            var e = it.next();
+            if (ended.test(e.getValue())) {
+                keys.remove(e.getKey());
+                it.remove();
+            }
+        }
+    }
+
+    int size() {
+        return running.size();
+    }
+
+    List<S> all() {
+        return new ArrayList<>(running.values());
+    }
+
+    /** The offset to commit if it moved since the last one handed out (which counts as committed). */
+    OptionalLong toCommit() {
+        long at = running.isEmpty() ? next : running.firstKey();
+        if (at <= committed) {
+            return OptionalLong.empty();
+        }
+        committed = at;
+        return OptionalLong.of(at);
+    }
+}
