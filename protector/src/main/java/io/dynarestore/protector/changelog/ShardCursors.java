@@ -1,6 +1,11 @@
 package io.dynarestore.protector.changelog;
 
 import io.dynarestore.core.aws.StreamRecordBodies;
+import io.dynarestore.core.threads.DaemonThreads;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,9 +27,17 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  * The shards of one DynamoDB Stream as a capture reads them. A shard is read only once its parent
  * is read to its end (or the parent is no longer listed), so that every key's records come in the
  * order they were written. A position that the stream no longer holds is a {@link CaptureGap},
- * never a silent skip. Not thread-safe: one capture thread drives it.
+ * never a silent skip. Not thread-safe: one capture thread drives it (a shard's next page is read
+ * ahead on another thread, and handed on by the capture thread in order).
  */
 final class ShardCursors {
+
+    /**
+     * Where pages are read ahead: each shard being read has at most one GetRecords in flight there, so its
+     * threads are bounded by the shards the replica reads.
+     */
+    private static final ExecutorService READ_AHEAD = Executors.newCachedThreadPool(
+            DaemonThreads.named("stream-read-ahead"));
 
     /** Records per GetRecords call (DynamoDB Streams' maximum). */
     static final int LIMIT = 1_000;
@@ -220,6 +233,10 @@ final class ShardCursors {
         return shards;
     }
 
+    /** A page of GetRecords: what the SDK read, the bodies as sent, the next iterator, when it was asked for. */
+    private record Page(List<Record> records, List<StreamRecordBodies.Body> bodies, String next, Instant issued) {
+    }
+
     /** What a record read goes to. */
     interface RecordSink {
         /** {@code members}: the record's keys and images as the service sent them, or null when unknown. */
@@ -238,6 +255,8 @@ final class ShardCursors {
         boolean done;
         /** The listing shows the shard closed: it takes no more writes, its children do. */
         boolean closed;
+        /** The next page, asked for while the last one's records were handed on; at most one per shard. */
+        CompletableFuture<Page> ahead;
 
         Cursor(String shardId, String parent, ShardIteratorType start, String startSequence) {
             this.shardId = shardId;
@@ -261,31 +280,54 @@ final class ShardCursors {
             }
         }
 
+        /** One GetRecords call, with the time it was issued and the records' bodies as the service sent them. */
+        private Page fetch(String at) {
+            Instant issued = clock.instant();
+            var page = streams.getRecords(b -> b.shardIterator(at).limit(LIMIT));
+            return new Page(page.records(), StreamRecordBodies.take(), page.nextShardIterator(), issued);
+        }
+
+        private Page awaitAhead() {
+            var pending = ahead;
+            ahead = null;
+            try {
+                return pending.join();
+            } catch (CompletionException e) {
+                if (e.getCause() instanceof RuntimeException r) {
+                    throw r;
+                }
+                throw e;
+            }
+        }
+
         private String iterator(ShardIteratorType type, String sequence) {
             return streams.getShardIterator(b -> b.streamArn(streamArn).shardId(shardId).shardIteratorType(type)
                     .sequenceNumber(sequence)).shardIterator();
         }
 
-        /** Reads one page; returns whether it was full. */
+        /**
+         * Reads one page; returns whether it was full. After a full page the next is asked for at once, on
+         * another thread, while this one's records go to the sink: the stream serves it meanwhile.
+         */
         boolean read(RecordSink sink) {
             if (iterator == null) {
                 done = true;
                 return false;
             }
-            Instant issued = clock.instant();
-            List<Record> records;
-            List<StreamRecordBodies.Body> bodies;
-            String next;
+            Page page;
             try {
-                var page = streams.getRecords(b -> b.shardIterator(iterator).limit(LIMIT));
-                records = page.records();
-                bodies = StreamRecordBodies.take();
-                next = page.nextShardIterator();
+                page = ahead != null ? awaitAhead() : fetch(iterator);
             } catch (ExpiredIteratorException e) {
-                open();
+                open(); // on after the last record handed on: the page read ahead is read again
                 return true;
             } catch (TrimmedDataAccessException e) {
                 throw new CaptureGap("the stream trimmed shard " + shardId + " before it was read: " + e.getMessage());
+            }
+            List<Record> records = page.records();
+            List<StreamRecordBodies.Body> bodies = page.bodies();
+            String next = page.next();
+            if (records.size() == LIMIT && next != null) {
+                ahead = CompletableFuture.supplyAsync(() -> fetch(next), READ_AHEAD);
             }
             boolean sent = bodies.size() == records.size();
             for (int i = 0; i < records.size(); i++) {
@@ -297,7 +339,7 @@ final class ShardCursors {
                 lastReadSecond = r.dynamodb().approximateCreationDateTime().getEpochSecond();
             }
             if (records.size() < LIMIT) {
-                caughtUpAt = issued;
+                caughtUpAt = page.issued();
             }
             iterator = next;
             done = next == null;

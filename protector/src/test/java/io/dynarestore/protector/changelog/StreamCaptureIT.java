@@ -207,6 +207,67 @@ class StreamCaptureIT {
     }
 
     @Test
+    void fullPagesReadAheadWhileTheirRecordsAreHandedOnLoseNoWriteAndRecordNoneTwice() {
+        // Given a capture, and 3,500 writes (500 keys, 7 versions each) made at once: pages of 1,000 come back full
+        String table = "read-ahead";
+        createTable(table);
+        var events = new Events();
+        var settings = new StreamCapture.Settings(Duration.ofMillis(300), Duration.ofMillis(200), 10_000, 1_000);
+        var capture = new StreamCapture(streams, dynamo, s3.client(), layout, ACCOUNT, REGION, table, settings,
+                Clock.systemUTC(), WRITERS, events);
+        capture.start();
+        Instant start = capture.coveredUntil();
+        Awaitility.await().until(() -> Instant.now().isAfter(start));
+        for (int version = 0; version < 7; version++) {
+            var batch = new ArrayList<software.amazon.awssdk.services.dynamodb.model.WriteRequest>();
+            for (int k = 0; k < 500; k++) {
+                int v = version;
+                String id = "k" + k;
+                batch.add(software.amazon.awssdk.services.dynamodb.model.WriteRequest.builder()
+                        .putRequest(r -> r.item(Map.of("id", AttributeValue.fromS(id),
+                                "v", AttributeValue.fromN(String.valueOf(v))))).build());
+                if (batch.size() == 25) {
+                    var requests = List.copyOf(batch);
+                    dynamo.batchWriteItem(b -> b.requestItems(Map.of(table, requests)));
+                    batch.clear();
+                }
+            }
+        }
+
+        // When it reads them (the next page asked for while each full one is handed on) and flushes
+        stepUntil(capture, () -> events.flushed.stream().mapToLong(ExportMetadata::itemCount).sum() >= 3_500);
+        capture.stop();
+
+        // Then every write is in the vault once (each key's seven versions, in the order written), in exports that chain
+        var exports = catalog.listExports(ACCOUNT, REGION, table);
+        assertThat(exports.stream().mapToLong(ExportMetadata::itemCount).sum()).isEqualTo(3_500);
+        for (int i = 1; i < exports.size(); i++) {
+            assertThat(exports.get(i).from()).isEqualTo(exports.get(i - 1).to());
+        }
+        assertThat(events.gaps).isEmpty();
+        var lines = new ArrayList<io.dynarestore.core.vault.ExportLine>();
+        for (ExportMetadata e : exports) {
+            for (var f : catalog.exportFiles(e)) {
+                try (var reader = new io.dynarestore.core.vault.DataFileReader(f.dataFileS3Key(), s3.client()
+                        .getObject(b -> b.bucket(catalog.exportBucket(e)).key(f.dataFileS3Key())), f.md5Checksum())) {
+                    for (io.dynarestore.core.vault.ExportLine line; (line = reader.next()) != null; ) {
+                        lines.add(line);
+                    }
+                }
+            }
+        }
+        // in the order a restore applies them: by their write time
+        lines.sort(java.util.Comparator.comparingLong(io.dynarestore.core.vault.ExportLine::writeTimestampMicros));
+        var versions = new java.util.TreeMap<String, List<Integer>>();
+        for (var line : lines) {
+            versions.computeIfAbsent(line.keys().get("id").s(), k -> new ArrayList<>())
+                    .add(Integer.parseInt(line.newImage().get("v").n()));
+        }
+        assertThat(versions).hasSize(500);
+        assertThat(versions.values()).allSatisfy(v -> assertThat(v).containsExactly(0, 1, 2, 3, 4, 5, 6));
+    }
+
+    @Test
     void aCaptureThatFellBehindTheStreamsRetentionReportsAGapAndTheSecondsInItAreNotRestorable() throws Exception {
         // Given a protected table: a backup, and a capture that flushed
         String table = "behind";
