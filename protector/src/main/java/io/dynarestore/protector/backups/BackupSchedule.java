@@ -11,7 +11,9 @@ import java.util.Optional;
  * Which scheduled backup a table is due. Slots are aligned to the epoch ({@code every} long), and
  * the backup of a slot has an id made from the slot, so a slot is backed up once: a replica that
  * restarts, or takes the table over, finds the slot's backup listed and takes none. A slot whose
- * backup is missing when the next slot begins is left behind: the latest slot is the one due.
+ * backup was begun but not listed when the next slot began (its replica died, or the table moved
+ * during it) is finished first, then the latest slot; one never begun is left behind: the latest
+ * slot is the one due.
  */
 public final class BackupSchedule {
 
@@ -39,11 +41,24 @@ public final class BackupSchedule {
                 policy.table(), policy.onDemandBackupId()).isEmpty();
     }
 
-    /** The slot due at {@code now}, if its backup is not in the vault yet. */
+    /**
+     * The slot due at {@code now}, if its backup is not in the vault yet: the one before it when that one's
+     * backup was begun and is not listed, else the slot holding {@code now}.
+     */
     public Optional<Instant> due(ProtectionSet policy, Instant now) {
         Instant slot = policy.slotAt(now);
-        boolean taken = catalog.findBackup(policy.account(), policy.region(), policy.table(), backupIdOf(slot))
-                .isPresent();
-        return taken ? Optional.empty() : Optional.of(slot);
+        if (listed(policy, slot)) {
+            return Optional.empty();
+        }
+        Instant previous = policy.slotAt(slot.minusMillis(1));
+        if (previous.isBefore(slot) && !listed(policy, previous) && catalog.backupBegun(policy.account(),
+                policy.region(), policy.table(), backupIdOf(previous))) {
+            return Optional.of(previous);
+        }
+        return Optional.of(slot);
+    }
+
+    private boolean listed(ProtectionSet policy, Instant slot) {
+        return catalog.findBackup(policy.account(), policy.region(), policy.table(), backupIdOf(slot)).isPresent();
     }
 }

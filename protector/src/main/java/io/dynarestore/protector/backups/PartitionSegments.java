@@ -58,13 +58,14 @@ final class PartitionSegments<S> {
         return new ArrayList<>(running.values());
     }
 
-    /** The offset to commit if it moved since the last one handed out (which counts as committed). */
+    /** The offset to commit, if it moved past the last one {@link #committed}. */
     OptionalLong toCommit() {
         long at = running.isEmpty() ? next : running.firstKey();
-        if (at <= committed) {
-            return OptionalLong.empty();
-        }
-        committed = at;
-        return OptionalLong.of(at);
+        return at > committed ? OptionalLong.of(at) : OptionalLong.empty();
+    }
+
+    /** The broker took {@code at}: it is not committed again. */
+    void committed(long at) {
+        committed = Math.max(committed, at);
     }
 }

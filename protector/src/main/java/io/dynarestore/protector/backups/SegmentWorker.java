@@ -27,12 +27,16 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.consumer.RetriableCommitFailedException;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
+import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -131,24 +135,53 @@ public final class SegmentWorker implements AutoCloseable {
         });
         try {
             while (thread.running()) {
-                reap();
-                commit(consumer, running.keySet());
-                if (inFlight() >= workers) {
-                    consumer.pause(consumer.assignment());
-                } else {
-                    consumer.resume(consumer.paused());
-                }
-                for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-                    if (inFlight() >= workers) {
-                        // from a partition assigned during the poll, unpaused: read again when a worker is free
-                        consumer.seek(new TopicPartition(record.topic(), record.partition()), record.offset());
-                        continue;
-                    }
-                    take(record);
+                try {
+                    turn(consumer);
+                } catch (WakeupException e) {
+                    throw e;
+                } catch (RuntimeException e) {
+                    // one turn's trouble (a dead letter that could not be sent) stops no scan: what was not
+                    // committed is read again by this partition's next owner
+                    log.warn("scanning segments: {}; going on", e.toString());
+                    pauseAfterTrouble();
                 }
             }
         } finally {
             stop(List.copyOf(running.keySet()));
+        }
+    }
+
+    /** Reaps and commits what ended, pauses or resumes by the free workers, and takes what the poll brings. */
+    private void turn(KafkaConsumer<String, byte[]> consumer) {
+        reap();
+        commit(consumer, running.keySet());
+        if (inFlight() >= workers) {
+            consumer.pause(consumer.assignment());
+        } else {
+            consumer.resume(consumer.paused());
+        }
+        for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+            if (inFlight() >= workers) {
+                // from a partition assigned during the poll, unpaused: read again when a worker is free
+                consumer.seek(new TopicPartition(record.topic(), record.partition()), record.offset());
+                continue;
+            }
+            try {
+                take(record);
+            } catch (RuntimeException e) {
+                // read it again, so that no later offset is committed past it
+                consumer.seek(new TopicPartition(record.topic(), record.partition()), record.offset());
+                throw e;
+            }
+        }
+    }
+
+    private static void pauseAfterTrouble() {
+        try {
+            Thread.sleep(1_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new WakeupException();
         }
     }
 
@@ -193,8 +226,8 @@ public final class SegmentWorker implements AutoCloseable {
         if (r.segments() < 1 || r.segment() < 0 || r.segment() >= r.segments()) {
             return "segment " + r.segment() + " is not one of " + r.segments();
         }
-        if (r.itemsPerFile() < 1 || r.pageLimit() < 1 || !(r.readUnitsPerSecond() >= 0)) {
-            return "itemsPerFile and pageLimit must be at least 1 and readUnitsPerSecond at least 0";
+        if (r.itemsPerFile() < 1 || r.pageLimit() < 1 || !(r.readUnitsPerSecond() >= 0) || r.takenAt() == null) {
+            return "itemsPerFile and pageLimit must be at least 1, readUnitsPerSecond at least 0, and takenAt set";
         }
         if (!aws.allows(r.account(), r.region())) {
             return "account " + r.account() + " in " + r.region() + " is not configured here";
@@ -204,7 +237,7 @@ public final class SegmentWorker implements AutoCloseable {
 
     private void scan(ScanSegmentRequested r) throws InterruptedException {
         var job = new SegmentScan.Job(r.account(), r.region(), r.table(), r.backupId(), r.segments(), r.itemsPerFile(),
-                r.pageLimit());
+                r.pageLimit(), r.takenAt());
         String listed = layout.backupPrefix(r.account(), r.region(), r.table(), r.backupId())
                 + io.dynarestore.core.vault.VaultLayout.BACKUP_JSON;
         try {
@@ -256,8 +289,23 @@ public final class SegmentWorker implements AutoCloseable {
                 r.toCommit().ifPresent(at -> offsets.put(tp, new OffsetAndMetadata(at)));
             }
         }
-        if (!offsets.isEmpty()) {
+        if (offsets.isEmpty()) {
+            return;
+        }
+        try {
             consumer.commitSync(offsets);
+            offsets.forEach((tp, at) -> {
+                var r = running.get(tp);
+                if (r != null) {
+                    r.committed(at.offset());
+                }
+            });
+        } catch (RebalanceInProgressException | RetriableCommitFailedException e) {
+            // a rebalance is under way: the next turn of the loop commits again, after it
+            log.debug("commit of {} waits for the rebalance: {}", offsets.keySet(), e.toString());
+        } catch (CommitFailedException e) {
+            // the partitions went to another replica: it scans their unfinished segments on from the checkpoints
+            log.info("commit of {} refused, the partitions moved: {}", offsets.keySet(), e.toString());
         }
     }
 

@@ -48,7 +48,7 @@ public final class SharedSegments implements SegmentRunner {
         for (int segment = 0; segment < n; segment++) {
             failures.clear(job, segment);
             var request = ScanSegmentRequested.of(job.account(), job.region(), job.table(), job.backupId(), segment,
-                    n, job.itemsPerFile(), job.pageLimit(), readUnitsPerSecond / n);
+                    n, job.itemsPerFile(), job.pageLimit(), readUnitsPerSecond / n, job.takenAt());
             EventPublisher.await(publisher.send(Topic.PROTECTION_SCANS, request.subject(), request));
         }
         long[] items = new long[n];

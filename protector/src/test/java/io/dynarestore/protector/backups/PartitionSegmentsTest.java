@@ -27,8 +27,11 @@ class PartitionSegmentsTest {
 
         // Then the commit stays at the one still running, and moves past all three once it ends
         assertThat(p.toCommit()).hasValue(0);
+        p.committed(0);
         p.reap(s -> true);
         assertThat(p.toCommit()).hasValue(3);
+        assertThat(p.toCommit()).as("asked again until the broker took it").hasValue(3);
+        p.committed(3);
         assertThat(p.toCommit()).as("nothing new to commit").isEmpty();
     }
 
@@ -73,6 +76,9 @@ class PartitionSegmentsTest {
             }
             OptionalLong c = p.toCommit();
             c.ifPresent(commits::add);
+            if (c.isPresent() && random.nextInt(4) > 0) {
+                p.committed(c.getAsLong()); // a commit the broker refused (a rebalance) is asked for again
+            }
             // Then a committed offset is never past an unended segment
             if (c.isPresent()) {
                 assertThat(unended).allSatisfy(u -> assertThat(c.getAsLong()).isLessThanOrEqualTo(u));

@@ -69,8 +69,11 @@ public final class BackupTaker {
         List<Tag> tags = dynamo.listTagsOfResource(b -> b.resourceArn(description.tableArn())).tags();
         TimeToLiveDescription ttl = dynamo.describeTimeToLive(b -> b.tableName(table)).timeToLiveDescription();
         ContinuousBackupsDescription continuous = continuousBackups(table);
+        // a backup taken again stands for its first attempt's start: its files hold items read from then on
+        takenAt = earliestBegun(new SegmentScan.Job(account, region, table, backupId, settings.scanSegments(),
+                settings.itemsPerFile(), settings.pageLimit(), takenAt));
         var job = new SegmentScan.Job(account, region, table, backupId, settings.scanSegments(),
-                settings.itemsPerFile(), settings.pageLimit());
+                settings.itemsPerFile(), settings.pageLimit(), takenAt);
         try {
             segments.scanAll(job, description, settings.readUnitsPerSecond(),
                     n -> progress.accept(read.addAndGet(n)));
@@ -95,6 +98,18 @@ public final class BackupTaker {
                 scanned);
         scan.deleteCheckpoints(job);
         return backup;
+    }
+
+    /** The earliest start a checkpoint of {@code job}'s segments records, or the job's own. */
+    private Instant earliestBegun(SegmentScan.Job job) {
+        Instant earliest = job.takenAt();
+        for (int segment = 0; segment < job.segments(); segment++) {
+            ScanCheckpoint c = scan.checkpoint(job, segment);
+            if (c != null && c.takenAt() != null && c.takenAt().isBefore(earliest)) {
+                earliest = c.takenAt();
+            }
+        }
+        return earliest;
     }
 
     /** The table's PITR setting, or {@code null} where the endpoint does not implement the call (dynalite). */

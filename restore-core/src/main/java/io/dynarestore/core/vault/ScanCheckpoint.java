@@ -12,9 +12,11 @@ package io.dynarestore.core.vault;
  * @param lastKey  the key of the last item uploaded, as DynamoDB JSON ({@code null} once done)
  * @param uploaded the segment's uploaded files and their counts
  * @param done     whether the segment is scanned to its end
+ * @param takenAt  when the backup's first attempt began its Scan: what a backup taken again stands for,
+ *                 since its files hold items read from then on ({@code null} in checkpoints written before it)
  */
 public record ScanCheckpoint(int segment, int segments, String lastKey, BackupWriter.Uploaded uploaded,
-                             boolean done) {
+                             boolean done, java.time.Instant takenAt) {
 
     /** The checkpoint of {@code segment} of {@code job}, or {@code null} where it has none. */
     public static ScanCheckpoint read(software.amazon.awssdk.services.s3.S3Client s3, VaultLayout layout,

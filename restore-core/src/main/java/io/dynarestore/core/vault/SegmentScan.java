@@ -46,9 +46,10 @@ public final class SegmentScan {
      * @param segments     how many segments the Scan has
      * @param itemsPerFile items per data file
      * @param pageLimit    items per Scan page at most
+     * @param takenAt      what the backup stands for: when its first attempt began to scan
      */
     public record Job(String account, String region, String table, String backupId, int segments, int itemsPerFile,
-                      int pageLimit) {
+                      int pageLimit, java.time.Instant takenAt) {
     }
 
     /**
@@ -94,7 +95,7 @@ public final class SegmentScan {
                     if (part.write(item)) {
                         // a data file is uploaded and ends with this item: a Scan resumed after it misses nothing
                         save(job, new ScanCheckpoint(segment, job.segments(), keyOf(item, keyNames),
-                                plus(earlier, part.uploaded()), false));
+                                plus(earlier, part.uploaded()), false, job.takenAt()));
                     }
                     bytes += ItemSize.of(item);
                 }
@@ -114,7 +115,7 @@ public final class SegmentScan {
             throw e;
         }
         BackupWriter.Uploaded all = plus(earlier, part.uploaded());
-        save(job, new ScanCheckpoint(segment, job.segments(), null, all, true));
+        save(job, new ScanCheckpoint(segment, job.segments(), null, all, true, job.takenAt()));
         return all;
     }
 

@@ -54,6 +54,15 @@ public final class VaultCatalog {
         return List.copyOf(tables);
     }
 
+    /**
+     * Whether anything of backup {@code backupId} is in the vault, listed or not: a backup that was begun
+     * (its Scan's checkpoints and data files, an export's files) leaves objects before its {@code backup.json}.
+     */
+    public boolean backupBegun(String account, String region, String table, String backupId) {
+        String prefix = layout.backupPrefix(account, region, table, backupId);
+        return s3.listObjectsV2(b -> b.bucket(layout.bucket()).prefix(prefix).maxKeys(1)).keyCount() > 0;
+    }
+
     /** A table's complete backups, oldest first. */
     public List<BackupSummary> listBackups(String account, String region, String table) {
         var result = new ArrayList<BackupSummary>();

@@ -7,6 +7,7 @@ import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.RandomItems;
 import io.dynarestore.testkit.S3Server;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -82,8 +83,9 @@ class BackupTakerIT {
         createTable(dynamo, "crashing");
         Dynalite.awaitActive(dynamo, "crashing");
         fill(dynamo, "crashing", items, 3_000);
+        Instant firstStart = Instant.now().minusSeconds(60).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
         var settings = BackupTaker.Settings.defaults().withItemsPerFile(100).withScanSegments(2)
-                .withReadBudget(0, 50).withBackupId("b-crash");
+                .withReadBudget(0, 50).withBackupId("b-crash").withTakenAt(firstStart);
         var layout = new VaultLayout("vault", "");
 
         // When the first attempt dies on its 31st Scan page (about half the table read)
@@ -93,13 +95,16 @@ class BackupTakerIT {
         assertThat(new VaultCatalog(s3.client(), layout).listBackups("000000000000", "us-east-1", "crashing"))
                 .as("a half-done backup is not listed").isEmpty();
 
-        // and the backup is taken again under the same id
+        // and the backup is taken again under the same id, a minute later
         var second = new ScanCounting(dynamo, Integer.MAX_VALUE);
         Backup backup = new BackupTaker(second.client(), s3.client(), layout).take("000000000000", "us-east-1",
-                "crashing", settings);
+                "crashing", settings.withTakenAt(firstStart.plusSeconds(60)));
+
+        // Then it stands for its first attempt's start, since its files hold items read from then on
+        assertThat(backup.metadata().takenAt()).isEqualTo(firstStart);
 
         System.out.printf("a Scan cut short after %d pages was resumed in %d pages%n", dying.pages() - 1, second.pages());
-        // Then it read about the half the first did not (at most a file a segment again), not the whole table
+        // and it read about the half the first did not (at most a file a segment again), not the whole table
         assertThat(second.pages()).as("pages the second attempt read").isLessThanOrEqualTo(60 - 30 + 2 * 2 + 2);
         // and it holds every item once, counted once, with the checkpoints gone
         var read = itemsOf(backup);
