@@ -36,7 +36,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.RangeAssignor;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,7 +46,9 @@ import org.slf4j.LoggerFactory;
  * {@code restore.protection} topic in one consumer group: a replica protects exactly the tables
  * keyed to the partitions it is assigned, reading those partitions from their start (the latest
  * record of a key is its policy, a tombstone ends it). A partition taken away stops its tables'
- * guards before the group hands it on (eager rebalancing), so that one table has one protector;
+ * guards before the group hands it on (the cooperative protocol revokes it in one rebalance and
+ * assigns it in the next; a partition that stays is not touched, so its backups and captures go
+ * on), so that one table has one protector;
  * the next owner resumes each capture from the vault's checkpoint. A policy that breaks the rule
  * of {@link ProtectionSet#problems()} is logged and ignored, never applied.
  */
@@ -100,7 +102,7 @@ public final class Protector implements AutoCloseable {
                 properties.exports(), clock);
         var config = new HashMap<>(consumerConfig);
         config.put(ConsumerConfig.GROUP_ID_CONFIG, properties.group());
-        config.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, RangeAssignor.class.getName());
+        config.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         this.thread = new ConsumerThread("protector-policies", config, health, this::loop);
     }
