@@ -51,7 +51,7 @@ public final class BackupSchedule {
             return Optional.empty();
         }
         Instant previous = policy.slotAt(slot.minusMillis(1));
-        if (previous.isBefore(slot) && !listed(policy, previous) && catalog.backupBegun(policy.account(),
+        if (!listed(policy, previous) && catalog.backupBegun(policy.account(),
                 policy.region(), policy.table(), backupIdOf(previous))) {
             return Optional.of(previous);
         }

@@ -1,6 +1,5 @@
 package io.dynarestore.protector.backups;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.TreeMap;
@@ -16,8 +15,7 @@ import java.util.function.Predicate;
  */
 final class PartitionSegments<S> {
 
-    private final TreeMap<Long, S> running = new TreeMap<>();
-    private final TreeMap<Long, String> keys = new TreeMap<>();
+    private final TreeMap<Long, Running<S>> running = new TreeMap<>();
     private long next = -1;
     private long committed = -1;
 
@@ -29,25 +27,17 @@ final class PartitionSegments<S> {
     /** A request read at {@code offset}, whose segment {@code key} now runs as {@code segment}. */
     void started(long offset, String key, S segment) {
         passed(offset);
-        running.put(offset, segment);
-        keys.put(offset, key);
+        running.put(offset, new Running<>(key, segment));
     }
 
     /** Whether segment {@code key} runs here already. */
     boolean runs(String key) {
-        return keys.containsValue(key);
+        return running.values().stream().anyMatch(r -> r.key().equals(key));
     }
 
     /** Forgets the segments that {@code ended} says have ended. */
     void reap(Predicate<S> ended) {
-        var it = running.entrySet().iterator();
-        while (it.hasNext()) {
-            var e = it.next();
-            if (ended.test(e.getValue())) {
-                keys.remove(e.getKey());
-                it.remove();
-            }
-        }
+        running.values().removeIf(r -> ended.test(r.segment()));
     }
 
     int size() {
@@ -55,7 +45,7 @@ final class PartitionSegments<S> {
     }
 
     List<S> all() {
-        return new ArrayList<>(running.values());
+        return running.values().stream().map(Running::segment).toList();
     }
 
     /** The offset to commit, if it moved past the last one {@link #committed}. */
@@ -67,5 +57,8 @@ final class PartitionSegments<S> {
     /** The broker took {@code at}: it is not committed again. */
     void committed(long at) {
         committed = Math.max(committed, at);
+    }
+
+    private record Running<S>(String key, S segment) {
     }
 }

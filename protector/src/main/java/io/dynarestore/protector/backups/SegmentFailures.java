@@ -43,7 +43,8 @@ final class SegmentFailures {
         s3.deleteObject(b -> b.bucket(layout.bucket()).key(key(job, segment)));
     }
 
-    private String key(SegmentScan.Job job, int segment) {
+    /** Where the failure of {@code segment} is recorded. */
+    String key(SegmentScan.Job job, int segment) {
         String checkpoint = ScanCheckpoint.key(layout, job.account(), job.region(), job.table(), job.backupId(),
                 segment, job.segments());
         return checkpoint.substring(0, checkpoint.length() - ".json".length()) + ".failed";

@@ -239,7 +239,7 @@ public final class SegmentWorker implements AutoCloseable {
         var job = new SegmentScan.Job(r.account(), r.region(), r.table(), r.backupId(), r.segments(), r.itemsPerFile(),
                 r.pageLimit(), r.takenAt());
         String listed = layout.backupPrefix(r.account(), r.region(), r.table(), r.backupId())
-                + io.dynarestore.core.vault.VaultLayout.BACKUP_JSON;
+                + VaultLayout.BACKUP_JSON;
         try {
             if (exists(listed)) {
                 log.info("segment {}: backup {} is listed already, nothing to scan", r.subject(), r.backupId());

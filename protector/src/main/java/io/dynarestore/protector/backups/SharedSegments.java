@@ -8,6 +8,8 @@ import io.dynarestore.core.vault.SegmentRunner;
 import io.dynarestore.core.vault.SegmentScan;
 import io.dynarestore.core.vault.VaultLayout;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.function.LongConsumer;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -41,6 +43,16 @@ public final class SharedSegments implements SegmentRunner {
         this.stall = stall;
     }
 
+    /** The objects under the backup's {@code _scan/} folder, each with its ETag. */
+    private Map<String, String> scanObjects(SegmentScan.Job job) {
+        String prefix = layout.backupPrefix(job.account(), job.region(), job.table(), job.backupId()) + "_scan/";
+        var objects = new HashMap<String, String>();
+        for (var page : s3.listObjectsV2Paginator(b -> b.bucket(layout.bucket()).prefix(prefix))) {
+            page.contents().forEach(o -> objects.put(o.key(), o.eTag()));
+        }
+        return objects;
+    }
+
     @Override
     public void scanAll(SegmentScan.Job job, TableDescription description, double readUnitsPerSecond,
                         LongConsumer itemsRead) throws InterruptedException {
@@ -52,30 +64,36 @@ public final class SharedSegments implements SegmentRunner {
             EventPublisher.await(publisher.send(Topic.PROTECTION_SCANS, request.subject(), request));
         }
         long[] items = new long[n];
+        String[] seen = new String[n]; // the ETag of each segment's checkpoint when last read
         boolean[] done = new boolean[n];
         int remaining = n;
         long lastChange = System.nanoTime();
         while (remaining > 0) {
             Thread.sleep(pollEvery.toMillis());
+            // one listing a turn tells which checkpoints changed and which segments failed; only those are read
+            Map<String, String> objects = scanObjects(job);
             for (int segment = 0; segment < n; segment++) {
                 if (done[segment]) {
                     continue;
                 }
-                var failed = failures.of(job, segment);
-                if (failed.isPresent()) {
+                if (objects.containsKey(failures.key(job, segment))) {
                     throw new IllegalStateException("segment " + segment + " of " + n + " of backup "
-                            + job.backupId() + " failed: " + failed.get());
+                            + job.backupId() + " failed: " + failures.of(job, segment).orElse("(reason gone)"));
+                }
+                String etag = objects.get(ScanCheckpoint.key(layout, job.account(), job.region(), job.table(),
+                        job.backupId(), segment, n));
+                if (etag == null || etag.equals(seen[segment])) {
+                    continue;
                 }
                 ScanCheckpoint checkpoint = ScanCheckpoint.read(s3, layout, job, segment);
                 if (checkpoint == null) {
                     continue;
                 }
-                long more = checkpoint.uploaded().items() - items[segment];
-                if (more > 0 || checkpoint.done()) {
-                    itemsRead.accept(Math.max(0, more));
-                    items[segment] += Math.max(0, more);
-                    lastChange = System.nanoTime();
-                }
+                seen[segment] = etag;
+                lastChange = System.nanoTime();
+                long more = Math.max(0, checkpoint.uploaded().items() - items[segment]);
+                items[segment] += more;
+                itemsRead.accept(more);
                 if (checkpoint.done()) {
                     done[segment] = true;
                     remaining--;

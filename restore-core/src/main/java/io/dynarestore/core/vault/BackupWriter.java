@@ -164,14 +164,19 @@ public final class BackupWriter {
                 }
             });
             if (cut) {
-                for (int i = 0; i < 3; i++) {
-                    uploaded[i] += open[i];
-                    open[i] = 0;
-                }
-                openIndexUnits.forEach((index, u) -> uploadedIndexUnits.merge(index, u, Long::sum));
-                openIndexUnits.clear();
+                openFileUploaded();
             }
             return cut;
+        }
+
+        /** The open file is uploaded: what it holds counts as uploaded. */
+        private void openFileUploaded() {
+            for (int i = 0; i < 3; i++) {
+                uploaded[i] += open[i];
+                open[i] = 0;
+            }
+            openIndexUnits.forEach((index, u) -> uploadedIndexUnits.merge(index, u, Long::sum));
+            openIndexUnits.clear();
         }
 
         /** What this part has uploaded so far (not the file still open). */
@@ -185,12 +190,7 @@ public final class BackupWriter {
             int before = lines.uploaded().size();
             lines.close();
             if (lines.uploaded().size() > before) {
-                for (int i = 0; i < 3; i++) {
-                    uploaded[i] += open[i];
-                    open[i] = 0;
-                }
-                openIndexUnits.forEach((index, u) -> uploadedIndexUnits.merge(index, u, Long::sum));
-                openIndexUnits.clear();
+                openFileUploaded();
             }
         }
 
