@@ -35,7 +35,9 @@ public final class Dynalite implements AutoCloseable {
     /** Starts dynalite on {@code port}, persisting under {@code dataDir} if it is not {@code null}. */
     public static Dynalite start(int port, Path dataDir) {
         Path root = RepoRoot.find();
-        List<String> command = new ArrayList<>(List.of("node", root.resolve("node_modules/dynalite/cli.js").toString(),
+        List<String> command = new ArrayList<>(List.of("node",
+                "--require", root.resolve("restore-testkit/src/main/node/dynalite-guard.js").toString(),
+                root.resolve("node_modules/dynalite/cli.js").toString(),
                 "--port", String.valueOf(port), "--createTableMs", "0", "--deleteTableMs", "0",
                 "--updateTableMs", "0"));
         if (dataDir != null) {
@@ -43,14 +45,32 @@ public final class Dynalite implements AutoCloseable {
             command.add(dataDir.toString());
         }
         try {
+            Path log = logFile(port);
             Process p = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                    .redirectOutput(log == null ? ProcessBuilder.Redirect.DISCARD : ProcessBuilder.Redirect.to(log.toFile()))
+                    .start();
             var dynalite = new Dynalite(port, p);
             Ports.awaitAccepting(port, Duration.ofSeconds(20), "dynalite");
+            if (!p.isAlive()) {
+                // something else answered on the port, and this server could not bind it
+                throw new IllegalStateException("dynalite exited at start (exit " + p.exitValue() + ")"
+                        + (log == null ? "" : "; see " + log));
+            }
             return dynalite;
         } catch (IOException e) {
             throw new UncheckedIOException("could not start dynalite (is node installed?)", e);
         }
+    }
+
+    /** Where the server's output goes: {@code target/} of the working directory when there is one (tests). */
+    private static Path logFile(int port) {
+        Path target = Path.of("target");
+        return java.nio.file.Files.isDirectory(target) ? target.resolve("dynalite-" + port + ".log") : null;
+    }
+
+    /** Whether the server process still runs. */
+    public boolean isRunning() {
+        return process.isAlive();
     }
 
     public int port() {
