@@ -18,6 +18,11 @@ import java.util.Optional;
  * [{@code from}, {@code to}) that starts at or before an instant already known exactly makes
  * known: every instant up to {@code to} if it holds every write (the vault's own exports), or
  * only {@code to} if it is compacted to each key's last write (native exports).
+ *
+ * <p>Shard groups (ADR 0025). An export of one shard group holds the writes of that group's keys
+ * only; the groups of one count partition the keys. Such an export grows what is known of its
+ * group's keys, and an instant is known for the table when every group of one count knows it (an
+ * export of every key counts for every group). A gap in one group is a gap of the table.
  */
 public final class PitrCoverage {
 
@@ -137,23 +142,78 @@ public final class PitrCoverage {
     private List<long[]> exactSet(long t0) {
         var set = new ArrayList<long[]>();
         set.add(new long[]{t0, t0});
+        var counts = new java.util.TreeSet<Integer>();
+        exports.stream().filter(e -> e.shardGroup() != null).forEach(e -> counts.add(e.shardGroup().of()));
         boolean grew = true;
         while (grew) {
-            grew = false;
-            for (ExportMetadata e : exports) {
-                long from = micros(e.from());
-                long to = micros(e.to());
-                if (to <= t0) {
-                    continue;
+            grew = grow(set, t0, null);
+            for (int of : counts) {
+                // what every group of this count knows, each from what the whole table is known at
+                List<long[]> known = null;
+                for (int index = 0; index < of; index++) {
+                    var group = copy(set);
+                    var shardGroup = new ExportMetadata.ShardGroup(index, of);
+                    while (grow(group, t0, shardGroup)) {
+                        // to its closure
+                    }
+                    known = known == null ? group : intersection(known, group);
                 }
-                Long start = firstMember(set, from, to);
-                if (start == null) {
-                    continue;
+                for (long[] s : known) {
+                    grew |= add(set, s[0], s[1]);
                 }
-                grew |= add(set, e.compacted() ? to : start, to);
             }
         }
         return set;
+    }
+
+    /**
+     * One pass over the exports of every key, and those of {@code group} when it is not null: grows
+     * {@code set}, what is known of the keys they hold; returns whether it grew.
+     */
+    private boolean grow(List<long[]> set, long t0, ExportMetadata.ShardGroup group) {
+        boolean grew = false;
+        for (ExportMetadata e : exports) {
+            if (e.shardGroup() != null && !e.shardGroup().equals(group)) {
+                continue;
+            }
+            long from = micros(e.from());
+            long to = micros(e.to());
+            if (to <= t0) {
+                continue;
+            }
+            Long start = firstMember(set, from, to);
+            if (start == null) {
+                continue;
+            }
+            grew |= add(set, e.compacted() ? to : start, to);
+        }
+        return grew;
+    }
+
+    private static List<long[]> copy(List<long[]> set) {
+        var copy = new ArrayList<long[]>(set.size());
+        set.forEach(s -> copy.add(s.clone()));
+        return copy;
+    }
+
+    /** The intersection of two sorted, disjoint sets of closed ranges. */
+    private static List<long[]> intersection(List<long[]> a, List<long[]> b) {
+        var result = new ArrayList<long[]>();
+        int i = 0;
+        int j = 0;
+        while (i < a.size() && j < b.size()) {
+            long lo = Math.max(a.get(i)[0], b.get(j)[0]);
+            long hi = Math.min(a.get(i)[1], b.get(j)[1]);
+            if (lo <= hi) {
+                result.add(new long[]{lo, hi});
+            }
+            if (a.get(i)[1] < b.get(j)[1]) {
+                i++;
+            } else {
+                j++;
+            }
+        }
+        return result;
     }
 
     private static Long firstMember(List<long[]> set, long from, long to) {

@@ -34,6 +34,58 @@ class PitrCoverageTest {
                 null);
     }
 
+    static ExportMetadata groupExport(String id, int index, int of, int fromTenths, int toTenths) {
+        return new ExportMetadata(1, id, "000000000000", "us-east-1", "t", at(fromTenths), at(toTenths), false, 0,
+                null, new ExportMetadata.ShardGroup(index, of));
+    }
+
+    @Test
+    void aSecondIsRestorableOnlyWhenEveryShardGroupHasFlushedPastIt() {
+        // Given a backup at 0 s and two shard groups, one flushed to 60 s and the other to 40 s
+        var coverage = PitrCoverage.of(List.of(backup("b", 0, false)),
+                List.of(groupExport("g0", 0, 2, 0, 600), groupExport("g1", 1, 2, 0, 400)), NOW);
+
+        // Then the table is restorable up to the second before the slower group's end
+        assertThat(coverage.availability().windows()).containsExactly(new PitrCoverage.Window(at(0), at(390)));
+        assertThat(coverage.resolve(at(390)).orElseThrow().exports()).hasSize(2);
+        assertThat(coverage.resolve(at(400))).isEmpty();
+    }
+
+    @Test
+    void aGapInOneShardGroupIsAGapOfTheTable() {
+        // Given two groups, the second with a gap from 40 s to 50 s, and a second backup at 55 s
+        var coverage = PitrCoverage.of(List.of(backup("b1", 0, false), backup("b2", 550, false)),
+                List.of(groupExport("g0", 0, 2, 0, 1000), groupExport("g1a", 1, 2, 0, 400),
+                        groupExport("g1b", 1, 2, 500, 1000)), NOW);
+
+        // Then no second from 40 s to 54 s is restorable; from the second backup on, every second is
+        var availability = coverage.availability();
+        assertThat(availability.windows()).containsExactly(new PitrCoverage.Window(at(0), at(390)),
+                new PitrCoverage.Window(at(550), at(990)));
+        assertThat(availability.gaps()).containsExactly(new PitrCoverage.Window(at(400), at(540)));
+    }
+
+    @Test
+    void groupsThatReplaceAWholeTableChainGoOnFromWhereItEnds() {
+        // Given a whole-table chain to 30 s, then three groups from 30 s (as when a capture is split)
+        var coverage = PitrCoverage.of(List.of(backup("b", 0, false)),
+                List.of(export("whole", 0, 300, false), groupExport("g0", 0, 3, 300, 600),
+                        groupExport("g1", 1, 3, 300, 700), groupExport("g2", 2, 3, 300, 500)), NOW);
+
+        // Then the table is restorable from the backup to the slowest group's end, without a gap
+        assertThat(coverage.availability().windows()).containsExactly(new PitrCoverage.Window(at(0), at(490)));
+    }
+
+    @Test
+    void aShardGroupOfACountNotAllOfWhoseGroupsFlushedAddsNothing() {
+        // Given a whole-table chain to 30 s and only two of three groups after it
+        var coverage = PitrCoverage.of(List.of(backup("b", 0, false)),
+                List.of(export("whole", 0, 300, false), groupExport("g0", 0, 3, 300, 600),
+                        groupExport("g1", 1, 3, 300, 700)), NOW);
+
+        assertThat(coverage.availability().windows()).containsExactly(new PitrCoverage.Window(at(0), at(290)));
+    }
+
     @Test
     void aBackupFollowedByExportsIsRestorableToEverySecondTheyCoverAndNotInTheirGap() {
         // Given a backup at 0 s, exports covering [0 s, 60 s) and [90 s, 120 s): a gap from 60 s to 90 s
@@ -127,6 +179,84 @@ class PitrCoverageTest {
             assertThat(coverage.resolve(t).isPresent()).as("resolve(%d s)", second).isEqualTo(expected.contains(second));
         }
         assertThat(actual).isEqualTo(expected);
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void agreesWithAReplayOfEveryKeyWhenShardGroupsRecordTheChanges(long seed) {
+        // Given random backups, whole-table exports (some compacted), and the chains of shard groups of
+        // one to three counts (2, 3, 4), each with its own gaps and ends
+        Random r = new Random(seed);
+        int horizon = 2_000;
+        var backups = new ArrayList<BackupSummary>();
+        for (int i = 0; i < 1 + r.nextInt(3); i++) {
+            backups.add(backup("b" + i, r.nextInt(horizon / 2), r.nextInt(6) == 0));
+        }
+        var exports = new ArrayList<ExportMetadata>();
+        int split = r.nextInt(horizon);
+        chain(r, exports, -1, 1, 0, split);
+        var counts = new ArrayList<>(List.of(2, 3, 4));
+        java.util.Collections.shuffle(counts, r);
+        int families = 1 + r.nextInt(3);
+        for (int f = 0; f < families; f++) {
+            int of = counts.get(f);
+            int start = f == 0 ? Math.max(0, split - r.nextInt(50)) : r.nextInt(horizon);
+            for (int index = 0; index < of; index++) {
+                chain(r, exports, index, of, start, horizon);
+            }
+        }
+
+        // When coverage is computed
+        var coverage = PitrCoverage.of(backups, exports, NOW);
+        var windows = coverage.availability().windows();
+
+        // Then a second is in a window exactly when every key of the table can be replayed to it on the
+        // grid from one base (24 keys, one in each combination of a group of 2, one of 3 and one of 4:
+        // the groups of two counts split the keys independently)
+        var expected = new TreeSet<Integer>();
+        for (BackupSummary b : backups) {
+            if (b.expiredAt(NOW)) {
+                continue;
+            }
+            int t0 = (int) ((b.takenAt().toEpochMilli() - EPOCH.toEpochMilli()) / 100);
+            boolean[] table = new boolean[horizon + 1];
+            java.util.Arrays.fill(table, true);
+            for (int key = 0; key < 24; key++) {
+                int[] groupOf = {0, 0, key % 2, key / 2 % 3, key / 6};
+                boolean[] exact = bruteForce(t0, exports.stream().filter(e -> e.shardGroup() == null
+                        || e.shardGroup().index() == groupOf[e.shardGroup().of()]).toList(), horizon);
+                for (int x = 0; x <= horizon; x++) {
+                    table[x] &= exact[x];
+                }
+            }
+            for (int second = 0; (second + 1) * 10 <= horizon; second++) {
+                int end = (second + 1) * 10;
+                if (end > t0 && table[end]) {
+                    expected.add(second);
+                }
+            }
+        }
+        var actual = new TreeSet<Integer>();
+        for (int second = 0; second * 10 <= horizon; second++) {
+            Instant t = EPOCH.plusSeconds(second);
+            if (windows.stream().anyMatch(w -> w.contains(t))) {
+                actual.add(second);
+            }
+            assertThat(coverage.resolve(t).isPresent()).as("resolve(%d s)", second).isEqualTo(expected.contains(second));
+        }
+        assertThat(actual).isEqualTo(expected);
+    }
+
+    /** A random chain of exports over [start, end): whole-table ones when index is -1, else one group's. */
+    static void chain(Random r, List<ExportMetadata> exports, int index, int of, int start, int end) {
+        int cursor = start + r.nextInt(100);
+        while (cursor < end) {
+            int length = 5 + r.nextInt(300);
+            int to = Math.min(end, cursor + length);
+            String id = "e" + exports.size();
+            exports.add(index < 0 ? export(id, cursor, to, r.nextInt(3) == 0) : groupExport(id, index, of, cursor, to));
+            cursor += length + (r.nextInt(5) == 0 ? r.nextInt(200) : -r.nextInt(Math.min(length, 40)));
+        }
     }
 
     /** Instants (grid points) whose state is known from a base at t0, by plain iteration. */
