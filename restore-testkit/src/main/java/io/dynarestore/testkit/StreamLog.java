@@ -16,8 +16,9 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * One table's DynamoDB Stream as {@link StreamsEndpoint} keeps it: shards that hold at most
- * {@code recordsPerShard} records each, the next one opening as the child of the last; records
+ * One table's DynamoDB Stream as {@link StreamsEndpoint} keeps it: each of its partitions (a key's
+ * partition is a hash of its key, as in DynamoDB) writes into one open shard at a time, which holds at
+ * most {@code recordsPerShard} records, the next one opening as the child of the last; records
  * older than the retention are trimmed (and a shard whose records are all trimmed is gone), as
  * DynamoDB Streams keeps 24 hours. Shard iterators are opaque, name a position, and expire after
  * 15 minutes. Sequence numbers are decimal strings of 21 digits, increasing across the endpoint.
@@ -34,10 +35,13 @@ final class StreamLog {
     private final String label;
     private final JsonNode keySchema;
     private final List<Shard> shards = new ArrayList<>();
+    /** Each partition's open shard (or its last, closed one). */
+    private final Shard[] open;
     private final Clock clock;
     private boolean enabled = true;
 
-    StreamLog(String table, String region, String account, JsonNode keySchema, Clock clock) {
+    StreamLog(String table, String region, String account, JsonNode keySchema, Clock clock, int partitions) {
+        this.open = new Shard[Math.max(1, partitions)];
         this.table = table;
         this.clock = clock;
         this.label = LABEL.format(clock.instant());
@@ -67,23 +71,28 @@ final class StreamLog {
 
     synchronized void disable() {
         enabled = false;
-        if (!shards.isEmpty()) {
-            shards.get(shards.size() - 1).close();
+        for (Shard shard : open) {
+            if (shard != null) {
+                shard.close();
+            }
         }
     }
 
     /** Appends a record made now; {@code record} is its {@code dynamodb} member without the sequence number. */
     synchronized void append(ObjectNode record, String sequenceNumber, int recordsPerShard) {
-        Shard open = shards.isEmpty() ? null : shards.get(shards.size() - 1);
-        if (open == null || open.closed() || open.size() >= recordsPerShard) {
-            if (open != null && !open.closed()) {
-                open.close();
+        int partition = open.length == 1 ? 0
+                : Math.floorMod(record.get("dynamodb").get("Keys").toString().hashCode(), open.length);
+        Shard shard = open[partition];
+        if (shard == null || shard.closed() || shard.size() >= recordsPerShard) {
+            if (shard != null && !shard.closed()) {
+                shard.close();
             }
-            open = new Shard(newShardId(), open == null ? null : open.id, sequenceNumber);
-            shards.add(open);
+            shard = new Shard(newShardId(), shard == null ? null : shard.id, sequenceNumber);
+            shards.add(shard);
+            open[partition] = shard;
         }
         ((ObjectNode) record.get("dynamodb")).put("SequenceNumber", sequenceNumber);
-        open.add(record, sequenceNumber, clock.millis());
+        shard.add(record, sequenceNumber, clock.millis());
     }
 
     /** Drops the records older than {@code retention}, and the shards left closed and empty. */

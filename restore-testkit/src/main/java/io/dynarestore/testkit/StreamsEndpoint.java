@@ -52,6 +52,7 @@ public final class StreamsEndpoint implements AutoCloseable {
     private final ExportsApi exports;
     private final WriteRecorder recorder;
     private volatile int recordsPerShard = 10_000;
+    private volatile int partitions = 1;
     private volatile String region = "us-east-1";
 
     private StreamsEndpoint(URI target, int port, Clock clock) throws IOException {
@@ -95,6 +96,16 @@ public final class StreamsEndpoint implements AutoCloseable {
     }
 
     /** Closes a shard and opens its child after this many records (DynamoDB rolls shards over every few hours). */
+    /**
+     * Streams enabled from now on write each key into one of {@code count} partitions (by a hash of
+     * its key), each with its own lineage of shards open at the same time, as a table of several
+     * partitions does (default 1).
+     */
+    public StreamsEndpoint partitions(int count) {
+        this.partitions = Math.max(1, count);
+        return this;
+    }
+
     public StreamsEndpoint recordsPerShard(int records) {
         this.recordsPerShard = Math.max(1, records);
         return this;
@@ -272,7 +283,7 @@ public final class StreamsEndpoint implements AutoCloseable {
     }
 
     private StreamLog open(String table, JsonNode keySchema) {
-        StreamLog log = new StreamLog(table, region, ACCOUNT, keySchema.deepCopy(), clock);
+        StreamLog log = new StreamLog(table, region, ACCOUNT, keySchema.deepCopy(), clock, partitions);
         StreamLog previous = latest.put(table, log);
         if (previous != null) {
             previous.disable();

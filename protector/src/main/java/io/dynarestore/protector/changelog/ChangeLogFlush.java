@@ -3,6 +3,7 @@ package io.dynarestore.protector.changelog;
 import io.dynarestore.contracts.BackupIds;
 import io.dynarestore.contracts.Json;
 import io.dynarestore.core.vault.ExportMetadata;
+import io.dynarestore.core.vault.ExportMetadata.ShardGroup;
 import io.dynarestore.core.vault.IncrementalExportWriter;
 import io.dynarestore.core.vault.VaultLayout;
 import java.time.Instant;
@@ -36,15 +37,17 @@ final class ChangeLogFlush {
     private final Map<String, String> flushedSequences;
     private final List<String> finished;
     private final int linesPerFile;
+    private final ShardGroup group;
 
     /**
      * @param writes           the writes of [from, to), in the order read
      * @param flushedSequences each shard's last position in the vault before this flush
      * @param finished         the shards read to their end with no write left after {@code to}
+     * @param group            the shard group captured, or null: every shard
      */
     ChangeLogFlush(S3Client s3, VaultLayout layout, String account, String region, String table, String streamArn,
                    Instant from, Instant to, List<CapturedWrite> writes, Map<String, String> flushedSequences,
-                   List<String> finished, int linesPerFile) {
+                   List<String> finished, int linesPerFile, ShardGroup group) {
         this.s3 = s3;
         this.layout = layout;
         this.account = account;
@@ -57,6 +60,7 @@ final class ChangeLogFlush {
         this.flushedSequences = flushedSequences;
         this.finished = finished;
         this.linesPerFile = linesPerFile;
+        this.group = group;
     }
 
     /** What a flush put into the vault, and each shard's position after it. */
@@ -70,10 +74,10 @@ final class ChangeLogFlush {
         }
         sequences.keySet().removeIf(finished::contains);
         writes.sort(Comparator.comparingLong(CapturedWrite::second));
-        String exportId = StreamCapture.EXPORT_PREFIX + BackupIds.stamp(from);
+        String exportId = StreamCapture.exportPrefix(group) + BackupIds.stamp(from);
         // a change log is written all day and read rarely: gzip's fastest level, a tenth larger, a third of the CPU
         var writer = new IncrementalExportWriter(s3, layout, account, region, table, exportId, from, to, linesPerFile)
-                .compressionLevel(Deflater.BEST_SPEED);
+                .compressionLevel(Deflater.BEST_SPEED).shardGroup(group);
         long second = Long.MIN_VALUE;
         int ordinal = 0;
         try (var part = writer.openPart()) {

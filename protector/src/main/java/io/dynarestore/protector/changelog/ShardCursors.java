@@ -55,10 +55,19 @@ final class ShardCursors {
     private boolean finishedSinceListing;
     private Instant refreshedAt = Instant.MIN;
 
+    /** The shard group read here, or null: every shard. */
+    private final ShardGroups groups;
+
     ShardCursors(DynamoDbStreamsClient streams, String streamArn, Clock clock) {
+        this(streams, streamArn, clock, null);
+    }
+
+    /** Reads only the shards of {@code groups}' group, when it is not null. */
+    ShardCursors(DynamoDbStreamsClient streams, String streamArn, Clock clock, ShardGroups groups) {
         this.streams = streams;
         this.streamArn = streamArn;
         this.clock = clock;
+        this.groups = groups;
     }
 
     String streamArn() {
@@ -216,7 +225,9 @@ final class ShardCursors {
         return cursors.size();
     }
 
+    /** The stream's shards (of this group only, when there are groups). */
     private List<Shard> listShards() {
+        Instant at = clock.instant();
         var shards = new ArrayList<Shard>();
         String after = null;
         try {
@@ -230,7 +241,7 @@ final class ShardCursors {
         } catch (ResourceNotFoundException e) {
             throw new CaptureGap("the stream " + streamArn + " is gone: " + e.getMessage());
         }
-        return shards;
+        return groups == null ? shards : groups.mine(streamArn, shards, at);
     }
 
     /** A page of GetRecords: what the SDK read, the bodies as sent, the next iterator, when it was asked for. */

@@ -2,6 +2,7 @@ package io.dynarestore.protector.changelog;
 
 import io.dynarestore.core.vault.ChangeBodies;
 import io.dynarestore.core.vault.ExportMetadata;
+import io.dynarestore.core.vault.ExportMetadata.ShardGroup;
 import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.core.vault.VaultLayout;
 import java.time.Clock;
@@ -47,6 +48,11 @@ public final class StreamCapture {
 
     public static final String EXPORT_PREFIX = "stream-";
 
+    /** Where a capture's exports are named: {@code stream-<time>}, or {@code stream-g<i>of<n>-<time>} for a group. */
+    static String exportPrefix(ShardGroup group) {
+        return group == null ? EXPORT_PREFIX : EXPORT_PREFIX + "g" + group.index() + "of" + group.of() + "-";
+    }
+
     private final DynamoDbStreamsClient streams;
     private final DynamoDbClient dynamo;
     private final S3Client s3;
@@ -69,6 +75,8 @@ public final class StreamCapture {
     private ShardCursors cursors;
     private volatile Instant from;
     private Instant nextFlush;
+    /** The shards read: one group's, or (null) all. */
+    private final ShardGroups groups;
 
     /**
      * @param flushEvery   how often the buffered writes become an export
@@ -90,6 +98,18 @@ public final class StreamCapture {
     public StreamCapture(DynamoDbStreamsClient streams, DynamoDbClient dynamo, S3Client s3, VaultLayout layout,
                          String account, String region, String table, Settings settings, Clock clock,
                          Executor writers, Listener listener) {
+        this(streams, dynamo, s3, layout, account, region, table, null, settings, clock, writers, listener);
+    }
+
+    /**
+     * A capture of one shard group of the table's stream ({@code group} null: of every shard), into its
+     * own chain of exports (ADR 0025).
+     */
+    public StreamCapture(DynamoDbStreamsClient streams, DynamoDbClient dynamo, S3Client s3, VaultLayout layout,
+                         String account, String region, String table, ShardGroup group, Settings settings,
+                         Clock clock, Executor writers, Listener listener) {
+        this.groups = group == null || group.of() == 1 ? null
+                : new ShardGroups(s3, layout, account, region, table, group);
         this.streams = streams;
         this.dynamo = dynamo;
         this.s3 = s3;
@@ -148,7 +168,7 @@ public final class StreamCapture {
             return;
         }
         try {
-            var resumed = new ShardCursors(streams, arn, clock);
+            var resumed = new ShardCursors(streams, arn, clock, groups);
             resumed.resume(checkpoint);
             cursors = resumed;
             from = checkpoint.to();
@@ -163,7 +183,7 @@ public final class StreamCapture {
 
     private void startAtHead(String arn) {
         awaitFlush();
-        cursors = new ShardCursors(streams, arn, clock);
+        cursors = new ShardCursors(streams, arn, clock, groups);
         cursors.startAtHead();
         pending.clear();
         flushedSequences.clear();
@@ -257,7 +277,8 @@ public final class StreamCapture {
         var finished = new TreeSet<>(cursors.finished());
         kept.forEach(w -> finished.remove(w.shardId()));
         var flush = new ChangeLogFlush(s3, layout, account, region, table, cursors.streamArn(), from, to, batch,
-                Map.copyOf(flushedSequences), List.copyOf(finished), settings.linesPerFile());
+                Map.copyOf(flushedSequences), List.copyOf(finished), settings.linesPerFile(),
+                groups == null ? null : groups.group());
         pending = kept;
         flushingCount = batch.size();
         // every interval from this start: a flush slower than the interval is followed by the next at once
@@ -282,14 +303,17 @@ public final class StreamCapture {
         listener.flushed(written.export(), written.records(), Duration.between(from, clock.instant()));
     }
 
-    /** The checkpoint of the table's latest listed stream export, or null when there is none. */
+    /** The checkpoint of the latest listed export of this capture's chain, or null when there is none. */
     private CaptureCheckpoint lastCheckpoint() {
         String prefix = layout.exportsPrefix(account, region, table);
         var ids = new ArrayList<String>();
-        for (var page : s3.listObjectsV2Paginator(b -> b.bucket(layout.bucket()).prefix(prefix + EXPORT_PREFIX)
-                .delimiter("/"))) {
+        String chain = prefix + exportPrefix(groups == null ? null : groups.group());
+        for (var page : s3.listObjectsV2Paginator(b -> b.bucket(layout.bucket()).prefix(chain).delimiter("/"))) {
             for (CommonPrefix cp : page.commonPrefixes()) {
-                ids.add(cp.prefix());
+                // the whole table's chain is stream-<time>: a group's folders (stream-g...) are not in it
+                if (Character.isDigit(cp.prefix().charAt(chain.length()))) {
+                    ids.add(cp.prefix());
+                }
             }
         }
         ids.sort(null);

@@ -41,8 +41,8 @@ public final class Expiry {
     }
 
     /**
-     * @param ownExportPrefixes the id prefixes of the change logs this service records (one chain each,
-     *                          whose latest export is kept: it holds the chain's checkpoint)
+     * @param ownExportPrefixes the id prefixes of the change logs this service records (one chain each, or
+     *                          one per shard group, whose latest export is kept: it holds the chain's checkpoint)
      * @param held              the backups restores in progress read: kept, and with them the change log after them
      */
     public Expired run(String account, String region, String table, List<String> ownExportPrefixes,
@@ -60,8 +60,13 @@ public final class Expiry {
                 .min(Comparator.naturalOrder()).orElse(now);
         var exports = catalog.listExports(account, region, table);
         var expired = new ArrayList<ExportMetadata>();
+        var chains = new java.util.LinkedHashMap<String, List<ExportMetadata>>();
         for (String ownPrefix : ownExportPrefixes) {
-            var own = exports.stream().filter(e -> e.exportId().startsWith(ownPrefix)).toList();
+            // one chain per prefix, and one per shard group under it (ADR 0025): each keeps its latest export
+            exports.stream().filter(e -> e.exportId().startsWith(ownPrefix)).forEach(e -> chains.computeIfAbsent(
+                    ownPrefix + " " + e.shardGroup(), k -> new ArrayList<>()).add(e));
+        }
+        for (var own : chains.values()) {
             for (int i = 0; i < own.size() - 1; i++) {
                 ExportMetadata e = own.get(i);
                 if (!e.to().isAfter(keepFrom)) {

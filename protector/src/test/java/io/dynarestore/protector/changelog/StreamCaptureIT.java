@@ -207,6 +207,107 @@ class StreamCaptureIT {
     }
 
     @Test
+    void threeShardGroupsEachCaptureTheirOwnShardsIntoTheirOwnChainsAndTogetherRecordEveryWriteOnce()
+            throws Exception {
+        // Given a table whose stream has 4 partitions, each a lineage of shards of 25 records, and a capture
+        // of each of its 3 shard groups
+        String table = "grouped";
+        endpoint.partitions(4).recordsPerShard(25);
+        try {
+            createTable(table);
+        } finally {
+            endpoint.partitions(1).recordsPerShard(10_000);
+        }
+        var events = new Events();
+        var settings = new StreamCapture.Settings(Duration.ofMillis(300), Duration.ofMillis(200), 10_000, 100);
+        var captures = new ArrayList<StreamCapture>();
+        for (int g = 0; g < 3; g++) {
+            captures.add(new StreamCapture(streams, dynamo, s3.client(), layout, ACCOUNT, REGION, table,
+                    new ExportMetadata.ShardGroup(g, 3), settings, Clock.systemUTC(), WRITERS, events));
+        }
+        captures.forEach(StreamCapture::start);
+        Instant start = captures.stream().map(StreamCapture::coveredUntil).max(Instant::compareTo).orElseThrow();
+        Awaitility.await().until(() -> Instant.now().isAfter(start));
+
+        // When 60 keys are written 4 times while all three step and flush, once more, group 1's capture dies
+        // holding writes it had not flushed, another takes group 1 over, and each key is written once more
+        for (int version = 0; version < 4; version++) {
+            for (int k = 0; k < 60; k++) {
+                put(table, "k" + k, version);
+            }
+            captures.forEach(StreamCapture::step);
+        }
+        Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> {
+            captures.forEach(StreamCapture::step);
+            return events.flushed.stream().mapToLong(ExportMetadata::itemCount).sum() >= 240;
+        });
+        for (int k = 0; k < 60; k++) {
+            put(table, "k" + k, 4);
+        }
+        captures.forEach(StreamCapture::step);
+        captures.get(1).stop();
+        captures.set(1, new StreamCapture(streams, dynamo, s3.client(), layout, ACCOUNT, REGION, table,
+                new ExportMetadata.ShardGroup(1, 3), settings, Clock.systemUTC(), WRITERS, events));
+        captures.get(1).start();
+        for (int k = 0; k < 60; k++) {
+            put(table, "k" + k, 5);
+        }
+        Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> {
+            captures.forEach(StreamCapture::step);
+            return catalog.listExports(ACCOUNT, REGION, table).stream().mapToLong(ExportMetadata::itemCount).sum()
+                    >= 360;
+        });
+        Thread.sleep(500);
+        captures.forEach(StreamCapture::step);
+        captures.forEach(StreamCapture::stop);
+
+        // Then every export is one group's, each group's exports chain without a gap, and more than one
+        // group holds writes
+        var exports = catalog.listExports(ACCOUNT, REGION, table);
+        assertThat(exports).allSatisfy(e -> assertThat(e.shardGroup()).isNotNull());
+        var byGroup = new java.util.TreeMap<Integer, List<ExportMetadata>>();
+        exports.forEach(e -> byGroup.computeIfAbsent(e.shardGroup().index(), g -> new ArrayList<>()).add(e));
+        for (var chain : byGroup.values()) {
+            for (int i = 1; i < chain.size(); i++) {
+                assertThat(chain.get(i).from()).isEqualTo(chain.get(i - 1).to());
+            }
+        }
+        assertThat(byGroup.values().stream().filter(c -> c.stream().mapToLong(ExportMetadata::itemCount).sum() > 0)
+                .count()).as("groups holding writes").isGreaterThan(1);
+        assertThat(events.gaps).isEmpty();
+
+        // and every write is in the vault once, each key in one group only, its six versions in the order written
+        var versions = new java.util.TreeMap<String, List<Integer>>();
+        var groupsOfKey = new java.util.TreeMap<String, java.util.Set<Integer>>();
+        var lines = new ArrayList<Map.Entry<Integer, io.dynarestore.core.vault.ExportLine>>();
+        for (ExportMetadata e : exports) {
+            for (var f : catalog.exportFiles(e)) {
+                try (var reader = new io.dynarestore.core.vault.DataFileReader(f.dataFileS3Key(), s3.client()
+                        .getObject(b -> b.bucket(catalog.exportBucket(e)).key(f.dataFileS3Key())), f.md5Checksum())) {
+                    for (io.dynarestore.core.vault.ExportLine line; (line = reader.next()) != null; ) {
+                        lines.add(Map.entry(e.shardGroup().index(), line));
+                    }
+                }
+            }
+        }
+        lines.sort(java.util.Comparator.comparingLong(l -> l.getValue().writeTimestampMicros()));
+        for (var l : lines) {
+            String id = l.getValue().keys().get("id").s();
+            versions.computeIfAbsent(id, k -> new ArrayList<>()).add(Integer.parseInt(l.getValue().newImage().get("v").n()));
+            groupsOfKey.computeIfAbsent(id, k -> new java.util.TreeSet<>()).add(l.getKey());
+        }
+        assertThat(versions).hasSize(60);
+        assertThat(versions.values()).allSatisfy(v -> assertThat(v).containsExactly(0, 1, 2, 3, 4, 5));
+        assertThat(groupsOfKey.values()).allSatisfy(g -> assertThat(g).hasSize(1));
+        // and the table is restorable up to where the slowest group flushed
+        Instant slowest = byGroup.values().stream().map(c -> c.get(c.size() - 1).to()).min(Instant::compareTo)
+                .orElseThrow();
+        assertThat(PitrCoverage.of(List.of(new VaultCatalog.BackupSummary("base", start, null, ACCOUNT,
+                REGION, table, 0, 0, null)), exports, Instant.now()).availability().latestRestorable())
+                .isEqualTo(slowest.minusSeconds(1));
+    }
+
+    @Test
     void fullPagesReadAheadWhileTheirRecordsAreHandedOnLoseNoWriteAndRecordNoneTwice() {
         // Given a capture, and 3,500 writes (500 keys, 7 versions each) made at once: pages of 1,000 come back full
         String table = "read-ahead";

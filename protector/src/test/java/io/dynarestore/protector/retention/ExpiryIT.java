@@ -121,6 +121,25 @@ class ExpiryIT {
         assertThat(exports()).contains("stream-4");
     }
 
+    @Test
+    void eachShardGroupsChainKeepsItsLatestExportThoughAnotherGroupFlushedLater() {
+        // Given, beside the whole-table chain, group 0 of 2 that stopped 35 hours ago (before b-3 was taken)
+        // and group 1 of 2 that goes on
+        export("stream-g0of2-0", hoursAgo(45), hoursAgo(40), new ExportMetadata.ShardGroup(0, 2));
+        export("stream-g0of2-1", hoursAgo(40), hoursAgo(35), new ExportMetadata.ShardGroup(0, 2));
+        export("stream-g1of2-0", hoursAgo(45), hoursAgo(35), new ExportMetadata.ShardGroup(1, 2));
+        export("stream-g1of2-1", hoursAgo(35), hoursAgo(1), new ExportMetadata.ShardGroup(1, 2));
+
+        // When retention runs
+        var gone = expiry.run(ACCOUNT, REGION, TABLE, OWN, RestoreHolds.Held.NOTHING, NOW);
+
+        // Then each chain keeps its latest export (group 0's holds the checkpoint its next capture resumes
+        // from), and the earlier exports that end before b-3 go
+        assertThat(gone.exports()).extracting(ExportMetadata::exportId)
+                .containsExactlyInAnyOrder("stream-0", "stream-1", "stream-g0of2-0", "stream-g1of2-0");
+        assertThat(exports()).contains("stream-g0of2-1", "stream-g1of2-1", "stream-4");
+    }
+
     private static Instant hoursAgo(int hours) {
         return NOW.minus(Duration.ofHours(hours));
     }
@@ -139,8 +158,12 @@ class ExpiryIT {
     }
 
     private void export(String id, Instant from, Instant to) {
+        export(id, from, to, null);
+    }
+
+    private void export(String id, Instant from, Instant to, ExportMetadata.ShardGroup group) {
         var writer = new IncrementalExportWriter(s3.client(), catalog.layout(), ACCOUNT, REGION, TABLE, id, from, to,
-                100);
+                100).shardGroup(group);
         Map<String, AttributeValue> item = items.item(1);
         try (var part = writer.openPart()) {
             part.write(ExportLine.change(Map.of("pk", item.get("pk"), "sk", item.get("sk")), null, item,

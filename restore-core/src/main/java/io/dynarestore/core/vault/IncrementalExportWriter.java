@@ -26,6 +26,7 @@ public final class IncrementalExportWriter {
     private final AtomicLong bytes = new AtomicLong();
     private final Instant startedAt = Instant.now();
     private final boolean compacted;
+    private ExportMetadata.ShardGroup shardGroup;
 
     public IncrementalExportWriter(S3Client s3, VaultLayout layout, String account, String region, String table,
                                    String exportId, Instant from, Instant to, int linesPerFile) {
@@ -57,6 +58,12 @@ public final class IncrementalExportWriter {
         return new Part(data.openPart());
     }
 
+    /** The export holds the writes of one shard group's keys only (ADR 0025); before {@link #finish()}. */
+    public IncrementalExportWriter shardGroup(ExportMetadata.ShardGroup group) {
+        this.shardGroup = group;
+        return this;
+    }
+
     /** The gzip level of its data files (see {@link DataFiles#compressionLevel(int)}); before the first part. */
     public IncrementalExportWriter compressionLevel(int level) {
         data.compressionLevel(level);
@@ -72,7 +79,7 @@ public final class IncrementalExportWriter {
                 "NEW_AND_OLD_IMAGES", ManifestSummary.INCREMENTAL_EXPORT);
         data.put(prefix + VaultLayout.MANIFEST_SUMMARY, Json.toBytes(summary), "application/json");
         var metadata = new ExportMetadata(ExportMetadata.FORMAT_VERSION, exportId, account, region, table, from, to,
-                compacted, lines.get(), null);
+                compacted, lines.get(), null, shardGroup);
         data.put(prefix + VaultLayout.EXPORT_JSON, Json.toBytes(metadata), "application/json");
         return metadata;
     }
