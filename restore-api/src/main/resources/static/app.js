@@ -157,7 +157,8 @@ async function loadProtection() {
   $('#protection-summary').textContent = p
     ? `Protected: ${p.backups.method} backups ${p.backups.cron ? `on cron '${p.backups.cron}' (UTC)` : `every ${p.backups.every}`}, kept ${p.backups.retention}` +
       (p.changeLog && p.changeLog.method !== 'NONE'
-        ? `; change log from ${p.changeLog.method} every ${p.changeLog.flushEvery}` : '; no change log') +
+        ? `; change log from ${p.changeLog.method} every ${p.changeLog.flushEvery}` +
+          (p.changeLog.shardGroups > 1 ? ` in ${p.changeLog.shardGroups} shard groups` : '') : '; no change log') +
       ` (set by ${p.setBy || 'unknown'})`
     : 'Not protected: nothing takes new backups of this table.';
 }
@@ -168,6 +169,7 @@ function changeLogChosen() {
   if ($('#protect-changelog').value === 'NATIVE_INCREMENTAL' && flush.value === 'PT1M') flush.value = 'PT15M';
   if ($('#protect-changelog').value === 'STREAMS' && flush.value === 'PT15M') flush.value = 'PT1M';
   flush.disabled = $('#protect-changelog').value === 'NONE';
+  $('#protect-groups').disabled = $('#protect-changelog').value !== 'STREAMS';
 }
 
 async function protectTable(event) {
@@ -181,7 +183,9 @@ async function protectTable(event) {
       retention: $('#protect-retention').value.trim(),
     },
     changeLog: $('#protect-changelog').value === 'NONE' ? { method: 'NONE' }
-      : { method: $('#protect-changelog').value, flushEvery: $('#protect-flush').value.trim() },
+      : { method: $('#protect-changelog').value, flushEvery: $('#protect-flush').value.trim(),
+          ...($('#protect-changelog').value === 'STREAMS' && Number($('#protect-groups').value) > 1
+            ? { shardGroups: Number($('#protect-groups').value) } : {}) },
   };
   try {
     await api(`/tables/${encodeURIComponent(state.table)}/protection`, { method: 'PUT', body: JSON.stringify(body) });

@@ -85,13 +85,17 @@ class ProtectorIT {
 
     @Test
     void everySecondOfARandomWorkloadRestoresExactlyThroughTwoReplicaKills() throws Exception {
-        // Given two tables with streams, of different key shapes, with items written before protection
+        // Given three tables with streams, of different key shapes, with items written before protection, the
+        // third's stream of 4 partitions (4 lineages of shards at once)
         var shapes = List.of(new RandomItems.Shape("pk", "S", "sk", "N", Map.of()),
-                new RandomItems.Shape("id", "B", null, null, Map.of()));
+                new RandomItems.Shape("id", "B", null, null, Map.of()),
+                new RandomItems.Shape("pk", "N", "sk", "S", Map.of()));
         var workloads = new ArrayList<RecordedWorkload>();
         for (int i = 0; i < shapes.size(); i++) {
             String table = "protected-" + i;
+            endpoint.partitions(i == 2 ? 4 : 1);
             StreamedTables.create(dynamo, table, shapes.get(i));
+            endpoint.partitions(1);
             var w = new RecordedWorkload(dynamo, table, shapes.get(i), 1_000L + i, 120);
             for (int n = 0; n < 60; n++) {
                 w.step();
@@ -99,11 +103,12 @@ class ProtectorIT {
             workloads.add(w);
         }
 
-        // and two protector replicas, and a policy per table: SCAN backups every 20 s, the stream flushed every 2 s
+        // and two protector replicas, and a policy per table: SCAN backups every 20 s, the stream flushed every
+        // 5 s, the third table's stream captured in 3 shard groups (each placed on its own policy partition)
         Process a = startReplica("a-1");
         Process b = startReplica("b-1");
         for (int i = 0; i < workloads.size(); i++) {
-            protect("protected-" + i, "PT20S", "PT" + FLUSH_SECONDS + "S");
+            protect("protected-" + i, "PT20S", "PT" + FLUSH_SECONDS + "S", i == 2 ? 3 : null);
         }
         for (int i = 0; i < workloads.size(); i++) {
             String table = "protected-" + i;
@@ -166,6 +171,14 @@ class ProtectorIT {
 
         watcher.interrupt();
 
+        // (where the third table's groups ran: its owner runs group 0, and group g runs on the owner of the
+        // policy partition g after the table's, which may or may not be the same replica)
+        for (String name : List.of("a-1", "b-1", "a-2")) {
+            Files.readAllLines(LOGS.resolve(name + ".log")).stream().filter(line -> line.contains("protected-2")
+                    && (line.contains("capturing shard group") || line.contains("protecting ")))
+                    .forEach(line -> System.out.println(name + ": " + line.substring(line.indexOf(" : ") + 3)));
+        }
+
         // and a write is restorable within twice the flush interval at p99, away from the kills' takeovers
         var lags = new ArrayList<Long>();
         var lagsAll = new ArrayList<Long>();
@@ -207,6 +220,11 @@ class ProtectorIT {
             RecordedWorkload w = workloads.get(i);
             PitrCoverage.Availability availability = vault.coverage(ACCOUNT, REGION, table).availability();
             assertThat(availability.gaps()).as(table + " has no gap").isEmpty();
+            if (i == 2) {
+                var chains = catalog.listExports(ACCOUNT, REGION, table).stream()
+                        .map(e -> String.valueOf(e.shardGroup())).distinct().toList();
+                assertThat(chains).as(table + "'s chains").hasSize(3).doesNotContain("null");
+            }
             long first = availability.windows().get(0).start().getEpochSecond();
             long last = w.lastSecond();
             assertThat(last - first).as(table + " is restorable over the whole workload").isGreaterThanOrEqualTo(59);
@@ -242,10 +260,11 @@ class ProtectorIT {
         return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(sorted.size() * p / 100.0) - 1));
     }
 
-    private static void protect(String table, String every, String flushEvery) throws Exception {
+    private static void protect(String table, String every, String flushEvery, Integer shardGroups)
+            throws Exception {
         var policy = ProtectionSet.of(ACCOUNT, REGION, table,
                 new ProtectionSet.Backups(BackupMethod.SCAN, every, "P1D", 50),
-                new ProtectionSet.ChangeLog(ChangeLogMethod.STREAMS, flushEvery), "test");
+                new ProtectionSet.ChangeLog(ChangeLogMethod.STREAMS, flushEvery, shardGroups), "test");
         try (var producer = new KafkaProducer<String, byte[]>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,

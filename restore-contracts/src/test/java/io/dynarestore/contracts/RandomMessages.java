@@ -44,7 +44,7 @@ final class RandomMessages {
             return string(name);
         }
         if (raw == int.class || raw == Integer.class) {
-            return name.equals("schemaVersion") ? 1 : java.util.Set.of("segmentCount", "readSharePercent", "segments", "itemsPerFile", "pageLimit").contains(name) ? 1 + random.nextInt(100) : random.nextInt(1000);
+            return name.equals("schemaVersion") ? 1 : java.util.Set.of("segmentCount", "readSharePercent", "segments", "itemsPerFile", "pageLimit").contains(name) ? 1 + random.nextInt(100) : name.equals("shardGroups") ? 1 + random.nextInt(32) : random.nextInt(1000);
         }
         if (raw == long.class || raw == Long.class) {
             return 1L + random.nextInt(Integer.MAX_VALUE - 1);

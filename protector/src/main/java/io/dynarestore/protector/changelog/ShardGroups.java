@@ -25,7 +25,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * every group reads it before it applies the rule to a shard the file does not name yet: a shard
  * named once keeps its group. The file names only shards the stream still lists.
  */
-final class ShardGroups {
+public final class ShardGroups {
 
     /** The vault's record of the assignment. */
     record Assignment(String streamArn, int of, Instant listedAt, Map<String, Integer> groups) {
@@ -34,9 +34,18 @@ final class ShardGroups {
         }
     }
 
+    /**
+     * Where a group's chain began again ({@code _shard-groups-of<n>-started-g<i>.json}): written when its
+     * capture starts at the stream's head (first, or after a gap), so that the table's owner takes a
+     * backup from which every group's chain goes on.
+     */
+    public record Started(String streamArn, Instant from) {
+    }
+
     private final S3Client s3;
     private final VaultLayout layout;
     private final String key;
+    private final String startedPrefix;
     private final ShardGroup group;
     private Assignment known;
     private String etag;
@@ -46,6 +55,35 @@ final class ShardGroups {
         this.layout = layout;
         this.group = group;
         this.key = layout.exportsPrefix(account, region, table) + "_shard-groups-of" + group.of() + ".json";
+        this.startedPrefix = startedPrefix(layout, account, region, table, group.of());
+    }
+
+    private static String startedPrefix(VaultLayout layout, String account, String region, String table, int of) {
+        return layout.exportsPrefix(account, region, table) + "_shard-groups-of" + of + "-started-g";
+    }
+
+    /** Records that this group's chain begins (again) at {@code from}. */
+    void started(String streamArn, Instant from) {
+        s3.putObject(b -> b.bucket(layout.bucket()).key(startedPrefix + group.index() + ".json")
+                .contentType("application/json"), RequestBody.fromBytes(Json.toBytes(new Started(streamArn, from))));
+    }
+
+    /** Where each group's chain of {@code of} last began (null for a group that has not started). */
+    public static Started[] starts(S3Client s3, VaultLayout layout, String account, String region, String table,
+                                   int of) {
+        String prefix = startedPrefix(layout, account, region, table, of);
+        var starts = new Started[of];
+        for (int i = 0; i < of; i++) {
+            int index = i;
+            try (var in = s3.getObject(b -> b.bucket(layout.bucket()).key(prefix + index + ".json"))) {
+                starts[i] = Json.mapper().readValue(in, Started.class);
+            } catch (NoSuchKeyException e) {
+                starts[i] = null;
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        return starts;
     }
 
     ShardGroup group() {

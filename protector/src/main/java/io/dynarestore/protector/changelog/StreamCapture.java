@@ -190,6 +190,14 @@ public final class StreamCapture {
         // every write from the next whole second on is captured
         from = Instant.ofEpochSecond(clock.instant().getEpochSecond() + 1);
         nextFlush = clock.instant().plus(settings.flushEvery());
+        if (groups != null) {
+            groups.started(arn, from);
+        }
+    }
+
+    /** The stream read (null before {@link #start()}). */
+    public String streamArn() {
+        return cursors == null ? null : cursors.streamArn();
     }
 
     /**

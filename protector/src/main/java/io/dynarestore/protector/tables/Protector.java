@@ -2,6 +2,7 @@ package io.dynarestore.protector.tables;
 
 import io.dynarestore.protector.backups.NativeExportBackups;
 import io.dynarestore.protector.changelog.NativeIncrementalExports;
+import io.dynarestore.protector.changelog.StreamCapture;
 import io.dynarestore.protector.exports.TableExports;
 import io.dynarestore.contracts.Json;
 import io.dynarestore.contracts.Topic;
@@ -66,6 +67,13 @@ public final class Protector implements AutoCloseable {
     private final RestoresInProgress restores;
     private final Duration pollInterval;
     private final Map<String, TableGuard> guards = new ConcurrentHashMap<>();
+    /** The shard groups (other than 0) this replica captures, by table and group. */
+    private final Map<String, GroupCapture> groups = new ConcurrentHashMap<>();
+    /** The policy partitions assigned here; changed only under {@link #groupsLock}. */
+    private final java.util.Set<Integer> owned = ConcurrentHashMap.newKeySet();
+    private final Object groupsLock = new Object();
+    private final PolicyView view;
+    private volatile int policyPartitions;
     private final Clock clock;
     /** How often a backup whose segments are shared looks at their checkpoints. */
     private static final Duration SHARED_POLL = Duration.ofSeconds(1);
@@ -89,8 +97,8 @@ public final class Protector implements AutoCloseable {
         this.restores = new RestoresInProgress(consumerConfig, health, new RestoreHolds(
                 properties.retention().maxHolds(), properties.retention().holdAtMost()));
         var metrics = new ProtectorMetrics(registry, guards::size,
-                () -> guards.values().stream().mapToInt(g -> g.capture() == null ? 0 : g.capture().shardsRead()).sum(),
-                this::secondsBehind);
+                () -> captures().mapToInt(StreamCapture::shardsRead).sum(), this::secondsBehind);
+        this.view = new PolicyView(consumerConfig, health, this::placeGroups);
         this.services = new TableServices(aws, catalog.layout(), new BackupSchedule(catalog),
                 new ScanBackups(aws.s3(), catalog.layout(), properties.backups().itemsPerFile(),
                         properties.backups().scanSegments(), properties.backups().pageLimit(),
@@ -109,17 +117,76 @@ public final class Protector implements AutoCloseable {
 
     public void start() {
         restores.start();
+        view.start();
         thread.start();
+    }
+
+    /** Every capture running here: the owned tables' (group 0, or all shards) and the other groups'. */
+    private java.util.stream.Stream<StreamCapture> captures() {
+        return java.util.stream.Stream.concat(guards.values().stream().map(TableGuard::capture),
+                groups.values().stream().map(GroupCapture::capture)).filter(java.util.Objects::nonNull);
     }
 
     private double secondsBehind() {
         Instant now = clock.instant();
-        return guards.values().stream().map(TableGuard::capture).filter(c -> c != null && c.coveredUntil() != null)
+        return captures().filter(c -> c.coveredUntil() != null)
                 .mapToDouble(c -> Math.max(0, Duration.between(c.coveredUntil(), now).toMillis() / 1000.0))
                 .max().orElse(0);
     }
 
+    /**
+     * Runs here exactly the shard groups placed on an owned partition, and stops the others (ADR 0025):
+     * group {@code g} of a table keyed to partition {@code p} is placed on {@code (p + g) mod P}, so the
+     * group that places tables places groups, and a partition is revoked (its groups stopped) before it
+     * is assigned elsewhere.
+     */
+    private void placeGroups() {
+        synchronized (groupsLock) {
+            int partitions = policyPartitions;
+            if (partitions == 0) {
+                return; // not subscribed yet: placed once partitions are assigned
+            }
+            record Wanted(ProtectionSet policy, int index, int partition) {
+            }
+            var wanted = new HashMap<String, Wanted>();
+            for (PolicyView.Placed placed : view.policies()) {
+                ProtectionSet p = placed.policy();
+                if (p.changeLogMethod() != io.dynarestore.contracts.protection.ChangeLogMethod.STREAMS
+                        || p.shardGroups() < 2) {
+                    continue;
+                }
+                for (int g = 1; g < p.shardGroups(); g++) {
+                    int target = (placed.partition() + g) % partitions;
+                    if (owned.contains(target)) {
+                        wanted.put(p.subject() + "#" + g + "of" + p.shardGroups(), new Wanted(p, g, target));
+                    }
+                }
+            }
+            groups.entrySet().removeIf(e -> {
+                if (!wanted.containsKey(e.getKey())) {
+                    e.getValue().stop();
+                    log.info("shard group {} no longer captured here", e.getKey());
+                    return true;
+                }
+                return false;
+            });
+            for (var e : wanted.entrySet()) {
+                GroupCapture running = groups.get(e.getKey());
+                Wanted w = e.getValue();
+                if (running != null) {
+                    running.update(w.policy());
+                    continue;
+                }
+                var capture = new GroupCapture(services, w.policy(), w.index(), w.partition(), clock);
+                groups.put(e.getKey(), capture);
+                capture.start(scheduler, pollInterval);
+                log.info("capturing shard group {}", e.getKey());
+            }
+        }
+    }
+
     private void loop(KafkaConsumer<String, byte[]> consumer) {
+        policyPartitions = consumer.partitionsFor(Topic.PROTECTION.topicName(), Duration.ofSeconds(60)).size();
         consumer.subscribe(List.of(Topic.PROTECTION.topicName()), new ConsumerRebalanceListener() {
             @Override
             public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
@@ -127,8 +194,17 @@ public final class Protector implements AutoCloseable {
             }
 
             @Override
+            public void onPartitionsLost(Collection<TopicPartition> partitions) {
+                release(partitions);
+            }
+
+            @Override
             public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
                 consumer.seekToBeginning(partitions);
+                synchronized (groupsLock) {
+                    partitions.forEach(tp -> owned.add(tp.partition()));
+                }
+                placeGroups();
             }
         });
         while (thread.running()) {
@@ -175,6 +251,19 @@ public final class Protector implements AutoCloseable {
     }
 
     private void release(Collection<TopicPartition> partitions) {
+        synchronized (groupsLock) {
+            for (TopicPartition tp : partitions) {
+                owned.remove(tp.partition());
+                groups.entrySet().removeIf(e -> {
+                    if (e.getValue().partition() == tp.partition()) {
+                        e.getValue().stop();
+                        log.info("shard group {} handed on with partition {}", e.getKey(), tp.partition());
+                        return true;
+                    }
+                    return false;
+                });
+            }
+        }
         for (TopicPartition tp : partitions) {
             guards.entrySet().removeIf(e -> {
                 if (e.getValue().partition() == tp.partition()) {
@@ -189,9 +278,14 @@ public final class Protector implements AutoCloseable {
     @Override
     public void close() {
         thread.stop(Duration.ofSeconds(10));
+        view.close();
         restores.close();
         guards.values().forEach(TableGuard::stop);
         guards.clear();
+        synchronized (groupsLock) {
+            groups.values().forEach(GroupCapture::stop);
+            groups.clear();
+        }
         scheduler.shutdownNow();
         backupPool.shutdownNow();
         flushPool.shutdownNow();

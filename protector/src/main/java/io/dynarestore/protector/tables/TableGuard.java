@@ -71,6 +71,7 @@ final class TableGuard {
     private ScheduledFuture<?> task;
     private volatile Future<?> backup;
     private final ChangeLogExports changeLogExports;
+    private final GroupStarts groupStarts;
 
     TableGuard(TableServices services, ProtectionSet policy, int partition, Clock clock) {
         this.services = services;
@@ -78,6 +79,7 @@ final class TableGuard {
         this.partition = partition;
         this.clock = clock;
         this.changeLogExports = new ChangeLogExports(services, this::backupNow, clock);
+        this.groupStarts = new GroupStarts(services, this::backupNow);
     }
 
     int partition() {
@@ -99,7 +101,8 @@ final class TableGuard {
      */
     void update(ProtectionSet next) {
         StreamCapture running = capture;
-        if (next.changeLogMethod() != policy.changeLogMethod()) {
+        if (next.changeLogMethod() != policy.changeLogMethod() || next.shardGroups() != policy.shardGroups()) {
+            // other groups are other chains: the new ones start at the stream's head, and a backup follows
             stepping.lock(); // the capture is stepped by one thread at a time
             try {
                 stopCapture();
@@ -204,7 +207,7 @@ final class TableGuard {
             if (now.isBefore(nextStartAttempt)) {
                 return;
             }
-            var started = services.newCapture(p, new CaptureEvents());
+            var started = services.newCapture(p, 0, new CaptureEvents());
             started.start();
             capture = started;
             captureStarted = true;
@@ -233,6 +236,10 @@ final class TableGuard {
         if (p.changeLogMethod() == ChangeLogMethod.STREAMS
                 && (!captureStarted || capture == null || now.isBefore(capture.coveredUntil()))) {
             return; // a backup before the change log starts would have no restorable second after it
+        }
+        if (p.changeLogMethod() == ChangeLogMethod.STREAMS && p.shardGroups() > 1 && !groupStarts.allStarted(p,
+                capture.streamArn(), now)) {
+            return; // and so would one before every shard group's chain starts
         }
         String id;
         Instant slot;

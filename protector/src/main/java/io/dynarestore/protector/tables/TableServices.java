@@ -5,6 +5,7 @@ import io.dynarestore.protector.changelog.NativeIncrementalExports;
 import java.util.List;
 import io.dynarestore.contracts.protection.ProtectionSet;
 import io.dynarestore.core.aws.AwsClients;
+import io.dynarestore.core.vault.ExportMetadata;
 import io.dynarestore.core.vault.VaultLayout;
 import io.dynarestore.protector.ProtectorProperties;
 import io.dynarestore.protector.backups.BackupSchedule;
@@ -39,10 +40,12 @@ record TableServices(AwsClients aws, VaultLayout layout, BackupSchedule schedule
         return List.of(StreamCapture.EXPORT_PREFIX, NativeIncrementalExports.PREFIX);
     }
 
-    StreamCapture newCapture(ProtectionSet p, StreamCapture.Listener listener) {
+    /** The capture of shard group {@code index} of the policy's groups (of every shard when there is one group). */
+    StreamCapture newCapture(ProtectionSet p, int index, StreamCapture.Listener listener) {
         var s = new StreamCapture.Settings(p.flushInterval(), capture.settle(), capture.maxBuffered(),
                 capture.linesPerFile());
+        var group = p.shardGroups() > 1 ? new ExportMetadata.ShardGroup(index, p.shardGroups()) : null;
         return new StreamCapture(aws.streams(p.account(), p.region()), dynamo(p), aws.s3(), layout, p.account(),
-                p.region(), p.table(), s, clock, flushPool, listener);
+                p.region(), p.table(), group, s, clock, flushPool, listener);
     }
 }

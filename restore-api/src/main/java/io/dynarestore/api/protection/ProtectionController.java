@@ -72,7 +72,8 @@ class ProtectionController {
             description = "Sets the table's protection policy: backups every backups.every (ISO-8601, at least PT10S), "
                     + "kept for backups.retention, by SCAN (a paced Scan) or NATIVE_EXPORT (DynamoDB's own export, "
                     + "no read capacity), and a change log: STREAMS (flushed every changeLog.flushEvery, every second "
-                    + "since the first backup restorable) or NATIVE_INCREMENTAL (an incremental export every "
+                    + "since the first backup restorable; changeLog.shardGroups splits its capture over that many "
+                    + "protector replicas) or NATIVE_INCREMENTAL (an incremental export every "
                     + "changeLog.flushEvery, 15 minutes to 24 hours, restorable at each export's end). The table must "
                     + "exist; STREAMS needs a NEW_AND_OLD_IMAGES stream, the native methods point-in-time recovery. "
                     + "Needs the role protect.")

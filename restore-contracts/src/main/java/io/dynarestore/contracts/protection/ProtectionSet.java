@@ -43,12 +43,21 @@ public record ProtectionSet(String eventId, Integer schemaVersion, Instant occur
     }
 
     /**
-     * @param method     where the change log comes from
-     * @param flushEvery how often captured writes become an incremental export (STREAMS), or the
-     *                   period of each native incremental export (NATIVE_INCREMENTAL)
+     * @param method      where the change log comes from
+     * @param flushEvery  how often captured writes become an incremental export (STREAMS), or the
+     *                    period of each native incremental export (NATIVE_INCREMENTAL)
+     * @param shardGroups STREAMS: into how many groups the stream's shards are split, each captured by
+     *                    its own protector replica into its own chain (null or 1: one capture); a table
+     *                    whose writes outgrow one replica's capture needs more than one
      */
-    public record ChangeLog(ChangeLogMethod method, String flushEvery) {
+    public record ChangeLog(ChangeLogMethod method, String flushEvery, Integer shardGroups) {
+        public ChangeLog(ChangeLogMethod method, String flushEvery) {
+            this(method, flushEvery, null);
+        }
     }
+
+    /** The most shard groups a table's capture may be split into. */
+    public static final int MAX_SHARD_GROUPS = 32;
 
     public static ProtectionSet of(String account, String region, String table, Backups backups, ChangeLog changeLog,
                                    String setBy) {
@@ -109,6 +118,12 @@ public record ProtectionSet(String eventId, Integer schemaVersion, Instant occur
                 : Duration.parse(changeLog.flushEvery());
     }
 
+    /** Into how many shard groups the Streams capture is split (1: one capture of every shard). */
+    @JsonIgnore
+    public int shardGroups() {
+        return changeLog == null || changeLog.shardGroups() == null ? 1 : changeLog.shardGroups();
+    }
+
     @JsonIgnore
     public ChangeLogMethod changeLogMethod() {
         return changeLog == null || changeLog.method() == null ? ChangeLogMethod.NONE : changeLog.method();
@@ -153,6 +168,14 @@ public record ProtectionSet(String eventId, Integer schemaVersion, Instant occur
             if (flush != null && flush.compareTo(Duration.ofSeconds(1)) < 0) {
                 problems.add("/changeLog/flushEvery: flush at most once a second, not every " + flush + ".");
             }
+        }
+        Integer groups = changeLog == null ? null : changeLog.shardGroups();
+        if (groups != null && (groups < 1 || groups > MAX_SHARD_GROUPS)) {
+            problems.add("/changeLog/shardGroups: " + groups + " is not a number of shard groups (1 to "
+                    + MAX_SHARD_GROUPS + ").");
+        } else if (groups != null && groups > 1 && changeLogMethod() != ChangeLogMethod.STREAMS) {
+            problems.add("/changeLog/shardGroups: only a STREAMS change log is split into shard groups; remove it "
+                    + "or set method STREAMS.");
         }
         return problems;
     }

@@ -73,7 +73,24 @@ class ProtectionSetTest {
                 Arguments.of(policy(BackupMethod.SCAN, "PT1H", "P1D", null, ChangeLogMethod.NATIVE_INCREMENTAL, "PT5M"),
                         "/changeLog/flushEvery"),
                 Arguments.of(policy(BackupMethod.SCAN, "PT1H", "P1D", null, ChangeLogMethod.NATIVE_INCREMENTAL, "P2D"),
-                        "/changeLog/flushEvery"));
+                        "/changeLog/flushEvery"),
+                Arguments.of(groups(ChangeLogMethod.STREAMS, 0), "/changeLog/shardGroups"),
+                Arguments.of(groups(ChangeLogMethod.STREAMS, 33), "/changeLog/shardGroups"),
+                Arguments.of(groups(ChangeLogMethod.NATIVE_INCREMENTAL, 3), "/changeLog/shardGroups"));
+    }
+
+    static ProtectionSet groups(ChangeLogMethod method, int groups) {
+        return ProtectionSet.of("000000000000", "us-east-1", "orders",
+                new ProtectionSet.Backups(BackupMethod.SCAN, "PT1H", "P1D", null),
+                new ProtectionSet.ChangeLog(method, "PT1H", groups), "alice");
+    }
+
+    @Test
+    void aStreamsChangeLogMayBeSplitIntoShardGroups() {
+        var p = groups(ChangeLogMethod.STREAMS, 3);
+        assertThat(p.problems()).isEmpty();
+        assertThat(p.shardGroups()).isEqualTo(3);
+        assertThat(groups(ChangeLogMethod.STREAMS, 1).shardGroups()).isEqualTo(1);
     }
 
     @ParameterizedTest(name = "{1}")
