@@ -201,6 +201,9 @@ public final class Protector implements AutoCloseable {
             @Override
             public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
                 consumer.seekToBeginning(partitions);
+                if (policyPartitions == 0) { // the topic had no partitions to list before the first assignment
+                    policyPartitions = consumer.partitionsFor(Topic.PROTECTION.topicName()).size();
+                }
                 synchronized (groupsLock) {
                     partitions.forEach(tp -> owned.add(tp.partition()));
                 }
