@@ -107,9 +107,15 @@ class ProtectorIT {
         // 5 s, the third table's stream captured in 3 shard groups (each placed on its own policy partition)
         Process a = startReplica("a-1");
         Process b = startReplica("b-1");
+        awaitMembers(2); // a replica joining during the workload would move tables just before the first kill
         for (int i = 0; i < workloads.size(); i++) {
             protect("protected-" + i, "PT20S", "PT" + FLUSH_SECONDS + "S", i == 2 ? 3 : null);
         }
+        // and, from an upstream system, a policy that breaks the rule (a backup every "hourly")
+        String badKey = Topic.tableKey(ACCOUNT, REGION, "unprotectable");
+        send(badKey, ("{\"type\":\"ProtectionSet\",\"account\":\"" + ACCOUNT + "\",\"region\":\"" + REGION
+                + "\",\"table\":\"unprotectable\",\"backups\":{\"method\":\"SCAN\",\"every\":\"hourly\","
+                + "\"retention\":\"P1D\"}}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
         for (int i = 0; i < workloads.size(); i++) {
             String table = "protected-" + i;
             Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
@@ -163,7 +169,8 @@ class ProtectorIT {
         for (int i = 0; i < workloads.size(); i++) {
             String table = "protected-" + i;
             long last = workloads.get(i).lastSecond();
-            Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).until(() -> {
+            Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
+                    .ignoreExceptions().until(() -> { // the group exists once its first member joins
                 var latest = vault.coverage(ACCOUNT, REGION, table).availability().latestRestorable();
                 return latest != null && latest.getEpochSecond() >= last;
             });
@@ -212,6 +219,19 @@ class ProtectorIT {
                 lags.size(), pct(lagsAll, 50), pct(lagsAll, 99), lagsAll.get(lagsAll.size() - 1), FLUSH_SECONDS);
         assertThat(pct(lags, 99)).isLessThanOrEqualTo(2_000L * FLUSH_SECONDS);
 
+        // and the policy that broke the rule went to the dead-letter topic with a rejection event naming the field
+        assertThat(records(Topic.PROTECTION.dlt()).stream().map(r -> r.key())).contains(badKey);
+        var rejections = records(Topic.PROTECTION_EVENTS.topicName()).stream()
+                .map(r -> Json.mapper().readValue(r.value(), io.dynarestore.contracts.protection.ProtectionEvent.class))
+                .filter(e -> e instanceof io.dynarestore.contracts.protection.ProtectionMessageRejected)
+                .map(e -> (io.dynarestore.contracts.protection.ProtectionMessageRejected) e)
+                .filter(e -> "unprotectable".equals(e.table())).toList();
+        assertThat(rejections).isNotEmpty().allSatisfy(e -> {
+            assertThat(e.code()).isEqualTo(io.dynarestore.contracts.protection.ProtectionRejectionCode.INVALID_POLICY);
+            assertThat(e.reason()).startsWith("/backups/every: ");
+        });
+        assertThat(catalog.listBackups(ACCOUNT, REGION, "unprotectable")).isEmpty();
+
         // and at every second T of the workload (but the few a write's call straddled), the vault's image at T is
         // the brute-force replay of the workload's own record
         int compared = 0;
@@ -258,6 +278,48 @@ class ProtectorIT {
 
     private static long pct(List<Long> sorted, int p) {
         return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(sorted.size() * p / 100.0) - 1));
+    }
+
+    /** Waits until the protectors' consumer group has {@code count} members, each assigned partitions. */
+    private static void awaitMembers(int count) {
+        try (var admin = org.apache.kafka.clients.admin.Admin.create(Map.<String, Object>of("bootstrap.servers",
+                kafka.bootstrapServers()))) {
+            Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
+                    .ignoreExceptions().until(() -> { // the group exists once its first member joins
+                var group = admin.describeConsumerGroups(List.of("protector")).all().get().get("protector");
+                return group.members().size() == count && group.members().stream()
+                        .allMatch(m -> !m.assignment().topicPartitions().isEmpty());
+            });
+        }
+    }
+
+    /** Every record of a topic so far. */
+    private static List<org.apache.kafka.clients.consumer.ConsumerRecord<String, byte[]>> records(String topic) {
+        try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<String, byte[]>(Map.of(
+                "bootstrap.servers", kafka.bootstrapServers(), "group.id", "it-" + System.nanoTime(),
+                "auto.offset.reset", "earliest"), new org.apache.kafka.common.serialization.StringDeserializer(),
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            var all = new ArrayList<org.apache.kafka.clients.consumer.ConsumerRecord<String, byte[]>>();
+            long quietSince = System.currentTimeMillis();
+            while (System.currentTimeMillis() - quietSince < 3_000) {
+                var polled = consumer.poll(Duration.ofMillis(500));
+                polled.forEach(all::add);
+                if (!polled.isEmpty()) {
+                    quietSince = System.currentTimeMillis();
+                }
+            }
+            return all;
+        }
+    }
+
+    private static void send(String key, byte[] value) throws Exception {
+        try (var producer = new KafkaProducer<String, byte[]>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class))) {
+            producer.send(new ProducerRecord<>(Topic.PROTECTION.topicName(), key, value)).get(10, TimeUnit.SECONDS);
+        }
     }
 
     private static void protect(String table, String every, String flushEvery, Integer shardGroups)

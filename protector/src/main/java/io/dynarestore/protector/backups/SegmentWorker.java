@@ -7,8 +7,9 @@ import io.dynarestore.contracts.protection.ScanWork;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.ConsumerThread;
-import io.dynarestore.core.kafka.DeadLetters;
 import io.dynarestore.core.kafka.EventPublisher;
+import io.dynarestore.contracts.protection.ProtectionRejectionCode;
+import io.dynarestore.protector.rejections.Rejections;
 import io.dynarestore.core.retry.Pacer;
 import io.dynarestore.core.threads.DaemonThreads;
 import io.dynarestore.core.vault.SegmentScan;
@@ -59,7 +60,7 @@ public final class SegmentWorker implements AutoCloseable {
 
     private final AwsClients aws;
     private final VaultLayout layout;
-    private final EventPublisher publisher;
+    private final Rejections rejections;
     private final SegmentFailures failures;
     private final int workers;
     private final ExecutorService pool;
@@ -72,7 +73,7 @@ public final class SegmentWorker implements AutoCloseable {
                          Map<String, Object> consumerConfig, ConsumerHealth health, MeterRegistry registry) {
         this.aws = aws;
         this.layout = layout;
-        this.publisher = publisher;
+        this.rejections = new Rejections(publisher);
         this.failures = new SegmentFailures(aws.s3(), layout);
         this.workers = workers;
         this.pool = Executors.newFixedThreadPool(workers, DaemonThreads.named("scan-segment"));
@@ -196,10 +197,8 @@ public final class SegmentWorker implements AutoCloseable {
                 throw new IllegalArgumentException(problem);
             }
         } catch (RuntimeException e) {
-            log.warn("scan request {} at {}@{} is unreadable and goes to the dead-letter topic: {}", record.key(),
-                    tp, record.offset(), e.toString());
-            DeadLetters.send(publisher, record, "INVALID_SCAN_SEGMENT", "not a valid ScanSegmentRequested: "
-                    + e.getMessage() + "; fix the producer (only protector replicas write this topic)", null);
+            rejections.reject(record, ProtectionRejectionCode.INVALID_SCAN_SEGMENT, "not a valid ScanSegmentRequested: "
+                    + e.getMessage() + "; fix the producer (only protector replicas write this topic)");
             r.passed(record.offset());
             return;
         }

@@ -7,6 +7,7 @@ import io.dynarestore.protector.exports.TableExports;
 import io.dynarestore.contracts.Json;
 import io.dynarestore.contracts.Topic;
 import io.dynarestore.contracts.protection.ProtectionPolicyEvent;
+import io.dynarestore.contracts.protection.ProtectionRejectionCode;
 import io.dynarestore.contracts.protection.ProtectionSet;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.kafka.ConsumerHealth;
@@ -18,6 +19,7 @@ import io.dynarestore.protector.ProtectorProperties;
 import io.dynarestore.protector.backups.BackupSchedule;
 import io.dynarestore.protector.backups.ScanBackups;
 import io.dynarestore.protector.backups.SharedSegments;
+import io.dynarestore.protector.rejections.Rejections;
 import io.dynarestore.protector.retention.Expiry;
 import io.dynarestore.protector.retention.RestoreHolds;
 import io.dynarestore.protector.retention.RestoresInProgress;
@@ -51,7 +53,8 @@ import org.slf4j.LoggerFactory;
  * assigns it in the next; a partition that stays is not touched, so its backups and captures go
  * on), so that one table has one protector;
  * the next owner resumes each capture from the vault's checkpoint. A policy that breaks the rule
- * of {@link ProtectionSet#problems()} is logged and ignored, never applied.
+ * of {@link ProtectionSet#problems()}, or cannot be read, is never applied: it goes to the dead-letter
+ * topic with a rejection event.
  */
 public final class Protector implements AutoCloseable {
 
@@ -75,12 +78,14 @@ public final class Protector implements AutoCloseable {
     private final PolicyView view;
     private volatile int policyPartitions;
     private final Clock clock;
+    private final Rejections rejections;
     /** How often a backup whose segments are shared looks at their checkpoints. */
     private static final Duration SHARED_POLL = Duration.ofSeconds(1);
 
     public Protector(AwsClients aws, VaultCatalog catalog, ProtectorProperties properties, EventPublisher publisher,
                      MeterRegistry registry, Map<String, Object> consumerConfig, ConsumerHealth health, Clock clock) {
         this.clock = clock;
+        this.rejections = new Rejections(publisher);
         this.pollInterval = properties.capture().pollInterval();
         this.scheduler = Executors.newScheduledThreadPool(properties.capture().threads(),
                 DaemonThreads.named("protect"));
@@ -232,13 +237,16 @@ public final class Protector implements AutoCloseable {
         try {
             policy = (ProtectionSet) Json.mapper().readValue(record.value(), ProtectionPolicyEvent.class);
         } catch (RuntimeException e) {
-            log.warn("policy record {} at offset {} is unreadable and ignored: {}", key, record.offset(), e.toString());
+            rejections.reject(record, ProtectionRejectionCode.INVALID_POLICY, "not a readable ProtectionSet ("
+                    + e.getMessage() + "); write policies with PUT /tables/{t}/protection or as its JSON Schema says");
             return;
         }
         var problems = policy.problems();
         if (!policy.subject().equals(key) || !problems.isEmpty()) {
-            log.warn("policy of {} at offset {} is ignored: {}", key, record.offset(),
-                    problems.isEmpty() ? "its key is not its table" : String.join(" ", problems));
+            // the table keeps the policy it had, if any, until a valid one comes
+            rejections.reject(record, ProtectionRejectionCode.INVALID_POLICY, problems.isEmpty()
+                    ? "its key " + key + " is not its table's (key a policy by account/region/table)"
+                    : String.join(" ", problems));
             return;
         }
         TableGuard guard = guards.get(key);

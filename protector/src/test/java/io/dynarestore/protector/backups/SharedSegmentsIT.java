@@ -169,7 +169,7 @@ class SharedSegmentsIT {
     }
 
     @Test
-    void aSegmentRequestThatCannotBeReadGoesToTheDeadLetterTopicAndTheNextIsScanned() {
+    void aSegmentRequestThatCannotBeReadGoesToTheDeadLetterTopicIsReportedAndTheNextIsScanned() {
         // Given a replica, and a table
         fill("after-garbage", 40);
         var a = worker();
@@ -200,6 +200,29 @@ class SharedSegmentsIT {
                     .isEqualTo("INVALID_SCAN_SEGMENT");
             assertThat(new String(record.headers().lastHeader(DeadLetters.EXCEPTION_MESSAGE).value(),
                     StandardCharsets.UTF_8)).contains("not a valid ScanSegmentRequested");
+        }
+        // and a rejection event names the table, where the record was, and why
+        try (var consumer = new KafkaConsumer<String, byte[]>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG, "events-reader", ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+                new StringDeserializer(), new ByteArrayDeserializer())) {
+            consumer.subscribe(List.of(Topic.PROTECTION_EVENTS.topicName()));
+            var rejected = new ArrayList<io.dynarestore.contracts.protection.ProtectionMessageRejected>();
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> {
+                for (var r : consumer.poll(Duration.ofMillis(500))) {
+                    if (io.dynarestore.contracts.Json.mapper().readValue(r.value(),
+                            io.dynarestore.contracts.protection.ProtectionEvent.class)
+                            instanceof io.dynarestore.contracts.protection.ProtectionMessageRejected m) {
+                        rejected.add(m);
+                    }
+                }
+                return rejected.stream().anyMatch(m -> "after-garbage".equals(m.table()));
+            });
+            var event = rejected.stream().filter(m -> "after-garbage".equals(m.table())).findFirst().orElseThrow();
+            assertThat(event.code()).isEqualTo(io.dynarestore.contracts.protection.ProtectionRejectionCode
+                    .INVALID_SCAN_SEGMENT);
+            assertThat(event.topic()).isEqualTo(Topic.PROTECTION_SCANS.topicName());
+            assertThat(event.reason()).contains("not a valid ScanSegmentRequested");
         }
     }
 

@@ -17,7 +17,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 /**
  * Every table's protection policy, as the compacted {@code restore.protection} topic holds it: each
  * replica folds the whole topic from its start, and a change made here is waited for in the fold
- * before it is answered, so that a GET after a PUT sees it on this replica.
+ * before it is answered, so that a GET after a PUT sees it on this replica. A record that breaks
+ * {@link ProtectionSet#problems()} (only an upstream system can write one) is not a table's policy
+ * here either: the fold keeps the one before, as the protector does.
  */
 public final class Policies implements AutoCloseable {
 
@@ -46,6 +48,9 @@ public final class Policies implements AutoCloseable {
             return;
         }
         var policy = (ProtectionSet) Json.mapper().readValue(record.value(), ProtectionPolicyEvent.class);
+        if (!policy.subject().equals(record.key()) || !policy.problems().isEmpty()) {
+            return; // the protector does not apply it either (it is on restore.protection.DLT, with its reason)
+        }
         if (byTable.size() < MAX_TABLES || byTable.containsKey(record.key())) {
             byTable.put(record.key(), policy);
         }

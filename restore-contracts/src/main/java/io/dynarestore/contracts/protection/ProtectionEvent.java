@@ -9,7 +9,8 @@ import io.dynarestore.contracts.Topic;
 /**
  * What the protector did to a table, on {@code restore.protection.events}, keyed by
  * {@code account/region/table}: backups started, progressed, completed, failed; change-log flushes, gaps and
- * failures; expiries and failed ones. A table's events are in order on one partition.
+ * failures; expiries and failed ones; messages it could not act on. A table's events are in order on one
+ * partition.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "type")
 @JsonSubTypes({
@@ -22,10 +23,12 @@ import io.dynarestore.contracts.Topic;
         @JsonSubTypes.Type(value = ChangeLogFailed.class, name = "ChangeLogFailed"),
         @JsonSubTypes.Type(value = BackupExpired.class, name = "BackupExpired"),
         @JsonSubTypes.Type(value = ChangeLogExpired.class, name = "ChangeLogExpired"),
-        @JsonSubTypes.Type(value = ExpiryFailed.class, name = "ExpiryFailed")
+        @JsonSubTypes.Type(value = ExpiryFailed.class, name = "ExpiryFailed"),
+        @JsonSubTypes.Type(value = ProtectionMessageRejected.class, name = "ProtectionMessageRejected")
 })
 public sealed interface ProtectionEvent extends Envelope permits BackupStarted, BackupProgressed, BackupCompleted,
-        BackupFailed, ChangeLogFlushed, ChangeLogGapped, ChangeLogFailed, BackupExpired, ChangeLogExpired, ExpiryFailed {
+        BackupFailed, ChangeLogFlushed, ChangeLogGapped, ChangeLogFailed, BackupExpired, ChangeLogExpired, ExpiryFailed,
+        ProtectionMessageRejected {
 
     int SCHEMA_VERSION = 1;
 
