@@ -92,11 +92,11 @@ public final class ShardGroups {
 
     /**
      * The shards of {@code listed} in this group, after reading the vault's assignment (groups other
-     * than 0) or adding the new shards to it and writing it (group 0).
+     * than 0; group 0 when it starts) or adding the new shards to it and writing it (group 0).
      */
     List<Shard> mine(String streamArn, List<Shard> listed, Instant listedAt) {
-        if (group.index() != 0) {
-            read();
+        if (group.index() != 0 || known == null) {
+            read(); // group 0 too, once: a capture of it that starts again goes on from the names already given
         }
         Map<String, Integer> before = known != null && known.streamArn().equals(streamArn) ? known.groups() : Map.of();
         var byId = new HashMap<String, Shard>();

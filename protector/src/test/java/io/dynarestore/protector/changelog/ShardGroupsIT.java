@@ -72,6 +72,11 @@ class ShardGroupsIT {
         assertThat(group("lineage", 1).mine(ARN, trimmed, Instant.now())).extracting(Shard::shardId)
                 .containsExactly(child);
         assertThat(group("lineage", 2).mine(ARN, trimmed, Instant.now())).isEmpty();
+        // and a capture of group 0 that starts again (another replica) keeps the names already given
+        assertThat(group("lineage", 0).mine(ARN, trimmed, Instant.now())).extracting(Shard::shardId)
+                .containsExactly(other);
+        assertThat(group("lineage", 1).mine(ARN, trimmed, Instant.now())).extracting(Shard::shardId)
+                .containsExactly(child);
     }
 
     @Test
