@@ -152,7 +152,6 @@ class PitrCoverageTest {
 
         // When coverage is computed
         var coverage = PitrCoverage.of(backups, exports, NOW);
-        var windows = coverage.availability().windows();
 
         // Then a second is in a window exactly when a brute-force replay on the grid can restore it,
         // and resolve() agrees for every second
@@ -162,23 +161,9 @@ class PitrCoverageTest {
                 continue;
             }
             int t0 = (int) ((b.takenAt().toEpochMilli() - EPOCH.toEpochMilli()) / 100);
-            boolean[] exact = bruteForce(t0, exports, horizon);
-            for (int second = 0; (second + 1) * 10 <= horizon; second++) {
-                int end = (second + 1) * 10;
-                if (end > t0 && exact[end]) {
-                    expected.add(second);
-                }
-            }
+            addRestorableSeconds(expected, t0, bruteForce(t0, exports, horizon), horizon);
         }
-        var actual = new TreeSet<Integer>();
-        for (int second = 0; second * 10 <= horizon; second++) {
-            Instant t = EPOCH.plusSeconds(second);
-            if (windows.stream().anyMatch(w -> w.contains(t))) {
-                actual.add(second);
-            }
-            assertThat(coverage.resolve(t).isPresent()).as("resolve(%d s)", second).isEqualTo(expected.contains(second));
-        }
-        assertThat(actual).isEqualTo(expected);
+        assertRestorableExactly(coverage, expected, horizon);
     }
 
     @ParameterizedTest(name = "seed {0}")
@@ -208,7 +193,6 @@ class PitrCoverageTest {
 
         // When coverage is computed
         var coverage = PitrCoverage.of(backups, exports, NOW);
-        var windows = coverage.availability().windows();
 
         // Then a second is in a window exactly when every key of the table can be replayed to it on the
         // grid from one base (24 keys, one in each combination of a group of 2, one of 3 and one of 4:
@@ -229,13 +213,24 @@ class PitrCoverageTest {
                     table[x] &= exact[x];
                 }
             }
-            for (int second = 0; (second + 1) * 10 <= horizon; second++) {
-                int end = (second + 1) * 10;
-                if (end > t0 && table[end]) {
-                    expected.add(second);
-                }
+            addRestorableSeconds(expected, t0, table, horizon);
+        }
+        assertRestorableExactly(coverage, expected, horizon);
+    }
+
+    /** Adds the seconds whose end is after {@code t0} and known exactly on the grid. */
+    static void addRestorableSeconds(TreeSet<Integer> expected, int t0, boolean[] exact, int horizon) {
+        for (int second = 0; (second + 1) * 10 <= horizon; second++) {
+            int end = (second + 1) * 10;
+            if (end > t0 && exact[end]) {
+                expected.add(second);
             }
         }
+    }
+
+    /** The coverage's windows hold exactly the expected seconds, and resolve() agrees for every second. */
+    static void assertRestorableExactly(PitrCoverage coverage, TreeSet<Integer> expected, int horizon) {
+        var windows = coverage.availability().windows();
         var actual = new TreeSet<Integer>();
         for (int second = 0; second * 10 <= horizon; second++) {
             Instant t = EPOCH.plusSeconds(second);
