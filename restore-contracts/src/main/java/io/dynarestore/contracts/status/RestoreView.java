@@ -32,8 +32,8 @@ public final class RestoreView {
     private List<String> warnings;
     private RestorePlanned plan;
     private TableRef destination;
-    private final Map<Integer, long[]> completed = new HashMap<>();
-    private final Map<Integer, long[]> inFlight = new HashMap<>();
+    private final Map<Integer, SegmentCounts> completed = new HashMap<>();
+    private final Map<Integer, SegmentCounts> inFlight = new HashMap<>();
     private final Map<Integer, String> failedSegments = new HashMap<>();
     private boolean dispatched;
     private boolean deltaDispatched;
@@ -53,7 +53,7 @@ public final class RestoreView {
     private CancellationStarted cancellation;
     private final Map<Integer, Long> wcu = new HashMap<>();
     private final Map<Integer, Long> throttles = new HashMap<>();
-    private final Map<Integer, long[]> cancelled = new HashMap<>();
+    private final Map<Integer, SegmentCounts> cancelled = new HashMap<>();
     private final Map<Integer, SegmentCompleted.Check> checks = new HashMap<>();
     private Diff diff;
     private Verification verification;
@@ -145,7 +145,7 @@ public final class RestoreView {
             }
         } else if (event instanceof SegmentProgressed e) {
             if (!completed.containsKey(e.segment())) {
-                inFlight.put(e.segment(), new long[]{e.itemsWritten(), e.bytesWritten()});
+                inFlight.put(e.segment(), SegmentCounts.written(e.itemsWritten(), e.bytesWritten()));
                 if (e.wcuConsumed() != null) {
                     wcu.put(e.segment(), e.wcuConsumed());
                 }
@@ -158,8 +158,7 @@ public final class RestoreView {
             if (!completed.containsKey(e.segment())) {
                 wcu.put(e.segment(), e.wcuConsumed());
             }
-            if (completed.putIfAbsent(e.segment(), new long[]{e.itemsWritten(), e.bytesWritten(), e.itemsDeleted(),
-                    e.itemsOverwritten(), e.itemsUnchanged(), e.itemsSkipped()}) == null) {
+            if (completed.putIfAbsent(e.segment(), SegmentCounts.of(e)) == null) {
                 if (e.check() != null) {
                     checks.put(e.segment(), e.check());
                 }
@@ -200,7 +199,7 @@ public final class RestoreView {
         } else if (event instanceof SegmentCancelled e) {
             if (!completed.containsKey(e.segment())) {
                 inFlight.remove(e.segment());
-                cancelled.putIfAbsent(e.segment(), new long[]{e.itemsWritten(), e.bytesWritten()});
+                cancelled.putIfAbsent(e.segment(), SegmentCounts.written(e.itemsWritten(), e.bytesWritten()));
             }
         } else if (event instanceof RestoreCancelled e) {
             reason = e.note();
@@ -274,11 +273,8 @@ public final class RestoreView {
         return deltaDispatched;
     }
 
-    /**
-     * Segments that completed (each once), with their counts: items written, bytes, deleted,
-     * overwritten, unchanged, skipped.
-     */
-    public Map<Integer, long[]> completedSegments() {
+    /** Segments that completed (each once), with their counts. */
+    public Map<Integer, SegmentCounts> completedSegments() {
         return Collections.unmodifiableMap(completed);
     }
 
@@ -288,21 +284,21 @@ public final class RestoreView {
     }
 
     public long itemsDeleted() {
-        return sum(2);
+        return sum(SegmentCompleted.Counts::deleted);
     }
 
     public long itemsOverwritten() {
-        return sum(3);
+        return sum(SegmentCompleted.Counts::overwritten);
     }
 
     public long itemsUnchanged() {
-        return sum(4);
+        return sum(SegmentCompleted.Counts::unchanged);
     }
 
-    private long sum(int field) {
+    private long sum(java.util.function.ToLongFunction<SegmentCompleted.Counts> count) {
         long sum = 0;
-        for (long[] c : completed.values()) {
-            sum += c[field];
+        for (SegmentCounts c : completed.values()) {
+            sum += count.applyAsLong(c.lines());
         }
         return sum;
     }
@@ -315,11 +311,11 @@ public final class RestoreView {
     public long bytesWritten() {
         long sum = importCompleted == null ? 0 : importCompleted.bytesProcessed();
         sum += exportCompleted == null ? 0 : exportCompleted.bytes();
-        for (long[] c : completed.values()) {
-            sum += c[1];
+        for (SegmentCounts c : completed.values()) {
+            sum += c.bytesWritten();
         }
-        for (long[] c : cancelled.values()) {
-            sum += c[1];
+        for (SegmentCounts c : cancelled.values()) {
+            sum += c.bytesWritten();
         }
         return sum;
     }
@@ -334,14 +330,10 @@ public final class RestoreView {
         }
         long sum = importCompleted == null ? 0 : importCompleted.itemsImported();
         sum += exportCompleted == null ? 0 : exportCompleted.items();
-        for (long[] c : completed.values()) {
-            sum += c[0];
-        }
-        for (long[] c : inFlight.values()) {
-            sum += c[0];
-        }
-        for (long[] c : cancelled.values()) {
-            sum += c[0];
+        for (var segments : List.of(completed, inFlight, cancelled)) {
+            for (SegmentCounts c : segments.values()) {
+                sum += c.lines().written();
+            }
         }
         return sum;
     }
@@ -370,7 +362,7 @@ public final class RestoreView {
     }
 
     /** Segments stopped by a cancel (each once), with their item and byte counts. */
-    public Map<Integer, long[]> cancelledSegments() {
+    public Map<Integer, SegmentCounts> cancelledSegments() {
         return Collections.unmodifiableMap(cancelled);
     }
 

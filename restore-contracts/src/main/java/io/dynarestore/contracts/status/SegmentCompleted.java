@@ -74,5 +74,10 @@ public record SegmentCompleted(String eventId, String restoreId, Integer schemaV
      *                    deletes of items the destination cannot hold
      */
     public record Counts(long written, long overwritten, long unchanged, long deleted, long skipped) {
+
+        /** The lines these counts account for: each line is written, found equal, deleted or skipped. */
+        public long accounted() {
+            return written + unchanged + deleted + skipped;
+        }
     }
 }

@@ -21,6 +21,7 @@ import io.dynarestore.contracts.status.SegmentCompleted;
 import io.dynarestore.contracts.status.SegmentsDispatched;
 import io.dynarestore.contracts.status.SnapRestoreStarted;
 import io.dynarestore.contracts.status.SourceRef;
+import io.dynarestore.contracts.status.SegmentCounts;
 import io.dynarestore.contracts.status.TableRef;
 import io.dynarestore.contracts.status.Verification;
 import io.dynarestore.contracts.work.SegmentDispatched;
@@ -198,7 +199,8 @@ final class RestoreSteps {
                     SegmentCompleted.Counts counts, long bytesWritten, Instant createdAt,
                     Map<Integer, String> failedSegments, CapacityRaiseStarted capacityRaised,
                     ImportStaged importStaged, ImportStarted importStarted, ImportCompleted importCompleted,
-                    SnapRestoreStarted snapStarted, Cancel cancel, Map<Integer, long[]> completedSegments,
+                    SnapRestoreStarted snapStarted, Cancel cancel,
+                    Map<Integer, SegmentCounts> completedSegments,
                     Map<Integer, SegmentCompleted.Check> checks, io.dynarestore.contracts.status.Diff diff,
                     io.dynarestore.contracts.status.ExportCompleted exportCompleted) {
         static Snapshot of(RestoreView view) {

@@ -2,6 +2,7 @@ package io.dynarestore.planner.restore;
 
 import io.dynarestore.contracts.status.RestorePlanned;
 import io.dynarestore.contracts.status.SegmentCompleted;
+import io.dynarestore.contracts.status.SegmentCounts;
 import io.dynarestore.contracts.status.Verification;
 import io.dynarestore.core.codec.DynamoJson;
 import io.dynarestore.core.codec.ItemDigest;
@@ -37,7 +38,7 @@ final class Verifier {
     private record Probe(int segment, Map<String, AttributeValue> key, String json, String digest) {
     }
 
-    static Verification verify(RestorePlanned plan, Map<Integer, long[]> completed,
+    static Verification verify(RestorePlanned plan, Map<Integer, SegmentCounts> completed,
                                Map<Integer, SegmentCompleted.Check> checks, DynamoDbClient dynamo, String table) {
         var mismatches = new ArrayList<String>();
         long lines = 0;
@@ -46,8 +47,8 @@ final class Verifier {
         var probes = new ArrayList<Probe>();
         for (int segment = 0; segment < plan.segments(); segment++) {
             SegmentCompleted.Check check = checks.get(segment);
-            long[] counts = completed.get(segment);
-            if (check == null || counts == null) {
+            SegmentCounts segmentCounts = completed.get(segment);
+            if (check == null || segmentCounts == null) {
                 mismatches.add("segment " + segment + ": its writer reported no check (an item-writer older than "
                         + "the verification wrote it); upgrade every item-writer and restore again");
                 continue;
@@ -59,10 +60,11 @@ final class Verifier {
                 mismatches.add("segment " + segment + ": " + check.lines() + " lines read, but its manifest says "
                         + check.expectedLines());
             }
-            long accounted = counts[0] + counts[4] + counts[2] + counts[5];
+            SegmentCompleted.Counts counts = segmentCounts.lines();
+            long accounted = counts.accounted();
             if (accounted != check.lines()) {
-                String tally = counts[0] + " written, " + counts[4] + " equal already, " + counts[2] + " deleted, "
-                        + counts[5] + " skipped";
+                String tally = counts.written() + " written, " + counts.unchanged() + " equal already, "
+                        + counts.deleted() + " deleted, " + counts.skipped() + " skipped";
                 mismatches.add("segment " + segment + ": " + (accounted < check.lines()
                         ? (check.lines() - accounted) + " of its " + check.lines() + " lines are not accounted for ("
                         + tally + ")"

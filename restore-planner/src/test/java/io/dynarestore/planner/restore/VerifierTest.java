@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dynarestore.contracts.status.RestorePlanned;
 import io.dynarestore.contracts.status.SegmentCompleted;
+import io.dynarestore.contracts.status.SegmentCounts;
 import io.dynarestore.contracts.status.SourceRef;
 import io.dynarestore.contracts.status.TableRef;
 import io.dynarestore.contracts.status.Verification;
@@ -28,8 +29,8 @@ class VerifierTest {
                 100, 1000, 100, null);
     }
 
-    /** A segment whose lines are all accounted for: counts written, bytes, deleted, overwritten, equal, skipped. */
-    record Segment(long[] counts, SegmentCompleted.Check check) {
+    /** A segment whose lines are all accounted for: written, found equal, deleted or skipped. */
+    record Segment(SegmentCounts counts, SegmentCompleted.Check check) {
         static Segment consistent(Random r) {
             long written = r.nextInt(50);
             long equal = r.nextInt(10);
@@ -37,7 +38,8 @@ class VerifierTest {
             long skipped = r.nextInt(5);
             long lines = written + equal + deleted + skipped;
             String sum = Long.toHexString(r.nextLong());
-            return new Segment(new long[]{written, written * 100, deleted, 0, equal, skipped},
+            return new Segment(new SegmentCounts(new SegmentCompleted.Counts(written, 0, equal, deleted, skipped),
+                    written * 100),
                     new SegmentCompleted.Check(lines, lines, sum, sum, List.of()));
         }
     }
@@ -54,7 +56,7 @@ class VerifierTest {
         // Given a restore of 1 to 8 segments whose writers reported consistent checks
         Random r = new Random(seed);
         int segments = 1 + r.nextInt(8);
-        Map<Integer, long[]> completed = new HashMap<>();
+        Map<Integer, SegmentCounts> completed = new HashMap<>();
         Map<Integer, SegmentCompleted.Check> checks = new HashMap<>();
         for (int i = 0; i < segments; i++) {
             var s = Segment.consistent(r);
@@ -66,7 +68,9 @@ class VerifierTest {
         int bad = r.nextInt(segments);
         var c = checks.get(bad);
         switch (fault) {
-            case LINE_LOST -> completed.get(bad)[0]++; // counted as written, but the lines do not add up
+            case LINE_LOST -> completed.compute(bad, (k, n) -> new SegmentCounts(new SegmentCompleted.Counts(
+                    n.lines().written() + 1, 0, n.lines().unchanged(), n.lines().deleted(), n.lines().skipped()),
+                    n.bytesWritten())); // counted as written, but the lines do not add up
             case CHECKSUM -> checks.put(bad, new SegmentCompleted.Check(c.lines(), c.expectedLines(),
                     c.sourceChecksum(), "0000000000000001", List.of()));
             case SHORT_FILE -> checks.put(bad, new SegmentCompleted.Check(c.lines(), c.expectedLines() + 1,
