@@ -122,6 +122,19 @@ final class WriteRecorder {
         return false;
     }
 
+    /**
+     * Records {@code image} as created in {@code table}'s stream without the database seeing a write
+     * (see {@link StreamsEndpoint#recordCreated}); false when the table records nothing.
+     */
+    boolean recordCreated(String table, JsonNode image) {
+        Recorded log = recording.apply(table);
+        if (log == null) {
+            return false;
+        }
+        record(log, keyOf(log, image), null, image);
+        return true;
+    }
+
     private void record(Recorded table, ObjectNode key, JsonNode old, JsonNode now) {
         if ((old == null && now == null) || (old != null && old.equals(now))) {
             return; // DynamoDB writes no record for a write that changes nothing

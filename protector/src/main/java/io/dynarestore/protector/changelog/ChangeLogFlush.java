@@ -69,8 +69,12 @@ final class ChangeLogFlush {
 
     Written write() {
         var sequences = new HashMap<>(flushedSequences);
-        for (CapturedWrite w : writes) {
-            sequences.put(w.shardId(), w.sequence()); // read order: the shard's last one wins
+        for (int i = 0; i < writes.size(); i++) {
+            CapturedWrite w = writes.get(i);
+            // read order, a page of one shard at a time: the last write of each run is its shard's latest
+            if (i == writes.size() - 1 || !writes.get(i + 1).shardId().equals(w.shardId())) {
+                sequences.put(w.shardId(), w.sequence());
+            }
         }
         sequences.keySet().removeIf(finished::contains);
         writes.sort(Comparator.comparingLong(CapturedWrite::second));

@@ -1,6 +1,8 @@
 package io.dynarestore.protector.changelog;
 
 import io.dynarestore.core.aws.StreamRecordBodies;
+import io.dynarestore.core.aws.StreamRecordBodies.Body;
+import io.dynarestore.core.vault.ChangeBodies;
 import io.dynarestore.core.threads.DaemonThreads;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -244,14 +246,27 @@ final class ShardCursors {
         return groups == null ? shards : groups.mine(streamArn, shards, at);
     }
 
-    /** A page of GetRecords: what the SDK read, the bodies as sent, the next iterator, when it was asked for. */
-    private record Page(List<Record> records, List<StreamRecordBodies.Body> bodies, String next, Instant issued) {
+    /** A page of GetRecords: its records, the next iterator, when it was asked for. */
+    private record Page(List<Body> records, String next, Instant issued) {
+    }
+
+    /** Records the SDK read whole, as the bodies the interceptor would have cut from the answer. */
+    private static List<Body> encoded(List<Record> records) {
+        var bodies = new ArrayList<Body>(records.size());
+        var encoder = new ChangeBodies(); // one per page: pages are read on two threads
+        for (Record r : records) {
+            var d = r.dynamodb();
+            bodies.add(new Body(d.sequenceNumber(), d.approximateCreationDateTime().getEpochSecond(),
+                    d.sizeBytes() == null ? 0 : d.sizeBytes(), encoder.encode(d.keys(),
+                    d.hasOldImage() && !d.oldImage().isEmpty() ? d.oldImage() : null,
+                    d.hasNewImage() && !d.newImage().isEmpty() ? d.newImage() : null)));
+        }
+        return bodies;
     }
 
     /** What a record read goes to. */
     interface RecordSink {
-        /** {@code members}: the record's keys and images as the service sent them, or null when unknown. */
-        void accept(String shardId, Record record, byte[] members);
+        void accept(String shardId, Body record);
     }
 
     private final class Cursor {
@@ -295,7 +310,9 @@ final class ShardCursors {
         private Page fetch(String at) {
             Instant issued = clock.instant();
             var page = streams.getRecords(b -> b.shardIterator(at).limit(LIMIT));
-            return new Page(page.records(), StreamRecordBodies.take(), page.nextShardIterator(), issued);
+            // as the service sent them; an answer the interceptor could not cut: as the SDK read them
+            List<Body> records = StreamRecordBodies.take().orElseGet(() -> encoded(page.records()));
+            return new Page(records, page.nextShardIterator(), issued);
         }
 
         private Page awaitAhead() {
@@ -334,20 +351,15 @@ final class ShardCursors {
             } catch (TrimmedDataAccessException e) {
                 throw new CaptureGap("the stream trimmed shard " + shardId + " before it was read: " + e.getMessage());
             }
-            List<Record> records = page.records();
-            List<StreamRecordBodies.Body> bodies = page.bodies();
+            List<Body> records = page.records();
             String next = page.next();
             if (records.size() == LIMIT && next != null) {
                 ahead = CompletableFuture.supplyAsync(() -> fetch(next), READ_AHEAD);
             }
-            boolean sent = bodies.size() == records.size();
-            for (int i = 0; i < records.size(); i++) {
-                Record r = records.get(i);
-                StreamRecordBodies.Body body = sent ? bodies.get(i) : null;
-                sink.accept(shardId, r, body != null && body.sequenceNumber().equals(r.dynamodb().sequenceNumber())
-                        ? body.members() : null);
-                lastRead = r.dynamodb().sequenceNumber();
-                lastReadSecond = r.dynamodb().approximateCreationDateTime().getEpochSecond();
+            for (Body r : records) {
+                sink.accept(shardId, r);
+                lastRead = r.sequenceNumber();
+                lastReadSecond = r.second();
             }
             if (records.size() < LIMIT) {
                 caughtUpAt = page.issued();

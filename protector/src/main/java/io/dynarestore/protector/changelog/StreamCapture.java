@@ -1,6 +1,6 @@
 package io.dynarestore.protector.changelog;
 
-import io.dynarestore.core.vault.ChangeBodies;
+import io.dynarestore.core.aws.StreamRecordBodies;
 import io.dynarestore.core.vault.ExportMetadata;
 import io.dynarestore.core.vault.ExportMetadata.ShardGroup;
 import io.dynarestore.core.vault.VaultCatalog;
@@ -17,7 +17,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
@@ -31,6 +30,10 @@ import software.amazon.awssdk.services.s3.model.CommonPrefix;
  * ({@link CaptureCheckpoint}, written before {@code export.json}), so that whoever captures next
  * resumes after the last record the vault holds: none lost, none twice. A position the stream has
  * trimmed is a gap: reported, and the capture starts over at the stream's head.
+ *
+ * <p>Flushes. Every interval, or at once when {@code maxBuffered} writes wait; a capture working off
+ * a backlog (its last flush was forced by a full buffer) also flushes as soon as it has caught up,
+ * since what it holds is older than the interval already.
  *
  * <p>Write times. Streams give each record's time to the second; the vault wants microseconds.
  * The records of one second get {@code second + n} microseconds in the order read, which is each
@@ -67,7 +70,6 @@ public final class StreamCapture {
     private final Executor writers;
     private List<CapturedWrite> pending = new ArrayList<>();
     /** Encodes each write as it is read: the capture is stepped by one thread at a time. */
-    private final ChangeBodies bodies = new ChangeBodies();
     private CompletableFuture<ChangeLogFlush.Written> inFlight;
     /** Writes in the flush in flight (0 when none), for {@link #buffered()}. */
     private int flushingCount;
@@ -75,6 +77,13 @@ public final class StreamCapture {
     private ShardCursors cursors;
     private volatile Instant from;
     private Instant nextFlush;
+    /**
+     * The last flush was forced by a full buffer: the capture is working off a backlog, and flushes
+     * what it holds once it has caught up instead of waiting out the interval (those writes are old).
+     */
+    private boolean behind;
+    /** The last read found every shard at its head (or ended): nothing more to read right away. */
+    private boolean caughtUp;
     /** The shards read: one group's, or (null) all. */
     private final ShardGroups groups;
 
@@ -209,21 +218,30 @@ public final class StreamCapture {
      */
     public boolean step() {
         try {
-            if (inFlight != null && (inFlight.isDone() || pending.size() >= settings.maxBuffered())) {
-                completeFlush(); // waits when full: reading on would pass the memory bound
+            if (inFlight != null && (inFlight.isDone() || pending.size() >= settings.maxBuffered()
+                    || (behind && caughtUp))) {
+                // waits when full (reading on would pass the memory bound) or caught up after a backlog
+                // (what is left is flushed next, at once)
+                completeFlush();
             }
             Instant now = clock.instant();
             if (cursors.endedSinceListing() || Duration.between(cursors.refreshedAt(), now).toMillis() >= 1_000) {
                 cursors.refresh(); // at once after a shard ended: its children hold the writes that follow
             }
-            if (inFlight == null && (pending.size() >= settings.maxBuffered() || !now.isBefore(nextFlush))) {
-                startFlush();
+            boolean full = pending.size() >= settings.maxBuffered();
+            if (behind && caughtUp && inFlight == null && pending.isEmpty()) {
+                behind = false; // the backlog is all in the vault: nothing to flush early
+            }
+            if (inFlight == null && (full || !now.isBefore(nextFlush) || (behind && caughtUp))) {
+                startFlush(full);
             }
             if (pending.size() >= settings.maxBuffered() && inFlight != null) {
                 return true; // one second held more than the bound: read on once its flush is written
             }
             // below the bound, or full with nothing to flush (one second holds more writes than the bound): read on
-            return cursors.poll(this::accept);
+            boolean more = cursors.poll(this::accept);
+            caughtUp = !more;
+            return more;
         } catch (CaptureGap gap) {
             awaitFlush(); // what was read before the gap is in the vault: the gap starts after it
             Instant before = from;
@@ -233,17 +251,12 @@ public final class StreamCapture {
         }
     }
 
-    private void accept(String shardId, Record record, byte[] members) {
-        long second = record.dynamodb().approximateCreationDateTime().getEpochSecond();
-        if (second < from.getEpochSecond()) {
+    private void accept(String shardId, StreamRecordBodies.Body record) {
+        if (record.second() < from.getEpochSecond()) {
             return; // before the capture's start: no export covers it
         }
-        var d = record.dynamodb();
-        byte[] body = members != null ? members : bodies.encode(d.keys(),
-                d.hasOldImage() && !d.oldImage().isEmpty() ? d.oldImage() : null,
-                d.hasNewImage() && !d.newImage().isEmpty() ? d.newImage() : null);
-        pending.add(new CapturedWrite(shardId, d.sequenceNumber(), second, body,
-                d.sizeBytes() == null ? 0 : d.sizeBytes()));
+        pending.add(new CapturedWrite(shardId, record.sequenceNumber(), record.second(), record.members(),
+                record.sizeBytes()));
     }
 
     /** Waits for the flush in flight, if any, and applies it; what it failed with is thrown. */
@@ -271,11 +284,12 @@ public final class StreamCapture {
      * Hands the writes of [from, to) to a writer when {@code to} is past {@code from}. The writes of
      * later seconds stay buffered, and so do their shards' positions.
      */
-    private void startFlush() {
+    private void startFlush(boolean full) {
         Instant to = cursors.readUntil(settings.settle().toMillis());
         if (!to.isAfter(from)) {
             return;
         }
+        behind = full && !caughtUp; // a full buffer at the head takes all there is: no backlog left
         long toSecond = to.getEpochSecond();
         var batch = new ArrayList<CapturedWrite>(pending.size());
         var kept = new ArrayList<CapturedWrite>();

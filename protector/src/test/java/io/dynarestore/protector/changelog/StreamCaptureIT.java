@@ -207,6 +207,57 @@ class StreamCaptureIT {
     }
 
     @Test
+    void aCaptureWorkingOffABacklogFlushesWhatItHoldsOnceCaughtUpAndThenWaitsForTheIntervalAgain() {
+        // Given a capture that flushes every hour or every 1,000 writes, and 2,500 writes it has not read yet
+        String table = "catch-up";
+        createTable(table);
+        var events = new Events();
+        var settings = new StreamCapture.Settings(Duration.ofHours(1), Duration.ZERO, 1_000, 500);
+        var capture = new StreamCapture(streams, dynamo, s3.client(), layout, ACCOUNT, REGION, table, settings,
+                Clock.systemUTC(), WRITERS, events);
+        capture.start();
+        Instant start = capture.coveredUntil();
+        Awaitility.await().until(() -> Instant.now().isAfter(start));
+        var batch = new ArrayList<software.amazon.awssdk.services.dynamodb.model.WriteRequest>();
+        for (int i = 0; i < 2_500; i++) {
+            String id = "k" + i;
+            batch.add(software.amazon.awssdk.services.dynamodb.model.WriteRequest.builder()
+                    .putRequest(r -> r.item(Map.of("id", AttributeValue.fromS(id)))).build());
+            if (batch.size() == 25) {
+                var requests = List.copyOf(batch);
+                dynamo.batchWriteItem(b -> b.requestItems(Map.of(table, requests)));
+                batch.clear();
+            }
+        }
+        long last = Instant.now().getEpochSecond();
+        Awaitility.await().until(() -> Instant.now().getEpochSecond() > last);
+
+        // When it reads them: full buffers force flushes, and the rest is left when it reaches the head
+        stepUntil(capture, () -> events.flushed.stream().mapToLong(ExportMetadata::itemCount).sum() >= 2_500);
+
+        // Then all of it is in the vault long before the hour is out, the last part flushed on catching up
+        assertThat(events.flushed.stream().mapToLong(ExportMetadata::itemCount).sum()).isEqualTo(2_500);
+        assertThat(events.flushed.size()).isGreaterThanOrEqualTo(2);
+
+        // And a write made once it has caught up waits for the interval, as a capture at the head does
+        long settled = System.nanoTime() + Duration.ofMillis(500).toNanos();
+        while (System.nanoTime() < settled) { // a few steps at the head: the backlog is over
+            capture.step();
+            sleep(50);
+        }
+        put(table, "later", 1);
+        int flushes = events.flushed.size();
+        long until = System.nanoTime() + Duration.ofSeconds(3).toNanos();
+        while (System.nanoTime() < until) {
+            capture.step();
+            sleep(50);
+        }
+        assertThat(events.flushed).hasSize(flushes);
+        assertThat(capture.buffered()).isEqualTo(1);
+        capture.stop();
+    }
+
+    @Test
     void threeShardGroupsEachCaptureTheirOwnShardsIntoTheirOwnChainsAndTogetherRecordEveryWriteOnce()
             throws Exception {
         // Given a table whose stream has 4 partitions, each a lineage of shards of 25 records, and a capture

@@ -18,20 +18,21 @@ import software.amazon.awssdk.http.SdkHttpResponse;
 import software.amazon.awssdk.services.dynamodb.model.GetRecordsRequest;
 
 /**
- * The keys and images of the records of a DynamoDB Streams {@code GetRecords} answer as the service
- * sent them: the bytes of each record's {@code Keys}, {@code OldImage} and {@code NewImage}, which are
- * already DynamoDB JSON, the form of an incremental export's line. A capture that takes them needs
- * neither encode again what the SDK decoded nor have the SDK decode the images at all. Installed on a
- * Streams client as an interceptor, it keeps the last answer's bodies for the thread that made the
- * call (the synchronous client answers on the caller's thread); {@link #take()} hands them over once.
+ * The records of a DynamoDB Streams {@code GetRecords} answer as the service sent them: each record's
+ * sequence number, second and size, and the bytes of its {@code Keys}, {@code OldImage} and
+ * {@code NewImage}, which are already DynamoDB JSON, the form of an incremental export's line. A
+ * capture that takes them needs neither encode again what the SDK decoded nor have the SDK decode
+ * the records at all. Installed on a Streams client as an interceptor, it keeps the last answer's
+ * bodies for the thread that made the call (the synchronous client answers on the caller's thread);
+ * {@link #take()} hands them over once.
  *
- * <p>Rules: when every record of an answer was cut, the SDK is handed the answer without the
- * records' {@code Keys}, {@code OldImage} and {@code NewImage} (their bytes are in the bodies), so
- * the {@code Record}s it returns carry sequence numbers, times and sizes but no keys or images; the
- * {@code x-amz-crc32} the service sent is checked here against the bytes as sent, and a mismatch is
- * the SDK's retryable {@link Crc32MismatchException}. When an answer cannot be cut, it goes to the
- * SDK as it came and there are no bodies. So a client with this interceptor is for captures only, and
- * a caller checks each {@link Body#sequenceNumber()} against the SDK's record.
+ * <p>Rules: when every record of an answer was cut, the SDK is handed the answer with an empty
+ * {@code Records} array (the records are in the bodies, which are then the answer's records, in
+ * order); the {@code x-amz-crc32} the service sent is checked here against the bytes as sent, and a
+ * mismatch is the SDK's retryable {@link Crc32MismatchException}. When an answer cannot be cut (not
+ * the JSON we know, a record without its sequence number, keys or time), it goes to the SDK as it came
+ * and {@link #take()} has nothing: the SDK's records are the answer's. So a client with this
+ * interceptor is for captures only.
  */
 public final class StreamRecordBodies implements ExecutionInterceptor {
 
@@ -42,8 +43,12 @@ public final class StreamRecordBodies implements ExecutionInterceptor {
     private static final String CRC32_HEADER = "x-amz-crc32";
     private static final ExecutionAttribute<String> SENT_CRC32 = new ExecutionAttribute<>("StreamRecordBodies.crc32");
 
-    /** One record's position and the members of its export line ({@code "Keys":{..},"OldImage":{..},...}). */
-    public record Body(String sequenceNumber, byte[] members) {
+    /**
+     * One record: its position in its shard, the second of its {@code ApproximateCreationDateTime}
+     * (rounded down), its {@code SizeBytes} (0 when not sent), and the members of its export line
+     * ({@code "Keys":{..},"OldImage":{..},"NewImage":{..}}, an empty image left out).
+     */
+    public record Body(String sequenceNumber, long second, long sizeBytes, byte[] members) {
     }
 
     private StreamRecordBodies() {
@@ -98,22 +103,24 @@ public final class StreamRecordBodies implements ExecutionInterceptor {
         try {
             cut = cut(bytes);
         } catch (RuntimeException e) {
-            LAST.set(List.of()); // not the JSON we know: the SDK reads it all, and the caller encodes the records
-            return Optional.of(new ByteArrayInputStream(bytes));
+            return Optional.of(new ByteArrayInputStream(bytes)); // not the JSON we know: the SDK reads it all
         }
         LAST.set(cut.bodies());
-        return Optional.of(new ByteArrayInputStream(cut.withoutImages()));
+        return Optional.of(new ByteArrayInputStream(cut.withoutRecords()));
     }
 
-    /** The bodies of the last GetRecords answered on this thread, in order; empty when there is none (or no JSON). */
-    public static List<Body> take() {
+    /**
+     * The records of the last GetRecords answered on this thread, in order, when its answer was cut
+     * (the SDK's answer then has none); empty when there was no answer or it went to the SDK whole.
+     */
+    public static Optional<List<Body>> take() {
         List<Body> last = LAST.get();
         LAST.remove();
-        return last == null ? List.of() : last;
+        return Optional.ofNullable(last);
     }
 
-    /** An answer's record bodies, and the answer without its records' keys and images. */
-    record Cut(List<Body> bodies, byte[] withoutImages) {
+    /** An answer's records, and the answer with an empty {@code Records} array. */
+    record Cut(List<Body> bodies, byte[] withoutRecords) {
     }
 
     /** The bodies of an answer's records, in order. */
@@ -127,101 +134,87 @@ public final class StreamRecordBodies implements ExecutionInterceptor {
      */
     static Cut cut(byte[] json) {
         var bodies = new ArrayList<Body>();
-        var images = new ArrayList<int[]>(); // the members the SDK is not handed: Keys, OldImage, NewImage
+        int[] array = new int[2]; // where the Records array starts and ends
         var scan = new Scan(json);
         scan.objectMembers(scan.skipSpace(0), (nameAt, nameEnd, at) -> {
             if (!scan.named(nameAt, nameEnd, RECORDS)) {
                 return scan.skipValue(at);
             }
-            return scan.arrayElements(at, element -> {
-                bodies.add(record(scan, element, images));
-                return scan.skipValue(element);
-            });
+            array[0] = at;
+            array[1] = scan.arrayElements(at, element -> record(scan, element, bodies));
+            return array[1];
         });
-        return new Cut(bodies, without(json, images));
-    }
-
-    /**
-     * {@code json} without the members {@code cuts} name (each {from, to} of a name through its value),
-     * each with one comma: the one before it when that is still there, else the one after it.
-     */
-    private static byte[] without(byte[] json, List<int[]> cuts) {
-        var out = new java.io.ByteArrayOutputStream(json.length);
-        int copied = 0;
-        for (int[] c : cuts) {
-            int from = c[0];
-            int to = c[1];
-            int before = from - 1;
-            while (before >= copied && isSpace(json[before])) {
-                before--;
-            }
-            if (before >= copied && json[before] == ',') {
-                from = before;
-            } else {
-                int after = to;
-                while (after < json.length && isSpace(json[after])) {
-                    after++;
-                }
-                if (after < json.length && json[after] == ',') {
-                    to = after + 1;
-                }
-            }
-            out.write(json, copied, from - copied);
-            copied = to;
+        if (array[1] == 0) {
+            return new Cut(bodies, json);
         }
-        out.write(json, copied, json.length - copied);
-        return out.toByteArray();
+        // the answer with "Records":[]: what the SDK is left to read is the next iterator
+        byte[] rest = new byte[json.length - (array[1] - array[0]) + 2];
+        System.arraycopy(json, 0, rest, 0, array[0]);
+        rest[array[0]] = '[';
+        rest[array[0] + 1] = ']';
+        System.arraycopy(json, array[1], rest, array[0] + 2, json.length - array[1]);
+        return new Cut(bodies, rest);
     }
 
-    private static boolean isSpace(byte b) {
-        return b == ' ' || b == '\n' || b == '\r' || b == '\t';
-    }
-
-    private static Body record(Scan scan, int at, List<int[]> images) {
+    /** Reads the record at {@code at} into {@code bodies}; returns where it ends. */
+    private static int record(Scan scan, int at, List<Body> bodies) {
         String[] sequence = new String[1];
+        long[] numbers = {Long.MIN_VALUE, 0}; // second, size
         int[][] parts = new int[3][];
-        scan.objectMembers(at, (nameAt, nameEnd, value) -> {
+        int end = scan.objectMembers(at, (nameAt, nameEnd, value) -> {
             if (!scan.named(nameAt, nameEnd, DYNAMODB)) {
                 return scan.skipValue(value);
             }
             return scan.objectMembers(value, (fieldAt, fieldEnd, v) -> {
-                int end = scan.skipValue(v);
+                int valueEnd = scan.skipValue(v);
                 if (scan.named(fieldAt, fieldEnd, SEQUENCE_NUMBER)) {
-                    sequence[0] = scan.string(v, end);
+                    sequence[0] = scan.string(v, valueEnd);
+                } else if (scan.named(fieldAt, fieldEnd, CREATED)) {
+                    numbers[0] = scan.epochSecond(v, valueEnd);
+                } else if (scan.named(fieldAt, fieldEnd, SIZE_BYTES)) {
+                    numbers[1] = Long.parseLong(scan.number(v, valueEnd));
                 } else if (scan.named(fieldAt, fieldEnd, KEYS_NAME)) {
-                    parts[0] = scan.objectRange(v, end);
-                    images.add(new int[]{fieldAt, end});
+                    parts[0] = scan.objectRange(v, valueEnd);
                 } else if (scan.named(fieldAt, fieldEnd, OLD_IMAGE_NAME)) {
-                    parts[1] = scan.objectRange(v, end);
-                    images.add(new int[]{fieldAt, end});
+                    parts[1] = scan.objectRange(v, valueEnd);
                 } else if (scan.named(fieldAt, fieldEnd, NEW_IMAGE_NAME)) {
-                    parts[2] = scan.objectRange(v, end);
-                    images.add(new int[]{fieldAt, end});
+                    parts[2] = scan.objectRange(v, valueEnd);
                 }
-                return end;
+                return valueEnd;
             });
         });
-        if (sequence[0] == null || parts[0] == null) {
-            throw new IllegalArgumentException("a record without SequenceNumber or Keys");
+        if (sequence[0] == null || parts[0] == null || numbers[0] == Long.MIN_VALUE) {
+            throw new IllegalArgumentException("a record without SequenceNumber, Keys or ApproximateCreationDateTime");
         }
         byte[] json = scan.json;
-        var out = new java.io.ByteArrayOutputStream(256);
-        out.writeBytes(KEYS);
-        out.write(json, parts[0][0], parts[0][1] - parts[0][0]);
+        int length = KEYS.length + parts[0][1] - parts[0][0]
+                + (parts[1] == null ? 0 : OLD_IMAGE.length + parts[1][1] - parts[1][0])
+                + (parts[2] == null ? 0 : NEW_IMAGE.length + parts[2][1] - parts[2][0]);
+        byte[] members = new byte[length];
+        int n = put(members, 0, KEYS, 0, KEYS.length);
+        n = put(members, n, json, parts[0][0], parts[0][1]);
         if (parts[1] != null) {
-            out.writeBytes(OLD_IMAGE);
-            out.write(json, parts[1][0], parts[1][1] - parts[1][0]);
+            n = put(members, n, OLD_IMAGE, 0, OLD_IMAGE.length);
+            n = put(members, n, json, parts[1][0], parts[1][1]);
         }
         if (parts[2] != null) {
-            out.writeBytes(NEW_IMAGE);
-            out.write(json, parts[2][0], parts[2][1] - parts[2][0]);
+            n = put(members, n, NEW_IMAGE, 0, NEW_IMAGE.length);
+            put(members, n, json, parts[2][0], parts[2][1]);
         }
-        return new Body(sequence[0], out.toByteArray());
+        bodies.add(new Body(sequence[0], numbers[0], numbers[1], members));
+        return end;
+    }
+
+    private static int put(byte[] to, int at, byte[] from, int start, int end) {
+        System.arraycopy(from, start, to, at, end - start);
+        return at + end - start;
     }
 
     private static final byte[] RECORDS = quoted("Records");
     private static final byte[] DYNAMODB = quoted("dynamodb");
     private static final byte[] SEQUENCE_NUMBER = quoted("SequenceNumber");
+    private static final byte[] CREATED = quoted("ApproximateCreationDateTime");
+    private static final byte[] SIZE_BYTES = quoted("SizeBytes");
     private static final byte[] KEYS_NAME = quoted("Keys");
     private static final byte[] OLD_IMAGE_NAME = quoted("OldImage");
     private static final byte[] NEW_IMAGE_NAME = quoted("NewImage");
@@ -245,6 +238,13 @@ public final class StreamRecordBodies implements ExecutionInterceptor {
     private interface Element {
         int at(int start);
     }
+
+    private static final java.lang.invoke.VarHandle LONGS = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+            long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final long QUOTES = 0x2222222222222222L;
+    private static final long BACKSLASHES = 0x5C5C5C5C5C5C5C5CL;
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
 
     /** Bytes that end a run outside strings: a quote or a bracket. */
     private static final byte[] STRUCTURE = new byte[256];
@@ -346,6 +346,19 @@ public final class StreamRecordBodies implements ExecutionInterceptor {
             byte[] b = json;
             i++;
             while (true) {
+                // eight bytes at a time up to the first quote or backslash (the lowest zero byte of
+                // v ^ '"' or v ^ '\\' is exact), then byte by byte to it
+                while (i + 8 <= b.length) {
+                    long v = (long) LONGS.get(b, i);
+                    long q = v ^ QUOTES;
+                    long s = v ^ BACKSLASHES;
+                    long hit = ((q - ONES) & ~q | (s - ONES) & ~s) & HIGHS;
+                    if (hit != 0) {
+                        i += Long.numberOfTrailingZeros(hit) >>> 3;
+                        break;
+                    }
+                    i += 8;
+                }
                 while (IN_STRING[b[i] & 0xff] == 0) {
                     i++;
                 }
@@ -366,6 +379,25 @@ public final class StreamRecordBodies implements ExecutionInterceptor {
                 throw new IllegalArgumentException("expected a string at " + start);
             }
             return new String(json, start + 1, end - start - 2, StandardCharsets.UTF_8);
+        }
+
+        /** The number in [{@code start}, {@code end}) as written. */
+        String number(int start, int end) {
+            if (json[start] == '"' || json[start] == '{' || json[start] == '[') {
+                throw new IllegalArgumentException("expected a number at " + start);
+            }
+            return new String(json, start, end - start, StandardCharsets.US_ASCII);
+        }
+
+        /** Epoch seconds as the JSON protocol writes a timestamp (1.7645832E9, 1764583200.5, ...), rounded down. */
+        long epochSecond(int start, int end) {
+            String n = number(start, end);
+            boolean digits = !n.isEmpty() && n.length() < 19;
+            for (int i = 0; i < n.length() && digits; i++) {
+                digits = n.charAt(i) >= '0' && n.charAt(i) <= '9';
+            }
+            return digits ? Long.parseLong(n)
+                    : new java.math.BigDecimal(n).setScale(0, java.math.RoundingMode.FLOOR).longValueExact();
         }
 
         /** The object's bytes as {from, to}; null for an empty one (no image). */

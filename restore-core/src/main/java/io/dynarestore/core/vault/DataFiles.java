@@ -110,6 +110,8 @@ public final class DataFiles {
         private OutputStream out;
         private MessageDigest md5;
         private JsonGenerator generator;
+        /** The generator may hold bytes not yet in {@code out}: a raw line flushes it first. */
+        private boolean generated;
         private long inFile;
         private final List<ManifestFile> cut = new ArrayList<>();
 
@@ -122,6 +124,7 @@ public final class DataFiles {
             return line(() -> {
                 line.accept(generator);
                 generator.writeRaw('\n');
+                generated = true;
             });
         }
 
@@ -133,7 +136,10 @@ public final class DataFiles {
         /** Writes one line made of {@code pieces}, bytes of JSON already encoded (no line break); whether it ended a file. */
         public boolean writeRaw(byte[]... pieces) {
             return line(() -> {
-                generator.flush();
+                if (generated) {
+                    generator.flush();
+                    generated = false;
+                }
                 for (byte[] piece : pieces) {
                     out.write(piece);
                 }
@@ -171,12 +177,13 @@ public final class DataFiles {
                 throw new IllegalStateException(e);
             }
             int level = compressionLevel;
-            out = new GZIPOutputStream(new DigestOutputStream(new BufferedOutputStream(Files.newOutputStream(file),
-                    1 << 16), md5), 1 << 16) {
+            // buffered in front of gzip too: a line's pieces reach the deflater in one call per 64 KB, not one each
+            out = new BufferedOutputStream(new GZIPOutputStream(new DigestOutputStream(new BufferedOutputStream(
+                    Files.newOutputStream(file), 1 << 16), md5), 1 << 16) {
                 {
                     def.setLevel(level);
                 }
-            };
+            }, 1 << 16);
             generator = io.dynarestore.core.codec.DynamoJson.generator(out);
             inFile = 0;
         }

@@ -86,6 +86,7 @@ public final class IncrementalExportWriter {
 
     /** Writes changes for one thread; not thread-safe. */
     private static final byte[] CLOSE = {'}'};
+    private static final String METADATA = "{\"Metadata\":{\"WriteTimestampMicros\":{\"N\":\"";
 
     public final class Part implements AutoCloseable {
         private final DataFiles.Part out;
@@ -122,10 +123,41 @@ public final class IncrementalExportWriter {
                 throw new IllegalArgumentException("a change at " + at + " is outside the export's [" + from + ", "
                         + to + ")");
             }
-            out.writeRaw(("{\"Metadata\":{\"WriteTimestampMicros\":{\"N\":\"" + micros + "\"}},")
-                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII), body, CLOSE);
+            out.writeRaw(metadata(micros), body, CLOSE);
             lines.incrementAndGet();
             bytes.addAndGet(imageBytes);
+        }
+
+        /** The second whose digits {@link #secondPrefix} holds (Long.MIN_VALUE: none yet). */
+        private long prefixSecond = Long.MIN_VALUE;
+        private byte[] secondPrefix;
+
+        /**
+         * {@code {"Metadata":{"WriteTimestampMicros":{"N":"<micros>"}},}} as bytes. The lines of a change
+         * log come a second at a time, so the second's digits are encoded once and each line adds its
+         * six digits of microseconds.
+         */
+        private byte[] metadata(long micros) {
+            long second = micros / 1_000_000;
+            if (second <= 0) { // no leading zeros to pad: as written
+                return (METADATA + micros + "\"}},").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            }
+            if (second != prefixSecond) {
+                secondPrefix = (METADATA + second).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                prefixSecond = second;
+            }
+            byte[] line = java.util.Arrays.copyOf(secondPrefix, secondPrefix.length + 10);
+            int at = secondPrefix.length;
+            int rest = (int) (micros % 1_000_000);
+            for (int i = at + 5; i >= at; i--) {
+                line[i] = (byte) ('0' + rest % 10);
+                rest /= 10;
+            }
+            line[at + 6] = '"';
+            line[at + 7] = '}';
+            line[at + 8] = '}';
+            line[at + 9] = ',';
+            return line;
         }
 
         @Override

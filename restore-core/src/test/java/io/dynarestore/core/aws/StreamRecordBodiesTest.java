@@ -21,16 +21,19 @@ class StreamRecordBodiesTest {
                "SequenceNumber":"100000000000000000001","SizeBytes":40,"StreamViewType":"NEW_AND_OLD_IMAGES"},
               "eventID":"e1","eventName":"INSERT","eventSource":"aws:dynamodb","eventVersion":"1.1"},
              {"dynamodb":{"Keys":{"pk":{"S":"b"},"sk":{"N":"2"}},"OldImage":{"pk":{"S":"b"},"sk":{"N":"2"},"n":{"NULL":true}},
-               "NewImage":{ },"SequenceNumber":"100000000000000000002"},"eventName":"REMOVE"}]}""";
+               "NewImage":{ },"SequenceNumber":"100000000000000000002","ApproximateCreationDateTime":1764583201.75},
+              "eventName":"REMOVE"}]}""";
 
     @Test
-    void takesEachRecordsKeysAndImagesAsTheServiceSentThem() {
+    void takesEachRecordsPositionSecondSizeKeysAndImagesAsTheServiceSentThem() {
         // When the answer of a GetRecords is cut into bodies
         List<StreamRecordBodies.Body> bodies = StreamRecordBodies.parse(ANSWER.getBytes(StandardCharsets.UTF_8));
 
         // Then each record's members are its keys and images, byte for byte, an empty image left out
         assertThat(bodies).extracting(StreamRecordBodies.Body::sequenceNumber)
                 .containsExactly("100000000000000000001", "100000000000000000002");
+        assertThat(bodies).extracting(StreamRecordBodies.Body::second).containsExactly(1_764_583_200L, 1_764_583_201L);
+        assertThat(bodies).extracting(StreamRecordBodies.Body::sizeBytes).containsExactly(40L, 0L);
         JsonNode first = JSON.readTree("{" + new String(bodies.get(0).members(), StandardCharsets.UTF_8) + "}");
         JsonNode answer = JSON.readTree(ANSWER).path("Records");
         assertThat(first.path("Keys")).isEqualTo(answer.get(0).path("dynamodb").path("Keys"));
@@ -60,7 +63,7 @@ class StreamRecordBodiesTest {
             var r = records.addObject();
             r.put("eventID", "e\"" + i + "}{");
             var d = r.putObject("dynamodb");
-            d.put("ApproximateCreationDateTime", 1.7e9 + i);
+            d.put("ApproximateCreationDateTime", 1.7e9 + i + random.nextInt(1_000) / 1_000.0);
             var item = items.item(i, random.nextInt(3));
             d.set("Keys", JSON.readTree(DynamoJson.toJson(java.util.Map.of("pk", item.get("pk"), "sk", item.get("sk")))));
             if (random.nextBoolean()) {
@@ -81,25 +84,69 @@ class StreamRecordBodiesTest {
             JsonNode expected = answer.path("Records").get(i).path("dynamodb");
             JsonNode got = JSON.readTree("{" + new String(bodies.get(i).members(), StandardCharsets.UTF_8) + "}");
             assertThat(bodies.get(i).sequenceNumber()).isEqualTo(expected.path("SequenceNumber").asString());
+            assertThat(bodies.get(i).second()).isEqualTo(1_700_000_000L + i);
+            assertThat(bodies.get(i).sizeBytes()).isEqualTo(10L + i);
             for (String part : List.of("Keys", "OldImage", "NewImage")) {
                 assertThat(got.path(part)).as(part).isEqualTo(expected.path(part));
             }
         }
     }
 
+    /** Strings of every length up to 40 whose quotes and backslashes fall at every offset of an eight-byte word. */
+    @org.junit.jupiter.params.ParameterizedTest(name = "seed {0}")
+    @org.junit.jupiter.params.provider.MethodSource("seeds")
+    void findsTheEndOfStringsWhereverTheirEscapesFall(int seed) {
+        var random = new java.util.Random(seed);
+        String alphabet = "ab\"\\é{}[]:,\u00e9x";
+        var answer = JSON.createObjectNode();
+        var records = answer.putArray("Records");
+        var values = new java.util.ArrayList<String>();
+        for (int i = 0; i < 41; i++) {
+            var value = new StringBuilder();
+            for (int c = 0; c < i; c++) {
+                value.append(alphabet.charAt(random.nextInt(alphabet.length())));
+            }
+            values.add(value.toString());
+            var d = records.addObject().putObject("dynamodb");
+            d.put("ApproximateCreationDateTime", 1_800_000_000L);
+            d.putObject("Keys").putObject("pk").put("S", value.toString());
+            d.put("SequenceNumber", value.toString() + i);
+        }
+
+        var bodies = StreamRecordBodies.parse(answer.toString().getBytes(StandardCharsets.UTF_8));
+
+        assertThat(bodies).hasSize(values.size());
+        for (int i = 0; i < values.size(); i++) {
+            JsonNode got = JSON.readTree("{" + new String(bodies.get(i).members(), StandardCharsets.UTF_8) + "}");
+            assertThat(got.path("Keys").path("pk").path("S").asString()).isEqualTo(values.get(i));
+        }
+    }
+
     @Test
-    void anAnswerItCannotReadGivesNothingSoThatTheCallerEncodesItself() {
+    void anAnswerWithoutRecordsHasNoBodiesAndNoAnswerGivesNothingToTake() {
         assertThat(StreamRecordBodies.take()).isEmpty();
         assertThat(StreamRecordBodies.parse("{\"Records\":[]}".getBytes(StandardCharsets.UTF_8))).isEmpty();
+        assertThat(StreamRecordBodies.parse("{\"NextShardIterator\":null}".getBytes(StandardCharsets.UTF_8))).isEmpty();
+    }
+
+    /** A record that lacks what a capture needs is not cut: the SDK reads the answer whole. */
+    @org.junit.jupiter.params.ParameterizedTest(name = "without {0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"SequenceNumber", "Keys", "ApproximateCreationDateTime"})
+    void aRecordWithoutItsPositionKeysOrTimeCannotBeCut(String missing) {
+        var answer = (tools.jackson.databind.node.ObjectNode) JSON.readTree(ANSWER);
+        ((tools.jackson.databind.node.ObjectNode) answer.path("Records").get(1).path("dynamodb")).remove(missing);
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> StreamRecordBodies.cut(
+                answer.toString().getBytes(StandardCharsets.UTF_8))).isInstanceOf(IllegalArgumentException.class);
     }
 
     /**
      * Random answers whose records' members come in random orders: what the SDK is handed is the
-     * answer, member for member, without any record's Keys, OldImage or NewImage.
+     * answer, member for member, with an empty Records array, and the bodies hold every record.
      */
     @org.junit.jupiter.params.ParameterizedTest(name = "seed {0}")
     @org.junit.jupiter.params.provider.MethodSource("seeds")
-    void handsTheSdkEachRandomAnswerWithoutItsKeysAndImagesAndOtherwiseUnchanged(int seed) {
+    void handsTheSdkEachRandomAnswerWithoutItsRecordsAndOtherwiseUnchanged(int seed) {
         // Given a random answer, each record's members shuffled, compact or pretty
         var random = new java.util.Random(seed);
         var items = new io.dynarestore.testkit.RandomItems(seed, io.dynarestore.testkit.RandomItems.Shape.simple());
@@ -113,6 +160,7 @@ class StreamRecordBodiesTest {
                     java.util.Map.of("pk", item.get("pk"), "sk", item.get("sk"))))));
             members.add(java.util.Map.entry("SequenceNumber", JSON.getNodeFactory().textNode("" + (100 + i))));
             members.add(java.util.Map.entry("SizeBytes", JSON.getNodeFactory().numberNode(10 + i)));
+            members.add(java.util.Map.entry("ApproximateCreationDateTime", JSON.getNodeFactory().numberNode(1_800_000_000L + i)));
             if (random.nextBoolean()) {
                 members.add(java.util.Map.entry("NewImage", JSON.readTree(DynamoJson.toJson(item))));
             }
@@ -129,17 +177,18 @@ class StreamRecordBodiesTest {
         // When it is cut
         var cut = StreamRecordBodies.cut(text.getBytes(StandardCharsets.UTF_8));
 
-        // Then the SDK's answer is the same JSON with no keys or image, and the bodies hold them
+        // Then the SDK's answer is the same JSON with no record, and the bodies hold them
         var expected = answer.deepCopy();
-        expected.path("Records").forEach(r -> ((tools.jackson.databind.node.ObjectNode) r.path("dynamodb"))
-                .remove(List.of("Keys", "OldImage", "NewImage")));
-        assertThat(JSON.readTree(new String(cut.withoutImages(), StandardCharsets.UTF_8))).isEqualTo(expected);
+        expected.putArray("Records");
+        assertThat(JSON.readTree(new String(cut.withoutRecords(), StandardCharsets.UTF_8))).isEqualTo(expected);
+        assertThat(cut.bodies()).hasSize(n);
         for (int i = 0; i < n; i++) {
             JsonNode sent = answer.path("Records").get(i).path("dynamodb");
             JsonNode body = JSON.readTree("{" + new String(cut.bodies().get(i).members(), StandardCharsets.UTF_8) + "}");
             assertThat(body.path("Keys")).isEqualTo(sent.path("Keys"));
             assertThat(body.path("NewImage")).isEqualTo(sent.path("NewImage"));
             assertThat(body.path("OldImage")).isEqualTo(sent.path("OldImage"));
+            assertThat(cut.bodies().get(i).second()).isEqualTo(1_800_000_000L + i);
         }
     }
 }

@@ -82,6 +82,60 @@ class VaultIT {
                 });
     }
 
+    /**
+     * Random change times over a few seconds (ordinals 0 and 999,999 among them), each line's bytes
+     * made from cut members or from a generator in one part: each reads back with its time and keys.
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "seed {0}")
+    @org.junit.jupiter.params.provider.ValueSource(ints = {1, 2, 3, 4, 5})
+    void writesEachChangesMicrosecondsExactlyWhicheverWayItsLineIsMade(int seed) {
+        // Given changes at random microseconds of five seconds, in time order
+        var random = new java.util.Random(seed);
+        Instant from = Instant.parse("2026-12-02T10:00:00Z");
+        long base = from.getEpochSecond() * 1_000_000L;
+        var micros = new ArrayList<Long>(List.of(base, base + 999_999, base + 4_000_000 + 999_999));
+        for (int i = 0; i < 300; i++) {
+            micros.add(base + random.nextLong(5_000_000));
+        }
+        micros.sort(null);
+        var bodies = new ChangeBodies();
+        String id = "inc-" + seed;
+        var writer = new IncrementalExportWriter(s3.client(), layout, "000000000000", "us-east-1", "changes", id,
+                from, from.plusSeconds(5), 100);
+        try (var part = writer.openPart()) {
+            for (int i = 0; i < micros.size(); i++) {
+                var keys = Map.of("pk", AttributeValue.fromS("k" + i));
+                var image = Map.of("pk", AttributeValue.fromS("k" + i), "v", AttributeValue.fromN("" + i));
+                if (random.nextBoolean()) {
+                    part.writeChange(micros.get(i), bodies.encode(keys, null, image), 10);
+                } else {
+                    part.write(ExportLine.change(keys, null, image, micros.get(i)));
+                }
+            }
+        }
+        var export = writer.finish();
+
+        // When its data files are read back
+        var catalog = new VaultCatalog(s3.client(), layout);
+        var read = new ArrayList<ExportLine>();
+        for (ManifestFile f : catalog.exportFiles(export)) {
+            try (var reader = new DataFileReader(f.dataFileS3Key(), s3.client().getObject(b -> b.bucket("vault")
+                    .key(f.dataFileS3Key())), f.md5Checksum())) {
+                for (ExportLine line; (line = reader.next()) != null; ) {
+                    read.add(line);
+                }
+            }
+        }
+
+        // Then every line has its own time, keys and image (the manifest's files come in any order)
+        assertThat(read).hasSize(micros.size());
+        for (ExportLine line : read) {
+            int i = Integer.parseInt(line.keys().get("pk").s().substring(1));
+            assertThat(line.writeTimestampMicros()).as("k" + i).isEqualTo(micros.get(i));
+            assertThat(line.newImage().get("v").n()).isEqualTo("" + i);
+        }
+    }
+
     @Test
     void writesOneJsonObjectPerLineWithAnItemMember() throws Exception {
         var writer = new BackupWriter(s3.client(), layout, "000000000000", "us-east-1", "lines", "b-2", 10);
