@@ -42,7 +42,7 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  * (without {@code taskset} or with one core, nothing is pinned). So this JVM's heap is the
  * capture's own: the live heap after each collection is sampled while it runs.
  *
- * <pre>./mvnw -q -DskipTests install && java -Xmx512m -cp "$(cat benchmarks/target/classpath.txt):benchmarks/target/classes" \
+ * <pre>./mvnw -q -DskipTests install && java -Xms512m -Xmx512m -cp "$(cat benchmarks/target/classpath.txt):benchmarks/target/classes" \
  *     io.dynarestore.bench.CaptureBench [records]</pre>
  */
 public final class CaptureBench {
