@@ -11,9 +11,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,19 +24,14 @@ import org.slf4j.LoggerFactory;
 final class GroupCapture {
 
     private static final Logger log = LoggerFactory.getLogger(GroupCapture.class);
-    private static final Duration CATCH_UP_SLICE = Duration.ofSeconds(2);
 
     private final TableServices services;
     private final int index;
     private final int partition;
     private final Clock clock;
     private volatile ProtectionSet policy;
-    private volatile StreamCapture capture;
-    private volatile Duration pendingFlushInterval;
-    private volatile Instant nextStartAttempt = Instant.MIN;
-    private final ReentrantLock stepping = new ReentrantLock();
-    private volatile boolean stopped;
-    private ScheduledFuture<?> task;
+    private final CaptureStepper captures;
+    private final SerialTask ticks = new SerialTask(this::step);
 
     /** @param partition the policy topic's partition whose owner runs this group */
     GroupCapture(TableServices services, ProtectionSet policy, int index, int partition, Clock clock) {
@@ -48,6 +40,7 @@ final class GroupCapture {
         this.index = index;
         this.partition = partition;
         this.clock = clock;
+        this.captures = new CaptureStepper(() -> services.newCapture(this.policy, index, new Events()));
     }
 
     int partition() {
@@ -55,83 +48,36 @@ final class GroupCapture {
     }
 
     StreamCapture capture() {
-        return capture;
+        return captures.capture();
     }
 
-    synchronized void start(ScheduledExecutorService scheduler, Duration pollInterval) {
-        task = scheduler.scheduleWithFixedDelay(this::tick, 0, pollInterval.toMillis(), TimeUnit.MILLISECONDS);
+    void start(ScheduledExecutorService scheduler, Duration pollInterval) {
+        ticks.start(scheduler, pollInterval);
     }
 
     /** The same table's policy, with the same number of groups: a new flush interval applies to the running capture. */
     void update(ProtectionSet next) {
-        if (capture != null && !next.flushInterval().equals(policy.flushInterval())) {
-            pendingFlushInterval = next.flushInterval();
+        if (!next.flushInterval().equals(policy.flushInterval())) {
+            captures.flushEvery(next.flushInterval());
         }
         policy = next;
     }
 
     /** Stops, and returns once no step runs any more and the flush being written is in the vault. */
     void stop() {
-        synchronized (this) {
-            if (task != null) {
-                task.cancel(false);
-            }
-        }
-        stepping.lock();
-        try {
-            stopped = true;
-            StreamCapture running = capture;
-            capture = null;
-            if (running != null) {
-                running.stop();
-            }
-        } finally {
-            stepping.unlock();
-        }
-    }
-
-    private void tick() {
-        stepping.lock();
-        try {
-            if (!stopped) {
-                step();
-            }
-        } finally {
-            stepping.unlock();
-        }
+        ticks.stop(captures::stop);
     }
 
     private void step() {
         ProtectionSet p = policy;
         try {
-            if (capture == null) {
-                if (clock.instant().isBefore(nextStartAttempt)) {
-                    return;
-                }
-                var started = services.newCapture(p, index, new Events());
-                started.start();
-                capture = started;
-            }
-            Duration interval = pendingFlushInterval;
-            if (interval != null) {
-                pendingFlushInterval = null;
-                capture.flushEvery(interval);
-            }
-            long until = System.nanoTime() + CATCH_UP_SLICE.toNanos();
-            while (capture.step() && System.nanoTime() < until) {
-                // catching up
-            }
+            captures.step(clock.instant());
         } catch (RuntimeException e) {
             log.warn("capturing shard group {} of {} of {} failed: {}", index, p.shardGroups(), p.subject(),
                     e.toString());
             services.events().publish(ChangeLogFailed.of(p.account(), p.region(), p.table(), ChangeLogMethod.STREAMS,
                     "shard group " + index + " of " + p.shardGroups() + ": " + e.getMessage()));
-            StreamCapture failed = capture;
-            capture = null;
-            if (failed != null) {
-                failed.stop();
-            }
-            nextStartAttempt = clock.instant().plusSeconds(5);
+            captures.failed(clock.instant().plusSeconds(5));
         }
     }
 

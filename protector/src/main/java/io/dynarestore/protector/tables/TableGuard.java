@@ -27,10 +27,7 @@ import java.util.Optional;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,18 +43,16 @@ final class TableGuard {
 
     private static final Logger log = LoggerFactory.getLogger(TableGuard.class);
     private static final Duration BACKUP_RETRY = Duration.ofSeconds(30);
-    /** How long one tick reads on while the stream holds more: then backups, expiry and stop get their turn. */
-    private static final Duration CATCH_UP_SLICE = Duration.ofSeconds(2);
 
     private final TableServices services;
     private final int partition;
     private final Clock clock;
     private volatile ProtectionSet policy;
-    private volatile StreamCapture capture;
+    /** The capture of group 0 (of every shard, when the table is not split): a tick's slice, then backups and expiry. */
+    private final CaptureStepper captures;
     private volatile boolean captureStarted;
     private final AtomicBoolean backupRunning = new AtomicBoolean();
     private volatile boolean backupNow;
-    private volatile Instant nextStartAttempt = Instant.MIN;
     private volatile Instant nextExpiry = Instant.MIN;
     private final AtomicBoolean expiring = new AtomicBoolean();
     /** How long one expiry round waits for the fold of the restores in progress to catch up. */
@@ -65,10 +60,7 @@ final class TableGuard {
     private volatile Instant nextBackupAttempt = Instant.MIN;
     private volatile Instant slotListed;
     private volatile String onDemandListed;
-    private volatile Duration pendingFlushInterval;
-    private final ReentrantLock stepping = new ReentrantLock();
-    private volatile boolean stopped;
-    private ScheduledFuture<?> task;
+    private final SerialTask ticks = new SerialTask(this::step);
     private volatile Future<?> backup;
     private final ChangeLogExports changeLogExports;
     private final GroupStarts groupStarts;
@@ -80,6 +72,7 @@ final class TableGuard {
         this.clock = clock;
         this.changeLogExports = new ChangeLogExports(services, this::backupNow, clock);
         this.groupStarts = new GroupStarts(services, this::backupNow);
+        this.captures = new CaptureStepper(() -> services.newCapture(this.policy, 0, new CaptureEvents()));
     }
 
     int partition() {
@@ -87,11 +80,11 @@ final class TableGuard {
     }
 
     StreamCapture capture() {
-        return capture;
+        return captures.capture();
     }
 
-    synchronized void start(ScheduledExecutorService scheduler, Duration pollInterval) {
-        task = scheduler.scheduleWithFixedDelay(this::tick, 0, pollInterval.toMillis(), TimeUnit.MILLISECONDS);
+    void start(ScheduledExecutorService scheduler, Duration pollInterval) {
+        ticks.start(scheduler, pollInterval);
     }
 
     /**
@@ -100,18 +93,14 @@ final class TableGuard {
      * its unflushed writes to a gap).
      */
     void update(ProtectionSet next) {
-        StreamCapture running = capture;
         if (next.changeLogMethod() != policy.changeLogMethod() || next.shardGroups() != policy.shardGroups()) {
             // other groups are other chains: the new ones start at the stream's head, and a backup follows
-            stepping.lock(); // the capture is stepped by one thread at a time
-            try {
-                stopCapture();
+            ticks.exclusive(() -> { // the capture is stepped by one thread at a time
+                captures.stop();
                 captureStarted = false;
-            } finally {
-                stepping.unlock();
-            }
-        } else if (running != null && !next.flushInterval().equals(policy.flushInterval())) {
-            pendingFlushInterval = next.flushInterval();
+            });
+        } else if (!next.flushInterval().equals(policy.flushInterval())) {
+            captures.flushEvery(next.flushInterval());
         }
         policy = next;
     }
@@ -123,43 +112,13 @@ final class TableGuard {
 
     /** Stops, and returns once no step of this table runs any more. */
     void stop() {
-        synchronized (this) {
-            if (task != null) {
-                task.cancel(false);
-            }
-        }
+        ticks.cancel(); // first: no tick starts another backup once this one is cancelled
         Future<?> running = backup;
         if (running != null) {
             running.cancel(true);
         }
         changeLogExports.cancel();
-        stepping.lock();
-        try {
-            stopped = true;
-            stopCapture();
-        } finally {
-            stepping.unlock();
-        }
-    }
-
-    /** Stops the capture, waiting for the flush it is writing: no write of it races the next capture. */
-    private void stopCapture() {
-        StreamCapture running = capture;
-        capture = null;
-        if (running != null) {
-            running.stop();
-        }
-    }
-
-    private void tick() {
-        stepping.lock();
-        try {
-            if (!stopped) {
-                step();
-            }
-        } finally {
-            stepping.unlock();
-        }
+        ticks.stop(captures::stop);
     }
 
     private void step() {
@@ -187,49 +146,33 @@ final class TableGuard {
             // one table's trouble never stops the others; the next tick tries again
             log.warn("protecting {} failed: {}", key(), e.toString());
             ProtectionSet p = policy;
-            if (capture != null) {
+            if (captures.capture() != null) {
                 // what it read since its last flush is read again from the checkpoint: nothing is lost
                 publish(ChangeLogFailed.of(p.account(), p.region(), p.table(), ChangeLogMethod.STREAMS,
                         String.valueOf(e.getMessage())));
             }
-            stopCapture();
+            captures.failed(clock.instant().plusSeconds(5));
             captureStarted = false;
-            nextStartAttempt = clock.instant().plusSeconds(5);
         }
     }
 
     private void stepCapture(Instant now) {
-        ProtectionSet p = policy;
-        if (p.changeLogMethod() != ChangeLogMethod.STREAMS) {
+        if (policy.changeLogMethod() != ChangeLogMethod.STREAMS) {
             return;
         }
-        if (capture == null) {
-            if (now.isBefore(nextStartAttempt)) {
-                return;
-            }
-            var started = services.newCapture(p, 0, new CaptureEvents());
-            started.start();
-            capture = started;
+        StreamCapture started = captures.step(now);
+        if (started != null) {
             captureStarted = true;
             if (!started.resumed()) {
                 // a change log that starts afresh makes no earlier backup's later seconds restorable
                 backupNow();
             }
         }
-        Duration interval = pendingFlushInterval;
-        if (interval != null) {
-            pendingFlushInterval = null;
-            capture.flushEvery(interval);
-        }
-        // while the stream holds more than a page, read on without the poll interval's pause, a while
-        long until = System.nanoTime() + CATCH_UP_SLICE.toNanos();
-        while (capture.step() && System.nanoTime() < until) {
-            // catching up
-        }
     }
 
     private void maybeBackup(Instant now) {
         ProtectionSet p = policy;
+        StreamCapture capture = captures.capture();
         if (backupRunning.get() || now.isBefore(nextBackupAttempt)) {
             return;
         }
@@ -313,7 +256,7 @@ final class TableGuard {
         ProtectionSet p = policy;
         Expiry.Expired gone;
         try {
-            if (stopped) {
+            if (ticks.stopped()) {
                 return;
             }
             var held = services.restores().held(p.account(), p.region(), p.table(), now, HOLDS_WAIT);
