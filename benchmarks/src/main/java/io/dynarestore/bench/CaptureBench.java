@@ -223,8 +223,9 @@ public final class CaptureBench {
             for (String line; (line = commands.readLine()) != null; ) { // until the bench ends
                 String[] command = line.split(" ");
                 if (command[0].equals("FILL")) {
-                    var items = new RandomItems(Integer.parseInt(command[2]), RandomItems.Shape.simple());
-                    for (int i = 0; i < Integer.parseInt(command[2]); i++) {
+                    int n = Integer.parseInt(command[2]);
+                    var items = new RandomItems(n, RandomItems.Shape.simple());
+                    for (int i = 0; i < n; i++) {
                         endpoint.recordCreated(command[1], json.readTree(
                                 io.dynarestore.core.codec.DynamoJson.toJson(items.item(i))));
                     }

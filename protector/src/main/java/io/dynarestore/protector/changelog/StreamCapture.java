@@ -69,7 +69,7 @@ public final class StreamCapture {
     private final Listener listener;
     private final Executor writers;
     private List<CapturedWrite> pending = new ArrayList<>();
-    /** Encodes each write as it is read: the capture is stepped by one thread at a time. */
+    /** The flush being written, at most one: the capture is stepped by one thread at a time. */
     private CompletableFuture<ChangeLogFlush.Written> inFlight;
     /** Writes in the flush in flight (0 when none), for {@link #buffered()}. */
     private int flushingCount;
