@@ -28,7 +28,7 @@ public final class RestoreFiles {
     }
 
     /** The restore's summary, if the restore is known. */
-    public Optional<RestoreView.Summary> summary(String restoreId) {
+    public Optional<RestoreSummary> summary(String restoreId) {
         return views.find(restoreId);
     }
 

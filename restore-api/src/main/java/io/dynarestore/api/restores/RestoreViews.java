@@ -10,6 +10,7 @@ import io.dynarestore.contracts.status.RestoreEvent;
 import io.dynarestore.contracts.status.RestoreState;
 import io.dynarestore.contracts.status.RestoreView;
 import io.dynarestore.core.kafka.ConsumerHealth;
+import io.dynarestore.core.restore.RollbackPolicy;
 import io.dynarestore.core.kafka.Messages;
 import io.dynarestore.core.kafka.TopicLog;
 import java.time.Duration;
@@ -57,7 +58,7 @@ final class RestoreViews implements SmartLifecycle {
     }
 
     /** The restore's summary, if any event (or this replica's own submission) named it. */
-    Optional<RestoreView.Summary> find(String restoreId) {
+    Optional<RestoreSummary> find(String restoreId) {
         RestoreView view = views.get(restoreId);
         if (view == null) {
             view = pending.get(restoreId);
@@ -66,7 +67,7 @@ final class RestoreViews implements SmartLifecycle {
             return Optional.empty();
         }
         synchronized (view) {
-            return Optional.of(view.summary());
+            return Optional.of(RestoreSummary.of(view));
         }
     }
 
@@ -88,7 +89,7 @@ final class RestoreViews implements SmartLifecycle {
             return "the restore is unknown";
         }
         synchronized (view) {
-            return view.rollbackRefusal();
+            return RollbackPolicy.refusal(view);
         }
     }
 
@@ -131,7 +132,7 @@ final class RestoreViews implements SmartLifecycle {
     }
 
     /** Waits until the planner answered the restore (or {@code timeout} passed) and returns its summary. */
-    RestoreView.Summary awaitVerdict(String restoreId, Duration timeout) {
+    RestoreSummary awaitVerdict(String restoreId, Duration timeout) {
         Instant deadline = Instant.now().plus(timeout);
         synchronized (this) {
             while (!views.containsKey(restoreId) && Instant.now().isBefore(deadline)) {
@@ -218,12 +219,12 @@ final class RestoreViews implements SmartLifecycle {
     }
 
     /** A snapshot of every restore this replica knows (those answered by the planner and its own pending ones). */
-    List<RestoreView.Summary> all() {
-        var byId = new LinkedHashMap<String, RestoreView.Summary>();
+    List<RestoreSummary> all() {
+        var byId = new LinkedHashMap<String, RestoreSummary>();
         for (var map : List.of(pending, views)) { // the planner's answer wins over a pending submission
             for (RestoreView view : map.values()) {
                 synchronized (view) {
-                    byId.put(view.restoreId(), view.summary());
+                    byId.put(view.restoreId(), RestoreSummary.of(view));
                 }
             }
         }

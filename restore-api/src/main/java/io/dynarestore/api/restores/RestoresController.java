@@ -57,7 +57,7 @@ class RestoresController {
      * The answer to a submission: the restore's summary, and for a file sent by email link the
      * passcode, shown here once and never again.
      */
-    record Submitted(@JsonUnwrapped RestoreView.Summary restore, EmailLink emailLink) {
+    record Submitted(@JsonUnwrapped RestoreSummary restore, EmailLink emailLink) {
     }
 
     /** The passcode of an email link: give it to the recipients by another channel than email. */
@@ -134,7 +134,7 @@ class RestoresController {
         }
         EventPublisher.await(publisher.send(Topic.REQUESTS, request.restoreId(), request, Callers.name()));
         views.submitted(request);
-        RestoreView.Summary summary = views.awaitVerdict(request.restoreId(), properties.verdictTimeout());
+        RestoreSummary summary = views.awaitVerdict(request.restoreId(), properties.verdictTimeout());
         if (summary.state() == RestoreState.REJECTED) {
             throw ApiProblem.rejected(summary.code(), summary.reason(), null);
         }
@@ -157,7 +157,7 @@ class RestoresController {
 
     @Operation(summary = "A restore's state, progress and timeline")
     @GetMapping(path = "/restores/{restoreId}", produces = MediaType.APPLICATION_JSON_VALUE)
-    RestoreView.Summary get(@PathVariable String restoreId) {
+    RestoreSummary get(@PathVariable String restoreId) {
         var summary = views.find(restoreId).orElseThrow(() -> new ApiProblem(404, "RESTORE_NOT_FOUND",
                 "No restore has the id " + restoreId + ". Restores started on Kafka appear once the planner "
                         + "has answered them.", null));

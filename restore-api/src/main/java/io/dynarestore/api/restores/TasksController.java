@@ -59,7 +59,7 @@ class TasksController {
     }
 
     /** A page of restores, and the link to the next page while there is one. */
-    record Page(List<RestoreView.Summary> items, String next) {
+    record Page(List<RestoreSummary> items, String next) {
     }
 
     /** Why a restore is cancelled; both optional. */
@@ -81,9 +81,9 @@ class TasksController {
         Instant from = instant("since", since);
         Instant to = instant("until", until);
         Key after = cursor == null ? null : Key.decode(cursor);
-        Comparator<RestoreView.Summary> newestFirst = Comparator.comparing(Key::of, Key.NEWEST_FIRST);
+        Comparator<RestoreSummary> newestFirst = Comparator.comparing(Key::of, Key.NEWEST_FIRST);
         var held = Callers.roles();
-        List<RestoreView.Summary> matching = views.all().stream()
+        List<RestoreSummary> matching = views.all().stream()
                 .filter(s -> Access.missing(views.toFollow(s.restoreId(), defaultAccount), held).isEmpty())
                 .filter(s -> table == null || table.equals(s.source() == null ? null : s.source().table())
                         || s.destination() != null && table.equals(s.destination().tableName()))
@@ -97,8 +97,8 @@ class TasksController {
         if (matching.size() <= limit) {
             return new Page(matching, null);
         }
-        List<RestoreView.Summary> page = matching.subList(0, limit);
-        RestoreView.Summary last = page.get(limit - 1);
+        List<RestoreSummary> page = matching.subList(0, limit);
+        RestoreSummary last = page.get(limit - 1);
         var next = new StringBuilder("/restores?limit=").append(limit).append("&cursor=")
                 .append(Key.of(last).encode());
         if (table != null) {
@@ -121,9 +121,9 @@ class TasksController {
                     + "back. 202 with the restore; 404 unknown; 409 when it ended already or is not accepted yet. "
                     + "Optional body: {\"requestedBy\": ..., \"reason\": ...}.")
     @PostMapping(path = "/restores/{restoreId}/cancel", produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<RestoreView.Summary> cancel(@PathVariable String restoreId,
+    ResponseEntity<RestoreSummary> cancel(@PathVariable String restoreId,
                                                @RequestBody(required = false) CancelBody body) {
-        RestoreView.Summary summary = acting(restoreId, "Cancelling this restore");
+        RestoreSummary summary = acting(restoreId, "Cancelling this restore");
         if (summary.state() != null && summary.state().terminal()) {
             throw new ApiProblem(409, "RESTORE_ENDED", "Restore " + restoreId + " is " + summary.state()
                     + " already; there is nothing to cancel.", null);
@@ -146,9 +146,9 @@ class TasksController {
                     + "it is still running, wrote a new table or a file, was a dry run, or is rolled back already. "
                     + "Optional body: {\"requestedBy\": ..., \"reason\": ...}.")
     @PostMapping(path = "/restores/{restoreId}/rollback", produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<RestoreView.Summary> rollback(@PathVariable String restoreId,
+    ResponseEntity<RestoreSummary> rollback(@PathVariable String restoreId,
                                                  @RequestBody(required = false) CancelBody body) {
-        RestoreView.Summary summary = acting(restoreId, "Rolling this restore back");
+        RestoreSummary summary = acting(restoreId, "Rolling this restore back");
         String refusal = views.rollbackRefusal(restoreId);
         if (refusal != null) {
             throw new ApiProblem(409, "ROLLBACK_NOT_POSSIBLE", "Restore " + restoreId + " cannot be rolled back: "
@@ -161,8 +161,8 @@ class TasksController {
     }
 
     /** The restore a command acts on; 404 when unknown, 403 when the caller lacks the roles it needed. */
-    private RestoreView.Summary acting(String restoreId, String what) {
-        RestoreView.Summary summary = views.find(restoreId).orElseThrow(() -> new ApiProblem(404, "RESTORE_NOT_FOUND",
+    private RestoreSummary acting(String restoreId, String what) {
+        RestoreSummary summary = views.find(restoreId).orElseThrow(() -> new ApiProblem(404, "RESTORE_NOT_FOUND",
                 "No restore has the id " + restoreId + ".", null));
         views.request(restoreId).ifPresent(r -> Callers.require(Access.requiredFor(r, defaultAccount), what));
         return summary;
@@ -214,7 +214,7 @@ class TasksController {
                 .comparing((Key k) -> k.createdAt() == null ? Instant.EPOCH : k.createdAt())
                 .thenComparing(Key::restoreId).reversed();
 
-        static Key of(RestoreView.Summary s) {
+        static Key of(RestoreSummary s) {
             return new Key(s.createdAt(), s.restoreId());
         }
 

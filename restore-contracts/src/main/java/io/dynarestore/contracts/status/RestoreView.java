@@ -1,12 +1,8 @@
 package io.dynarestore.contracts.status;
 
-import io.dynarestore.contracts.request.Destination;
 import io.dynarestore.contracts.request.RestoreRequested;
-import io.dynarestore.contracts.request.Source;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -19,46 +15,40 @@ import java.util.Map;
  * Once a restore ends, only its request's {@link RestoreRequested#outline() outline} and
  * {@link RestoreRequested#substanceDigest() digest} are kept, so that many ended restores take
  * little memory.
- * Not thread-safe: one thread folds, readers take {@link #summary()} snapshots.
+ * Not thread-safe: one thread folds, readers read it between events.
  */
 public final class RestoreView {
 
-    private final String restoreId;
-    private RestoreState state;
-    private RestoreRequested request;
-    private String requestDigest;
-    private String principal;
-    private Instant pointInTime;
-    private List<String> warnings;
-    private RestorePlanned plan;
-    private TableRef destination;
-    private final Map<Integer, SegmentCounts> completed = new HashMap<>();
-    private final Map<Integer, SegmentCounts> inFlight = new HashMap<>();
-    private final Map<Integer, String> failedSegments = new HashMap<>();
-    private boolean dispatched;
-    private boolean deltaDispatched;
-    private RejectionCode code;
-    private String reason;
-    private Long finalItems;
-    private Instant createdAt;
-    private Instant updatedAt;
-    private final List<Milestone> timeline = new ArrayList<>();
-    private CapacityRaiseStarted capacityRaised;
-    private CapacityRestored capacityRestored;
-    private ImportStaged importStaged;
-    private ImportStarted importStarted;
-    private ImportCompleted importCompleted;
-    private SnapRestoreStarted snapStarted;
-    private ExportCompleted exportCompleted;
-    private CancellationStarted cancellation;
-    private final Map<Integer, Long> wcu = new HashMap<>();
-    private final Map<Integer, Long> throttles = new HashMap<>();
-    private final Map<Integer, SegmentCounts> cancelled = new HashMap<>();
-    private final Map<Integer, SegmentCompleted.Check> checks = new HashMap<>();
-    private Diff diff;
-    private Verification verification;
-    private RollbackStarted rollbackStarted;
-    private RestoreEvent rollbackEnd;
+    final String restoreId;
+    RestoreState state;
+    RestoreRequested request;
+    String requestDigest;
+    String principal;
+    Instant pointInTime;
+    List<String> warnings;
+    RestorePlanned plan;
+    TableRef destination;
+    final SegmentTally segments = new SegmentTally();
+    RestoreProgressed progress;
+    boolean dispatched;
+    boolean deltaDispatched;
+    RejectionCode code;
+    String reason;
+    Long finalItems;
+    Instant createdAt;
+    Instant updatedAt;
+    final List<Milestone> timeline = new ArrayList<>();
+    CapacityRaiseStarted capacityRaised;
+    CapacityRestored capacityRestored;
+    ImportStaged importStaged;
+    ImportStarted importStarted;
+    ImportCompleted importCompleted;
+    SnapRestoreStarted snapStarted;
+    ExportCompleted exportCompleted;
+    CancellationStarted cancellation;
+    Verification verification;
+    RollbackStarted rollbackStarted;
+    RestoreEvent rollbackEnd;
 
     public RestoreView(String restoreId) {
         this.restoreId = restoreId;
@@ -75,146 +65,11 @@ public final class RestoreView {
         return view;
     }
 
+    /** Folds {@code event} by the rules of {@link RestoreFold}. */
     public void apply(RestoreEvent event) {
-        if (createdAt == null) {
-            createdAt = event.occurredAt();
-        }
-        updatedAt = event.occurredAt();
-        if (event instanceof CapacityRaiseStarted e) {
-            if (capacityRaised == null) {
-                capacityRaised = e; // the first carries the values from before any raise
-            }
-            return;
-        }
-        if (event instanceof CapacityRestored e) {
-            capacityRestored = e;
-            return;
-        }
-        if (event instanceof RollbackStarted e) {
-            // a rollback follows the end; one that failed may be started again
-            if (state != null && state.terminal() && (rollbackStarted == null || rollbackEnd instanceof RollbackFailed)) {
-                rollbackStarted = e;
-                rollbackEnd = null;
-                timeline.add(new Milestone(state, e.type(), e.occurredAt()));
-            }
-            return;
-        }
-        if (event instanceof RollbackCompleted || event instanceof RollbackFailed) {
-            if (rollbackStarted != null && rollbackEnd == null) {
-                rollbackEnd = event;
-                timeline.add(new Milestone(state, event.type(), event.occurredAt()));
-            }
-            return;
-        }
-        if (state != null && state.terminal()) {
-            return;
-        }
-        if (event instanceof RestoreAccepted e) {
-            request = e.request();
-            requestDigest = e.request() == null ? null : e.request().substanceDigest();
-            principal = e.principal();
-            pointInTime = e.pointInTime();
-            warnings = e.warnings();
-            moveTo(RestoreState.ACCEPTED, e);
-        } else if (event instanceof RestoreRejected e) {
-            if (state != null && state != RestoreState.REQUESTED) {
-                return; // only a request that was never accepted can be rejected
-            }
-            code = e.code();
-            reason = e.reason();
-            moveTo(RestoreState.REJECTED, e);
-        } else if (event instanceof RestorePlanned e) {
-            plan = e;
-            destination = e.destination();
-            if (e.warnings() != null) {
-                warnings = e.warnings();
-            }
-            moveTo(RestoreState.PLANNED, e);
-        } else if (event instanceof DestinationReady e) {
-            destination = e.table();
-            moveTo(RestoreState.RUNNING, e);
-        } else if (event instanceof SegmentsDispatched e) {
-            if (state == RestoreState.PLANNED) {
-                moveTo(RestoreState.RUNNING, e); // work without a table to prepare (a file export)
-            }
-            if (e.phase() == SegmentsDispatched.Phase.DELTA) {
-                deltaDispatched = true;
-            } else {
-                dispatched = true;
-                deltaDispatched |= e.phase() == null || e.phase() == SegmentsDispatched.Phase.ALL;
-            }
-        } else if (event instanceof SegmentProgressed e) {
-            if (!completed.containsKey(e.segment())) {
-                inFlight.put(e.segment(), SegmentCounts.written(e.itemsWritten(), e.bytesWritten()));
-                if (e.wcuConsumed() != null) {
-                    wcu.put(e.segment(), e.wcuConsumed());
-                }
-                if (e.throttles() != null) {
-                    throttles.merge(e.segment(), e.throttles(), Math::max);
-                }
-            }
-        } else if (event instanceof SegmentCompleted e) {
-            inFlight.remove(e.segment());
-            if (!completed.containsKey(e.segment())) {
-                wcu.put(e.segment(), e.wcuConsumed());
-            }
-            if (completed.putIfAbsent(e.segment(), SegmentCounts.of(e)) == null) {
-                if (e.check() != null) {
-                    checks.put(e.segment(), e.check());
-                }
-                if (e.diff() != null) {
-                    diff = (diff == null ? Diff.empty() : diff).plus(e.diff());
-                }
-            }
-        } else if (event instanceof ImportStaged e) {
-            importStaged = e;
-        } else if (event instanceof ImportStarted e) {
-            importStarted = e;
-        } else if (event instanceof ImportCompleted e) {
-            importCompleted = e;
-        } else if (event instanceof SnapRestoreStarted e) {
-            snapStarted = e;
-        } else if (event instanceof ExportCompleted e) {
-            exportCompleted = e;
-        } else if (event instanceof SegmentFailed e) {
-            failedSegments.put(e.segment(), e.reason());
-        } else if (event instanceof RestoreCompleted e) {
-            finalItems = e.itemsWritten();
-            verification = e.verification();
-            if (e.diff() != null) {
-                diff = e.diff();
-            }
-            destination = e.destination();
-            moveTo(RestoreState.COMPLETED, e);
-        } else if (event instanceof RestoreFailed e) {
-            reason = e.reason();
-            verification = e.verification();
-            finalItems = e.itemsWritten();
-            moveTo(RestoreState.FAILED, e);
-        } else if (event instanceof CancellationStarted e) {
-            if (cancellation == null) {
-                cancellation = e;
-                timeline.add(new Milestone(state, e.type(), e.occurredAt()));
-            }
-        } else if (event instanceof SegmentCancelled e) {
-            if (!completed.containsKey(e.segment())) {
-                inFlight.remove(e.segment());
-                cancelled.putIfAbsent(e.segment(), SegmentCounts.written(e.itemsWritten(), e.bytesWritten()));
-            }
-        } else if (event instanceof RestoreCancelled e) {
-            reason = e.note();
-            finalItems = e.itemsWritten();
-            moveTo(RestoreState.CANCELLED, e);
-        }
+        RestoreFold.apply(this, event);
     }
 
-    private void moveTo(RestoreState next, RestoreEvent cause) {
-        state = next;
-        timeline.add(new Milestone(next, cause.type(), cause.occurredAt()));
-        if (next.terminal() && request != null) {
-            request = request.outline(); // what rollbacks, authorization and the summary still need
-        }
-    }
 
     public String restoreId() {
         return restoreId;
@@ -275,32 +130,24 @@ public final class RestoreView {
 
     /** Segments that completed (each once), with their counts. */
     public Map<Integer, SegmentCounts> completedSegments() {
-        return Collections.unmodifiableMap(completed);
+        return segments.completed();
     }
 
     /** Segments that failed for good, with the reasons. */
     public Map<Integer, String> failedSegments() {
-        return Collections.unmodifiableMap(failedSegments);
+        return segments.failed();
     }
 
     public long itemsDeleted() {
-        return sum(SegmentCompleted.Counts::deleted);
+        return segments.sumOfCompleted(SegmentCompleted.Counts::deleted);
     }
 
     public long itemsOverwritten() {
-        return sum(SegmentCompleted.Counts::overwritten);
+        return segments.sumOfCompleted(SegmentCompleted.Counts::overwritten);
     }
 
     public long itemsUnchanged() {
-        return sum(SegmentCompleted.Counts::unchanged);
-    }
-
-    private long sum(java.util.function.ToLongFunction<SegmentCompleted.Counts> count) {
-        long sum = 0;
-        for (SegmentCounts c : completed.values()) {
-            sum += count.applyAsLong(c.lines());
-        }
-        return sum;
+        return segments.sumOfCompleted(SegmentCompleted.Counts::unchanged);
     }
 
     /** The point in time the restore resolved to, for point-in-time restores. */
@@ -311,13 +158,7 @@ public final class RestoreView {
     public long bytesWritten() {
         long sum = importCompleted == null ? 0 : importCompleted.bytesProcessed();
         sum += exportCompleted == null ? 0 : exportCompleted.bytes();
-        for (SegmentCounts c : completed.values()) {
-            sum += c.bytesWritten();
-        }
-        for (SegmentCounts c : cancelled.values()) {
-            sum += c.bytesWritten();
-        }
-        return sum;
+        return sum + segments.bytesWritten();
     }
 
     public Instant createdAt() {
@@ -330,30 +171,52 @@ public final class RestoreView {
         }
         long sum = importCompleted == null ? 0 : importCompleted.itemsImported();
         sum += exportCompleted == null ? 0 : exportCompleted.items();
-        for (var segments : List.of(completed, inFlight, cancelled)) {
-            for (SegmentCounts c : segments.values()) {
-                sum += c.lines().written();
-            }
-        }
-        return sum;
+        return sum + segments.itemsWritten();
     }
 
     /** Write units the writers reported consuming (completed segments, and the latest progress of the others). */
     public long wcuConsumed() {
-        long sum = 0;
-        for (long w : wcu.values()) {
-            sum += w;
-        }
-        return sum;
+        return segments.wcuConsumed();
     }
 
     /** Throttled calls the writers reported, as of each segment's latest progress. */
     public long throttles() {
-        long sum = 0;
-        for (long t : throttles.values()) {
-            sum += t;
-        }
-        return sum;
+        return segments.throttles();
+    }
+
+    /** The planner's latest progress report (rates and ETA) while the restore runs; {@code null} once it ended. */
+    public RestoreProgressed progress() {
+        return state != null && state.terminal() ? null : progress;
+    }
+
+    /** The warnings of the acceptance, replaced by the plan's when it has any. */
+    public List<String> warnings() {
+        return warnings;
+    }
+
+    /** Why the restore was rejected, failed or cancelled. */
+    public String reason() {
+        return reason;
+    }
+
+    /** The code of a rejection. */
+    public RejectionCode code() {
+        return code;
+    }
+
+    /** The state changes so far, oldest first, with the cancel and rollback events among them. */
+    public List<Milestone> timeline() {
+        return List.copyOf(timeline);
+    }
+
+    /** The rollback started last, if any. */
+    public RollbackStarted rollbackStarted() {
+        return rollbackStarted;
+    }
+
+    /** How that rollback ended ({@link RollbackCompleted} or {@link RollbackFailed}); {@code null} while it runs. */
+    public RestoreEvent rollbackEnd() {
+        return rollbackEnd;
     }
 
     /** The cancel the planner took, if any. */
@@ -363,17 +226,17 @@ public final class RestoreView {
 
     /** Segments stopped by a cancel (each once), with their item and byte counts. */
     public Map<Integer, SegmentCounts> cancelledSegments() {
-        return Collections.unmodifiableMap(cancelled);
+        return segments.cancelled();
     }
 
     /** The checks the writers reported with each completed segment (the first completion of each). */
     public Map<Integer, SegmentCompleted.Check> segmentChecks() {
-        return Collections.unmodifiableMap(checks);
+        return segments.checks();
     }
 
     /** What a dry run found so far (the sum of its completed segments), or at its end. */
     public Diff diff() {
-        return diff;
+        return segments.diff();
     }
 
     /** Whether the request is a dry run. */
@@ -385,80 +248,9 @@ public final class RestoreView {
         return verification;
     }
 
-    /**
-     * Why a restore cannot be rolled back now, or {@code null} when it can: it must have ended
-     * (completed, failed or cancelled) after writing into an existing table or in place, not be a
-     * dry run, and not be rolled back already or being rolled back.
-     */
-    public String rollbackRefusal() {
-        if (state() == null || request() == null) {
-            return "the restore is unknown";
-        }
-        if (!state().terminal()) {
-            return "restore " + restoreId() + " is " + state() + "; cancel it first, then roll it back";
-        }
-        if (state() == RestoreState.REJECTED) {
-            return "restore " + restoreId() + " was rejected and wrote nothing";
-        }
-        var destination = request().destination();
-        if (destination instanceof Destination.File) {
-            return "restore " + restoreId() + " wrote a file and changed no table";
-        }
-        if (destination instanceof Destination.NewTable) {
-            return "restore " + restoreId() + " created its table, which has no undo journal; delete the table "
-                    + "instead";
-        }
-        if (dryRun()) {
-            return "restore " + restoreId() + " was a dry run and wrote nothing";
-        }
-        if (rollingBack()) {
-            return "restore " + restoreId() + " is being rolled back already";
-        }
-        if (rollbackEnd instanceof RollbackCompleted) {
-            return "restore " + restoreId() + " was rolled back already";
-        }
-        return null;
-    }
-
     /** Whether a rollback was started and has not ended. */
     public boolean rollingBack() {
         return rollbackStarted != null && rollbackEnd == null;
-    }
-
-    public Summary summary() {
-        return new Summary(restoreId, state, request == null ? null : request.source(), pointInTime,
-                destination, plan == null ? null : plan.strategy(), plan == null ? null : plan.segments(),
-                completed.size(), itemsWritten(), itemsOverwritten(), itemsUnchanged(), itemsDeleted(),
-                plan == null ? null : plan.estimatedItems(), warnings, code, reason,
-                failedSegments.isEmpty() ? null : Map.copyOf(failedSegments), createdAt, updatedAt,
-                List.copyOf(timeline), fileInfo(), cancellation == null ? null : cancellation.occurredAt(),
-                dryRun() ? Boolean.TRUE : null, diff, verification, rollbackInfo(), rollbackRefusal() == null,
-                principal, request == null ? null : request.requestedBy());
-    }
-
-    private RollbackInfo rollbackInfo() {
-        if (rollbackStarted == null) {
-            return null;
-        }
-        if (rollbackEnd instanceof RollbackCompleted c) {
-            return new RollbackInfo("COMPLETED", rollbackStarted.occurredAt(), c.occurredAt(), c.itemsRestored(),
-                    c.itemsDeleted(), c.itemsUnchanged(), null);
-        }
-        if (rollbackEnd instanceof RollbackFailed f) {
-            return new RollbackInfo("FAILED", rollbackStarted.occurredAt(), f.occurredAt(), null, null, null,
-                    f.reason());
-        }
-        return new RollbackInfo("RUNNING", rollbackStarted.occurredAt(), null, null, null, null, null);
-    }
-
-    private FileInfo fileInfo() {
-        ExportCompleted e = exportCompleted;
-        if (e == null) {
-            return null;
-        }
-        return new FileInfo("/restores/" + restoreId + "/download", e.items(), e.bytes(), e.sha256(), e.capped(),
-                e.matching(), e.capped() ? "The export stopped at its cap of " + e.items() + " items; more items "
-                + "match. Narrow the filter, or restore the records into a table." : null);
     }
 
     /** The raise of the destination's write capacity, with the original values, if one was started. */
@@ -494,33 +286,5 @@ public final class RestoreView {
 
     /** A state change, with the event that caused it. */
     public record Milestone(RestoreState state, String event, Instant at) {
-    }
-
-    /** An immutable snapshot of a restore, as the tasks API and dashboards show it. */
-    public record Summary(String restoreId, RestoreState state, Source source,
-                          Instant pointInTime, TableRef destination, RestorePlanned.Strategy strategy, Integer segments,
-                          int segmentsCompleted, long itemsWritten, long itemsOverwritten, long itemsUnchanged,
-                          long itemsDeleted, Long estimatedItems, List<String> warnings, RejectionCode code,
-                          String reason, Map<Integer, String> failedSegments, Instant createdAt, Instant updatedAt,
-                          List<Milestone> timeline, FileInfo file, Instant cancelRequestedAt, Boolean dryRun,
-                          Diff diff, Verification verification, RollbackInfo rollback, boolean rollbackPossible,
-                          String principal, String requestedBy) {
-    }
-
-    /**
-     * The rollback of a restore: RUNNING, COMPLETED or FAILED, when it started and ended, and
-     * what it put back (items restored to their prior image, items created by the restore and
-     * deleted again, keys already as they were).
-     */
-    public record RollbackInfo(String state, Instant startedAt, Instant endedAt, Long itemsRestored,
-                               Long itemsDeleted, Long itemsUnchanged, String reason) {
-    }
-
-    /**
-     * A granular-recovery file: where to download it, its rows, size and SHA-256, and whether the
-     * cap stopped it short of the {@code matching} items.
-     */
-    public record FileInfo(String download, long items, long bytes, String sha256, boolean capped, long matching,
-                           String note) {
     }
 }

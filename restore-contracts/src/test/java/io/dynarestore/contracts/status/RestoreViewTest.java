@@ -7,7 +7,11 @@ import io.dynarestore.contracts.request.RestoreRequested;
 import io.dynarestore.contracts.request.Scope;
 import io.dynarestore.contracts.request.Source;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class RestoreViewTest {
 
@@ -38,11 +42,10 @@ class RestoreViewTest {
         view.apply(SegmentCompleted.of("r1", 0, 10, 1000, 10, "w3", 5));
 
         // Then it is running with 15 items and one segment done
-        var summary = view.summary();
-        assertThat(summary.state()).isEqualTo(RestoreState.RUNNING);
-        assertThat(summary.segmentsCompleted()).isEqualTo(1);
-        assertThat(summary.itemsWritten()).isEqualTo(15);
-        assertThat(summary.timeline()).extracting(RestoreView.Milestone::state)
+        assertThat(view.state()).isEqualTo(RestoreState.RUNNING);
+        assertThat(view.completedSegments()).hasSize(1);
+        assertThat(view.itemsWritten()).isEqualTo(15);
+        assertThat(view.timeline()).extracting(RestoreView.Milestone::state)
                 .containsExactly(RestoreState.ACCEPTED, RestoreState.PLANNED, RestoreState.RUNNING);
     }
 
@@ -63,16 +66,15 @@ class RestoreViewTest {
         view.apply(RestoreCancelled.of("r1", 16, "16 items were written to orders-restored and stay there."));
 
         // Then it is CANCELLED with 16 items, the note as its reason, and the cancel in its timeline
-        var summary = view.summary();
-        assertThat(summary.state()).isEqualTo(RestoreState.CANCELLED);
-        assertThat(summary.itemsWritten()).isEqualTo(16);
-        assertThat(summary.reason()).contains("stay there");
-        assertThat(summary.cancelRequestedAt()).isNotNull();
-        assertThat(summary.timeline()).extracting(RestoreView.Milestone::event)
+        assertThat(view.state()).isEqualTo(RestoreState.CANCELLED);
+        assertThat(view.itemsWritten()).isEqualTo(16);
+        assertThat(view.reason()).contains("stay there");
+        assertThat(view.cancellation()).isNotNull();
+        assertThat(view.timeline()).extracting(RestoreView.Milestone::event)
                 .containsSubsequence("CancellationStarted", "RestoreCancelled");
         // and a late completion changes nothing
         view.apply(SegmentCompleted.of("r1", 2, 99, 9900, 99, "w4", 5));
-        assertThat(view.summary().itemsWritten()).isEqualTo(16);
+        assertThat(view.itemsWritten()).isEqualTo(16);
     }
 
     @Test
@@ -95,9 +97,9 @@ class RestoreViewTest {
     void keepsTheReasonOfARejection() {
         var view = new RestoreView("r1");
         view.apply(RestoreRejected.of("r1", RejectionCode.BACKUP_EXPIRED, "backup b1 expired", null));
-        assertThat(view.summary().state()).isEqualTo(RestoreState.REJECTED);
-        assertThat(view.summary().reason()).isEqualTo("backup b1 expired");
-        assertThat(view.summary().code()).isEqualTo(RejectionCode.BACKUP_EXPIRED);
+        assertThat(view.state()).isEqualTo(RestoreState.REJECTED);
+        assertThat(view.reason()).isEqualTo("backup b1 expired");
+        assertThat(view.code()).isEqualTo(RejectionCode.BACKUP_EXPIRED);
     }
 
     static final RestoreRequested IN_PLACE = new RestoreRequested("r2", null, null, null, null, null,
@@ -109,51 +111,75 @@ class RestoreViewTest {
         // Given a running in-place restore
         var view = new RestoreView("r2");
         view.apply(RestoreAccepted.of(IN_PLACE));
-        assertThat(view.rollbackRefusal()).contains("cancel it first");
 
         // When a rollback is started before it ended, it is not folded
         view.apply(RollbackStarted.of("r2", "ops", "too early"));
         assertThat(view.rollingBack()).isFalse();
+        assertThat(view.rollbackStarted()).isNull();
 
         // When it fails, then its rollback starts and fails
         view.apply(RestoreFailed.of("r2", "boom", 3));
-        assertThat(view.rollbackRefusal()).isNull();
         view.apply(RollbackStarted.of("r2", "ops", "undo"));
         assertThat(view.rollingBack()).isTrue();
-        assertThat(view.rollbackRefusal()).contains("being rolled back already");
         view.apply(RollbackFailed.of("r2", "DynamoDB away"));
-        assertThat(view.summary().rollback().state()).isEqualTo("FAILED");
-        assertThat(view.summary().rollbackPossible()).isTrue();
+        assertThat(view.rollingBack()).isFalse();
+        assertThat(view.rollbackEnd()).isInstanceOf(RollbackFailed.class);
 
         // Then it may be rolled back again, once: a completed rollback ends it for good
         view.apply(RollbackStarted.of("r2", "ops", "again"));
         view.apply(RollbackCompleted.of("r2", TABLE, 4, 1, 2, 7, 10));
         view.apply(RollbackStarted.of("r2", "ops", "a third time"));
         assertThat(view.rollingBack()).isFalse();
-        var summary = view.summary();
-        assertThat(summary.state()).isEqualTo(RestoreState.FAILED);
-        assertThat(summary.rollback()).isEqualTo(new RestoreView.RollbackInfo("COMPLETED",
-                summary.rollback().startedAt(), summary.rollback().endedAt(), 4L, 1L, 2L, null));
-        assertThat(view.rollbackRefusal()).contains("rolled back already");
-        assertThat(summary.rollbackPossible()).isFalse();
+        assertThat(view.rollbackStarted().reason()).isEqualTo("again");
+        assertThat(view.rollbackEnd()).isInstanceOf(RollbackCompleted.class);
+        assertThat(view.state()).isEqualTo(RestoreState.FAILED);
+        assertThat(view.timeline()).extracting(RestoreView.Milestone::event).containsSubsequence("RestoreFailed",
+                "RollbackStarted", "RollbackFailed", "RollbackStarted", "RollbackCompleted");
     }
 
     @Test
-    void refusesToRollBackNewTablesAndDryRuns() {
-        // Given a completed restore into a new table, and a completed dry run in place
-        var created = running();
-        created.apply(RestoreCompleted.of("r1", TABLE, 30, 3000, 3, 10));
+    void keepsThePlannersLatestProgressWhileTheRestoreRuns() {
+        // Given a running restore with two progress reports
+        var view = running();
+        view.apply(RestoreProgressed.of("r1", 5, 500, 30L, 0, 3, 5, 10.0, 10.0, 0));
+        view.apply(RestoreProgressed.of("r1", 15, 1500, 30L, 1, 3, 15, 20.0, 20.0, 2));
+
+        // Then the latest is kept, without changing the counts the segments reported
+        assertThat(view.progress().itemsPerSecond()).isEqualTo(20.0);
+        assertThat(view.progress().etaSeconds()).isEqualTo(1L);
+        assertThat(view.itemsWritten()).isZero();
+
+        // and once the restore ended there is no progress to show
+        view.apply(RestoreCompleted.of("r1", TABLE, 30, 3000, 3, 100));
+        assertThat(view.progress()).isNull();
+    }
+
+    @ParameterizedTest
+    @MethodSource("everyEventType")
+    void foldsEveryTypeOfStatusEvent(Class<?> type) {
+        // Given a type of restore.status event (a new one fails here until the fold has a rule for it)
+        // Then the fold has a rule for it
+        assertThat(RestoreFold.folds(type)).as("RestoreFold has a rule for %s", type.getSimpleName()).isTrue();
+    }
+
+    static Stream<Class<?>> everyEventType() {
+        return Arrays.stream(RestoreEvent.class.getPermittedSubclasses());
+    }
+
+    @Test
+    void keepsTheDiffOfADryRunAtItsEnd() {
+        // Given a dry run in place
         var dry = new RestoreView("r3");
         dry.apply(RestoreAccepted.of(new RestoreRequested("r3", null, null, null, null, null,
                 Source.backup("000000000000", "us-east-1", "orders", "b1"), null, new Destination.InPlace(), null,
                 true).normalized("r3", "e3", Instant.EPOCH)));
+
+        // When it completes with an empty diff
         dry.apply(RestoreCompleted.of("r3", TABLE, 0, 0, 3, 10).dryRun(Diff.empty()));
 
-        // Then neither may be rolled back, each saying why
-        assertThat(created.rollbackRefusal()).contains("delete the table");
-        assertThat(dry.rollbackRefusal()).contains("dry run");
-        assertThat(dry.summary().dryRun()).isTrue();
-        assertThat(dry.summary().diff()).isEqualTo(Diff.empty());
+        // Then the view is of a dry run with that diff
+        assertThat(dry.dryRun()).isTrue();
+        assertThat(dry.diff()).isEqualTo(Diff.empty());
     }
 
     @Test

@@ -18,6 +18,7 @@ import io.dynarestore.core.kafka.EventPublisher;
 import io.dynarestore.core.kafka.Messages;
 import io.dynarestore.core.kafka.Partitions;
 import io.dynarestore.core.request.CommandReader;
+import io.dynarestore.core.restore.RollbackPolicy;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -259,7 +260,7 @@ public final class PlannerLoop implements SmartLifecycle {
     private void onRollback(ConsumerRecord<String, byte[]> record, RollbackRequested rollback) {
         TrackedRestore restore = rollback.restoreId() == null ? null
                 : owned.get(record.partition(), rollback.restoreId());
-        String why = restore == null ? null : restore.view.rollbackRefusal();
+        String why = restore == null ? null : RollbackPolicy.refusal(restore.view);
         if (restore == null || why != null) {
             log.info("rollback of restore {} changes nothing: {}", rollback.restoreId(),
                     why == null ? "unknown here" : why);
