@@ -4,6 +4,7 @@ import io.dynarestore.contracts.notifications.NotificationEvent;
 import io.dynarestore.contracts.webhooks.WebhookTargets;
 import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.EventPublisher;
+import io.dynarestore.core.retry.Backoff;
 import io.dynarestore.core.kafka.TopicDefinitions;
 import io.dynarestore.core.threads.DaemonThreads;
 import io.dynarestore.core.webhooks.WebhookAddresses;
@@ -81,7 +82,7 @@ public class NotifierApplication {
                                @DefaultValue("false") boolean allowHttp, List<String> allow) {
         }
 
-        /** Tries of one delivery, and the backoff between them (doubling from {@code initialBackoff}). */
+        /** Tries of one delivery, and the backoff between them ({@link Backoff}: from {@code initialBackoff}, jittered). */
         public record Retries(@DefaultValue("5") int maxAttempts, @DefaultValue("1s") Duration initialBackoff,
                               @DefaultValue("30s") Duration maxBackoff) {
         }
@@ -133,7 +134,7 @@ public class NotifierApplication {
                 NotificationEvent.Channel.EMAIL, new MailChannel(mail, properties.mail().from()),
                 NotificationEvent.Channel.WEBHOOK, webhooks);
         var retries = properties.retries();
-        var dispatcher = new Dispatcher(deliveries, channels, new Dispatcher.Retries(retries.maxAttempts(),
+        var dispatcher = new Dispatcher(deliveries, channels, new Backoff(retries.maxAttempts(),
                 retries.initialBackoff(), retries.maxBackoff()), publisher, deliveryPool, meters);
         return new StatusFollower(consumer, properties.group(), deliveries, consumer, dispatcher,
                 properties.publicUrl(), properties.logWait(), properties.maxOpen(), properties.maxPending(), health);

@@ -6,6 +6,7 @@ import io.dynarestore.contracts.notifications.NotificationDelivered;
 import io.dynarestore.contracts.notifications.NotificationEvent;
 import io.dynarestore.core.kafka.DeadLetters;
 import io.dynarestore.core.kafka.EventPublisher;
+import io.dynarestore.core.retry.Backoff;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -40,23 +41,15 @@ public final class Dispatcher {
     private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
     private static final int RECORD_ATTEMPTS = 5;
 
-    /** Tries and the waits between them: {@code initialBackoff}, doubled each time, at most {@code maxBackoff}. */
-    public record Retries(int maxAttempts, Duration initialBackoff, Duration maxBackoff) {
-        Duration backoff(int attempt) {
-            long millis = initialBackoff.toMillis() << Math.min(20, attempt - 1);
-            return Duration.ofMillis(Math.min(millis, maxBackoff.toMillis()));
-        }
-    }
-
     private final DeliveryLog deliveries;
     private final Map<NotificationEvent.Channel, Channel> channels;
-    private final Retries retries;
+    private final Backoff retries;
     private final EventPublisher publisher;
     private final ScheduledExecutorService pool;
     private final MeterRegistry meters;
     private final AtomicInteger pending = new AtomicInteger();
 
-    public Dispatcher(DeliveryLog deliveries, Map<NotificationEvent.Channel, Channel> channels, Retries retries,
+    public Dispatcher(DeliveryLog deliveries, Map<NotificationEvent.Channel, Channel> channels, Backoff retries,
                       EventPublisher publisher, ScheduledExecutorService pool, MeterRegistry meters) {
         this.deliveries = deliveries;
         this.channels = channels;
@@ -115,8 +108,8 @@ public final class Dispatcher {
             log.warn("delivery {} to {}: unexpected failure", d.id(), d.shown(), e);
         }
         log.info("delivery {} to {} try {} of {} failed: {}", d.id(), d.shown(), attempt, retries.maxAttempts(), error);
-        if (retryable && attempt < retries.maxAttempts()) {
-            schedule(() -> attempt(d, attempt + 1, done), retries.backoff(attempt));
+        if (retryable && retries.allowsAfter(attempt)) {
+            schedule(() -> attempt(d, attempt + 1, done), retries.delay(attempt));
             return;
         }
         abandon(d, attempt, error, done);
@@ -160,7 +153,7 @@ public final class Dispatcher {
                 done.complete(null);
                 return;
             }
-            schedule(() -> record(event, d, done, attempt + 1), retries.backoff(attempt));
+            schedule(() -> record(event, d, done, attempt + 1), retries.delay(attempt));
         }
     }
 

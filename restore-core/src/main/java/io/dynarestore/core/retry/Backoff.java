@@ -4,9 +4,10 @@ import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Exponential backoff with full jitter (AWS's recommendation for contending clients): before
- * attempt {@code n} (from 1) wait a uniformly random time in {@code [0, min(max, base * 2^n)]}.
- * Bounded by {@code maxAttempts}.
+ * The one backoff of every retry loop: exponential with full jitter (AWS's recommendation for
+ * contending clients): before attempt {@code n} (from 1) wait a uniformly random time in
+ * {@code [0, min(max, base * 2^n)]}. Bounded by {@code maxAttempts}; a loop that must not give up
+ * (a consumer that may not skip a record) uses {@link #untilStopped}.
  */
 public record Backoff(int maxAttempts, Duration base, Duration max) {
 
@@ -16,11 +17,26 @@ public record Backoff(int maxAttempts, Duration base, Duration max) {
         }
     }
 
+    /** A backoff for a loop that retries until its service stops: the delay stays bounded by {@code max}. */
+    public static Backoff untilStopped(Duration base, Duration max) {
+        return new Backoff(Integer.MAX_VALUE, base, max);
+    }
+
+    /** Whether {@code attempt} (from 1) may be followed by another. */
+    public boolean allowsAfter(int attempt) {
+        return attempt < maxAttempts;
+    }
+
     public long delayMillis(int attempt) {
         long cap = max.toMillis();
         long exp = base.toMillis() << Math.min(attempt, 20);
         long bound = Math.max(1, Math.min(cap, exp));
         return ThreadLocalRandom.current().nextLong(bound + 1);
+    }
+
+    /** The wait before the attempt after {@code attempt}. */
+    public Duration delay(int attempt) {
+        return Duration.ofMillis(delayMillis(attempt));
     }
 
     /** Sleeps before {@code attempt}; false when interrupted (the interrupt flag stays set). */

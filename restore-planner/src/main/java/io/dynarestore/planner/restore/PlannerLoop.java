@@ -19,6 +19,7 @@ import io.dynarestore.core.kafka.Messages;
 import io.dynarestore.core.kafka.Partitions;
 import io.dynarestore.core.request.CommandReader;
 import io.dynarestore.core.restore.RollbackPolicy;
+import io.dynarestore.core.retry.Backoff;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -60,6 +61,8 @@ import org.springframework.context.SmartLifecycle;
 public final class PlannerLoop implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(PlannerLoop.class);
+    /** Between polls while a record could not be handled (Kafka, S3 or DynamoDB unavailable); never gives up. */
+    private static final Backoff STALLED = Backoff.untilStopped(Duration.ofMillis(100), Duration.ofSeconds(5));
 
     private final Map<String, Object> consumerConfig;
     private final RequestIntake intake;
@@ -131,7 +134,7 @@ public final class PlannerLoop implements SmartLifecycle {
         partitions = checkPartitionCounts(c);
         c.subscribe(List.of(Topic.REQUESTS.topicName(), Topic.COMMANDS.topicName(), Topic.STATUS.topicName()),
                 new Rebalance());
-        long backoff = 0;
+        int stalls = 0;
         while (thread.running()) {
             var records = c.poll(Duration.ofMillis(200));
             var commits = new HashMap<TopicPartition, OffsetAndMetadata>();
@@ -150,7 +153,6 @@ public final class PlannerLoop implements SmartLifecycle {
                             record.offset(), e.toString());
                     stalled.add(tp);
                     c.seek(tp, record.offset());
-                    backoff = Math.min(backoff == 0 ? 200 : backoff * 2, 5_000);
                 }
             }
             drainSteps();
@@ -161,18 +163,10 @@ public final class PlannerLoop implements SmartLifecycle {
                 c.commitSync(commits);
             }
             if (stalled.isEmpty()) {
-                backoff = 0;
+                stalls = 0;
             } else {
-                sleep(backoff);
+                STALLED.pause(++stalls);
             }
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 
