@@ -19,7 +19,6 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                         (waits for an open circuit breaker do not count)
  * @param budget           write budgets per destination table
  * @param resilience       circuit breakers
- * @param testHooks        faults a test injects on purpose; never set in production
  */
 @ConfigurationProperties("writer")
 public record WriterProperties(
@@ -31,15 +30,7 @@ public record WriterProperties(
         @DefaultValue Retry retry,
         @DefaultValue("5") int segmentAttempts,
         @DefaultValue Budget budget,
-        @DefaultValue Resilience resilience,
-        @DefaultValue TestHooks testHooks) {
-
-    /**
-     * Faults for tests of the verification: {@code dropOneItem} = {@code <restoreId>/<segment>}
-     * makes the writer leave one item of that segment unwritten, silently, as a lost write would.
-     */
-    public record TestHooks(String dropOneItem) {
-    }
+        @DefaultValue Resilience resilience) {
 
     /**
      * The write budget of a destination table, split across replicas by their share of the

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -140,6 +141,12 @@ final class RestoreStack implements AutoCloseable {
 
     ConfigurableApplicationContext startWriter(String... extra) {
         return run(WriterApplication.builder(), extra);
+    }
+
+    /** An item-writer with a fault installed before it starts (a test's decorator of one of its beans). */
+    ConfigurableApplicationContext startWriter(ApplicationContextInitializer<ConfigurableApplicationContext> fault,
+                                               String... extra) {
+        return run(WriterApplication.builder().initializers(fault), extra);
     }
 
     ConfigurableApplicationContext startExporter(String... extra) {

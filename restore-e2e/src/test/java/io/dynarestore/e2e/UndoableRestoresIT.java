@@ -10,6 +10,7 @@ import io.dynarestore.core.vault.VaultLayout;
 import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.RandomHistory;
 import io.dynarestore.testkit.RandomItems;
+import io.dynarestore.writer.segments.DroppingOneWrite;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -37,7 +38,7 @@ class UndoableRestoresIT {
     static final long SECOND = HistoryFixtures.SECOND;
     static final RandomItems.Shape SHAPE = RandomItems.Shape.simple();
     static final long T0 = PitrRestoreIT.noon() * SECOND + 500_000;
-    /** The writer of this stack drops one item of segment 0 of this restore (its test hook). */
+    /** The writer of this stack drops one write of segment 0 of this restore (a fault decorating it). */
     static final String CORRUPTED = "corrupted-1";
     /** Every record (every partition key of the simple shape begins with p). */
     static final String ALL = "{\"type\":\"RECORDS\",\"keyFilters\":[{\"partitionKey\":{\"condition\":"
@@ -50,7 +51,7 @@ class UndoableRestoresIT {
     static void startStack() {
         stack = RestoreStack.infrastructure();
         stack.startPlanner();
-        stack.startWriter("--writer.test-hooks.drop-one-item=" + CORRUPTED + "/0");
+        stack.startWriter(DroppingOneWrite.in(CORRUPTED, 0));
         stack.startApi();
         status = StatusLog.status(stack);
         producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafka.bootstrapServers(),
@@ -285,7 +286,7 @@ class UndoableRestoresIT {
         HistoryFixtures.put(stack, "corrupt-dst", others);
         var before = raw("corrupt-dst");
 
-        // When a restore into it loses one item of segment 0 (the writer's test hook)
+        // When a restore into it loses one write of segment 0 (the fault in the writer)
         submit(CORRUPTED, "{\"table\":\"corrupt-src\",\"backupId\":\"base\"}", ALL,
                 "{\"type\":\"EXISTING_TABLE\",\"tableName\":\"corrupt-dst\"}", false);
         JsonNode end = awaitEnd(CORRUPTED);

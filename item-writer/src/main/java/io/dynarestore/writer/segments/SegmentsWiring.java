@@ -1,16 +1,13 @@
 package io.dynarestore.writer.segments;
 
-import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.EventPublisher;
-import io.dynarestore.core.retry.Backoff;
 import io.dynarestore.core.threads.DaemonThreads;
 import io.dynarestore.writer.WriterProperties;
 import io.dynarestore.writer.capacity.GroupLag;
 import io.dynarestore.writer.capacity.WriteBudgets;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetAddress;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -29,18 +26,11 @@ class SegmentsWiring implements SmartLifecycle {
     private final GroupLag lag;
     private final Cancellations cancellations;
 
-    SegmentsWiring(KafkaProperties kafka, WriterProperties properties, AwsClients aws, EventPublisher publisher,
-                   MeterRegistry meters, ConsumerHealth health) {
-        var retry = properties.retry();
+    SegmentsWiring(KafkaProperties kafka, WriterProperties properties, SegmentWriter segmentWriter,
+                   WriteBudgets budgets, Outages outages, EventPublisher publisher, MeterRegistry meters,
+                   ConsumerHealth health) {
         var b = properties.budget();
-        var budgets = new WriteBudgets(aws, new WriteBudgets.Settings(b.provisionedShare(), b.onDemandTarget(),
-                b.onDemandInitialPeak(), b.batchShare(), b.throttleFloor(), b.recoveryStep(), b.refresh()), meters);
         this.lag = new GroupLag(kafka.buildAdminProperties(), properties.group(), budgets, b.lagInterval(), meters);
-        var outages = new Outages(properties.resilience().openWait(), properties.resilience().maxOutage());
-        var segmentWriter = new SegmentWriter(aws, publisher,
-                new BatchWriter(new Backoff(retry.maxAttempts(), retry.baseDelay(), retry.maxDelay()), outages),
-                properties.progressInterval(), Clock.systemUTC(), budgets, outages,
-                properties.testHooks() == null ? null : properties.testHooks().dropOneItem());
         this.workers = Executors.newFixedThreadPool(properties.consumers(), DaemonThreads.named("segment-writer"));
         this.cancellations = new Cancellations(kafka.buildConsumerProperties(), health);
         String host = hostName();
