@@ -1,0 +1,4 @@
+/**
+ * exporter: the application and its wiring; the work itself is in its feature packages.
+ */
+package io.dynarestore.exporter;

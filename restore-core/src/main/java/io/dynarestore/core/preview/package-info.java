@@ -1,0 +1,4 @@
+/**
+ * Preview: reading the first matching items of a backup, bounded.
+ */
+package io.dynarestore.core.preview;
