@@ -1,6 +1,7 @@
 package io.dynarestore.writer.segments;
 
 import io.dynarestore.core.retry.Backoff;
+import io.dynarestore.core.retry.Throttling;
 import io.dynarestore.writer.capacity.WriteBudgets;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import java.util.ArrayList;
@@ -137,7 +138,7 @@ final class BatchWriter {
                 throw new PermanentWriteException("table " + d.table() + " does not exist (deleted during the "
                         + "restore?)", e);
             } catch (DynamoDbException e) {
-                if (io.dynarestore.core.retry.Throttling.of(e)) {
+                if (Throttling.of(e)) {
                     Outages.succeeded(d.breaker(), started);
                     if (units != null) {
                         d.lane().throttled();

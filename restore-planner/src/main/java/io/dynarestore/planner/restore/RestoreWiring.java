@@ -52,15 +52,20 @@ class RestoreWiring {
         var stager = new DeltaStager(aws.s3(), catalog, pitr.deltaMemory().toBytes(), pitr.linesPerFile());
         var sweeper = new SweepStager(aws.s3(), catalog, pitr.deltaMemory().toBytes(), pitr.linesPerFile());
         var strategy = properties.strategy();
-        var settings = new RestoreSteps.Settings(pitr.skipKeysLimit(), properties.tableActive(),
-                strategy.importFromS3(), strategy.writeUnitsPerSecond(), strategy.importRate().toBytes(),
-                strategy.importOverhead(), strategy.poll(), properties.capacity().putBackRetry(), strategy.exportCap(),
-                properties.cancelGrace(), properties.rollback().writeUnitsPerSecond());
         var capacity = new CapacityManager(aws, properties.capacity().raise(), properties.capacity().writeUnits(),
                 properties.tableActive());
-        var steps = new RestoreSteps(catalog, new TableCreator(aws, properties.tableActive()), stager, sweeper,
-                new ImportStager(aws.s3(), catalog, strategy.stagingLinesPerFile()), new DynamoNativeTables(aws),
-                capacity, aws, publisher, clock, settings);
+        var sources = new Sources(catalog, stager, aws);
+        var steps = new RestoreSteps(
+                new Planning(sources, catalog, stager, sweeper, capacity, aws, clock, pitr, strategy),
+                new Preparation(sources, new TableCreator(aws, properties.tableActive()), capacity, aws, publisher,
+                        properties.tableActive()),
+                new Dispatching(sources, catalog, sweeper, aws, publisher, strategy),
+                new Completion(stager, aws, clock, strategy),
+                new NativeRestores(sources, new ImportStager(aws.s3(), catalog, strategy.stagingLinesPerFile()),
+                        new DynamoNativeTables(aws), aws, publisher, properties.tableActive(), strategy),
+                new Cancellation(clock, publisher, properties.cancelGrace()),
+                new Rollbacks(catalog, aws, publisher, properties.rollback()),
+                new CapacityPutBack(capacity, publisher, properties.capacity()), publisher);
         return new PlannerLoop(PlannerLoop.consumerConfig(kafka.buildConsumerProperties(), properties.group()),
                 intake, steps, publisher, plannerWorkers, properties.progressInterval(), meters, health,
                 properties.retainEnded());

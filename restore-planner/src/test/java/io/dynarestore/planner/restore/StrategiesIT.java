@@ -30,6 +30,7 @@ import io.dynarestore.core.vault.BackupWriter;
 import io.dynarestore.core.vault.SnapMetadata;
 import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.core.vault.VaultLayout;
+import io.dynarestore.planner.PlannerProperties;
 import io.dynarestore.planner.capacity.CapacityManager;
 import io.dynarestore.planner.destination.TableCreator;
 import io.dynarestore.testkit.ApiShapes;
@@ -54,6 +55,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.util.unit.DataSize;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
@@ -94,6 +96,7 @@ class StrategiesIT {
     static EventPublisher publisher;
     static SimulatedNativeTables natives;
     static RestoreSteps steps;
+    static Planning planning;
     static final Map<Integer, Backup> backups = new ConcurrentHashMap<>();
 
     @BeforeAll
@@ -112,14 +115,26 @@ class StrategiesIT {
         publisher = new EventPublisher(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
                 "restore-planner");
         natives = new SimulatedNativeTables(aws);
-        var settings = new RestoreSteps.Settings(1_000_000, Duration.ofSeconds(30), true, 1_000, 5L * 1024 * 1024,
-                Duration.ofMinutes(5), Duration.ofMillis(20), Duration.ofSeconds(1), 5_000_000,
-                Duration.ofSeconds(30), 200);
-        steps = new RestoreSteps(catalog, new TableCreator(aws, Duration.ofSeconds(30)),
-                new DeltaStager(aws.s3(), catalog, 16L << 20, 1_000), new SweepStager(aws.s3(), catalog, 16L << 20, 1_000),
-                new ImportStager(aws.s3(), catalog, 150), natives,
-                new CapacityManager(aws, true, 1_000, Duration.ofSeconds(30)), aws, publisher, Clock.systemUTC(),
-                settings);
+        // the settings of the tests: fast polls, a write budget of 1,000 WCU/s, imports of 5 MB/s
+        var strategy = new PlannerProperties.Strategy(true, 1_000, DataSize.ofMegabytes(5), Duration.ofMinutes(5),
+                Duration.ofMillis(20), 150, 5_000_000);
+        var pitr = new PlannerProperties.Pitr(DataSize.ofMegabytes(16), 1_000_000, 1_000);
+        var stager = new DeltaStager(aws.s3(), catalog, 16L << 20, 1_000);
+        var sweeper = new SweepStager(aws.s3(), catalog, 16L << 20, 1_000);
+        var capacity = new CapacityManager(aws, true, 1_000, Duration.ofSeconds(30));
+        var sources = new Sources(catalog, stager, aws);
+        var tableActive = Duration.ofSeconds(30);
+        planning = new Planning(sources, catalog, stager, sweeper, capacity, aws, Clock.systemUTC(), pitr, strategy);
+        steps = new RestoreSteps(planning,
+                new Preparation(sources, new TableCreator(aws, tableActive), capacity, aws, publisher, tableActive),
+                new Dispatching(sources, catalog, sweeper, aws, publisher, strategy),
+                new Completion(stager, aws, Clock.systemUTC(), strategy),
+                new NativeRestores(sources, new ImportStager(aws.s3(), catalog, strategy.stagingLinesPerFile()),
+                        natives, aws, publisher, tableActive, strategy),
+                new Cancellation(Clock.systemUTC(), publisher, Duration.ofSeconds(30)),
+                new Rollbacks(catalog, aws, publisher, new PlannerProperties.Rollback(200)),
+                new CapacityPutBack(capacity, publisher, new PlannerProperties.Capacity(true, 1_000,
+                        Duration.ofSeconds(1))), publisher);
     }
 
     @AfterAll
@@ -140,7 +155,7 @@ class StrategiesIT {
         Backup backup = backupWithLsis(lsis);
 
         // When a restore of it into a new table is planned
-        RestorePlanned plan = steps.plan(request("plan-" + lsis, Source.backup(ACCOUNT, REGION, "lsi" + lsis,
+        RestorePlanned plan = planning.plan(request("plan-" + lsis, Source.backup(ACCOUNT, REGION, "lsi" + lsis,
                 "b"), new Scope.Full(), new Destination.NewTable(ACCOUNT, REGION, "lsi" + lsis + "-restored", null)),
                 null);
 
@@ -170,7 +185,7 @@ class StrategiesIT {
         for (int i = 0; i < counts.length; i++) {
             backupWithLsis(counts[i]);
             // When each is planned into a new table
-            wcu[i] = steps.plan(request("grow-" + i, Source.backup(ACCOUNT, REGION, "lsi" + counts[i], "b"),
+            wcu[i] = planning.plan(request("grow-" + i, Source.backup(ACCOUNT, REGION, "lsi" + counts[i], "b"),
                     new Scope.Full(), new Destination.NewTable(ACCOUNT, REGION, "grow-" + i, null)), null)
                     .estimatedWcu();
         }
@@ -188,7 +203,7 @@ class StrategiesIT {
 
         // When it is planned into a new table without its LSIs
         var options = new Destination.TableOptions(true, false, null);
-        RestorePlanned plan = steps.plan(request("no-lsi", Source.backup(ACCOUNT, REGION, "lsi5", "b"),
+        RestorePlanned plan = planning.plan(request("no-lsi", Source.backup(ACCOUNT, REGION, "lsi5", "b"),
                 new Scope.Full(), new Destination.NewTable(ACCOUNT, REGION, "lsi5-without", options)), null);
 
         // Then ImportTable can make it, and no index units are counted
@@ -202,7 +217,7 @@ class StrategiesIT {
         backupWithLsis(0);
 
         // When it is planned into a region whose endpoint has no ImportTable
-        RestorePlanned plan = steps.plan(request("plain", Source.backup(ACCOUNT, REGION, "lsi0", "b"),
+        RestorePlanned plan = planning.plan(request("plain", Source.backup(ACCOUNT, REGION, "lsi0", "b"),
                 new Scope.Full(), new Destination.NewTable(ACCOUNT, PLAIN_REGION, "lsi0-plain", null)), null);
 
         // Then items are written, and the plan names the setting
@@ -218,7 +233,7 @@ class StrategiesIT {
         createTable(dynalite.client(), "existing-target", 0);
 
         // When it is planned into that table
-        RestorePlanned plan = steps.plan(request("existing", Source.backup(ACCOUNT, REGION, "lsi0", "b"),
+        RestorePlanned plan = planning.plan(request("existing", Source.backup(ACCOUNT, REGION, "lsi0", "b"),
                 new Scope.Full(), new Destination.ExistingTable(ACCOUNT, REGION, "existing-target")), null);
 
         // Then items are written, since ImportTable only makes new tables

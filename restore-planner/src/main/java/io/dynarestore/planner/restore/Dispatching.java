@@ -1,0 +1,164 @@
+package io.dynarestore.planner.restore;
+
+import io.dynarestore.contracts.Topic;
+import io.dynarestore.contracts.request.Destination;
+import io.dynarestore.contracts.request.RestoreRequested;
+import io.dynarestore.contracts.request.Scope;
+import io.dynarestore.contracts.status.RestorePlanned;
+import io.dynarestore.contracts.status.RestorePlanned.Strategy;
+import io.dynarestore.contracts.status.SegmentsDispatched;
+import io.dynarestore.contracts.status.TableRef;
+import io.dynarestore.contracts.work.ExportDispatched;
+import io.dynarestore.contracts.work.SegmentDispatched;
+import io.dynarestore.contracts.work.SegmentDispatched.DataFile;
+import io.dynarestore.core.aws.AwsClients;
+import io.dynarestore.core.filter.KeySchema;
+import io.dynarestore.core.kafka.EventPublisher;
+import io.dynarestore.core.pitr.DeltaStager;
+import io.dynarestore.core.pitr.SweepStager;
+import io.dynarestore.core.undo.UndoJournal;
+import io.dynarestore.core.vault.Backup;
+import io.dynarestore.core.vault.ManifestFile;
+import io.dynarestore.core.vault.VaultCatalog;
+import io.dynarestore.planner.PlannerProperties;
+import io.dynarestore.planner.restore.RestoreSteps.Snapshot;
+import io.dynarestore.planner.restore.RestoreSteps.StepException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+
+/**
+ * Hands a planned restore's work to the writers (SegmentDispatched on restore.segments: the base
+ * backup's files with the skip set, then the delta's and the sweep's) or to the exporter. Every
+ * segment into a table that may hold its keys is journaled; a dry run's reads and writes nothing.
+ * Dispatching twice writes twice, which puts make harmless, and is counted once.
+ */
+final class Dispatching {
+
+    private static final Logger log = LoggerFactory.getLogger(Dispatching.class);
+
+    private final Sources sources;
+    private final VaultCatalog catalog;
+    private final SweepStager sweeper;
+    private final AwsClients aws;
+    private final EventPublisher publisher;
+    private final PlannerProperties.Strategy strategy;
+
+    Dispatching(Sources sources, VaultCatalog catalog, SweepStager sweeper, AwsClients aws, EventPublisher publisher,
+                PlannerProperties.Strategy strategy) {
+        this.sources = sources;
+        this.catalog = catalog;
+        this.sweeper = sweeper;
+        this.aws = aws;
+        this.publisher = publisher;
+        this.strategy = strategy;
+    }
+
+    SegmentsDispatched dispatch(RestoreRequested request, RestorePlanned plan, boolean deltaOnly) {
+        Backup backup = sources.backup(request, plan.source().backupId());
+        var key = KeySchema.of(backup.metadata().tableDescription());
+        var target = new SegmentDispatched.WriteTarget(plan.destination().account(), plan.destination().region(),
+                plan.destination().tableName(), key.names(), key.types(), lsiSortKeys(request, backup, plan));
+        Scope.Records filter = request.scope() instanceof Scope.Records r ? r : null;
+        boolean newTable = request.destination() instanceof Destination.NewTable;
+        boolean fullInPlace = filter == null && request.destination() instanceof Destination.InPlace;
+        var sends = new ArrayList<CompletableFuture<RecordMetadata>>();
+        int total = plan.segments();
+        DeltaStager.StagedDelta delta = plan.source().pointInTime() == null ? null : sources.stagedDelta(request);
+        if (!deltaOnly) {
+            DataFile skip = delta == null || delta.keys() == 0 || plan.phased() ? null
+                    : new DataFile(delta.bucket(), delta.skipKeys(), delta.keys(), null, "KEY_HASHES");
+            List<ManifestFile> files = backup.files();
+            for (int i = 0; i < files.size(); i++) {
+                sends.add(send(request, SegmentDispatched.of(request.restoreId(), i, total, SegmentDispatched.Role.BASE,
+                        dataFile(backup.dataBucket(), files.get(i)), target, skip, false, filter, !newTable)));
+            }
+        }
+        if (deltaOnly || !plan.phased()) {
+            int next = plan.baseSegments();
+            // deletes are needed where the destination may hold the key: after a phased base, or in place
+            boolean applyDeletes = filter == null && (plan.phased() || fullInPlace);
+            for (ManifestFile f : delta == null ? List.<ManifestFile>of() : delta.files()) {
+                sends.add(send(request, SegmentDispatched.of(request.restoreId(), next++, total,
+                        SegmentDispatched.Role.DELTA, dataFile(delta.bucket(), f), target, null, applyDeletes, filter,
+                        !newTable)));
+            }
+            if (fullInPlace) {
+                var sweep = sweeper.find(request.restoreId()).orElseThrow(() -> new StepException("The deletes staged "
+                        + "for restore " + request.restoreId() + " are missing from the vault; submit it again."));
+                for (ManifestFile f : sweep.files()) {
+                    sends.add(send(request, SegmentDispatched.of(request.restoreId(), next++, total,
+                            SegmentDispatched.Role.DELTA, dataFile(sweep.bucket(), f), target, null, true, null,
+                            true)));
+                }
+            }
+        }
+        sends.forEach(EventPublisher::await);
+        if (deltaOnly) {
+            return SegmentsDispatched.of(request.restoreId(), plan.deltaSegments(), SegmentsDispatched.Phase.DELTA);
+        }
+        return plan.phased()
+                ? SegmentsDispatched.of(request.restoreId(), plan.baseSegments(), SegmentsDispatched.Phase.BASE)
+                : SegmentsDispatched.of(request.restoreId(), total, SegmentsDispatched.Phase.ALL);
+    }
+
+    /** Hands the export to the exporter; the file lands under {@code _exports/<restoreId>/} in the vault bucket. */
+    SegmentsDispatched dispatchExport(Snapshot view) {
+        RestoreRequested request = view.request();
+        var s = request.source();
+        Backup base = sources.backup(request, s.backupId());
+        var key = KeySchema.of(base.metadata().tableDescription());
+        var work = ExportDispatched.of(request.restoreId(), s.account(), s.region(),
+                s.table(), base.backupId(), request.scope() instanceof Scope.Records r ? r : null, key.names(),
+                key.types(), catalog.layout().bucket(), exportKey(request.restoreId(), s.table(), base.backupId()),
+                strategy.exportCap());
+        EventPublisher.await(publisher.send(Topic.EXPORTS, Topic.workKey(request.restoreId(), 0), work));
+        return SegmentsDispatched.of(request.restoreId(), 1, SegmentsDispatched.Phase.ALL);
+    }
+
+    static String exportKey(String restoreId, String table, String backupId) {
+        return "_exports/" + restoreId + "/" + table + "-" + backupId + ".csv";
+    }
+
+    /** The sort key of each LSI of the destination: what writers count each item's units again for. */
+    private List<String> lsiSortKeys(RestoreRequested request, Backup backup, RestorePlanned plan) {
+        TableDescription table;
+        if (request.destination() instanceof Destination.NewTable) {
+            table = sources.restoredLsis(request, backup) == 0 ? null : backup.metadata().tableDescription();
+        } else {
+            TableRef ref = plan.destination();
+            table = aws.dynamo(ref.account(), ref.region()).describeTable(b -> b.tableName(ref.tableName())).table();
+        }
+        var keys = new ArrayList<String>();
+        if (table != null && table.hasLocalSecondaryIndexes()) {
+            for (var lsi : table.localSecondaryIndexes()) {
+                lsi.keySchema().stream().filter(k -> k.keyType() == KeyType.RANGE)
+                        .forEach(k -> keys.add(k.attributeName()));
+            }
+        }
+        return keys.isEmpty() ? null : keys;
+    }
+
+    private CompletableFuture<RecordMetadata> send(RestoreRequested request, SegmentDispatched work) {
+        // a dry run reads and writes nothing; any other restore into a table that may hold the keys
+        // journals each key's prior image before changing it
+        if (request.dry()) {
+            work = work.asDryRun();
+        } else if (work.readBeforeWrite()) {
+            work = work.journaled(new SegmentDispatched.Journal(catalog.layout().bucket(),
+                    UndoJournal.prefix(request.restoreId())));
+        }
+        SegmentDispatched out = work;
+        return publisher.send(Topic.SEGMENTS, Topic.workKey(request.restoreId(), out.segment()), out);
+    }
+
+    private static DataFile dataFile(String bucket, ManifestFile f) {
+        return new DataFile(bucket, f.dataFileS3Key(), f.itemCount() == null ? 0 : f.itemCount(), f.md5Checksum(),
+                "DYNAMODB_JSON");
+    }
+}
