@@ -11,7 +11,7 @@ import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.pitr.DeltaStager;
 import io.dynarestore.core.pitr.PitrCoverage;
 import io.dynarestore.core.pitr.SweepStager;
-import io.dynarestore.core.restore.RestoreValidator;
+import io.dynarestore.core.restore.RestoreWarnings;
 import io.dynarestore.core.restore.RestoreValidator.Target;
 import io.dynarestore.core.table.TableSpecs;
 import io.dynarestore.core.vault.Backup;
@@ -79,7 +79,7 @@ final class Planning {
         int lsis = sources.restoredLsis(request, image.base());
         long wcu = writeUnits(image.base(), lsis) + puts * (1 + lsis);
         long bytes = bytes(image.base());
-        var warnings = RestoreValidator.warnings(request, pointInTime);
+        var warnings = RestoreWarnings.of(request, pointInTime);
         String importRefusal = importRefusal(request, target, lsis, phased);
         if (importRefusal == null) {
             double gb = Math.ceil(bytes / GIB * 1000) / 1000;

@@ -12,6 +12,7 @@ import io.dynarestore.core.kafka.Partitions;
 import io.dynarestore.core.request.RequestDefaults;
 import io.dynarestore.core.request.RequestReader;
 import io.dynarestore.core.restore.RestoreValidator;
+import io.dynarestore.core.restore.RestoreWarnings;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
@@ -112,7 +113,7 @@ final class RequestIntake {
         if (notify != null) {
             EventPublisher.await(publisher.send(Topic.NOTIFICATIONS, request.restoreId(), notify));
         }
-        var accepted = RestoreAccepted.of(request, pointInTime, RestoreValidator.warnings(request, pointInTime),
+        var accepted = RestoreAccepted.of(request, pointInTime, RestoreWarnings.of(request, pointInTime),
                 who.submitter());
         publisher.status(accepted);
         TrackedRestore tracked = owned.getOrCreate(owner, request.restoreId());
