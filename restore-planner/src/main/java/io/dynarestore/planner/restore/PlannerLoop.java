@@ -1,28 +1,16 @@
 package io.dynarestore.planner.restore;
 
 import io.dynarestore.contracts.Topic;
-import io.dynarestore.contracts.commands.CancelRequested;
-import io.dynarestore.contracts.commands.RestoreCommand;
-import io.dynarestore.contracts.commands.RollbackRequested;
-import io.dynarestore.contracts.status.CancellationStarted;
 import io.dynarestore.contracts.status.RestoreCompleted;
 import io.dynarestore.contracts.status.RestoreEvent;
 import io.dynarestore.contracts.status.RestoreFailed;
-import io.dynarestore.contracts.status.RestoreProgressed;
-import io.dynarestore.contracts.status.RestoreState;
-import io.dynarestore.contracts.status.RollbackStarted;
 import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.ConsumerThread;
-import io.dynarestore.core.kafka.DeadLetters;
 import io.dynarestore.core.kafka.EventPublisher;
 import io.dynarestore.core.kafka.Messages;
 import io.dynarestore.core.kafka.Partitions;
-import io.dynarestore.core.request.CommandReader;
-import io.dynarestore.core.restore.RollbackPolicy;
 import io.dynarestore.core.retry.Backoff;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -35,7 +23,6 @@ import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -43,8 +30,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.RangeAssignor;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -57,6 +42,9 @@ import org.springframework.context.SmartLifecycle;
  * thread; steps (planning, table creation, dispatch, completion) run on a bounded pool and hand
  * their events back here, so the views are only ever touched by this thread. Offsets of a
  * request are committed only after its verdict is on the status topic: a crash loses nothing.
+ * The loop hands work to named collaborators: {@link RequestIntake} (requests),
+ * {@link RestoreCommands} (cancel, rollback), {@link RestoreSteps} (on the pool),
+ * {@link ProgressReporter}, {@link RestoreMeters} and {@link StatusReplay}.
  */
 public final class PlannerLoop implements SmartLifecycle {
 
@@ -78,22 +66,20 @@ public final class PlannerLoop implements SmartLifecycle {
     private KafkaConsumer<String, byte[]> consumer;
     private int partitions;
 
-    private final Duration progressInterval;
-    private final MeterRegistry meters;
-    private final AtomicInteger running = new AtomicInteger();
-    private long nextProgress;
-
+    private final ProgressReporter progress;
+    private final RestoreMeters meters;
+    private final RestoreCommands commands;
+    private final StatusReplay replay;
     private long nextAgeOut;
 
     PlannerLoop(Map<String, Object> consumerConfig, RequestIntake intake, RestoreSteps steps,
                 EventPublisher publisher, ExecutorService workers, Duration progressInterval,
                 MeterRegistry meters, ConsumerHealth health, Duration retainEnded) {
         this.owned = new OwnedRestores(retainEnded);
-        this.progressInterval = progressInterval;
-        this.meters = meters;
-        // counted by the loop thread (the only one that may read the views), read by the scrape
-        Gauge.builder("dynarestore.planner.running", running, AtomicInteger::get)
-                .description("restores of this planner's partitions that are running").register(meters);
+        this.meters = new RestoreMeters(meters);
+        this.progress = new ProgressReporter(owned, publisher, progressInterval, this.meters);
+        this.commands = new RestoreCommands(owned, intake, publisher, this::drive);
+        this.replay = new StatusReplay(consumerConfig, owned);
         this.consumerConfig = consumerConfig;
         this.intake = intake;
         this.steps = steps;
@@ -157,7 +143,7 @@ public final class PlannerLoop implements SmartLifecycle {
             }
             drainSteps();
             wakeDue();
-            progress();
+            progress.report();
             ageOut();
             if (!commits.isEmpty()) {
                 c.commitSync(commits);
@@ -192,7 +178,7 @@ public final class PlannerLoop implements SmartLifecycle {
         if (record.topic().equals(Topic.STATUS.topicName())) {
             onStatus(record);
         } else if (record.topic().equals(Topic.COMMANDS.topicName())) {
-            onCommand(record);
+            commands.handle(record);
         } else {
             TrackedRestore accepted = intake.handle(record, owned, partitions);
             if (accepted != null) {
@@ -210,66 +196,6 @@ public final class PlannerLoop implements SmartLifecycle {
         }
         TrackedRestore restore = owned.forEvent(record.partition(), event);
         restore.applyFromLog(event);
-        drive(restore);
-    }
-
-    /**
-     * A cancel of a restore this planner owns and that has not ended becomes {@code CancellationStarted};
-     * any other (unknown or ended restore, second cancel) changes nothing. A message that is not a
-     * command goes to the DLT.
-     */
-    private void onCommand(ConsumerRecord<String, byte[]> record) {
-        var read = CommandReader.read(record.value());
-        if (!(read instanceof CommandReader.Valid valid)) {
-            log.warn("{}-{}@{}: not a valid command; sent to the DLT", record.topic(), record.partition(),
-                    record.offset());
-            DeadLetters.send(publisher, record, "INVALID_COMMAND", "not a valid RestoreCommand: "
-                    + ((CommandReader.Invalid) read).reason(), null);
-            return;
-        }
-        RestoreCommand command = valid.command();
-        if (command instanceof CancelRequested cancel) {
-            TrackedRestore restore = cancel.restoreId() == null ? null : owned.get(record.partition(), cancel.restoreId());
-            if (restore == null || restore.view.state() == null || restore.view.state().terminal()
-                    || restore.view.cancellation() != null) {
-                log.info("cancel of restore {} changes nothing (unknown here, ended, or cancelled already)",
-                        cancel.restoreId());
-                return;
-            }
-            var started = CancellationStarted.of(cancel.restoreId(), cancel.requestedBy(), cancel.reason());
-            publisher.status(started);
-            restore.applyLocal(started);
-            log.info("restore {} is being cancelled", cancel.restoreId());
-            drive(restore);
-        } else if (command instanceof RollbackRequested rollback) {
-            onRollback(record, rollback);
-        }
-    }
-
-    /**
-     * A rollback of an ended restore into an existing table or in place, by a publisher that
-     * holds the roles the restore needed, becomes {@code RollbackStarted}; any other changes
-     * nothing (a refused one goes to the DLT, so that its publisher can learn why).
-     */
-    private void onRollback(ConsumerRecord<String, byte[]> record, RollbackRequested rollback) {
-        TrackedRestore restore = rollback.restoreId() == null ? null
-                : owned.get(record.partition(), rollback.restoreId());
-        String why = restore == null ? null : RollbackPolicy.refusal(restore.view);
-        if (restore == null || why != null) {
-            log.info("rollback of restore {} changes nothing: {}", rollback.restoreId(),
-                    why == null ? "unknown here" : why);
-            return;
-        }
-        String forbidden = intake.refusal(record, restore.view.request());
-        if (forbidden != null) {
-            log.warn("rollback of restore {} refused: {}", rollback.restoreId(), forbidden);
-            DeadLetters.send(publisher, record, "FORBIDDEN", "Rolling back: " + forbidden, null);
-            return;
-        }
-        var started = RollbackStarted.of(rollback.restoreId(), rollback.requestedBy(), rollback.reason());
-        publisher.status(started);
-        restore.applyLocal(started);
-        log.info("restore {} is being rolled back", rollback.restoreId());
         drive(restore);
     }
 
@@ -297,50 +223,6 @@ public final class PlannerLoop implements SmartLifecycle {
         });
     }
 
-    /**
-     * Publishes RestoreProgressed for each running restore whose items moved since the last one:
-     * the restore as a whole, for dashboards that read only the status topic.
-     */
-    private void progress() {
-        long now = System.nanoTime();
-        if (now - nextProgress < 0) {
-            return;
-        }
-        nextProgress = now + progressInterval.toNanos();
-        int runningNow = 0;
-        for (TrackedRestore r : owned.all()) {
-            var view = r.view;
-            if (view.state() == RestoreState.RUNNING) {
-                runningNow++;
-            }
-            if (view.state() != RestoreState.RUNNING || view.plan() == null
-                    || view.cancellation() != null) {
-                continue;
-            }
-            long items = view.itemsWritten();
-            if (items == r.progressItems) {
-                continue;
-            }
-            long wcu = view.wcuConsumed();
-            double seconds = r.progressAt == 0 ? progressInterval.toMillis() / 1000.0 : (now - r.progressAt) / 1e9;
-            var event = RestoreProgressed.of(r.restoreId, items, view.bytesWritten(),
-                    view.plan().estimatedItems(), view.completedSegments().size(), view.plan().segments(), wcu,
-                    Math.max(0, (items - r.progressItems) / seconds), Math.max(0, (wcu - r.progressWcu) / seconds),
-                    view.throttles());
-            try {
-                publisher.status(event);
-            } catch (RuntimeException e) {
-                log.debug("progress of {} not published: {}", r.restoreId, e.toString());
-                return; // Kafka is away; the next round tries again
-            }
-            r.applyLocal(event);
-            r.progressItems = items;
-            r.progressWcu = wcu;
-            r.progressAt = now;
-        }
-        running.set(runningNow);
-    }
-
     /** Forgets long-ended restores once a minute, so that what this planner holds stays bounded. */
     private void ageOut() {
         long now = System.nanoTime();
@@ -350,19 +232,6 @@ public final class PlannerLoop implements SmartLifecycle {
             if (forgotten > 0) {
                 log.info("forgot {} restores that ended longer ago than planner.retain-ended", forgotten);
             }
-        }
-    }
-
-    /** Counts a restore this planner ended, and how long it took from its first event. */
-    private void ended(TrackedRestore restore, RestoreEvent end) {
-        String outcome = String.valueOf(restore.view.state());
-        meters.counter("dynarestore.planner.restores", "outcome", outcome).increment();
-        var strategy = restore.view.plan() == null ? "NONE" : restore.view.plan().strategy().name();
-        if (restore.view.createdAt() != null && end.occurredAt() != null) {
-            Timer.builder("dynarestore.planner.restore.duration")
-                    .description("time from a restore's acceptance to its end").tag("outcome", outcome)
-                    .tag("strategy", strategy).register(meters)
-                    .record(Duration.between(restore.view.createdAt(), end.occurredAt()));
         }
     }
 
@@ -408,7 +277,7 @@ public final class PlannerLoop implements SmartLifecycle {
             }
             for (RestoreEvent e : d.events()) {
                 if (e.terminal()) {
-                    ended(restore, e);
+                    meters.ended(restore, e);
                 }
                 if (e instanceof RestoreCompleted c) {
                     log.info("restore {} completed: {} items in {} segments, {} ms", c.restoreId(), c.itemsWritten(),
@@ -442,7 +311,7 @@ public final class PlannerLoop implements SmartLifecycle {
             if (status.isEmpty()) {
                 return;
             }
-            Map<TopicPartition, Long> ends = replay(status);
+            Map<TopicPartition, Long> ends = replay.replay(status);
             ends.forEach(consumer::seek);
             for (TopicPartition tp : status) {
                 for (TrackedRestore restore : new ArrayList<>(owned.in(tp.partition()))) {
@@ -451,35 +320,6 @@ public final class PlannerLoop implements SmartLifecycle {
             }
             log.info("owning status partitions {} with {} restores", status.stream().map(TopicPartition::partition)
                     .toList(), owned.size());
-        }
-    }
-
-    /** Folds the given status partitions from their start to their current end. */
-    private Map<TopicPartition, Long> replay(List<TopicPartition> status) {
-        var config = new HashMap<>(consumerConfig);
-        config.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        config.put(ConsumerConfig.CLIENT_ID_CONFIG, "restore-planner-replay-" + ProcessHandle.current().pid());
-        config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
-        config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        try (var replayer = new KafkaConsumer<String, byte[]>(config)) {
-            replayer.assign(status);
-            replayer.seekToBeginning(status);
-            Map<TopicPartition, Long> ends = replayer.endOffsets(status);
-            for (TopicPartition tp : status) {
-                owned.own(tp.partition());
-            }
-            while (status.stream().anyMatch(tp -> replayer.position(tp) < ends.get(tp))) {
-                for (ConsumerRecord<String, byte[]> record : replayer.poll(Duration.ofMillis(200))) {
-                    if (record.offset() >= ends.get(new TopicPartition(record.topic(), record.partition()))) {
-                        continue;
-                    }
-                    RestoreEvent event = Messages.statusEvent(record.value());
-                    if (event != null && event.restoreId() != null) {
-                        owned.forEvent(record.partition(), event).applyFromLog(event);
-                    }
-                }
-            }
-            return ends;
         }
     }
 
