@@ -7,7 +7,6 @@ import io.dynarestore.contracts.status.SegmentCancelled;
 import io.dynarestore.contracts.status.SegmentFailed;
 import io.dynarestore.contracts.work.SegmentDispatched;
 import io.dynarestore.contracts.work.SegmentWork;
-import io.dynarestore.core.filter.InvalidFilterException;
 import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.ConsumerThread;
 import io.dynarestore.core.kafka.DeadLetters;
@@ -15,6 +14,7 @@ import io.dynarestore.core.kafka.EventPublisher;
 import io.dynarestore.core.kafka.Messages;
 import io.dynarestore.core.retry.Backoff;
 import io.dynarestore.writer.capacity.WriteBudgets;
+import io.dynarestore.writer.segments.SegmentAttempt.Kind;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
@@ -54,7 +54,7 @@ final class SegmentConsumer {
     private static final Logger log = LoggerFactory.getLogger(SegmentConsumer.class);
 
     private final Map<String, Object> config;
-    private final SegmentWriter writer;
+    private final SegmentAttempt attempt;
     private final EventPublisher publisher;
     private final ExecutorService pool;
     private final String name;
@@ -63,11 +63,8 @@ final class SegmentConsumer {
     private final Map<String, Integer> attempts = new HashMap<>();
     private final ConsumerThread thread;
     private final WriteBudgets budgets;
-    private final Outages outages;
     private KafkaConsumer<String, byte[]> consumer;
     private Job job;
-    /** The reason of the last permanent failure, for its dead letter (set on the worker, read after its future). */
-    private volatile String failure;
 
     private final Cancellations cancellations;
     private final MeterRegistry meters;
@@ -79,12 +76,11 @@ final class SegmentConsumer {
         this.cancellations = cancellations;
         this.meters = meters;
         this.budgets = budgets;
-        this.outages = outages;
         this.config = config;
-        this.writer = writer;
         this.publisher = publisher;
         this.pool = pool;
         this.name = name;
+        this.attempt = new SegmentAttempt(writer, publisher, cancellations, outages, name);
         this.segmentAttempts = segmentAttempts;
         this.segmentBackoff = new Backoff(segmentAttempts, Duration.ofSeconds(1),
                 Duration.ofSeconds(30));
@@ -180,7 +176,7 @@ final class SegmentConsumer {
         var abort = new AtomicBoolean();
         var j = new Job(tp, record, segment, abort, new AtomicReference<>(resume));
         Checkpoint from = resume;
-        j.future = pool.submit(() -> write(segment, abort, from, j.latest::set));
+        j.future = pool.submit(() -> attempt.run(segment, abort, from, j.latest::set));
         j.committed = resume;
         job = j;
         c.pause(c.assignment());
@@ -223,53 +219,21 @@ final class SegmentConsumer {
         }
     }
 
-    private Outcome write(SegmentDispatched segment, AtomicBoolean abort, Checkpoint resume,
-                          Consumer<Checkpoint> checkpoints) {
-        String writerId = name;
-        try {
-            writer.write(segment, writerId, abort::get, () -> cancellations.cancelled(segment.restoreId()), resume,
-                    checkpoints);
-            return Outcome.DONE;
-        } catch (SegmentCancelledException e) {
-            log.info("restore {} segment {} stopped by a cancel after {} items", segment.restoreId(), segment.segment(),
-                    e.items);
-            publisher.status(SegmentCancelled.of(segment.restoreId(), segment.segment(), e.items, e.bytes, writerId));
-            return Outcome.CANCELLED;
-        } catch (SegmentAbortedException e) {
-            return Outcome.ABORTED;
-        } catch (PermanentWriteException | InvalidFilterException e) {
-            log.warn("restore {} segment {} failed: {}", segment.restoreId(), segment.segment(), e.getMessage());
-            publisher.status(SegmentFailed.of(segment.restoreId(), segment.segment(), e.getMessage(), 0, writerId));
-            failure = e.getMessage();
-            return Outcome.FAILED;
-        } catch (RuntimeException e) {
-            var t = segment.target();
-            if (outages.down(t.account(), t.region(), t.tableName())) {
-                log.warn("restore {} segment {} waits for DynamoDB or S3 to come back: {}", segment.restoreId(),
-                        segment.segment(), e.toString());
-                return Outcome.OUTAGE;
-            }
-            log.warn("restore {} segment {} interrupted by a transient failure: {}", segment.restoreId(),
-                    segment.segment(), e.toString());
-            return Outcome.RETRY;
-        }
-    }
-
     private void finish(KafkaConsumer<String, byte[]> c) {
         Job j = job;
         job = null;
-        Outcome outcome;
+        SegmentAttempt.Outcome outcome;
         try {
             outcome = j.future.get();
         } catch (Exception e) {
-            outcome = Outcome.RETRY;
+            outcome = SegmentAttempt.Outcome.of(Kind.RETRY);
         }
         String key = j.segment.restoreId() + "/" + j.segment.segment();
         Timer.builder("dynarestore.writer.segment.duration")
-                .description("time one attempt at a segment took, by how it ended").tag("outcome", outcome.name())
+                .description("time one attempt at a segment took, by how it ended").tag("outcome", outcome.kind().name())
                 .register(meters).record(System.nanoTime() - j.started, TimeUnit.NANOSECONDS);
         commitCheckpoint(c, j);
-        switch (outcome) {
+        switch (outcome.kind()) {
             case DONE, CANCELLED -> {
                 attempts.remove(key);
                 commitPast(c, j.partition, j.record.offset());
@@ -277,7 +241,7 @@ final class SegmentConsumer {
             case FAILED -> {
                 attempts.remove(key);
                 // never a silent skip: the work item goes to the DLT, its SegmentFailed is on the status topic
-                DeadLetters.send(publisher, j.record, "SEGMENT_FAILED", failure, null);
+                DeadLetters.send(publisher, j.record, "SEGMENT_FAILED", outcome.reason(), null);
                 commitPast(c, j.partition, j.record.offset());
             }
             case OUTAGE -> c.seek(j.partition, j.record.offset()); // resumes from its checkpoint, no attempt spent
@@ -347,8 +311,6 @@ final class SegmentConsumer {
                 .map(TopicPartition::partition).toList();
     }
 
-    private enum Outcome { DONE, CANCELLED, FAILED, RETRY, OUTAGE, ABORTED }
-
     /** The segment under way: its record, its worker's future and its latest and last committed checkpoints. */
     private static final class Job {
         final TopicPartition partition;
@@ -356,7 +318,7 @@ final class SegmentConsumer {
         final SegmentDispatched segment;
         final AtomicBoolean abort;
         final AtomicReference<Checkpoint> latest;
-        volatile Future<Outcome> future;
+        volatile Future<SegmentAttempt.Outcome> future;
         Checkpoint committed;
         final long started = System.nanoTime();
 
