@@ -20,15 +20,7 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * the counts change only once DynamoDB took the batch, and a batch cut short by a cancel or an
  * abort counts exactly what DynamoDB took.
  */
-final class DynamoBatchApplier implements BatchApplier {
-
-    private final BatchWriter batches;
-    private final SegmentVault vault;
-
-    DynamoBatchApplier(BatchWriter batches, SegmentVault vault) {
-        this.batches = batches;
-        this.vault = vault;
-    }
+record DynamoBatchApplier(BatchWriter batches, SegmentVault vault) implements BatchApplier {
 
     /** What a batch will change: the writes, their prior images for the journal, and their counts. */
     private static final class Resolved {

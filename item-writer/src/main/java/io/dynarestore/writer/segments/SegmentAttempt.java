@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * dead letter; a failure while DynamoDB or S3 is down is an outage (no attempt spent); any other
  * failure is worth a retry; an abort (the partition moved, the replica stops) is redone elsewhere.
  */
-final class SegmentAttempt {
+record SegmentAttempt(SegmentWriter writer, EventPublisher publisher, Cancellations cancellations, Outages outages,
+                      String writerId) {
 
     private static final Logger log = LoggerFactory.getLogger(SegmentAttempt.class);
 
@@ -29,21 +30,6 @@ final class SegmentAttempt {
     }
 
     enum Kind { DONE, CANCELLED, FAILED, RETRY, OUTAGE, ABORTED }
-
-    private final SegmentWriter writer;
-    private final EventPublisher publisher;
-    private final Cancellations cancellations;
-    private final Outages outages;
-    private final String writerId;
-
-    SegmentAttempt(SegmentWriter writer, EventPublisher publisher, Cancellations cancellations, Outages outages,
-                   String writerId) {
-        this.writer = writer;
-        this.publisher = publisher;
-        this.cancellations = cancellations;
-        this.outages = outages;
-        this.writerId = writerId;
-    }
 
     Outcome run(SegmentDispatched segment, AtomicBoolean abort, Checkpoint resume, Consumer<Checkpoint> checkpoints) {
         try {

@@ -20,22 +20,12 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * call goes through the S3 breaker; a missing file or denied access fails the segment for good
  * (naming what to grant), an outage only for now.
  */
-class SegmentVault {
+record SegmentVault(AwsClients aws, Outages outages, Clock clock) {
 
     private static final Logger log = LoggerFactory.getLogger(SegmentVault.class);
 
     /** Most keys a segment's next owner takes from the journal of its earlier owners (16 bytes and a flag each). */
     static final int TAKEN_LIMIT = 500_000;
-
-    private final AwsClients aws;
-    private final Outages outages;
-    private final Clock clock;
-
-    SegmentVault(AwsClients aws, Outages outages, Clock clock) {
-        this.aws = aws;
-        this.outages = outages;
-        this.clock = clock;
-    }
 
     /** The segment's data file, streamed; waits while the S3 breaker is open unless {@code aborted}. */
     DataFileReader open(SegmentDispatched work, BooleanSupplier aborted) {

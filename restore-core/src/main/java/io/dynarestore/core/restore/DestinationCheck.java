@@ -27,15 +27,7 @@ import software.amazon.awssdk.services.dynamodb.model.Tag;
  * this very restore created it (its tag says so); an existing table, or the source in place,
  * exists with the backup's key schema, and for a full restore into another table is empty.
  */
-final class DestinationCheck {
-
-    private final AwsClients aws;
-    private final long maxCapacityUnits;
-
-    DestinationCheck(AwsClients aws, long maxCapacityUnits) {
-        this.aws = aws;
-        this.maxCapacityUnits = maxCapacityUnits;
-    }
+record DestinationCheck(AwsClients aws, long maxCapacityUnits) {
 
     /** The destination of a restore from {@code backup}: whether it may be written, and whether it exists. */
     Verdict check(RestoreRequested request, Target target, Backup backup, Instant pointInTime) {

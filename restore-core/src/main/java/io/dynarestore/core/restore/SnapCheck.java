@@ -21,19 +21,7 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
  * whole, into a new table, in the Snap's own account and region, where the endpoint implements
  * native backups; the Snap must be in the vault's registry and unexpired.
  */
-final class SnapCheck {
-
-    private final VaultCatalog catalog;
-    private final AwsClients aws;
-    private final Clock clock;
-    private final DestinationCheck destinations;
-
-    SnapCheck(VaultCatalog catalog, AwsClients aws, Clock clock, DestinationCheck destinations) {
-        this.catalog = catalog;
-        this.aws = aws;
-        this.clock = clock;
-        this.destinations = destinations;
-    }
+record SnapCheck(VaultCatalog catalog, AwsClients aws, Clock clock, DestinationCheck destinations) {
 
     Verdict check(RestoreRequested request, Target target) {
         Source source = request.source();

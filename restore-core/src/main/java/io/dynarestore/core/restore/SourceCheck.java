@@ -24,15 +24,7 @@ import java.util.Optional;
  * {@code latest}, fixed to the latest restorable second) that a backup and incremental exports
  * cover; the backup exists and is unexpired; a record restore's filters apply to its table's key.
  */
-final class SourceCheck {
-
-    private final VaultCatalog catalog;
-    private final Clock clock;
-
-    SourceCheck(VaultCatalog catalog, Clock clock) {
-        this.catalog = catalog;
-        this.clock = clock;
-    }
+record SourceCheck(VaultCatalog catalog, Clock clock) {
 
     /** {@link Verdict.Ok} with the backup (and the second) to restore from, or the problem. */
     Verdict check(RestoreRequested request) {

@@ -17,17 +17,7 @@ import java.time.Duration;
  * time when some writer does not answer; what was written stays, and the note says where and
  * what to do about it.
  */
-final class Cancellation {
-
-    private final Clock clock;
-    private final EventPublisher publisher;
-    private final Duration cancelGrace;
-
-    Cancellation(Clock clock, EventPublisher publisher, Duration cancelGrace) {
-        this.clock = clock;
-        this.publisher = publisher;
-        this.cancelGrace = cancelGrace;
-    }
+record Cancellation(Clock clock, EventPublisher publisher, Duration cancelGrace) {
 
     /**
      * Ends a cancelled restore once every dispatched segment reported its end (writers stop theirs

@@ -16,19 +16,10 @@ import org.slf4j.LoggerFactory;
  * Puts back the write capacity raised for a restore, whatever became of the restore; a put-back
  * DynamoDB refuses (decreases used up for the day) is tried again after {@code putBackRetry}.
  */
-final class CapacityPutBack {
+record CapacityPutBack(CapacityManager capacity, EventPublisher publisher,
+                       PlannerProperties.Capacity capacitySettings) {
 
     private static final Logger log = LoggerFactory.getLogger(CapacityPutBack.class);
-
-    private final CapacityManager capacity;
-    private final EventPublisher publisher;
-    private final PlannerProperties.Capacity capacitySettings;
-
-    CapacityPutBack(CapacityManager capacity, EventPublisher publisher, PlannerProperties.Capacity capacitySettings) {
-        this.capacity = capacity;
-        this.publisher = publisher;
-        this.capacitySettings = capacitySettings;
-    }
 
     Outcome putBack(Snapshot view) {
         CapacityRaiseStarted raise = view.capacityRaised();

@@ -25,21 +25,9 @@ import org.slf4j.LoggerFactory;
  * found; a verification that finds a mismatch fails the restore with the details and the way
  * back. What the restore staged is removed either way.
  */
-final class Completion {
+record Completion(DeltaStager stager, AwsClients aws, Clock clock, PlannerProperties.Strategy strategy) {
 
     private static final Logger log = LoggerFactory.getLogger(Completion.class);
-
-    private final DeltaStager stager;
-    private final AwsClients aws;
-    private final Clock clock;
-    private final PlannerProperties.Strategy strategy;
-
-    Completion(DeltaStager stager, AwsClients aws, Clock clock, PlannerProperties.Strategy strategy) {
-        this.stager = stager;
-        this.aws = aws;
-        this.clock = clock;
-        this.strategy = strategy;
-    }
 
     /**
      * Ends a restore whose work is done: verified, it completes; a dry run completes with what

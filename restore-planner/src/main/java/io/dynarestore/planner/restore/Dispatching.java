@@ -38,26 +38,10 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
  * segment into a table that may hold its keys is journaled; a dry run's reads and writes nothing.
  * Dispatching twice writes twice, which puts make harmless, and is counted once.
  */
-final class Dispatching {
+record Dispatching(Sources sources, VaultCatalog catalog, SweepStager sweeper, AwsClients aws,
+                   EventPublisher publisher, PlannerProperties.Strategy strategy) {
 
     private static final Logger log = LoggerFactory.getLogger(Dispatching.class);
-
-    private final Sources sources;
-    private final VaultCatalog catalog;
-    private final SweepStager sweeper;
-    private final AwsClients aws;
-    private final EventPublisher publisher;
-    private final PlannerProperties.Strategy strategy;
-
-    Dispatching(Sources sources, VaultCatalog catalog, SweepStager sweeper, AwsClients aws, EventPublisher publisher,
-                PlannerProperties.Strategy strategy) {
-        this.sources = sources;
-        this.catalog = catalog;
-        this.sweeper = sweeper;
-        this.aws = aws;
-        this.publisher = publisher;
-        this.strategy = strategy;
-    }
 
     SegmentsDispatched dispatch(RestoreRequested request, RestorePlanned plan, boolean deltaOnly) {
         Backup backup = sources.backup(request, plan.source().backupId());

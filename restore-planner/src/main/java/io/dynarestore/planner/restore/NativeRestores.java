@@ -44,28 +44,10 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
  * started, so that a restarted planner knows the table is ours); then the settings those calls
  * cannot give are set. Waiting steps come back after {@code planner.strategy.poll}.
  */
-final class NativeRestores {
+record NativeRestores(Sources sources, ImportStager importer, NativeTables nativeTables, AwsClients aws,
+                      EventPublisher publisher, Duration tableActive, PlannerProperties.Strategy strategy) {
 
     private static final Logger log = LoggerFactory.getLogger(NativeRestores.class);
-
-    private final Sources sources;
-    private final ImportStager importer;
-    private final NativeTables nativeTables;
-    private final AwsClients aws;
-    private final EventPublisher publisher;
-    private final Duration tableActive;
-    private final PlannerProperties.Strategy strategy;
-
-    NativeRestores(Sources sources, ImportStager importer, NativeTables nativeTables, AwsClients aws,
-                   EventPublisher publisher, Duration tableActive, PlannerProperties.Strategy strategy) {
-        this.sources = sources;
-        this.importer = importer;
-        this.nativeTables = nativeTables;
-        this.aws = aws;
-        this.publisher = publisher;
-        this.tableActive = tableActive;
-        this.strategy = strategy;
-    }
 
     ImportStaged stageImport(Snapshot view) {
         RestoreRequested request = view.request();

@@ -33,33 +33,12 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
  * last change of each key up to T); for a full restore in place, the sweep of keys not in the
  * image. Planning is pure apart from what it stages, which planning again overwrites.
  */
-final class Planning {
+record Planning(Sources sources, VaultCatalog catalog, DeltaStager stager, SweepStager sweeper,
+                CapacityManager capacity, AwsClients aws, Clock clock, PlannerProperties.Pitr pitr,
+                PlannerProperties.Strategy strategy) {
 
     private static final Logger log = LoggerFactory.getLogger(Planning.class);
     private static final double GIB = 1024.0 * 1024 * 1024;
-
-    private final Sources sources;
-    private final VaultCatalog catalog;
-    private final DeltaStager stager;
-    private final SweepStager sweeper;
-    private final CapacityManager capacity;
-    private final AwsClients aws;
-    private final Clock clock;
-    private final PlannerProperties.Pitr pitr;
-    private final PlannerProperties.Strategy strategy;
-
-    Planning(Sources sources, VaultCatalog catalog, DeltaStager stager, SweepStager sweeper, CapacityManager capacity,
-             AwsClients aws, Clock clock, PlannerProperties.Pitr pitr, PlannerProperties.Strategy strategy) {
-        this.sources = sources;
-        this.catalog = catalog;
-        this.stager = stager;
-        this.sweeper = sweeper;
-        this.capacity = capacity;
-        this.aws = aws;
-        this.clock = clock;
-        this.pitr = pitr;
-        this.strategy = strategy;
-    }
 
     RestorePlanned plan(RestoreRequested request, Instant pointInTime) {
         if (request.source().snapId() != null) {

@@ -30,26 +30,10 @@ import org.slf4j.LoggerFactory;
  * plan says so; the raise is recorded before it is made, so that whoever owns the restore after a
  * crash puts it back.
  */
-final class Preparation {
+record Preparation(Sources sources, TableCreator tables, CapacityManager capacity, AwsClients aws,
+                   EventPublisher publisher, Duration tableActive) {
 
     private static final Logger log = LoggerFactory.getLogger(Preparation.class);
-
-    private final Sources sources;
-    private final TableCreator tables;
-    private final CapacityManager capacity;
-    private final AwsClients aws;
-    private final EventPublisher publisher;
-    private final Duration tableActive;
-
-    Preparation(Sources sources, TableCreator tables, CapacityManager capacity, AwsClients aws,
-                EventPublisher publisher, Duration tableActive) {
-        this.sources = sources;
-        this.tables = tables;
-        this.capacity = capacity;
-        this.aws = aws;
-        this.publisher = publisher;
-        this.tableActive = tableActive;
-    }
 
     Outcome prepare(Snapshot view) {
         RestoreRequested request = view.request();

@@ -20,22 +20,10 @@ import org.slf4j.LoggerFactory;
  * the publisher may ask for becomes {@code RollbackStarted}; either is then driven. Any other
  * command changes nothing; a message that is not a command, or a forbidden rollback, goes to the DLT.
  */
-final class RestoreCommands {
+record RestoreCommands(OwnedRestores owned, RequestIntake intake, EventPublisher publisher,
+                       Consumer<TrackedRestore> drive) {
 
     private static final Logger log = LoggerFactory.getLogger(RestoreCommands.class);
-
-    private final OwnedRestores owned;
-    private final RequestIntake intake;
-    private final EventPublisher publisher;
-    private final Consumer<TrackedRestore> drive;
-
-    RestoreCommands(OwnedRestores owned, RequestIntake intake, EventPublisher publisher,
-                    Consumer<TrackedRestore> drive) {
-        this.owned = owned;
-        this.intake = intake;
-        this.publisher = publisher;
-        this.drive = drive;
-    }
 
     /**
      * A cancel of a restore this planner owns and that has not ended becomes {@code CancellationStarted};

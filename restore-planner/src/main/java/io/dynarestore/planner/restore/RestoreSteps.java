@@ -35,7 +35,9 @@ import java.util.Map;
  * (an import, a Snap restore, a refused put-back) returns {@link Outcome#later} and is taken again
  * after a pause.
  */
-final class RestoreSteps {
+record RestoreSteps(Planning planning, Preparation preparation, Dispatching dispatching, Completion completion,
+                    NativeRestores natives, Cancellation cancellation, Rollbacks rollbacks, CapacityPutBack putBack,
+                    EventPublisher publisher) {
 
     enum Step {
         PLAN, PREPARE_DESTINATION, DISPATCH, DISPATCH_DELTA, COMPLETE, FAIL,
@@ -52,30 +54,6 @@ final class RestoreSteps {
         static Outcome later(Duration pause, RestoreEvent... events) {
             return new Outcome(List.of(events), pause);
         }
-    }
-
-    private final Planning planning;
-    private final Preparation preparation;
-    private final Dispatching dispatching;
-    private final Completion completion;
-    private final NativeRestores natives;
-    private final Cancellation cancellation;
-    private final Rollbacks rollbacks;
-    private final CapacityPutBack putBack;
-    private final EventPublisher publisher;
-
-    RestoreSteps(Planning planning, Preparation preparation, Dispatching dispatching, Completion completion,
-                 NativeRestores natives, Cancellation cancellation, Rollbacks rollbacks, CapacityPutBack putBack,
-                 EventPublisher publisher) {
-        this.planning = planning;
-        this.preparation = preparation;
-        this.dispatching = dispatching;
-        this.completion = completion;
-        this.natives = natives;
-        this.cancellation = cancellation;
-        this.rollbacks = rollbacks;
-        this.putBack = putBack;
-        this.publisher = publisher;
     }
 
     /** The step a restore in this state needs next, or {@code null} when it waits for others. */

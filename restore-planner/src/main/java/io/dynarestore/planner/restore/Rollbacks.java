@@ -23,22 +23,10 @@ import org.slf4j.LoggerFactory;
  * Rolls a restore back from its undo journal, within the rollback's write budget; idempotent, so
  * a rollback taken again after a crash or a failure finishes what the last one began.
  */
-final class Rollbacks {
+record Rollbacks(VaultCatalog catalog, AwsClients aws, EventPublisher publisher,
+                 PlannerProperties.Rollback rollbackSettings) {
 
     private static final Logger log = LoggerFactory.getLogger(Rollbacks.class);
-
-    private final VaultCatalog catalog;
-    private final AwsClients aws;
-    private final EventPublisher publisher;
-    private final PlannerProperties.Rollback rollbackSettings;
-
-    Rollbacks(VaultCatalog catalog, AwsClients aws, EventPublisher publisher,
-              PlannerProperties.Rollback rollbackSettings) {
-        this.catalog = catalog;
-        this.aws = aws;
-        this.publisher = publisher;
-        this.rollbackSettings = rollbackSettings;
-    }
 
     /**
      * Puts the destination back as it was before the restore, from its undo journal (see

@@ -18,17 +18,7 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
  * Something that went missing since (a backup deleted, a staged delta removed) fails the step with
  * what to do.
  */
-final class Sources {
-
-    private final VaultCatalog catalog;
-    private final DeltaStager stager;
-    private final AwsClients aws;
-
-    Sources(VaultCatalog catalog, DeltaStager stager, AwsClients aws) {
-        this.catalog = catalog;
-        this.stager = stager;
-        this.aws = aws;
-    }
+record Sources(VaultCatalog catalog, DeltaStager stager, AwsClients aws) {
 
     Backup backup(RestoreRequested request, String backupId) {
         var s = request.source();
