@@ -104,21 +104,8 @@ class PreviewController {
             throw new ApiProblem(422, "UNKNOWN_ACCOUNT", "Account " + account + " region " + region
                     + " is not in the account registry.", null);
         }
-        PitrCoverage.Resolution resolution = null;
-        String backupId = s.backupId();
-        if (s.pointInTime() != null) {
-            var coverage = PitrCoverage.of(catalog.listBackups(account, region, s.table()),
-                    catalog.listExports(account, region, s.table()), clock.instant());
-            Instant t = "latest".equals(s.pointInTime()) ? coverage.availability().latestRestorable()
-                    : parse(s.pointInTime());
-            resolution = t == null ? null : coverage.resolve(t).orElse(null);
-            if (resolution == null) {
-                throw ApiProblem.rejected(RejectionCode.POINT_NOT_RESTORABLE, "Table " + s.table()
-                        + " cannot be previewed at " + s.pointInTime() + ". "
-                        + coverage.nearest(t == null ? clock.instant() : t), null);
-            }
-            backupId = resolution.base().backupId();
-        }
+        PitrCoverage.Resolution resolution = s.pointInTime() == null ? null : resolve(account, region, s);
+        String backupId = resolution == null ? s.backupId() : resolution.base().backupId();
         if (backupId == null) {
             throw new ApiProblem(400, "INVALID_REQUEST", "Give source.backupId or source.pointInTime.",
                     List.of(new FieldError("/source", "names no backup or point in time")));
@@ -143,6 +130,21 @@ class PreviewController {
         return new PreviewResponse(base.backupId(), resolution == null ? null : resolution.pointInTime(),
                 result.columns(), records, records.size(), result.complete(), result.scanned(), result.elapsedMs(),
                 result.stoppedBy());
+    }
+
+    /** The base backup and exports of the second a point-in-time preview names, or the problem with it. */
+    private PitrCoverage.Resolution resolve(String account, String region, Source s) {
+        var coverage = PitrCoverage.of(catalog.listBackups(account, region, s.table()),
+                catalog.listExports(account, region, s.table()), clock.instant());
+        Instant t = "latest".equals(s.pointInTime()) ? coverage.availability().latestRestorable()
+                : parse(s.pointInTime());
+        PitrCoverage.Resolution resolution = t == null ? null : coverage.resolve(t).orElse(null);
+        if (resolution == null) {
+            throw ApiProblem.rejected(RejectionCode.POINT_NOT_RESTORABLE, "Table " + s.table()
+                    + " cannot be previewed at " + s.pointInTime() + ". "
+                    + coverage.nearest(t == null ? clock.instant() : t), null);
+        }
+        return resolution;
     }
 
     /**

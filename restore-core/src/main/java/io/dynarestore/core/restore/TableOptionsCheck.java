@@ -29,6 +29,7 @@ public final class TableOptionsCheck {
     /** DynamoDB's limit of tags per table. */
     public static final int MAX_TAGS = 50;
 
+    private static final String AT = "/destination/options";
     private static final Pattern TAG_TEXT = Pattern.compile("^[\\p{L}\\p{Z}\\p{N}_.:/=+\\-]*$");
     private static final Pattern KMS_ARN = Pattern.compile(
             "^arn:(aws|aws-cn|aws-us-gov|aws-iso|aws-iso-b|aws-iso-e|aws-iso-f|aws-eusc):kms:([a-z0-9-]+):([0-9]{12}):"
@@ -45,18 +46,24 @@ public final class TableOptionsCheck {
     public static List<FieldError> check(TableOptions options, TableDescription backup, List<Tag> backupTags,
                                          String destinationRegion) {
         var errors = new ArrayList<FieldError>();
-        String at = "/destination/options";
         TableOptions o = options == null ? new TableOptions(null, null, null) : options;
-
         boolean backupHasLsis = backup.hasLocalSecondaryIndexes() && !backup.localSecondaryIndexes().isEmpty();
         if (Boolean.TRUE.equals(o.includeLocalSecondaryIndexes()) && !backupHasLsis) {
-            errors.add(new FieldError(at + "/includeLocalSecondaryIndexes", "the backup's table has no local "
+            errors.add(new FieldError(AT + "/includeLocalSecondaryIndexes", "the backup's table has no local "
                     + "secondary indexes; leave includeLocalSecondaryIndexes out or set it to false"));
         }
+        tags(o, backupTags, errors);
+        encryption(o, backup, destinationRegion, errors);
+        billing(o, errors);
+        timeToLive(o, errors);
+        return errors;
+    }
 
+    /** Each tag as DynamoDB takes it, none reserved, and no more than its tags per table. */
+    private static void tags(TableOptions o, List<Tag> backupTags, List<FieldError> errors) {
         if (o.tags() != null) {
             o.tags().forEach((key, value) -> {
-                String field = at + "/tags/" + key;
+                String field = AT + "/tags/" + key;
                 if (key.isEmpty() || key.length() > 128) {
                     errors.add(new FieldError(field, "a tag key must be 1 to 128 characters long"));
                 } else if (!TAG_TEXT.matcher(key).matches()) {
@@ -81,16 +88,20 @@ public final class TableOptionsCheck {
             int total = TableSettings.tags("x", backupTags, o.tags()).size();
             if (total > MAX_TAGS) {
                 int fromBackup = backupTags == null ? 0 : backupTags.size();
-                errors.add(new FieldError(at + "/tags", "the restored table would have " + total + " tags (the "
+                errors.add(new FieldError(AT + "/tags", "the restored table would have " + total + " tags (the "
                         + "backup's " + fromBackup + ", these " + o.tags().size() + " and the restore's own "
                         + TableSettings.RESTORE_TAG + "), more than DynamoDB's " + MAX_TAGS + " per table; ask "
                         + "for at most " + Math.max(0, o.tags().size() - (total - MAX_TAGS)) + " tags"));
             }
         }
+    }
 
+    /** A customer-managed key of the destination's region, or a default the backup's key does not rule out. */
+    private static void encryption(TableOptions o, TableDescription backup, String destinationRegion,
+                                   List<FieldError> errors) {
         if (o.encryption() != null) {
             var e = o.encryption();
-            String field = at + "/encryption/kmsKeyArn";
+            String field = AT + "/encryption/kmsKeyArn";
             if (e.type() == Destination.Encryption.Type.CUSTOMER_MANAGED) {
                 if (e.kmsKeyArn() == null) {
                     errors.add(new FieldError(field, "CUSTOMER_MANAGED encryption needs the ARN of the KMS key, "
@@ -115,34 +126,39 @@ public final class TableOptionsCheck {
         } else {
             String keyRegion = backupKeyRegion(backup.sseDescription());
             if (keyRegion != null && !keyRegion.equals(destinationRegion)) {
-                errors.add(new FieldError(at + "/encryption", "the backup's table was encrypted with KMS key "
+                errors.add(new FieldError(AT + "/encryption", "the backup's table was encrypted with KMS key "
                         + backup.sseDescription().kmsMasterKeyArn() + " of region " + keyRegion + ", which a table "
                         + "in " + destinationRegion + " cannot use; set encryption to DEFAULT, AWS_MANAGED, or "
                         + "CUSTOMER_MANAGED with a key of " + destinationRegion));
             }
         }
+    }
 
+    /** Provisioned billing with both capacities, on-demand with none. */
+    private static void billing(TableOptions o, List<FieldError> errors) {
         if (o.billing() != null) {
             var b = o.billing();
             boolean provisioned = b.mode() == Destination.Billing.Mode.PROVISIONED;
             if (provisioned && (b.readCapacityUnits() == null || b.writeCapacityUnits() == null)) {
-                errors.add(new FieldError(at + "/billing", "PROVISIONED billing needs readCapacityUnits and "
+                errors.add(new FieldError(AT + "/billing", "PROVISIONED billing needs readCapacityUnits and "
                         + "writeCapacityUnits (each at least 1)"));
             }
             if (!provisioned && (b.readCapacityUnits() != null || b.writeCapacityUnits() != null)) {
-                errors.add(new FieldError(at + "/billing", "PAY_PER_REQUEST billing takes no capacity units; "
+                errors.add(new FieldError(AT + "/billing", "PAY_PER_REQUEST billing takes no capacity units; "
                         + "leave readCapacityUnits and writeCapacityUnits out"));
             }
         }
+    }
 
+    /** An enabled TTL names its attribute. */
+    private static void timeToLive(TableOptions o, List<FieldError> errors) {
         if (o.timeToLive() != null) {
             var t = o.timeToLive();
             if (Boolean.TRUE.equals(t.enabled()) && (t.attributeName() == null || t.attributeName().isEmpty())) {
-                errors.add(new FieldError(at + "/timeToLive/attributeName", "TTL needs the name of the attribute "
+                errors.add(new FieldError(AT + "/timeToLive/attributeName", "TTL needs the name of the attribute "
                         + "that holds each item's expiry time (epoch seconds)"));
             }
         }
-        return errors;
     }
 
     /** The region of the backup table's KMS key, or {@code null} when it used DynamoDB's own key. */

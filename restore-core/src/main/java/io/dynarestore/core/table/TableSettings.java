@@ -66,24 +66,9 @@ public record TableSettings(boolean includeGsis, boolean includeLsis, List<Tag> 
         TableOptions o = options == null ? new TableOptions(null, null, null) : options;
         boolean hasLsis = backup.hasLocalSecondaryIndexes() && !backup.localSecondaryIndexes().isEmpty();
 
-        Encryption encryption;
-        if (o.encryption() != null) {
-            encryption = switch (o.encryption().type()) {
-                case DEFAULT -> null;
-                case AWS_MANAGED -> new Encryption(null);
-                case CUSTOMER_MANAGED -> new Encryption(o.encryption().kmsKeyArn());
-            };
-        } else {
-            encryption = backupEncryption(backup.sseDescription());
-        }
+        Encryption encryption = encryption(o, backup);
 
-        StreamViewType stream;
-        if (o.streams() != null) {
-            stream = o.streams() == Destination.StreamView.DISABLED ? null : StreamViewType.fromValue(o.streams().name());
-        } else {
-            var spec = backup.streamSpecification();
-            stream = spec != null && Boolean.TRUE.equals(spec.streamEnabled()) ? spec.streamViewType() : null;
-        }
+        StreamViewType stream = stream(o, backup);
 
         boolean pitr = o.pointInTimeRecovery() != null ? o.pointInTimeRecovery()
                 : continuous != null && continuous.pointInTimeRecoveryDescription() != null
@@ -120,6 +105,27 @@ public record TableSettings(boolean includeGsis, boolean includeLsis, List<Tag> 
                 hasLsis && (o.includeLocalSecondaryIndexes() == null || o.includeLocalSecondaryIndexes()),
                 tags(restoreId, backupTags, o.tags()), encryption, stream, pitr, onDemand, read, write,
                 deletionProtection, ttlAttribute, tableClass);
+    }
+
+    /** The encryption asked for, else the backup's. */
+    private static Encryption encryption(TableOptions o, TableDescription backup) {
+        if (o.encryption() == null) {
+            return backupEncryption(backup.sseDescription());
+        }
+        return switch (o.encryption().type()) {
+            case DEFAULT -> null;
+            case AWS_MANAGED -> new Encryption(null);
+            case CUSTOMER_MANAGED -> new Encryption(o.encryption().kmsKeyArn());
+        };
+    }
+
+    /** The stream asked for (none when DISABLED), else the backup's. */
+    private static StreamViewType stream(TableOptions o, TableDescription backup) {
+        if (o.streams() != null) {
+            return o.streams() == Destination.StreamView.DISABLED ? null : StreamViewType.fromValue(o.streams().name());
+        }
+        var spec = backup.streamSpecification();
+        return spec != null && Boolean.TRUE.equals(spec.streamEnabled()) ? spec.streamViewType() : null;
     }
 
     /** The backup's encryption: a KMS key (its ARN), or {@code null} for DynamoDB's own key. */

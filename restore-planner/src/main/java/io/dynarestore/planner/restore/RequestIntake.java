@@ -62,20 +62,7 @@ final class RequestIntake {
         RequestReader.Result result = RequestReader.read(record.value(), fallbackId);
 
         if (result instanceof RequestReader.Invalid invalid) {
-            boolean ownId = !invalid.restoreId().equals(fallbackId);
-            int owner = Partitions.of(invalid.restoreId(), partitions);
-            if (ownId && owner != record.partition()) {
-                forward(record, invalid.restoreId(), record.value());
-                return null;
-            }
-            if (ownId && owned.get(owner, invalid.restoreId()) != null) {
-                deadLetter(record, "DUPLICATE_RESTORE_ID", "restoreId " + invalid.restoreId()
-                        + " belongs to an existing restore; this invalid message under it was set aside: "
-                        + invalid.reason(), null);
-                return null;
-            }
-            reject(record, RestoreRejected.of(invalid.restoreId(), invalid.code(), invalid.reason(), invalid.errors()),
-                    owned, ownId ? owner : -1);
+            invalid(record, invalid, fallbackId, owned, partitions);
             return null;
         }
 
@@ -121,6 +108,28 @@ final class RequestIntake {
         log.info("restore {} accepted from {}: {} -> {}", request.restoreId(), who.submitter(), request.source(),
                 request.destination());
         return tracked;
+    }
+
+    /**
+     * A request that cannot be read: forwarded to its owner when it names a restore id of another
+     * partition, set aside when that id is taken, else rejected (with its id when it has one).
+     */
+    private void invalid(ConsumerRecord<String, byte[]> record, RequestReader.Invalid invalid, String fallbackId,
+                         OwnedRestores owned, int partitions) {
+        boolean ownId = !invalid.restoreId().equals(fallbackId);
+        int owner = Partitions.of(invalid.restoreId(), partitions);
+        if (ownId && owner != record.partition()) {
+            forward(record, invalid.restoreId(), record.value());
+            return;
+        }
+        if (ownId && owned.get(owner, invalid.restoreId()) != null) {
+            deadLetter(record, "DUPLICATE_RESTORE_ID", "restoreId " + invalid.restoreId()
+                    + " belongs to an existing restore; this invalid message under it was set aside: "
+                    + invalid.reason(), null);
+            return;
+        }
+        reject(record, RestoreRejected.of(invalid.restoreId(), invalid.code(), invalid.reason(), invalid.errors()),
+                owned, ownId ? owner : -1);
     }
 
     private void reject(ConsumerRecord<String, byte[]> record, RestoreRejected rejected, OwnedRestores owned,

@@ -11,6 +11,7 @@ import io.dynarestore.core.table.ConsistentReads;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -60,20 +61,7 @@ final class Verifier {
                 mismatches.add("segment " + segment + ": " + check.lines() + " lines read, but its manifest says "
                         + check.expectedLines());
             }
-            SegmentCompleted.Counts counts = segmentCounts.lines();
-            long accounted = counts.accounted();
-            if (accounted != check.lines()) {
-                String tally = counts.written() + " written, " + counts.unchanged() + " equal already, "
-                        + counts.deleted() + " deleted, " + counts.skipped() + " skipped";
-                mismatches.add("segment " + segment + ": " + (accounted < check.lines()
-                        ? (check.lines() - accounted) + " of its " + check.lines() + " lines are not accounted for ("
-                        + tally + ")"
-                        : "its counts (" + tally + ") add up to more than its " + check.lines() + " lines"));
-            }
-            if (!check.sourceChecksum().equals(check.appliedChecksum())) {
-                mismatches.add("segment " + segment + ": the checksum of the images applied (" + check.appliedChecksum()
-                        + ") differs from that of its source images (" + check.sourceChecksum() + ")");
-            }
+            segmentMismatches(segment, check, segmentCounts.lines(), mismatches);
             boolean overwrittenLater = plan.phased() && segment < plan.baseSegments();
             if (!overwrittenLater && check.readBack() != null) {
                 for (SegmentCompleted.KeyImage k : check.readBack()) {
@@ -83,6 +71,36 @@ final class Verifier {
                 }
             }
         }
+        int matched = readBack(probes, dynamo, table, mismatches);
+        String note = "Counts and checksums of " + checked + " segments compared with their manifests and source "
+                + "images; " + probes.size() + " keys read back from " + table + ".";
+        if (!mismatches.isEmpty() && matched < probes.size()) {
+            note += " A key read back may also differ because an application wrote it during the restore.";
+        }
+        return new Verification(mismatches.isEmpty() ? Verification.Status.PASSED : Verification.Status.FAILED,
+                checked, lines, ItemDigest.hex(checksum), probes.size(), matched, List.copyOf(mismatches), note);
+    }
+
+    /** What does not add up in one segment's counts and checksums. */
+    private static void segmentMismatches(int segment, SegmentCompleted.Check check, SegmentCompleted.Counts counts,
+                                          List<String> mismatches) {
+        long accounted = counts.accounted();
+        if (accounted != check.lines()) {
+            String tally = counts.written() + " written, " + counts.unchanged() + " equal already, "
+                    + counts.deleted() + " deleted, " + counts.skipped() + " skipped";
+            mismatches.add("segment " + segment + ": " + (accounted < check.lines()
+                    ? (check.lines() - accounted) + " of its " + check.lines() + " lines are not accounted for ("
+                    + tally + ")"
+                    : "its counts (" + tally + ") add up to more than its " + check.lines() + " lines"));
+        }
+        if (!check.sourceChecksum().equals(check.appliedChecksum())) {
+            mismatches.add("segment " + segment + ": the checksum of the images applied (" + check.appliedChecksum()
+                    + ") differs from that of its source images (" + check.sourceChecksum() + ")");
+        }
+    }
+
+    /** Reads the probes back from the table; returns how many hold the image restored, and adds the others. */
+    private static int readBack(List<Probe> probes, DynamoDbClient dynamo, String table, List<String> mismatches) {
         int matched = 0;
         // the writers encode keys in key-attribute order
         List<String> names = probes.isEmpty() ? List.of() : List.copyOf(probes.get(0).key().keySet());
@@ -93,7 +111,7 @@ final class Verifier {
             for (Probe p : chunk) {
                 Map<String, AttributeValue> item = found.get(KeyHash.of(p.key(), names));
                 String actual = item == null ? null : ItemDigest.hex(ItemDigest.of(item));
-                if (java.util.Objects.equals(actual, p.digest())) {
+                if (Objects.equals(actual, p.digest())) {
                     matched++;
                 } else if (p.digest() == null) {
                     mismatches.add("segment " + p.segment() + ": key " + p.json() + " was deleted but holds an item");
@@ -105,12 +123,6 @@ final class Verifier {
                 }
             }
         }
-        String note = "Counts and checksums of " + checked + " segments compared with their manifests and source "
-                + "images; " + probes.size() + " keys read back from " + table + ".";
-        if (!mismatches.isEmpty() && matched < probes.size()) {
-            note += " A key read back may also differ because an application wrote it during the restore.";
-        }
-        return new Verification(mismatches.isEmpty() ? Verification.Status.PASSED : Verification.Status.FAILED,
-                checked, lines, ItemDigest.hex(checksum), probes.size(), matched, List.copyOf(mismatches), note);
+        return matched;
     }
 }
