@@ -1,5 +1,6 @@
 package io.dynarestore.notifier.restores;
 
+import static io.dynarestore.testkit.RestoreRequests.aRestore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dynarestore.contracts.links.LinkIssued;
@@ -8,8 +9,6 @@ import io.dynarestore.contracts.notifications.NotificationEvent.Channel;
 import io.dynarestore.contracts.request.Destination;
 import io.dynarestore.contracts.request.Notify;
 import io.dynarestore.contracts.request.RestoreRequested;
-import io.dynarestore.contracts.request.Scope;
-import io.dynarestore.contracts.request.Source;
 import io.dynarestore.contracts.status.ExportCompleted;
 import io.dynarestore.contracts.status.RestoreCompleted;
 import io.dynarestore.contracts.status.RestoreFailed;
@@ -31,9 +30,8 @@ class NoticesTest {
     }
 
     static RestoreRequested request(Destination destination, Notify notify) {
-        return new RestoreRequested("r-1", null, null, null, null, "dana@example.com",
-                Source.backup("000000000000", "us-east-1", "orders", "b-7"), new Scope.Full(), destination, notify, null)
-                .normalized("r-1", "e-1", Instant.EPOCH);
+        return aRestore("r-1").requestedBy("dana@example.com").fromBackup("orders", "b-7").into(destination)
+                .notifying(notify).build().normalized("r-1", "e-1", Instant.EPOCH);
     }
 
     @Test

@@ -1,11 +1,10 @@
 package io.dynarestore.planner.restore;
 
+import static io.dynarestore.testkit.RestoreRequests.aRestore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dynarestore.contracts.Json;
-import io.dynarestore.contracts.request.Destination;
 import io.dynarestore.contracts.request.RestoreRequested;
-import io.dynarestore.contracts.request.Source;
 import io.dynarestore.contracts.status.RestoreAccepted;
 import io.dynarestore.contracts.status.RestoreCompleted;
 import io.dynarestore.contracts.status.RestoreEvent;
@@ -19,8 +18,7 @@ class OwnedRestoresTest {
     static final Instant THEN = Instant.parse("2026-11-01T00:00:00Z");
 
     static RestoreRequested request(String id) {
-        return new RestoreRequested(id, null, null, null, null, null, Source.backup("000000000000", "us-east-1",
-                "orders", "b-1"), null, new Destination.NewTable(null, null, "t", null), null, null)
+        return aRestore(id).fromBackup("orders", "b-1").scope(null).intoNewTable("t").build()
                 .normalized(id, "e", THEN);
     }
 

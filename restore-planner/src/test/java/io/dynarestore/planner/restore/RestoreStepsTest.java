@@ -1,11 +1,10 @@
 package io.dynarestore.planner.restore;
 
+import static io.dynarestore.testkit.RestoreRequests.aRestore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dynarestore.contracts.request.Destination;
 import io.dynarestore.contracts.request.RestoreRequested;
-import io.dynarestore.contracts.request.Scope;
-import io.dynarestore.contracts.request.Source;
 import io.dynarestore.contracts.status.CapacityRaiseStarted;
 import io.dynarestore.contracts.status.CapacityRestored;
 import io.dynarestore.contracts.status.CapacityUnits;
@@ -30,9 +29,8 @@ import org.junit.jupiter.api.Test;
 class RestoreStepsTest {
 
     static final TableRef TABLE = new TableRef("000000000000", "us-east-1", "t2");
-    static final RestoreRequested REQUEST = new RestoreRequested("r", null, null, null, null, null,
-            Source.backup("000000000000", "us-east-1", "t", "b"), new Scope.Full(),
-            new Destination.NewTable("000000000000", "us-east-1", "t2", null), null, null)
+    static final RestoreRequested REQUEST = aRestore("r").fromBackup("t", "b")
+            .into(new Destination.NewTable("000000000000", "us-east-1", "t2", null)).build()
             .normalized("r", "e", Instant.EPOCH);
 
     static RestoreView planned(int segments) {
