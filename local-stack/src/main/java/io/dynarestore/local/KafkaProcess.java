@@ -44,14 +44,16 @@ public final class KafkaProcess {
                 "") );
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         if (!Files.exists(logs.resolve("meta.properties"))) {
-            Process format = new ProcessBuilder(java, "-cp", classpath, "kafka.tools.StorageTool", "format",
+            Process format = new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-cp", classpath, "kafka.tools.StorageTool", "format",
                     "-t", Uuid.randomUuid().toString(), "-c", properties.toString())
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
             if (format.waitFor() != 0) {
                 throw new IllegalStateException("formatting Kafka's log directory failed; see " + log);
             }
         }
-        Process broker = new ProcessBuilder(List.of(java, "-Xmx512m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=info",
+        Process broker = new ProcessBuilder(List.of(java, "-Xmx512m",
+                // a broker on a laptop or CI machine: C1 and the serial collector start it with half the CPU
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=info",
                 "-cp", classpath, "kafka.Kafka", properties.toString()))
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         Ports.awaitAccepting(port, Duration.ofSeconds(60), "Kafka (log: " + log + ")");

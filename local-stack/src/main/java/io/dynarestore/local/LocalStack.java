@@ -177,7 +177,7 @@ public final class LocalStack implements AutoCloseable {
                             + "; build with ./mvnw -DskipTests install"));
         }
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        var builder = new ProcessBuilder(java, "-Xmx384m", "-XX:TieredStopAtLevel=1", "-jar", jar.toString(),
+        var builder = new ProcessBuilder(java, "-Xmx384m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", jar.toString(),
                 "--spring.profiles.active=local", "--server.port=" + settings.port(PORT_OF.get(service)))
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logs.resolve(service + ".log").toFile()));

@@ -4,6 +4,7 @@ import io.dynarestore.core.kafka.TopicDefinitions;
 import io.dynarestore.local.KafkaProcess;
 import io.dynarestore.local.Processes;
 import io.dynarestore.testkit.CapacityProxy;
+import io.dynarestore.testkit.ChildJvm;
 import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.Ports;
 import io.dynarestore.testkit.RepoRoot;
@@ -61,7 +62,6 @@ final class ChaosStack implements AutoCloseable {
     final Path dir;
     final Path logs;
     private final String classpath;
-    private final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     private final int kafkaPort = Ports.free();
     private final int controllerPort = Ports.free();
     private final int s3Port = Ports.free();
@@ -121,8 +121,10 @@ final class ChaosStack implements AutoCloseable {
 
     private void startS3() throws IOException {
         Path data = Files.createDirectories(dir.resolve("s3"));
-        s3 = new ProcessBuilder(java, "-Xmx256m", "-cp", classpath, S3Main.class.getName(), String.valueOf(s3Port),
-                data.toString(), BUCKET)
+        var command = new ArrayList<>(ChildJvm.command("256m"));
+        command.addAll(List.of("-cp", classpath, S3Main.class.getName(), String.valueOf(s3Port), data.toString(),
+                BUCKET));
+        s3 = new ProcessBuilder(command)
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(logs.resolve("s3.log")
                         .toFile())).start();
         Ports.awaitAccepting(s3Port, Duration.ofSeconds(60), "S3Proxy (log: " + logs.resolve("s3.log") + ")");
@@ -163,8 +165,8 @@ final class ChaosStack implements AutoCloseable {
                             + "; build with ./mvnw -DskipTests package"));
         }
         String prefix = PREFIX.get(service);
-        var command = new ArrayList<>(List.of(java, "-Xmx320m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                "-jar", jar.toString(), "--spring.profiles.active=local",
+        var command = new ArrayList<>(ChildJvm.command("320m"));
+        command.addAll(List.of("-jar", jar.toString(), "--spring.profiles.active=local",
                 "--server.port=" + (service.equals("restore-api") ? apiPort : 0),
                 // a killed member's partitions move after 6 s instead of 45
                 "--spring.kafka.consumer.properties.session.timeout.ms=6000",

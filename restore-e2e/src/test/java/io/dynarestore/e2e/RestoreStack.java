@@ -3,6 +3,7 @@ package io.dynarestore.e2e;
 import io.dynarestore.api.ApiApplication;
 import io.dynarestore.core.kafka.TopicDefinitions;
 import io.dynarestore.planner.PlannerApplication;
+import io.dynarestore.testkit.ChildJvm;
 import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.KafkaBroker;
 import io.dynarestore.testkit.S3Server;
@@ -219,9 +220,8 @@ final class RestoreStack implements AutoCloseable {
 
     private Process startProcess(Class<?> main, Path log, String... extra) throws Exception {
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        var command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-cp", classpath, main.getName()));
+        var command = new ArrayList<>(ChildJvm.command("512m"));
+        command.addAll(List.of("-cp", classpath, main.getName()));
         command.addAll(arguments());
         command.add(NO_SECURITY);
         command.addAll(List.of(extra));
