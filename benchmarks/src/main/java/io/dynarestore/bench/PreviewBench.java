@@ -4,7 +4,7 @@ import io.dynarestore.contracts.request.Scope;
 import io.dynarestore.core.codec.SdkJson;
 import io.dynarestore.core.filter.KeySchema;
 import io.dynarestore.core.filter.RecordFilter;
-import io.dynarestore.core.preview.Preview;
+import io.dynarestore.api.preview.Preview;
 import io.dynarestore.core.vault.BackupWriter;
 import io.dynarestore.core.vault.DataFileReader;
 import io.dynarestore.core.vault.ExportLine;

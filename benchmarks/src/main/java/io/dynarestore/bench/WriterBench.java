@@ -506,7 +506,7 @@ public final class WriterBench {
         Path dir = Files.createTempDirectory("bench-s3");
         try (var s3 = S3Server.start(io.dynarestore.testkit.Ports.free(), dir, "vault", true)) {
             Backup backup = writeBackup(s3, "export", count, 100_000, 2);
-            var export = new io.dynarestore.core.csv.CsvExport(s3.client(), 8 * 1024 * 1024);
+            var export = new io.dynarestore.exporter.files.CsvExport(s3.client(), 8 * 1024 * 1024);
             var memory = java.lang.management.ManagementFactory.getMemoryMXBean();
             for (long cap : new long[]{count / 10, count}) {
                 System.gc();

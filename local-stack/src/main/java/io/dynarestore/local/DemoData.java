@@ -1,9 +1,8 @@
 package io.dynarestore.local;
 
-import io.dynarestore.core.vault.BackupTaker;
-import io.dynarestore.core.vault.ChangeCapture;
 import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.core.vault.VaultLayout;
+import io.dynarestore.protector.backups.BackupTaker;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -2,8 +2,6 @@ package io.dynarestore.protector.backups;
 
 import io.dynarestore.contracts.protection.ProtectionSet;
 import io.dynarestore.core.vault.Backup;
-import io.dynarestore.core.vault.BackupTaker;
-import io.dynarestore.core.vault.SegmentRunner;
 import io.dynarestore.core.vault.VaultLayout;
 import java.time.Instant;
 import java.util.function.LongConsumer;

@@ -1,7 +1,5 @@
 package io.dynarestore.protector.backups;
 
-import io.dynarestore.core.vault.ScanCheckpoint;
-import io.dynarestore.core.vault.SegmentScan;
 import io.dynarestore.core.vault.VaultLayout;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;

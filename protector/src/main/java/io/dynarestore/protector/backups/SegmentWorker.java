@@ -12,7 +12,6 @@ import io.dynarestore.contracts.protection.ProtectionRejectionCode;
 import io.dynarestore.protector.rejections.Rejections;
 import io.dynarestore.core.retry.Pacer;
 import io.dynarestore.core.threads.DaemonThreads;
-import io.dynarestore.core.vault.SegmentScan;
 import io.dynarestore.core.vault.VaultLayout;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

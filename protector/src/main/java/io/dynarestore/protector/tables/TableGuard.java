@@ -15,7 +15,7 @@ import io.dynarestore.contracts.protection.ProtectionEvent;
 import io.dynarestore.contracts.protection.ProtectionSet;
 import io.dynarestore.core.vault.Backup;
 import io.dynarestore.core.vault.BackupMetadata;
-import io.dynarestore.core.vault.BackupTaker;
+import io.dynarestore.protector.backups.BackupTaker;
 import io.dynarestore.core.vault.ExportMetadata;
 import io.dynarestore.protector.backups.BackupSchedule;
 import io.dynarestore.protector.changelog.StreamCapture;

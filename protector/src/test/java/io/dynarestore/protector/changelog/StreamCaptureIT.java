@@ -3,7 +3,7 @@ package io.dynarestore.protector.changelog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dynarestore.core.pitr.PitrCoverage;
-import io.dynarestore.core.vault.BackupTaker;
+import io.dynarestore.protector.backups.BackupTaker;
 import io.dynarestore.core.vault.ExportMetadata;
 import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.core.vault.VaultLayout;

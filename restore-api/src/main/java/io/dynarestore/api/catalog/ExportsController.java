@@ -8,7 +8,6 @@ import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.codec.SdkJson;
 import io.dynarestore.core.vault.ExportLocation;
 import io.dynarestore.core.vault.ExportMetadata;
-import io.dynarestore.core.vault.NativeExports;
 import io.dynarestore.core.vault.VaultCatalog;
 import io.swagger.v3.oas.annotations.Operation;
 import java.time.Instant;

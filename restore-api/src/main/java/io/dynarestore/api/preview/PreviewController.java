@@ -15,7 +15,6 @@ import io.dynarestore.core.filter.InvalidFilterException;
 import io.dynarestore.core.filter.KeySchema;
 import io.dynarestore.core.filter.RecordFilter;
 import io.dynarestore.core.pitr.PitrCoverage;
-import io.dynarestore.core.preview.Preview;
 import io.dynarestore.core.request.RequestReader;
 import io.dynarestore.core.vault.Backup;
 import io.dynarestore.core.vault.VaultCatalog;

@@ -261,7 +261,7 @@ public final class PitrCoverage {
         return base.consistentAt() == null ? micros(base.takenAt()) : micros(base.consistentAt());
     }
 
-    static long micros(Instant t) {
+    public static long micros(Instant t) {
         return Math.addExact(Math.multiplyExact(t.getEpochSecond(), SECOND), t.getNano() / 1_000);
     }
 

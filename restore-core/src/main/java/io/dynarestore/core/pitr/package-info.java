@@ -1,5 +1,6 @@
 /**
- * Point in time: which seconds are restorable (coverage), the image of a table at T (delta, skip
- * sets), the in-place sweep.
+ * Point in time: which seconds are restorable (coverage), the last write per key up to T (delta,
+ * skip sets) and the key hash that spreads keys over segments. Staging the files a restore reads
+ * is the planner's.
  */
 package io.dynarestore.core.pitr;

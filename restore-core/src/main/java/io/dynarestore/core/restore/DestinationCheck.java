@@ -8,7 +8,7 @@ import io.dynarestore.core.aws.AccountAccessException;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.restore.RestoreValidator.Target;
 import io.dynarestore.core.restore.RestoreValidator.Verdict;
-import io.dynarestore.core.table.TableSettings;
+import io.dynarestore.core.table.RestoreTags;
 import io.dynarestore.core.vault.Backup;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -101,7 +101,7 @@ record DestinationCheck(AwsClients aws, long maxCapacityUnits) {
 
     private static Verdict tableExists(DynamoDbClient dynamo, Optional<TableDescription> existing,
                                        RestoreRequested request, Target target) {
-        if (existing.isPresent() && !createdBy(dynamo, existing.get(), request.restoreId())) {
+        if (existing.isPresent() && !RestoreTags.createdBy(dynamo, existing.get(), request.restoreId())) {
             return Verdict.problem(RejectionCode.TABLE_EXISTS, "/destination/tableName", "Table " + target.tableName()
                     + " already exists in account " + target.account() + " region " + target.region()
                     + ". Choose another tableName (or leave it out for Restored-<table>-<time>), or restore "
@@ -131,11 +131,5 @@ record DestinationCheck(AwsClients aws, long maxCapacityUnits) {
         } catch (ResourceNotFoundException e) {
             return Optional.empty();
         }
-    }
-
-    /** Whether {@code table} carries the tag of restore {@code restoreId}. */
-    public static boolean createdBy(DynamoDbClient dynamo, TableDescription table, String restoreId) {
-        return dynamo.listTagsOfResource(b -> b.resourceArn(table.tableArn())).tags().stream()
-                .anyMatch(t -> TableSettings.RESTORE_TAG.equals(t.key()) && restoreId.equals(t.value()));
     }
 }

@@ -6,7 +6,6 @@ import io.dynarestore.contracts.request.Source;
 import io.dynarestore.contracts.status.RejectionCode;
 import io.dynarestore.contracts.status.RestoreRejected.FieldError;
 import io.dynarestore.core.aws.AwsClients;
-import io.dynarestore.core.table.TableSettings;
 import io.dynarestore.core.vault.Backup;
 import io.dynarestore.core.vault.SnapMetadata;
 import io.dynarestore.core.vault.VaultCatalog;
@@ -25,9 +24,6 @@ import software.amazon.awssdk.services.dynamodb.model.Tag;
  * the planner run the same checks, so a request is judged the same way on REST and on Kafka.
  */
 public final class RestoreValidator {
-
-    /** Tag that marks a table as created by a restore, with the restore's id. */
-    public static final String RESTORE_TAG = TableSettings.RESTORE_TAG;
 
     private final AwsClients aws;
     private final WebhookAddresses webhooks;
@@ -74,11 +70,6 @@ public final class RestoreValidator {
             return resolved; // a file goes to the vault: no table is touched
         }
         return destinations.check(request, target, ok.backup(), ok.pointInTime());
-    }
-
-    /** Whether {@code table} carries the tag of restore {@code restoreId}. */
-    public static boolean createdBy(DynamoDbClient dynamo, TableDescription table, String restoreId) {
-        return DestinationCheck.createdBy(dynamo, table, restoreId);
     }
 
     /** The account, region and name of the table a restore writes into (in place: its source). */

@@ -3,7 +3,7 @@ package io.dynarestore.core.restore;
 import io.dynarestore.contracts.request.Destination;
 import io.dynarestore.contracts.request.Destination.TableOptions;
 import io.dynarestore.contracts.status.RestoreRejected.FieldError;
-import io.dynarestore.core.table.TableSettings;
+import io.dynarestore.core.table.RestoreTags;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -85,12 +85,12 @@ public final class TableOptionsCheck {
                             + "not allow; use letters, digits, spaces and + - = . _ : /"));
                 }
             });
-            int total = TableSettings.tags("x", backupTags, o.tags()).size();
+            int total = RestoreTags.of("x", backupTags, o.tags()).size();
             if (total > MAX_TAGS) {
                 int fromBackup = backupTags == null ? 0 : backupTags.size();
                 errors.add(new FieldError(AT + "/tags", "the restored table would have " + total + " tags (the "
                         + "backup's " + fromBackup + ", these " + o.tags().size() + " and the restore's own "
-                        + TableSettings.RESTORE_TAG + "), more than DynamoDB's " + MAX_TAGS + " per table; ask "
+                        + RestoreTags.RESTORE_TAG + "), more than DynamoDB's " + MAX_TAGS + " per table; ask "
                         + "for at most " + Math.max(0, o.tags().size() - (total - MAX_TAGS)) + " tags"));
             }
         }

@@ -4,8 +4,9 @@ import io.dynarestore.contracts.status.CapacityPlan;
 import io.dynarestore.contracts.status.CapacityUnits;
 import io.dynarestore.contracts.status.TableRef;
 import io.dynarestore.core.aws.AwsClients;
-import io.dynarestore.core.table.TableSpecs;
-import io.dynarestore.core.table.TableWaiter;
+import io.dynarestore.planner.destination.TableSettings;
+import io.dynarestore.planner.destination.TableSpecs;
+import io.dynarestore.planner.destination.TableWaiter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,7 +60,7 @@ public final class CapacityManager {
     }
 
     CapacityPlan plan(TableDescription d) {
-        if (TableSpecs.isOnDemand(d)) {
+        if (TableSettings.isOnDemand(d)) {
             return CapacityPlan.unchanged("Table " + d.tableName() + " is on-demand (PAY_PER_REQUEST): it scales "
                     + "with the writes, so its capacity is not changed.", List.of());
         }
@@ -148,7 +149,7 @@ public final class CapacityManager {
             return new PutBack.Done(List.of(), "Table " + table.tableName() + " no longer exists; there is no "
                     + "capacity to put back.");
         }
-        if (TableSpecs.isOnDemand(d)) {
+        if (TableSettings.isOnDemand(d)) {
             return new PutBack.Done(List.of(), "Table " + table.tableName() + " was switched to on-demand; there "
                     + "is no provisioned capacity to put back.");
         }

@@ -3,10 +3,7 @@ package io.dynarestore.planner.destination;
 import io.dynarestore.contracts.request.Destination;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.restore.RestoreValidator;
-import io.dynarestore.core.table.TableFinisher;
-import io.dynarestore.core.table.TableSettings;
-import io.dynarestore.core.table.TableSpecs;
-import io.dynarestore.core.table.TableWaiter;
+import io.dynarestore.core.table.RestoreTags;
 import java.time.Duration;
 import java.util.List;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -55,9 +52,9 @@ public final class TableCreator {
             }
         }
         TableDescription table = TableWaiter.untilActive(dynamo, name, activeTimeout);
-        if (!createdNow && !RestoreValidator.createdBy(dynamo, table, restoreId)) {
+        if (!createdNow && !RestoreTags.createdBy(dynamo, table, restoreId)) {
             throw new DestinationException("Table " + name + " exists but was not created by restore " + restoreId
-                    + " (it lacks the tag " + RestoreValidator.RESTORE_TAG + "); nothing was written to it. "
+                    + " (it lacks the tag " + RestoreTags.RESTORE_TAG + "); nothing was written to it. "
                     + "Submit the restore again with another table name.", null);
         }
         try {

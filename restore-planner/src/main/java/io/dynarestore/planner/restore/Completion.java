@@ -11,7 +11,7 @@ import io.dynarestore.contracts.status.SegmentCompleted;
 import io.dynarestore.contracts.status.TableRef;
 import io.dynarestore.contracts.status.Verification;
 import io.dynarestore.core.aws.AwsClients;
-import io.dynarestore.core.pitr.DeltaStager;
+import io.dynarestore.planner.staging.DeltaStager;
 import io.dynarestore.planner.PlannerProperties;
 import io.dynarestore.planner.restore.RestoreSteps.Snapshot;
 import java.time.Clock;

@@ -12,7 +12,7 @@ import io.dynarestore.contracts.status.RestorePlanned;
 import io.dynarestore.contracts.status.TableRef;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.kafka.EventPublisher;
-import io.dynarestore.core.table.TableWaiter;
+import io.dynarestore.planner.destination.TableWaiter;
 import io.dynarestore.core.vault.Backup;
 import io.dynarestore.planner.capacity.CapacityManager;
 import io.dynarestore.planner.destination.TableCreator;

@@ -12,7 +12,6 @@ import io.dynarestore.core.kafka.Partitions;
 import io.dynarestore.core.request.RequestDefaults;
 import io.dynarestore.core.request.RequestReader;
 import io.dynarestore.core.restore.RestoreValidator;
-import io.dynarestore.core.restore.RestoreWarnings;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;

@@ -1,11 +1,11 @@
 package io.dynarestore.planner.restore;
 
 import io.dynarestore.core.aws.AwsClients;
-import io.dynarestore.core.imports.ImportStager;
+import io.dynarestore.planner.staging.ImportStager;
 import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.EventPublisher;
-import io.dynarestore.core.pitr.DeltaStager;
-import io.dynarestore.core.pitr.SweepStager;
+import io.dynarestore.planner.staging.DeltaStager;
+import io.dynarestore.planner.staging.SweepStager;
 import io.dynarestore.core.restore.RestoreValidator;
 import io.dynarestore.core.threads.DaemonThreads;
 import io.dynarestore.core.vault.VaultCatalog;

@@ -7,7 +7,7 @@ import io.dynarestore.contracts.status.Verification;
 import io.dynarestore.core.codec.DynamoJson;
 import io.dynarestore.core.codec.ItemDigest;
 import io.dynarestore.core.pitr.KeyHash;
-import io.dynarestore.core.table.ConsistentReads;
+import io.dynarestore.planner.undo.ConsistentReads;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,0 +1,123 @@
+package io.dynarestore.exporter.files;
+
+import io.dynarestore.core.csv.ConsoleCsv;
+import io.dynarestore.core.filter.RecordFilter;
+import io.dynarestore.core.vault.Backup;
+import io.dynarestore.core.vault.DataFileReader;
+import io.dynarestore.core.vault.ExportLine;
+import io.dynarestore.core.vault.ManifestFile;
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.security.DigestOutputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.function.Consumer;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * Granular recovery: the items of a backup that match a filter, as one console CSV object in S3.
+ * Two streaming passes over the backup's data files: the first finds the columns (names and
+ * types only), the second writes the rows through a multipart upload. Memory stays flat whatever
+ * the size. At most {@code cap} items are exported; the summary says when the cap cut it short.
+ */
+public final class CsvExport {
+
+    /** What was exported: items, the object's size and SHA-256, and whether the cap stopped it. */
+    public record Summary(String bucket, String key, long items, long bytes, String sha256, boolean capped,
+                          long matching) {
+    }
+
+    private final S3Client s3;
+    private final int partSize;
+
+    public CsvExport(S3Client s3, int partSize) {
+        this.s3 = s3;
+        this.partSize = partSize;
+    }
+
+    /**
+     * @param filter   the records to export, or {@code null} for all
+     * @param cap      the most items to export
+     * @param progress told the items written so far, now and then
+     */
+    public Summary export(Backup backup, RecordFilter filter, List<String> keyAttributes, long cap, String bucket,
+                          String key, Consumer<Long> progress) {
+        var columns = new CsvColumns(keyAttributes);
+        long[] found = {0};
+        boolean capped = !scan(backup, filter, cap + 1, item -> {
+            if (found[0]++ < cap) {
+                columns.observe(item);
+            }
+        });
+        var upload = new S3Upload(s3, bucket, key, "text/csv; charset=utf-8", partSize);
+        MessageDigest sha;
+        try {
+            sha = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        var counted = new Counting(new DigestOutputStream(upload, sha));
+        var csv = ConsoleCsv.writer(counted, columns.columns());
+        try {
+            scan(backup, filter, cap, item -> {
+                csv.write(item);
+                if (csv.rows() % 100_000 == 0) {
+                    progress.accept(csv.rows());
+                }
+            });
+        } catch (RuntimeException e) {
+            upload.abort(); // never a half file: the object only exists once the upload completes
+            csv.close();
+            throw e;
+        }
+        csv.close(); // completes the upload
+        long written = csv.rows();
+        return new Summary(bucket, key, written, counted.count, HexFormat.of().formatHex(sha.digest()), capped,
+                found[0]);
+    }
+
+    /** Feeds matching items to {@code sink}, at most {@code limit}; false when it stopped at the limit. */
+    private boolean scan(Backup backup, RecordFilter filter, long limit, Consumer<java.util.Map<String,
+            software.amazon.awssdk.services.dynamodb.model.AttributeValue>> sink) {
+        long n = 0;
+        for (ManifestFile f : backup.files()) {
+            try (var reader = new DataFileReader(f.dataFileS3Key(),
+                    s3.getObject(b -> b.bucket(backup.dataBucket()).key(f.dataFileS3Key())), f.md5Checksum())) {
+                for (ExportLine line; (line = reader.next()) != null; ) {
+                    var item = line.item();
+                    if (item != null && (filter == null || filter.matches(item))) {
+                        if (n++ >= limit) {
+                            return false;
+                        }
+                        sink.accept(item);
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Counts the bytes written through it. */
+    private static final class Counting extends FilterOutputStream {
+        long count;
+
+        Counting(OutputStream out) {
+            super(out);
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            out.write(b);
+            count++;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            out.write(b, off, len);
+            count += len;
+        }
+    }
+}

@@ -1,4 +1,0 @@
-/**
- * Preview: reading the first matching items of a backup, bounded.
- */
-package io.dynarestore.core.preview;

@@ -1,0 +1,114 @@
+package io.dynarestore.planner.staging;
+
+import io.dynarestore.contracts.Json;
+import io.dynarestore.core.pitr.DeltaBuilder;
+import io.dynarestore.core.pitr.PitrCoverage;
+import io.dynarestore.core.vault.DataFileReader;
+import io.dynarestore.core.vault.DataFiles;
+import io.dynarestore.core.vault.ExportLine;
+import io.dynarestore.core.vault.ExportMetadata;
+import io.dynarestore.core.vault.ManifestFile;
+import io.dynarestore.core.vault.VaultCatalog;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * Computes the delta of a point-in-time restore in one pass over the exports it needs, and stages
+ * it in the vault under {@code _staging/<restoreId>/}: {@code delta/} data files with their
+ * {@code manifest-files.json}, {@code skip-keys.bin}, and {@code delta.json} (written last).
+ * Staging again for the same restore overwrites the same keys, so a planner that crashed while
+ * staging simply stages again.
+ */
+public final class DeltaStager {
+
+    public static final String SUMMARY = "delta.json";
+    public static final String SKIP_KEYS = "skip-keys.bin";
+
+    private final S3Client s3;
+    private final VaultCatalog catalog;
+    private final long memoryBudgetBytes;
+    private final int linesPerFile;
+
+    public DeltaStager(S3Client s3, VaultCatalog catalog, long memoryBudgetBytes, int linesPerFile) {
+        this.s3 = s3;
+        this.catalog = catalog;
+        this.memoryBudgetBytes = memoryBudgetBytes;
+        this.linesPerFile = linesPerFile;
+    }
+
+    /** What was staged for a restore. {@code skipKeys} is the key of the skip-key file (in the vault bucket). */
+    public record StagedDelta(String bucket, String skipKeys, long puts, long deletes, long changesRead,
+                              List<ManifestFile> files) {
+        public long keys() {
+            return puts + deletes;
+        }
+    }
+
+    public StagedDelta stage(String restoreId, PitrCoverage.Resolution resolution, List<String> keyAttributes) {
+        long from = PitrCoverage.micros(resolution.base().takenAt());
+        long until = PitrCoverage.micros(resolution.pointInTime()) + 1_000_000L;
+        long lines = resolution.exports().stream().mapToLong(ExportMetadata::itemCount).sum();
+        String prefix = catalog.layout().stagingPrefix(restoreId);
+        String bucket = catalog.layout().bucket();
+        var out = new DataFiles(s3, bucket, prefix + "delta/", linesPerFile);
+        long read = 0;
+        DeltaBuilder.Result result;
+        Path skip = null;
+        try (var builder = new DeltaBuilder(keyAttributes, from, until, DeltaBuilder.bitsFor(lines, memoryBudgetBytes))) {
+            for (ExportMetadata export : resolution.exports()) {
+                String exportBucket = catalog.exportBucket(export);
+                for (ManifestFile f : catalog.exportFiles(export)) {
+                    try (var reader = new DataFileReader(f.dataFileS3Key(),
+                            s3.getObject(b -> b.bucket(exportBucket).key(f.dataFileS3Key())), f.md5Checksum())) {
+                        for (ExportLine line; (line = reader.next()) != null; ) {
+                            builder.add(line);
+                            read++;
+                        }
+                    }
+                }
+            }
+            skip = Files.createTempFile("skip-keys-", ".bin");
+            try (var skipOut = Files.newOutputStream(skip)) {
+                result = builder.build(out, skipOut);
+            }
+            s3.putObject(b -> b.bucket(bucket).key(prefix + SKIP_KEYS), RequestBody.fromFile(skip));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            if (skip != null) {
+                try {
+                    Files.deleteIfExists(skip);
+                } catch (IOException ignored) {
+                    // temporary file
+                }
+            }
+        }
+        out.writeManifest();
+        var staged = new StagedDelta(bucket, prefix + SKIP_KEYS, result.puts(), result.deletes(), read, out.files());
+        out.put(prefix + SUMMARY, Json.toBytes(staged), "application/json");
+        return staged;
+    }
+
+    /** The delta staged for a restore, if its staging completed. */
+    public Optional<StagedDelta> find(String restoreId) {
+        return catalog.read(catalog.layout().bucket(), catalog.layout().stagingPrefix(restoreId) + SUMMARY,
+                StagedDelta.class);
+    }
+
+    /** Deletes what was staged for a restore (best effort: a lifecycle rule on {@code _staging/} is the backstop). */
+    public void discard(String restoreId) {
+        String prefix = catalog.layout().stagingPrefix(restoreId);
+        String bucket = catalog.layout().bucket();
+        for (var page : s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix))) {
+            for (var object : page.contents()) {
+                s3.deleteObject(b -> b.bucket(bucket).key(object.key()));
+            }
+        }
+    }
+}
