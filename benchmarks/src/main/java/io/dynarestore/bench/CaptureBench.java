@@ -1,6 +1,9 @@
 package io.dynarestore.bench;
 
+import com.sun.management.OperatingSystemMXBean;
 import io.dynarestore.contracts.Json;
+import io.dynarestore.core.aws.StreamRecordBodies;
+import io.dynarestore.core.codec.DynamoJson;
 import io.dynarestore.core.vault.ExportMetadata;
 import io.dynarestore.core.vault.VaultLayout;
 import io.dynarestore.protector.changelog.CaptureCheckpoint;
@@ -10,13 +13,29 @@ import io.dynarestore.testkit.RandomItems;
 import io.dynarestore.testkit.S3Server;
 import io.dynarestore.testkit.StreamedTables;
 import io.dynarestore.testkit.StreamsEndpoint;
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
 import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryType;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -25,6 +44,8 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+import software.amazon.awssdk.services.s3.S3Client;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Records captured per second by one protector's capture, against the Streams endpoint's own
@@ -64,55 +85,74 @@ public final class CaptureBench {
             return;
         }
         int records = args.length > 0 ? Integer.parseInt(args[0]) : 50_000;
-        boolean pinned = Runtime.getRuntime().availableProcessors() >= 2 && new java.io.File("/usr/bin/taskset").canExecute();
+        boolean pinned = Runtime.getRuntime().availableProcessors() >= 2 && new File("/usr/bin/taskset").canExecute();
         var command = new ArrayList<String>();
         if (pinned) {
             command.addAll(List.of("taskset", "-c", "0"));
-            new ProcessBuilder("taskset", "-a", "-p", "-c", "1", String.valueOf(ProcessHandle.current().pid()))
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+            new ProcessBuilder(
+                            "taskset",
+                            "-a",
+                            "-p",
+                            "-c",
+                            "1",
+                            String.valueOf(ProcessHandle.current().pid()))
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start()
+                    .waitFor();
         }
-        command.addAll(List.of(ProcessHandle.current().info().command().orElse("java"), "-cp",
-                System.getProperty("java.class.path"), CaptureBench.class.getName(), "services"));
-        var child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        var out = new java.io.BufferedReader(new java.io.InputStreamReader(child.getInputStream()));
+        command.addAll(List.of(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-cp",
+                System.getProperty("java.class.path"),
+                CaptureBench.class.getName(),
+                "services"));
+        var child = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
+        var out = new BufferedReader(new InputStreamReader(child.getInputStream()));
         String ready = out.readLine();
         while (ready != null && !ready.startsWith("READY ")) {
             ready = out.readLine(); // the services' log lines
         }
-        var replies = new java.util.concurrent.LinkedBlockingQueue<String>();
+        var replies = new LinkedBlockingQueue<String>();
         var drain = new Thread(() -> out.lines().forEach(line -> {
             if (line.startsWith("FILLED ")) {
                 replies.add(line); // the rest are the services' log lines
             }
         }));
-        var commands = new java.io.OutputStreamWriter(child.getOutputStream(), java.nio.charset.StandardCharsets.UTF_8);
+        var commands = new OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8);
         drain.setDaemon(true);
         drain.start();
         if (ready == null || !ready.startsWith("READY ")) {
             throw new IllegalStateException("the services did not start: " + ready);
         }
         var endpoints = ready.split(" ");
-        var streamsEndpoint = java.net.URI.create(endpoints[1]);
-        var s3 = S3Server.client(java.net.URI.create(endpoints[2]));
-        try (var streams = DynamoDbStreamsClient.builder().endpointOverride(streamsEndpoint)
-                     .region(Region.US_EAST_1).credentialsProvider(StaticCredentialsProvider.create(
-                             AwsBasicCredentials.create("a", "b"))).build()) {
+        var streamsEndpoint = URI.create(endpoints[1]);
+        var s3 = S3Server.client(URI.create(endpoints[2]));
+        try (var streams = DynamoDbStreamsClient.builder()
+                .endpointOverride(streamsEndpoint)
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("a", "b")))
+                .build()) {
             var dynamo = Dynalite.client(streamsEndpoint);
             // the capture's client as the protector builds it (AwsClients): it keeps the images as sent
-            var captureStreams = DynamoDbStreamsClient.builder().endpointOverride(streamsEndpoint)
-                    .region(Region.US_EAST_1).credentialsProvider(StaticCredentialsProvider.create(
-                            AwsBasicCredentials.create("a", "b")))
-                    .overrideConfiguration(c -> c.addExecutionInterceptor(
-                            io.dynarestore.core.aws.StreamRecordBodies.INTERCEPTOR)).build();
+            var captureStreams = DynamoDbStreamsClient.builder()
+                    .endpointOverride(streamsEndpoint)
+                    .region(Region.US_EAST_1)
+                    .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("a", "b")))
+                    .overrideConfiguration(c -> c.addExecutionInterceptor(StreamRecordBodies.INTERCEPTOR))
+                    .build();
             var results = new ArrayList<String>();
-            var writers = java.util.concurrent.Executors.newSingleThreadExecutor();
+            var writers = Executors.newSingleThreadExecutor();
             for (int n : List.of(records, 2 * records)) {
                 String table = "bench-" + n;
                 long filling = System.nanoTime();
                 fill(dynamo, commands, replies, table, n);
                 System.err.printf("filled %,d records in %.1f s%n", n, (System.nanoTime() - filling) / 1e9);
                 System.gc();
-                String arn = dynamo.describeTable(b -> b.tableName(table)).table().latestStreamArn();
+                String arn =
+                        dynamo.describeTable(b -> b.tableName(table)).table().latestStreamArn();
                 double baseline = 0;
                 double baselineCpu = 0;
                 double baselineServices = 0;
@@ -138,13 +178,23 @@ public final class CaptureBench {
                     captureServices = (childCpuNanos(child) - services) / 1e3 / n;
                 }
                 double rate = n / seconds;
-                results.add(String.format("| %,d | %,.0f records/s, %.0f µs CPU each (services %.0f) | %,.0f records/s, "
-                        + "%.0f µs CPU each (services %.0f) | **%.2f** | %d MB |", n, baseline, baselineCpu,
-                        baselineServices, rate, captureCpu, captureServices, rate / baseline, peak[0] >> 20));
+                results.add(String.format(
+                        "| %,d | %,.0f records/s, %.0f µs CPU each (services %.0f) | %,.0f records/s, "
+                                + "%.0f µs CPU each (services %.0f) | **%.2f** | %d MB |",
+                        n,
+                        baseline,
+                        baselineCpu,
+                        baselineServices,
+                        rate,
+                        captureCpu,
+                        captureServices,
+                        rate / baseline,
+                        peak[0] >> 20));
             }
             writers.shutdownNow();
             System.out.println(pinned ? "services on core 0, this JVM on core 1" : "not pinned");
-            System.out.println("| records | GetRecords, minimal client | capture into the vault | ratio | live heap after GC, peak |");
+            System.out.println(
+                    "| records | GetRecords, minimal client | capture into the vault | ratio | live heap after GC, peak |");
             System.out.println("| --- | --- | --- | --- | --- |");
             results.forEach(System.out::println);
         } finally {
@@ -154,13 +204,29 @@ public final class CaptureBench {
     }
 
     /** Captures the whole stream from a checkpoint at its start; returns the seconds until all of it is flushed. */
-    private static double capture(DynamoDbStreamsClient streams, DynamoDbClient dynamo,
-                                  software.amazon.awssdk.services.s3.S3Client s3, VaultLayout layout, String table,
-                                  int n, java.util.concurrent.Executor writers, long[] peak) throws InterruptedException {
+    private static double capture(
+            DynamoDbStreamsClient streams,
+            DynamoDbClient dynamo,
+            S3Client s3,
+            VaultLayout layout,
+            String table,
+            int n,
+            Executor writers,
+            long[] peak)
+            throws InterruptedException {
         var flushed = new AtomicLong();
-        var capture = new StreamCapture(streams, dynamo, s3, layout, ACCOUNT, REGION, table,
+        var capture = new StreamCapture(
+                streams,
+                dynamo,
+                s3,
+                layout,
+                ACCOUNT,
+                REGION,
+                table,
                 new StreamCapture.Settings(Duration.ofSeconds(1), Duration.ZERO, 20_000, 10_000),
-                Clock.systemUTC(), writers, new StreamCapture.Listener() {
+                Clock.systemUTC(),
+                writers,
+                new StreamCapture.Listener() {
                     @Override
                     public void flushed(ExportMetadata export, long count, Duration lag) {
                         flushed.addAndGet(count);
@@ -190,8 +256,9 @@ public final class CaptureBench {
             }
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        System.err.printf("read all %,d in %.2f s, flushed all in %.2f s%n", n,
-                ((readAll == 0 ? System.nanoTime() : readAll) - start) / 1e9, seconds);
+        System.err.printf(
+                "read all %,d in %.2f s, flushed all in %.2f s%n",
+                n, ((readAll == 0 ? System.nanoTime() : readAll) - start) / 1e9, seconds);
         capture.stop();
         return seconds;
     }
@@ -199,35 +266,34 @@ public final class CaptureBench {
     /** The CPU the services' JVM used so far (Linux: utime + stime of /proc/pid/stat), or 0 where unknown. */
     private static long childCpuNanos(Process child) {
         try {
-            String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + child.pid() + "/stat"));
+            String stat = Files.readString(Path.of("/proc/" + child.pid() + "/stat"));
             String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
             return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10_000_000L; // clock ticks of 10 ms
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             return 0;
         }
     }
 
     private static long processCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-                .getProcessCpuTime();
+        return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     /** The database's side, in its own JVM: dynalite, the Streams endpoint in front of it, S3Proxy. */
     private static void services() throws Exception {
-        try (var dynalite = Dynalite.start(); var s3 = S3Server.start("vault");
-             var endpoint = StreamsEndpoint.inFrontOf(dynalite.endpoint()).recordsPerShard(10_000)) {
+        try (var dynalite = Dynalite.start();
+                var s3 = S3Server.start("vault");
+                var endpoint = StreamsEndpoint.inFrontOf(dynalite.endpoint()).recordsPerShard(10_000)) {
             System.out.println("READY " + endpoint.endpoint() + " " + s3.endpoint());
             System.out.flush();
-            var commands = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));
-            var json = tools.jackson.databind.json.JsonMapper.builder().build();
+            var commands = new BufferedReader(new InputStreamReader(System.in));
+            var json = JsonMapper.builder().build();
             for (String line; (line = commands.readLine()) != null; ) { // until the bench ends
                 String[] command = line.split(" ");
                 if (command[0].equals("FILL")) {
                     int n = Integer.parseInt(command[2]);
                     var items = new RandomItems(n, RandomItems.Shape.simple());
                     for (int i = 0; i < n; i++) {
-                        endpoint.recordCreated(command[1], json.readTree(
-                                io.dynarestore.core.codec.DynamoJson.toJson(items.item(i))));
+                        endpoint.recordCreated(command[1], json.readTree(DynamoJson.toJson(items.item(i))));
                     }
                     System.out.println("FILLED " + command[1]);
                     System.out.flush();
@@ -241,7 +307,7 @@ public final class CaptureBench {
         long used = 0;
         for (var pool : ManagementFactory.getMemoryPoolMXBeans()) {
             var after = pool.getCollectionUsage();
-            if (pool.getType() == java.lang.management.MemoryType.HEAP && after != null) {
+            if (pool.getType() == MemoryType.HEAP && after != null) {
                 used += after.getUsed();
             }
         }
@@ -253,13 +319,12 @@ public final class CaptureBench {
      * random items into its stream directly ({@link StreamsEndpoint#recordCreated}): the same records a
      * PutItem of each would make, without dynalite's 800 writes a second. Only the stream is read here.
      */
-    private static void fill(DynamoDbClient dynamo, java.io.Writer services,
-                             java.util.concurrent.BlockingQueue<String> replies, String table, int n)
-            throws java.io.IOException, InterruptedException {
+    private static void fill(DynamoDbClient dynamo, Writer services, BlockingQueue<String> replies, String table, int n)
+            throws IOException, InterruptedException {
         StreamedTables.create(dynamo, table, RandomItems.Shape.simple());
         services.write("FILL " + table + " " + n + "\n");
         services.flush();
-        String reply = replies.poll(10, java.util.concurrent.TimeUnit.MINUTES);
+        String reply = replies.poll(10, TimeUnit.MINUTES);
         if (!("FILLED " + table).equals(reply)) {
             throw new IllegalStateException("the services did not fill " + table + ": " + reply);
         }
@@ -269,9 +334,12 @@ public final class CaptureBench {
     private static double tightRead(DynamoDbStreamsClient streams, String arn, int expected) {
         long start = System.nanoTime();
         long read = 0;
-        for (var shard : streams.describeStream(b -> b.streamArn(arn)).streamDescription().shards()) {
-            String it = streams.getShardIterator(b -> b.streamArn(arn).shardId(shard.shardId())
-                    .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
+        for (var shard : streams.describeStream(b -> b.streamArn(arn))
+                .streamDescription()
+                .shards()) {
+            String it = streams.getShardIterator(b ->
+                            b.streamArn(arn).shardId(shard.shardId()).shardIteratorType(ShardIteratorType.TRIM_HORIZON))
+                    .shardIterator();
             while (it != null) {
                 String current = it;
                 var page = streams.getRecords(b -> b.shardIterator(current).limit(1_000));
@@ -286,14 +354,25 @@ public final class CaptureBench {
     }
 
     /** A checkpoint before the stream's first record, as if the table had been protected all along. */
-    private static void plantCheckpoint(software.amazon.awssdk.services.s3.S3Client s3, VaultLayout layout, String table, String streamArn) {
+    private static void plantCheckpoint(S3Client s3, VaultLayout layout, String table, String streamArn) {
         String prefix = layout.exportPrefix(ACCOUNT, REGION, table, "stream-19700101T000000Z");
         var checkpoint = new CaptureCheckpoint(streamArn, Instant.EPOCH.plusSeconds(1), Map.of(), List.of());
-        var export = new ExportMetadata(ExportMetadata.FORMAT_VERSION, "stream-19700101T000000Z", ACCOUNT, REGION,
-                table, Instant.EPOCH, Instant.EPOCH.plusSeconds(1), false, 0, null);
-        s3.putObject(b -> b.bucket("vault").key(prefix + VaultLayout.EXPORT_JSON), RequestBody.fromBytes(
-                Json.toBytes(export)));
-        s3.putObject(b -> b.bucket("vault").key(prefix + CaptureCheckpoint.FILE),
+        var export = new ExportMetadata(
+                ExportMetadata.FORMAT_VERSION,
+                "stream-19700101T000000Z",
+                ACCOUNT,
+                REGION,
+                table,
+                Instant.EPOCH,
+                Instant.EPOCH.plusSeconds(1),
+                false,
+                0,
+                null);
+        s3.putObject(
+                b -> b.bucket("vault").key(prefix + VaultLayout.EXPORT_JSON),
+                RequestBody.fromBytes(Json.toBytes(export)));
+        s3.putObject(
+                b -> b.bucket("vault").key(prefix + CaptureCheckpoint.FILE),
                 RequestBody.fromBytes(Json.toBytes(checkpoint)));
     }
 }

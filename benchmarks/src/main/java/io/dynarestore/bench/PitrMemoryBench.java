@@ -12,6 +12,7 @@ import io.dynarestore.core.vault.VaultLayout;
 import io.dynarestore.planner.PlannerApplication;
 import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.KafkaBroker;
+import io.dynarestore.testkit.Ports;
 import io.dynarestore.testkit.RandomItems;
 import io.dynarestore.testkit.S3Server;
 import io.dynarestore.testkit.UnreliableDynamo;
@@ -25,6 +26,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -59,31 +61,45 @@ public final class PitrMemoryBench {
         int changes = args.length > 1 ? Integer.parseInt(args[1]) : 100_000;
         String heap = System.getProperty("writer.heap", "512m");
         try (var kafka = KafkaBroker.start(TopicDefinitions.local().partitionCounts());
-             var dynalite = Dynalite.start();
-             var proxy = UnreliableDynamo.inFrontOf(dynalite.endpoint(), 1, 0, 0);
-             var s3 = S3Server.start("vault")) {
+                var dynalite = Dynalite.start();
+                var proxy = UnreliableDynamo.inFrontOf(dynalite.endpoint(), 1, 0, 0);
+                var s3 = S3Server.start("vault")) {
             long t0 = (Instant.now().minus(Duration.ofHours(3)).getEpochSecond()) * SECOND;
             var table = "bench";
             var items = new RandomItems(2026, RandomItems.Shape.simple());
             long started = System.nanoTime();
             writeVault(s3, table, items, baseItems, changes, t0);
-            System.out.printf("vault: %,d base items and %,d changes written in %.1f s%n", baseItems, changes,
-                    (System.nanoTime() - started) / 1e9);
+            System.out.printf(
+                    "vault: %,d base items and %,d changes written in %.1f s%n",
+                    baseItems, changes, (System.nanoTime() - started) / 1e9);
 
-            var planner = PlannerApplication.builder().run("--spring.profiles.active=local", "--server.port=0",
-                    "--KAFKA_BOOTSTRAP_SERVERS=" + kafka.bootstrapServers(), "--DYNAMODB_ENDPOINT=" + dynalite.endpoint(),
-                    "--S3_ENDPOINT=" + s3.endpoint());
-            int writerPort = io.dynarestore.testkit.Ports.free();
+            var planner = PlannerApplication.builder()
+                    .run(
+                            "--spring.profiles.active=local",
+                            "--server.port=0",
+                            "--KAFKA_BOOTSTRAP_SERVERS=" + kafka.bootstrapServers(),
+                            "--DYNAMODB_ENDPOINT=" + dynalite.endpoint(),
+                            "--S3_ENDPOINT=" + s3.endpoint());
+            int writerPort = Ports.free();
             Path log = Path.of("target", "bench-writer.log").toAbsolutePath();
             Files.createDirectories(log.getParent());
-            Process writer = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx" + heap, "-cp", System.getProperty("java.class.path"), WriterApplication.class.getName(),
-                    "--spring.profiles.active=local", "--server.port=" + writerPort,
-                    "--KAFKA_BOOTSTRAP_SERVERS=" + kafka.bootstrapServers(),
-                    "--DYNAMODB_ENDPOINT=" + proxy.endpoint(), "--S3_ENDPOINT=" + s3.endpoint())
-                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            Process writer = new ProcessBuilder(
+                            Path.of(System.getProperty("java.home"), "bin", "java")
+                                    .toString(),
+                            "-Xmx" + heap,
+                            "-cp",
+                            System.getProperty("java.class.path"),
+                            WriterApplication.class.getName(),
+                            "--spring.profiles.active=local",
+                            "--server.port=" + writerPort,
+                            "--KAFKA_BOOTSTRAP_SERVERS=" + kafka.bootstrapServers(),
+                            "--DYNAMODB_ENDPOINT=" + proxy.endpoint(),
+                            "--S3_ENDPOINT=" + s3.endpoint())
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start();
             try {
-                io.dynarestore.testkit.Ports.awaitAccepting(writerPort, Duration.ofSeconds(60), "item-writer");
+                Ports.awaitAccepting(writerPort, Duration.ofSeconds(60), "item-writer");
                 // the first restore creates the table in dynalite; only then are writes discarded
                 Instant point = Instant.ofEpochSecond(t0 / SECOND + 3_599);
                 var peak = new AtomicLong();
@@ -97,16 +113,25 @@ public final class PitrMemoryBench {
                         ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
                         ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
                         ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class))) {
-                    producer.send(new ProducerRecord<>(Topic.REQUESTS.topicName(), restoreId, "{\"restoreId\":\""
-                            + restoreId + "\",\"source\":{\"table\":\"" + table + "\",\"pointInTime\":\"" + point
-                            + "\"},\"destination\":{\"type\":\"NEW_TABLE\",\"tableName\":\"bench-at\"}}")).get();
+                    producer.send(
+                                    new ProducerRecord<>(
+                                            Topic.REQUESTS.topicName(),
+                                            restoreId,
+                                            "{\"restoreId\":\""
+                                                    + restoreId + "\",\"source\":{\"table\":\"" + table
+                                                    + "\",\"pointInTime\":\"" + point
+                                                    + "\"},\"destination\":{\"type\":\"NEW_TABLE\",\"tableName\":\"bench-at\"}}"))
+                            .get();
                 }
                 var end = awaitEnd(kafka.bootstrapServers(), restoreId, Duration.ofMinutes(30));
                 double seconds = (System.nanoTime() - restoreStarted) / 1e9;
                 sampler.interrupt();
                 System.out.printf("restore %s: %s%n", end.getOrDefault("type", "?"), end);
-                System.out.printf("%,d items written, %,d writes reached the proxy, %.1f s (%.0f lines/s)%n",
-                        Long.parseLong(end.getOrDefault("itemsWritten", "0")), proxy.discardedItems(), seconds,
+                System.out.printf(
+                        "%,d items written, %,d writes reached the proxy, %.1f s (%.0f lines/s)%n",
+                        Long.parseLong(end.getOrDefault("itemsWritten", "0")),
+                        proxy.discardedItems(),
+                        seconds,
                         (baseItems + changes) / seconds);
                 System.out.printf("item-writer heap: peak used %,d MB with -Xmx%s%n", peak.get() / (1024 * 1024), heap);
             } finally {
@@ -120,11 +145,12 @@ public final class PitrMemoryBench {
     static void writeVault(S3Server s3, String table, RandomItems items, int baseItems, int changes, long t0)
             throws Exception {
         var layout = new VaultLayout("vault", "");
-        var description = SdkJson.fromJson("{\"TableName\":\"" + table + "\",\"AttributeDefinitions\":["
-                + "{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"},{\"AttributeName\":\"sk\",\"AttributeType\":\"N\"}],"
-                + "\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"},{\"AttributeName\":\"sk\",\"KeyType\":\"RANGE\"}],"
-                + "\"TableArn\":\"arn:aws:dynamodb:us-east-1:000000000000:table/" + table + "\","
-                + "\"ProvisionedThroughput\":{\"ReadCapacityUnits\":100,\"WriteCapacityUnits\":100}}",
+        var description = SdkJson.fromJson(
+                "{\"TableName\":\"" + table + "\",\"AttributeDefinitions\":["
+                        + "{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"},{\"AttributeName\":\"sk\",\"AttributeType\":\"N\"}],"
+                        + "\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"},{\"AttributeName\":\"sk\",\"KeyType\":\"RANGE\"}],"
+                        + "\"TableArn\":\"arn:aws:dynamodb:us-east-1:000000000000:table/" + table + "\","
+                        + "\"ProvisionedThroughput\":{\"ReadCapacityUnits\":100,\"WriteCapacityUnits\":100}}",
                 TableDescription.builder());
         var base = new BackupWriter(s3.client(), layout, "000000000000", "us-east-1", table, "base", 10_000);
         var threads = new ArrayList<Thread>();
@@ -150,16 +176,26 @@ public final class PitrMemoryBench {
         for (int e = 0; e < 10; e++) {
             long from = t0 + e * span / 10;
             long to = t0 + (e + 1) * span / 10;
-            var export = new IncrementalExportWriter(s3.client(), layout, "000000000000", "us-east-1", table, "x" + e,
-                    Instant.ofEpochSecond(from / SECOND), Instant.ofEpochSecond(to / SECOND), 10_000);
+            var export = new IncrementalExportWriter(
+                    s3.client(),
+                    layout,
+                    "000000000000",
+                    "us-east-1",
+                    table,
+                    "x" + e,
+                    Instant.ofEpochSecond(from / SECOND),
+                    Instant.ofEpochSecond(to / SECOND),
+                    10_000);
             try (var part = export.openPart()) {
                 for (int c = 0; c < changes / 10; c++) {
                     long ts = from + (long) c * (to - from) / (changes / 10);
                     long index = r.nextInt(10) == 0 ? baseItems + r.nextInt(changes) : r.nextInt(baseItems);
                     Map<String, AttributeValue> item = items.item(index, 1 + r.nextInt(3));
                     Map<String, AttributeValue> keys = Map.of("pk", item.get("pk"), "sk", item.get("sk"));
-                    part.write(r.nextInt(8) == 0 ? ExportLine.change(keys, null, null, ts)
-                            : ExportLine.change(keys, null, item, ts));
+                    part.write(
+                            r.nextInt(8) == 0
+                                    ? ExportLine.change(keys, null, null, ts)
+                                    : ExportLine.change(keys, null, item, ts));
                 }
             }
             export.finish();
@@ -169,11 +205,14 @@ public final class PitrMemoryBench {
     /** Samples the writer's heap in use (the sum of its heap pools) every 200 ms, keeping the peak. */
     static void sample(int port, AtomicLong peak) {
         var http = HttpClient.newHttpClient();
-        var request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/prometheus")).build();
+        var request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/prometheus"))
+                .build();
         while (!Thread.currentThread().isInterrupted()) {
             try {
                 long used = 0;
-                for (String line : http.send(request, HttpResponse.BodyHandlers.ofString()).body().split("\n")) {
+                for (String line : http.send(request, HttpResponse.BodyHandlers.ofString())
+                        .body()
+                        .split("\n")) {
                     if (line.startsWith("jvm_memory_used_bytes{") && line.contains("area=\"heap\"")) {
                         used += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
                     }
@@ -190,11 +229,16 @@ public final class PitrMemoryBench {
 
     /** Waits for the restore's RestoreCompleted or RestoreFailed event and returns its fields. */
     static Map<String, String> awaitEnd(String bootstrap, String restoreId, Duration timeout) {
-        try (var consumer = new KafkaConsumer<String, byte[]>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class))) {
+        try (var consumer = new KafkaConsumer<String, byte[]>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrap,
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+                StringDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class))) {
             var partitions = consumer.partitionsFor(Topic.STATUS.topicName()).stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+                    .map(p -> new TopicPartition(p.topic(), p.partition()))
+                    .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             long deadline = System.nanoTime() + timeout.toNanos();
@@ -203,7 +247,7 @@ public final class PitrMemoryBench {
                     var event = Messages.statusEvent(record.value());
                     if (event != null && restoreId.equals(event.restoreId()) && event.terminal()) {
                         var json = Json.mapper().readTree(record.value());
-                        var fields = new java.util.LinkedHashMap<String, String>();
+                        var fields = new LinkedHashMap<String, String>();
                         json.properties().forEach(e -> {
                             if (e.getValue().isValueNode()) {
                                 fields.put(e.getKey(), e.getValue().asString());

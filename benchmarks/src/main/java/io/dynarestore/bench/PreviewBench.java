@@ -1,10 +1,10 @@
 package io.dynarestore.bench;
 
+import io.dynarestore.api.preview.Preview;
 import io.dynarestore.contracts.request.Scope;
 import io.dynarestore.core.codec.SdkJson;
 import io.dynarestore.core.filter.KeySchema;
 import io.dynarestore.core.filter.RecordFilter;
-import io.dynarestore.api.preview.Preview;
 import io.dynarestore.core.vault.BackupWriter;
 import io.dynarestore.core.vault.DataFileReader;
 import io.dynarestore.core.vault.ExportLine;
@@ -40,13 +40,15 @@ public final class PreviewBench {
                     part.write(items.item(i));
                 }
             }
-            var description = SdkJson.fromJson("{\"TableName\":\"bench\",\"AttributeDefinitions\":["
-                    + "{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"},{\"AttributeName\":\"sk\",\"AttributeType\":\"N\"}],"
-                    + "\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"},{\"AttributeName\":\"sk\",\"KeyType\":\"RANGE\"}]}",
+            var description = SdkJson.fromJson(
+                    "{\"TableName\":\"bench\",\"AttributeDefinitions\":["
+                            + "{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"},{\"AttributeName\":\"sk\",\"AttributeType\":\"N\"}],"
+                            + "\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"},{\"AttributeName\":\"sk\",\"KeyType\":\"RANGE\"}]}",
                     TableDescription.builder());
             writer.finish(description, List.of(), null, Instant.now(), null);
             var catalog = new VaultCatalog(s3.client(), layout);
-            var backup = catalog.findBackup("000000000000", "us-east-1", "bench", "b").orElseThrow();
+            var backup = catalog.findBackup("000000000000", "us-east-1", "bench", "b")
+                    .orElseThrow();
             var key = KeySchema.of(description);
             var preview = new Preview(s3.client(), catalog, 64L << 20);
 
@@ -54,8 +56,10 @@ public final class PreviewBench {
             // file (56 items of 1,000,000)
             var early = new ArrayList<Scope.KeyFilter>();
             var f = backup.files().get(0);
-            try (var reader = new DataFileReader(f.dataFileS3Key(),
-                    s3.client().getObject(b -> b.bucket("vault").key(f.dataFileS3Key())), null)) {
+            try (var reader = new DataFileReader(
+                    f.dataFileS3Key(),
+                    s3.client().getObject(b -> b.bucket("vault").key(f.dataFileS3Key())),
+                    null)) {
                 var seen = new LinkedHashSet<String>();
                 for (ExportLine line; seen.size() < 8 && (line = reader.next()) != null; ) {
                     seen.add(line.item().get("pk").s());
@@ -64,16 +68,27 @@ public final class PreviewBench {
             }
             var nearStart = RecordFilter.compile(new Scope.Records(early, List.of()), key);
             // no match at all: the whole backup would have to be read
-            var atEnd = RecordFilter.compile(new Scope.Records(List.of(new Scope.KeyFilter(
-                    new Scope.Condition("EqualTo", List.of("no-such-key")), null)), List.of()), key);
+            var atEnd = RecordFilter.compile(
+                    new Scope.Records(
+                            List.of(new Scope.KeyFilter(new Scope.Condition("EqualTo", List.of("no-such-key")), null)),
+                            List.of()),
+                    key);
 
             for (int round = 0; round < 3; round++) {
                 var first = preview.run(backup, null, key, nearStart, 50, 4L << 20, Duration.ofSeconds(2));
                 var bounded = preview.run(backup, null, key, atEnd, 50, 4L << 20, Duration.ofSeconds(2));
-                System.out.printf("round %d: near start: %d records in %d ms (complete=%s, %,d scanned); "
-                                + "no match: %d records in %d ms (complete=%s, %,d scanned)%n", round,
-                        first.records().size(), first.elapsedMs(), first.complete(), first.scanned(),
-                        bounded.records().size(), bounded.elapsedMs(), bounded.complete(), bounded.scanned());
+                System.out.printf(
+                        "round %d: near start: %d records in %d ms (complete=%s, %,d scanned); "
+                                + "no match: %d records in %d ms (complete=%s, %,d scanned)%n",
+                        round,
+                        first.records().size(),
+                        first.elapsedMs(),
+                        first.complete(),
+                        first.scanned(),
+                        bounded.records().size(),
+                        bounded.elapsedMs(),
+                        bounded.complete(),
+                        bounded.scanned());
             }
         }
     }

@@ -4,8 +4,6 @@ import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.aws.AwsSettings;
 import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.EventPublisher;
-import org.springframework.boot.health.contributor.Health;
-import org.springframework.boot.health.contributor.HealthIndicator;
 import io.dynarestore.core.kafka.TopicDefinitions;
 import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.core.vault.VaultSettings;
@@ -16,6 +14,8 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.kafka.core.KafkaAdmin;
@@ -50,11 +50,13 @@ public class ExporterApplication {
      * @param maxExport the longest an export may take before the group gives its work item to another member
      */
     @ConfigurationProperties("exporter")
-    public record ExporterProperties(AwsSettings aws, VaultSettings vault, TopicDefinitions topics,
-                                     @DefaultValue("exporter") String group,
-                                     @DefaultValue("8MB") DataSize partSize,
-                                     @DefaultValue("2h") Duration maxExport) {
-    }
+    public record ExporterProperties(
+            AwsSettings aws,
+            VaultSettings vault,
+            TopicDefinitions topics,
+            @DefaultValue("exporter") String group,
+            @DefaultValue("8MB") DataSize partSize,
+            @DefaultValue("2h") Duration maxExport) {}
 
     @Bean
     KafkaAdmin.NewTopics topics(ExporterProperties properties) {
@@ -84,6 +86,8 @@ public class ExporterApplication {
     /** DOWN once a consumer thread ended by itself; part of the liveness group (exporter.yml). */
     @Bean
     HealthIndicator consumersHealthIndicator(ConsumerHealth consumers) {
-        return () -> (consumers.healthy() ? Health.up() : Health.down()).withDetails(consumers.details()).build();
+        return () -> (consumers.healthy() ? Health.up() : Health.down())
+                .withDetails(consumers.details())
+                .build();
     }
 }

@@ -3,9 +3,9 @@ package io.dynarestore.writer;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.EventPublisher;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -32,7 +32,9 @@ class WriterConfiguration {
     /** DOWN once a consumer thread ended by itself; part of the liveness group (item-writer.yml). */
     @Bean
     HealthIndicator consumersHealthIndicator(ConsumerHealth consumers) {
-        return () -> (consumers.healthy() ? Health.up() : Health.down()).withDetails(consumers.details()).build();
+        return () -> (consumers.healthy() ? Health.up() : Health.down())
+                .withDetails(consumers.details())
+                .build();
     }
 
     @Bean

@@ -45,11 +45,15 @@ public record WriterProperties(
      * @param refresh             how often a table's capacity is read again
      * @param lagInterval         how often the group's lag is read to split budgets across replicas
      */
-    public record Budget(@DefaultValue("0.8") double provisionedShare, @DefaultValue("4000") long onDemandTarget,
-                         @DefaultValue("4000") long onDemandInitialPeak, @DefaultValue("0.1") double batchShare,
-                         @DefaultValue("0.02") double throttleFloor, @DefaultValue("0.05") double recoveryStep,
-                         @DefaultValue("30s") Duration refresh, @DefaultValue("500ms") Duration lagInterval) {
-    }
+    public record Budget(
+            @DefaultValue("0.8") double provisionedShare,
+            @DefaultValue("4000") long onDemandTarget,
+            @DefaultValue("4000") long onDemandInitialPeak,
+            @DefaultValue("0.1") double batchShare,
+            @DefaultValue("0.02") double throttleFloor,
+            @DefaultValue("0.05") double recoveryStep,
+            @DefaultValue("30s") Duration refresh,
+            @DefaultValue("500ms") Duration lagInterval) {}
 
     /**
      * Circuit breakers per destination table and for S3.
@@ -58,15 +62,17 @@ public record WriterProperties(
      * @param maxOutage how long a segment waits for an unavailable service before it fails over to retries
      * @param sdkAttempts attempts the AWS SDK makes itself per DynamoDB call (the writer retries, paced, on top)
      */
-    public record Resilience(@DefaultValue("5s") Duration openWait, @DefaultValue("10m") Duration maxOutage,
-                             @DefaultValue("2") int sdkAttempts) {
-    }
+    public record Resilience(
+            @DefaultValue("5s") Duration openWait,
+            @DefaultValue("10m") Duration maxOutage,
+            @DefaultValue("2") int sdkAttempts) {}
 
     /**
      * Exponential backoff with full jitter: attempt {@code n} waits a random time up to
      * {@code min(maxDelay, baseDelay * 2^n)}.
      */
-    public record Retry(@DefaultValue("10") int maxAttempts, @DefaultValue("50ms") Duration baseDelay,
-                        @DefaultValue("5s") Duration maxDelay) {
-    }
+    public record Retry(
+            @DefaultValue("10") int maxAttempts,
+            @DefaultValue("50ms") Duration baseDelay,
+            @DefaultValue("5s") Duration maxDelay) {}
 }

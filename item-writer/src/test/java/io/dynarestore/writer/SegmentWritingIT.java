@@ -21,20 +21,13 @@ import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.KafkaBroker;
 import io.dynarestore.testkit.RandomItems;
 import io.dynarestore.testkit.S3Server;
-import java.nio.charset.StandardCharsets;
+import io.dynarestore.testkit.TopicRecorder;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -51,10 +44,7 @@ class SegmentWritingIT {
     static S3Server s3;
     static ConfigurableApplicationContext writer;
     static EventPublisher publisher;
-    static final List<RestoreEvent> events = new CopyOnWriteArrayList<>();
-    static final List<String> deadLetters = new CopyOnWriteArrayList<>();
-    static Thread follower;
-    static volatile boolean following = true;
+    static TopicRecorder recorded;
     static final VaultLayout LAYOUT = new VaultLayout("vault", "");
     static final RandomItems ITEMS = new RandomItems(5, RandomItems.Shape.simple());
 
@@ -64,19 +54,23 @@ class SegmentWritingIT {
         dynalite = Dynalite.start();
         s3 = S3Server.start("vault");
         // a poll interval far shorter than a segment takes: the writer must keep polling meanwhile
-        writer = WriterApplication.builder().run("--spring.profiles.active=local", "--server.port=0",
-                "--KAFKA_BOOTSTRAP_SERVERS=" + kafka.bootstrapServers(), "--DYNAMODB_ENDPOINT=" + dynalite.endpoint(),
-                "--S3_ENDPOINT=" + s3.endpoint(), "--writer.consumers=2",
-                "--spring.kafka.consumer.properties.max.poll.interval.ms=2000");
-        publisher = new EventPublisher(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), "test");
-        follower = new Thread(SegmentWritingIT::follow);
-        follower.start();
+        writer = WriterApplication.builder()
+                .run(
+                        "--spring.profiles.active=local",
+                        "--server.port=0",
+                        "--KAFKA_BOOTSTRAP_SERVERS=" + kafka.bootstrapServers(),
+                        "--DYNAMODB_ENDPOINT=" + dynalite.endpoint(),
+                        "--S3_ENDPOINT=" + s3.endpoint(),
+                        "--writer.consumers=2",
+                        "--spring.kafka.consumer.properties.max.poll.interval.ms=2000");
+        publisher =
+                new EventPublisher(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), "test");
+        recorded = TopicRecorder.follow(kafka.bootstrapServers(), Topic.STATUS.topicName(), Topic.SEGMENTS.dlt());
     }
 
     @AfterAll
     static void stop() throws Exception {
-        following = false;
-        follower.join(5_000);
+        recorded.close();
         publisher.close();
         writer.close();
         s3.close();
@@ -84,36 +78,16 @@ class SegmentWritingIT {
         kafka.close();
     }
 
-    static void follow() {
-        var config = Map.<String, Object>of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-        try (var consumer = new KafkaConsumer<String, byte[]>(config)) {
-            var partitions = new ArrayList<TopicPartition>();
-            for (String topic : List.of(Topic.STATUS.topicName(), Topic.SEGMENTS.dlt())) {
-                consumer.partitionsFor(topic).forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
-            }
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            while (following) {
-                for (var r : consumer.poll(Duration.ofMillis(100))) {
-                    if (r.topic().equals(Topic.STATUS.topicName())) {
-                        events.add(Messages.statusEvent(r.value()));
-                    } else {
-                        deadLetters.add(new String(r.value(), StandardCharsets.UTF_8));
-                    }
-                }
-            }
-        }
-    }
-
     static void createTable(String name) {
-        dynalite.client().createTable(b -> b.tableName(name)
-                .attributeDefinitions(a -> a.attributeName("pk").attributeType(ScalarAttributeType.S),
-                        a -> a.attributeName("sk").attributeType(ScalarAttributeType.N))
-                .keySchema(k -> k.attributeName("pk").keyType(KeyType.HASH),
-                        k -> k.attributeName("sk").keyType(KeyType.RANGE))
-                .provisionedThroughput(p -> p.readCapacityUnits(5L).writeCapacityUnits(5L)));
+        dynalite.client()
+                .createTable(b -> b.tableName(name)
+                        .attributeDefinitions(
+                                a -> a.attributeName("pk").attributeType(ScalarAttributeType.S),
+                                a -> a.attributeName("sk").attributeType(ScalarAttributeType.N))
+                        .keySchema(
+                                k -> k.attributeName("pk").keyType(KeyType.HASH),
+                                k -> k.attributeName("sk").keyType(KeyType.RANGE))
+                        .provisionedThroughput(p -> p.readCapacityUnits(5L).writeCapacityUnits(5L)));
         Dynalite.awaitActive(dynalite.client(), name);
     }
 
@@ -127,12 +101,20 @@ class SegmentWritingIT {
         return writer.finish(TableDescription.builder().tableName(table).build(), List.of(), null, Instant.now(), null);
     }
 
-    static SegmentDispatched work(String restoreId, int segment, int of, ManifestFile f, String table, Long count,
-                                  String md5) {
-        return SegmentDispatched.of(restoreId, segment, of,
-                new SegmentDispatched.DataFile("vault", f.dataFileS3Key(), count != null ? count : f.itemCount(),
-                        md5 != null ? md5 : f.md5Checksum(), "DYNAMODB_JSON"),
-                new SegmentDispatched.WriteTarget("000000000000", "us-east-1", table, List.of("pk", "sk"), List.of("S", "N")));
+    static SegmentDispatched work(
+            String restoreId, int segment, int of, ManifestFile f, String table, Long count, String md5) {
+        return SegmentDispatched.of(
+                restoreId,
+                segment,
+                of,
+                new SegmentDispatched.DataFile(
+                        "vault",
+                        f.dataFileS3Key(),
+                        count != null ? count : f.itemCount(),
+                        md5 != null ? md5 : f.md5Checksum(),
+                        "DYNAMODB_JSON"),
+                new SegmentDispatched.WriteTarget(
+                        "000000000000", "us-east-1", table, List.of("pk", "sk"), List.of("S", "N")));
     }
 
     static void dispatch(SegmentDispatched w) {
@@ -140,8 +122,12 @@ class SegmentWritingIT {
     }
 
     static <T extends RestoreEvent> List<T> of(String restoreId, Class<T> type) {
-        return events.stream().filter(type::isInstance).map(type::cast)
-                .filter(e -> e.restoreId().equals(restoreId)).toList();
+        return recorded.on(Topic.STATUS.topicName()).stream()
+                .map(e -> Messages.statusEvent(e.value()))
+                .filter(type::isInstance)
+                .map(type::cast)
+                .filter(e -> e.restoreId().equals(restoreId))
+                .toList();
     }
 
     @Test
@@ -154,18 +140,21 @@ class SegmentWritingIT {
         }
 
         // When both complete
-        await().atMost(Duration.ofMinutes(2)).until(() -> of("long-1", SegmentCompleted.class).size() >= 2);
+        await().atMost(Duration.ofMinutes(2))
+                .until(() -> of("long-1", SegmentCompleted.class).size() >= 2);
         Thread.sleep(3_000);
 
         // Then each completed once (no rebalance took a segment away and gave it to another member),
         // with its progress reported on the way, and the table holds every item
-        assertThat(of("long-1", SegmentCompleted.class)).extracting(SegmentCompleted::segment)
+        assertThat(of("long-1", SegmentCompleted.class))
+                .extracting(SegmentCompleted::segment)
                 .containsExactlyInAnyOrder(0, 1);
         assertThat(of("long-1", SegmentCompleted.class)).allSatisfy(c -> {
             assertThat(c.itemsWritten()).isEqualTo(12_000);
             assertThat(c.durationMs()).isGreaterThan(2_000);
         });
-        assertThat(of("long-1", io.dynarestore.contracts.status.SegmentProgressed.class)).isNotEmpty();
+        assertThat(of("long-1", io.dynarestore.contracts.status.SegmentProgressed.class))
+                .isNotEmpty();
         assertThat(ItemDigests.ofTable(dynalite.client(), "long", List.of("pk", "sk")))
                 .isEqualTo(ItemDigests.of(ITEMS.items(24_000), List.of("pk", "sk")));
     }
@@ -179,17 +168,22 @@ class SegmentWritingIT {
         // a wrong checksum, a wrong count, a missing file, a missing table
         dispatch(work("bad-md5", 0, 1, f, "damaged", null, "AAAAAAAAAAAAAAAAAAAAAA=="));
         dispatch(work("bad-count", 0, 1, f, "damaged", 101L, null));
-        dispatch(work("bad-file", 0, 1, new ManifestFile(1L, null, null, "nope/data/x.json.gz"), "damaged", null, null));
+        dispatch(
+                work("bad-file", 0, 1, new ManifestFile(1L, null, null, "nope/data/x.json.gz"), "damaged", null, null));
         dispatch(work("bad-table", 0, 1, f, "no-such-table", null, null));
 
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-            assertThat(of("bad-md5", SegmentFailed.class)).singleElement()
+            assertThat(of("bad-md5", SegmentFailed.class))
+                    .singleElement()
                     .satisfies(e -> assertThat(e.reason()).contains("MD5"));
-            assertThat(of("bad-count", SegmentFailed.class)).singleElement()
+            assertThat(of("bad-count", SegmentFailed.class))
+                    .singleElement()
                     .satisfies(e -> assertThat(e.reason()).contains("holds 100 items but its manifest says 101"));
-            assertThat(of("bad-file", SegmentFailed.class)).singleElement()
+            assertThat(of("bad-file", SegmentFailed.class))
+                    .singleElement()
                     .satisfies(e -> assertThat(e.reason()).contains("missing from the vault"));
-            assertThat(of("bad-table", SegmentFailed.class)).singleElement()
+            assertThat(of("bad-table", SegmentFailed.class))
+                    .singleElement()
                     .satisfies(e -> assertThat(e.reason()).contains("no-such-table"));
         });
         assertThat(of("bad-md5", SegmentCompleted.class)).isEmpty();
@@ -200,18 +194,27 @@ class SegmentWritingIT {
         // Given garbage on restore.segments
         try (var raw = new org.apache.kafka.clients.producer.KafkaProducer<String, String>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, org.apache.kafka.common.serialization.StringSerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, org.apache.kafka.common.serialization.StringSerializer.class))) {
-            raw.send(new ProducerRecord<>(Topic.SEGMENTS.topicName(), "x/0", "{\"type\":\"SegmentDispatched\"}")).get();
-            raw.send(new ProducerRecord<>(Topic.SEGMENTS.topicName(), "x/1", "not json")).get();
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+                        org.apache.kafka.common.serialization.StringSerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+                        org.apache.kafka.common.serialization.StringSerializer.class))) {
+            raw.send(new ProducerRecord<>(Topic.SEGMENTS.topicName(), "x/0", "{\"type\":\"SegmentDispatched\"}"))
+                    .get();
+            raw.send(new ProducerRecord<>(Topic.SEGMENTS.topicName(), "x/1", "not json"))
+                    .get();
         }
         // Then both land in the DLT, and a valid segment after them is still written
-        await().atMost(Duration.ofSeconds(30)).until(() -> deadLetters.containsAll(
-                List.of("{\"type\":\"SegmentDispatched\"}", "not json")));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> recorded.on(Topic.SEGMENTS.dlt()).stream()
+                        .map(TopicRecorder.Entry::raw)
+                        .toList()
+                        .containsAll(List.of("{\"type\":\"SegmentDispatched\"}", "not json")));
         createTable("after-garbage");
         Backup backup = backup("after-garbage", 50, 50);
         dispatch(work("after-garbage", 0, 1, backup.files().get(0), "after-garbage", null, null));
-        await().atMost(Duration.ofSeconds(30)).until(() -> of("after-garbage", SegmentCompleted.class).size() == 1);
-        assertThat(Json.toString(of("after-garbage", SegmentCompleted.class).get(0))).contains("\"itemsWritten\":50");
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> of("after-garbage", SegmentCompleted.class).size() == 1);
+        assertThat(Json.toString(of("after-garbage", SegmentCompleted.class).get(0)))
+                .contains("\"itemsWritten\":50");
     }
 }

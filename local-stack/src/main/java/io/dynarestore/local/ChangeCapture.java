@@ -34,7 +34,8 @@ public final class ChangeCapture {
     }
 
     public void put(Map<String, AttributeValue> item, Instant at) {
-        var old = dynamo.putItem(b -> b.tableName(table).item(item).returnValues(ReturnValue.ALL_OLD)).attributes();
+        var old = dynamo.putItem(b -> b.tableName(table).item(item).returnValues(ReturnValue.ALL_OLD))
+                .attributes();
         pending.add(ExportLine.change(keys(item), old == null || old.isEmpty() ? null : old, item, micros(at)));
     }
 
@@ -45,8 +46,8 @@ public final class ChangeCapture {
     }
 
     /** Writes the recorded writes made in [from, to) as an incremental export, and forgets them. */
-    public ExportMetadata export(S3Client s3, VaultLayout layout, String account, String region, String exportId,
-                                 Instant from, Instant to) {
+    public ExportMetadata export(
+            S3Client s3, VaultLayout layout, String account, String region, String exportId, Instant from, Instant to) {
         var writer = new IncrementalExportWriter(s3, layout, account, region, table, exportId, from, to, 10_000);
         long fromMicros = micros(from);
         long toMicros = micros(to);

@@ -5,8 +5,8 @@ import com.icegreen.greenmail.util.ServerSetup;
 import io.dynarestore.core.kafka.TopicDefinitions;
 import io.dynarestore.core.vault.VaultLayout;
 import io.dynarestore.testkit.Dynalite;
-import io.dynarestore.testkit.Ports;
 import io.dynarestore.testkit.LocalApi;
+import io.dynarestore.testkit.Ports;
 import io.dynarestore.testkit.S3Server;
 import io.dynarestore.testkit.StreamsEndpoint;
 import java.io.IOException;
@@ -37,13 +37,25 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 public final class LocalStack implements AutoCloseable {
 
     static final String BUCKET = "vault";
-    static final List<String> SERVICES = List.of("restore-planner", "item-writer", "exporter", "notifier",
-            "protector", "restore-api");
-    private static final Map<String, String> PORT_OF = Map.of("restore-api", "api", "restore-planner", "planner",
-            "item-writer", "writer", "exporter", "exporter", "notifier", "notifier", "protector", "protector");
+    static final List<String> SERVICES =
+            List.of("restore-planner", "item-writer", "exporter", "notifier", "protector", "restore-api");
+    private static final Map<String, String> PORT_OF = Map.of(
+            "restore-api",
+            "api",
+            "restore-planner",
+            "planner",
+            "item-writer",
+            "writer",
+            "exporter",
+            "exporter",
+            "notifier",
+            "notifier",
+            "protector",
+            "protector");
     /** The demo table's policy: hourly SCAN backups kept a week, its stream flushed every minute. */
-    static final String DEMO_POLICY = "{\"backups\": {\"method\": \"SCAN\", \"every\": \"PT1H\", \"retention\": \"P7D\"}, "
-            + "\"changeLog\": {\"method\": \"STREAMS\", \"flushEvery\": \"PT1M\"}}";
+    static final String DEMO_POLICY =
+            "{\"backups\": {\"method\": \"SCAN\", \"every\": \"PT1H\", \"retention\": \"P7D\"}, "
+                    + "\"changeLog\": {\"method\": \"STREAMS\", \"flushEvery\": \"PT1M\"}}";
 
     private final LocalSettings settings;
     private final String classpath;
@@ -67,7 +79,9 @@ public final class LocalStack implements AutoCloseable {
     }
 
     public static void main(String[] args) throws Exception {
-        Path root = Path.of(System.getProperty("dynarestore.repo.root", ".")).toAbsolutePath().normalize();
+        Path root = Path.of(System.getProperty("dynarestore.repo.root", "."))
+                .toAbsolutePath()
+                .normalize();
         LocalSettings settings;
         try {
             settings = LocalSettings.parse(root, args, System.getenv());
@@ -96,8 +110,12 @@ public final class LocalStack implements AutoCloseable {
     void start() throws Exception {
         checkPortsFree();
         step("Kafka (KRaft) on 127.0.0.1:" + settings.port("kafka"));
-        kafka = KafkaProcess.start(data.resolve("kafka"), settings.port("kafka"), settings.port("kafka-controller"),
-                classpath, logs.resolve("kafka.log"));
+        kafka = KafkaProcess.start(
+                data.resolve("kafka"),
+                settings.port("kafka"),
+                settings.port("kafka-controller"),
+                classpath,
+                logs.resolve("kafka.log"));
         createTopics();
         step("dynalite, with DynamoDB Streams in front of it, on 127.0.0.1:" + settings.port("dynamodb"));
         dynalite = Dynalite.start(Ports.free(), settings.inMemory() ? null : dir("dynalite"));
@@ -106,9 +124,10 @@ public final class LocalStack implements AutoCloseable {
         s3 = S3Server.start(settings.port("s3"), settings.inMemory() ? null : dir("s3"), BUCKET, false);
         streams.exportsTo(s3.client()); // ExportTableToPointInTime writes into the vault's bucket, as on AWS
         step("SMTP on 127.0.0.1:" + settings.port("smtp"));
-        mail = new GreenMail(new ServerSetup[]{
-                new ServerSetup(settings.port("smtp"), "127.0.0.1", ServerSetup.PROTOCOL_SMTP),
-                new ServerSetup(settings.port("imap"), "127.0.0.1", ServerSetup.PROTOCOL_IMAP)});
+        mail = new GreenMail(new ServerSetup[] {
+            new ServerSetup(settings.port("smtp"), "127.0.0.1", ServerSetup.PROTOCOL_SMTP),
+            new ServerSetup(settings.port("imap"), "127.0.0.1", ServerSetup.PROTOCOL_IMAP)
+        });
         mail.start();
         if (settings.demo()) {
             step("demo table 'orders' and its backups");
@@ -130,10 +149,15 @@ public final class LocalStack implements AutoCloseable {
 
     /** Sets a table's protection policy through restore-api, as a person would. */
     void protect(String table, String policy) throws Exception {
-        var response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
-                        + settings.port("api") + "/tables/" + table + "/protection"))
-                .header(LocalApi.HEADER, LocalApi.KEY).header("Content-Type", "application/json")
-                .PUT(HttpRequest.BodyPublishers.ofString(policy)).build(), HttpResponse.BodyHandlers.ofString());
+        var response = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + settings.port("api") + "/tables/"
+                                        + table + "/protection"))
+                                .header(LocalApi.HEADER, LocalApi.KEY)
+                                .header("Content-Type", "application/json")
+                                .PUT(HttpRequest.BodyPublishers.ofString(policy))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {
             throw new IllegalStateException("could not protect " + table + ": " + response.body());
         }
@@ -160,7 +184,8 @@ public final class LocalStack implements AutoCloseable {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()))) {
             var existing = admin.listTopics().names().get();
             var missing = TopicDefinitions.local().newTopics().stream()
-                    .filter(t -> !existing.contains(t.name())).toList();
+                    .filter(t -> !existing.contains(t.name()))
+                    .toList();
             admin.createTopics(missing).all().get();
         }
     }
@@ -172,15 +197,24 @@ public final class LocalStack implements AutoCloseable {
     private Process startService(String service) throws IOException {
         Path jar;
         try (Stream<Path> files = Files.list(settings.root().resolve(service).resolve("target"))) {
-            jar = files.filter(p -> p.getFileName().toString().endsWith("-exec.jar")).findFirst()
-                    .orElseThrow(() -> new IllegalStateException("no runnable jar of " + service
-                            + "; build with ./mvnw -DskipTests install"));
+            jar = files.filter(p -> p.getFileName().toString().endsWith("-exec.jar"))
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalStateException(
+                            "no runnable jar of " + service + "; build with ./mvnw -DskipTests install"));
         }
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        var builder = new ProcessBuilder(java, "-Xmx384m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", jar.toString(),
-                "--spring.profiles.active=local", "--server.port=" + settings.port(PORT_OF.get(service)))
+        var builder = new ProcessBuilder(
+                        java,
+                        "-Xmx384m",
+                        "-XX:TieredStopAtLevel=1",
+                        "-XX:+UseSerialGC",
+                        "-jar",
+                        jar.toString(),
+                        "--spring.profiles.active=local",
+                        "--server.port=" + settings.port(PORT_OF.get(service)))
                 .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(logs.resolve(service + ".log").toFile()));
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(
+                        logs.resolve(service + ".log").toFile()));
         builder.environment().put("KAFKA_BOOTSTRAP_SERVERS", bootstrap());
         builder.environment().put("DYNAMODB_ENDPOINT", "http://127.0.0.1:" + settings.port("dynamodb"));
         builder.environment().put("S3_ENDPOINT", "http://127.0.0.1:" + settings.port("s3"));
@@ -192,13 +226,14 @@ public final class LocalStack implements AutoCloseable {
     private void awaitReady(String service, int port) throws Exception {
         var client = HttpClient.newHttpClient();
         var request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health/readiness"))
-                .timeout(Duration.ofSeconds(2)).build();
+                .timeout(Duration.ofSeconds(2))
+                .build();
         Instant deadline = Instant.now().plus(Duration.ofMinutes(3));
         while (Instant.now().isBefore(deadline)) {
             Process p = services.get(SERVICES.indexOf(service));
             if (!p.isAlive()) {
-                throw new IllegalStateException(service + " exited with " + p.exitValue() + "; see "
-                        + logs.resolve(service + ".log"));
+                throw new IllegalStateException(
+                        service + " exited with " + p.exitValue() + "; see " + logs.resolve(service + ".log"));
             }
             try {
                 if (client.send(request, HttpResponse.BodyHandlers.ofString()).statusCode() == 200) {
@@ -241,8 +276,15 @@ public final class LocalStack implements AutoCloseable {
                   S3 vault     %s   (bucket "vault", path-style, any credentials)
                   SMTP         %s        (IMAP on port %d)
                   Logs         %s
-                """.formatted(e.get("api"), e.get("api"), e.get("kafka"), e.get("dynamodb"), e.get("s3"),
-                e.get("smtp"), settings.port("imap"), logs));
+                """.formatted(
+                        e.get("api"),
+                        e.get("api"),
+                        e.get("kafka"),
+                        e.get("dynamodb"),
+                        e.get("s3"),
+                        e.get("smtp"),
+                        settings.port("imap"),
+                        logs));
         if (!backups.isEmpty()) {
             sb.append("\nDemo table \"orders\" (account 000000000000, us-east-1); backups (oldest first, the first "
                     + "has expired):\n");

@@ -4,8 +4,8 @@ import io.dynarestore.contracts.notifications.NotificationEvent;
 import io.dynarestore.contracts.webhooks.WebhookTargets;
 import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.EventPublisher;
-import io.dynarestore.core.retry.Backoff;
 import io.dynarestore.core.kafka.TopicDefinitions;
+import io.dynarestore.core.retry.Backoff;
 import io.dynarestore.core.threads.DaemonThreads;
 import io.dynarestore.core.webhooks.WebhookAddresses;
 import io.dynarestore.notifier.deliveries.Channel;
@@ -61,16 +61,21 @@ public class NotifierApplication {
      * @param maxPending         deliveries waiting at most before reading restore.status pauses
      */
     @ConfigurationProperties("notifier")
-    public record NotifierProperties(TopicDefinitions topics, @DefaultValue("notifier") String group,
-                                     @DefaultValue("http://localhost:8080") String publicUrl,
-                                     @DefaultValue Mail mail, @DefaultValue Webhooks webhooks,
-                                     @DefaultValue Retries retries, @DefaultValue("30s") Duration logWait,
-                                     @DefaultValue("7d") Duration maxOpen, @DefaultValue("8") int parallelDeliveries,
-                                     @DefaultValue("10000") int maxPending) {
+    public record NotifierProperties(
+            TopicDefinitions topics,
+            @DefaultValue("notifier") String group,
+            @DefaultValue("http://localhost:8080") String publicUrl,
+            @DefaultValue Mail mail,
+            @DefaultValue Webhooks webhooks,
+            @DefaultValue Retries retries,
+            @DefaultValue("30s") Duration logWait,
+            @DefaultValue("7d") Duration maxOpen,
+            @DefaultValue("8") int parallelDeliveries,
+            @DefaultValue("10000") int maxPending) {
 
         /** @param from the sender of every mail */
-        public record Mail(@DefaultValue("dynarestore@localhost") String from) {
-        }
+        public record Mail(
+                @DefaultValue("dynarestore@localhost") String from) {}
 
         /**
          * @param signingSecret the HMAC key of webhook signatures ({@code whsec_<base64>}), shared with receivers
@@ -78,14 +83,17 @@ public class NotifierApplication {
          * @param allowHttp     whether plain http webhook URLs are taken (the local profile only)
          * @param allow         hosts, addresses and CIDR ranges inside the network that webhooks may still go to
          */
-        public record Webhooks(String signingSecret, @DefaultValue("10s") Duration timeout,
-                               @DefaultValue("false") boolean allowHttp, List<String> allow) {
-        }
+        public record Webhooks(
+                String signingSecret,
+                @DefaultValue("10s") Duration timeout,
+                @DefaultValue("false") boolean allowHttp,
+                List<String> allow) {}
 
         /** Tries of one delivery, and the backoff between them ({@link Backoff}: from {@code initialBackoff}, jittered). */
-        public record Retries(@DefaultValue("5") int maxAttempts, @DefaultValue("1s") Duration initialBackoff,
-                              @DefaultValue("30s") Duration maxBackoff) {
-        }
+        public record Retries(
+                @DefaultValue("5") int maxAttempts,
+                @DefaultValue("1s") Duration initialBackoff,
+                @DefaultValue("30s") Duration maxBackoff) {}
     }
 
     @Bean
@@ -101,8 +109,8 @@ public class NotifierApplication {
     /** The pool deliveries run on: its threads send, and the waits between tries are scheduled on it. */
     @Bean(destroyMethod = "shutdownNow")
     ScheduledExecutorService deliveryPool(NotifierProperties properties) {
-        return Executors.newScheduledThreadPool(Math.max(1, properties.parallelDeliveries()),
-                DaemonThreads.named("delivery"));
+        return Executors.newScheduledThreadPool(
+                Math.max(1, properties.parallelDeliveries()), DaemonThreads.named("delivery"));
     }
 
     @Bean
@@ -113,30 +121,58 @@ public class NotifierApplication {
     /** DOWN once a consumer thread ended by itself; part of the liveness group (notifier.yml). */
     @Bean
     HealthIndicator consumersHealthIndicator(ConsumerHealth consumers) {
-        return () -> (consumers.healthy() ? Health.up() : Health.down()).withDetails(consumers.details()).build();
+        return () -> (consumers.healthy() ? Health.up() : Health.down())
+                .withDetails(consumers.details())
+                .build();
     }
 
     @Bean(destroyMethod = "close")
     WebhookChannel webhookChannel(NotifierProperties properties) {
         var webhooks = properties.webhooks();
-        return new WebhookChannel(webhooks.signingSecret(), webhooks.timeout(), Clock.systemUTC(),
+        return new WebhookChannel(
+                webhooks.signingSecret(),
+                webhooks.timeout(),
+                Clock.systemUTC(),
                 WebhookAddresses.system(new WebhookTargets(webhooks.allowHttp(), webhooks.allow())));
     }
 
     @Bean(initMethod = "start", destroyMethod = "close")
-    StatusFollower statusFollower(KafkaProperties kafka, NotifierProperties properties, EventPublisher publisher,
-                                  JavaMailSender mail, ScheduledExecutorService deliveryPool, MeterRegistry meters,
-                                  WebhookChannel webhooks, ConsumerHealth health) {
+    StatusFollower statusFollower(
+            KafkaProperties kafka,
+            NotifierProperties properties,
+            EventPublisher publisher,
+            JavaMailSender mail,
+            ScheduledExecutorService deliveryPool,
+            MeterRegistry meters,
+            WebhookChannel webhooks,
+            ConsumerHealth health) {
         var consumer = kafka.buildConsumerProperties();
         // what is older than a restore may stay open cannot be read again: forget it a day after
-        var deliveries = new DeliveryLog(consumer, publisher, health, properties.maxOpen().plusDays(1));
+        var deliveries = new DeliveryLog(
+                consumer, publisher, health, properties.maxOpen().plusDays(1));
         var channels = Map.<NotificationEvent.Channel, Channel>of(
-                NotificationEvent.Channel.EMAIL, new MailChannel(mail, properties.mail().from()),
-                NotificationEvent.Channel.WEBHOOK, webhooks);
+                NotificationEvent.Channel.EMAIL,
+                new MailChannel(mail, properties.mail().from()),
+                NotificationEvent.Channel.WEBHOOK,
+                webhooks);
         var retries = properties.retries();
-        var dispatcher = new Dispatcher(deliveries, channels, new Backoff(retries.maxAttempts(),
-                retries.initialBackoff(), retries.maxBackoff()), publisher, deliveryPool, meters);
-        return new StatusFollower(consumer, properties.group(), deliveries, consumer, dispatcher,
-                properties.publicUrl(), properties.logWait(), properties.maxOpen(), properties.maxPending(), health);
+        var dispatcher = new Dispatcher(
+                deliveries,
+                channels,
+                new Backoff(retries.maxAttempts(), retries.initialBackoff(), retries.maxBackoff()),
+                publisher,
+                deliveryPool,
+                meters);
+        return new StatusFollower(
+                consumer,
+                properties.group(),
+                deliveries,
+                consumer,
+                dispatcher,
+                properties.publicUrl(),
+                properties.logWait(),
+                properties.maxOpen(),
+                properties.maxPending(),
+                health);
     }
 }

@@ -15,8 +15,7 @@ import io.dynarestore.contracts.notifications.NotificationsRequested;
 import io.dynarestore.contracts.request.Destination;
 import io.dynarestore.contracts.request.Notify;
 import io.dynarestore.contracts.request.RestoreRequested;
-import io.dynarestore.contracts.request.Scope;
-import io.dynarestore.contracts.request.Source;
+import io.dynarestore.contracts.request.RestoreRequests;
 import io.dynarestore.contracts.status.RestoreAccepted;
 import io.dynarestore.contracts.status.RestoreCompleted;
 import io.dynarestore.contracts.status.RestoreFailed;
@@ -26,6 +25,7 @@ import io.dynarestore.core.kafka.EventPublisher;
 import io.dynarestore.core.kafka.TopicDefinitions;
 import io.dynarestore.testkit.KafkaBroker;
 import io.dynarestore.testkit.Ports;
+import io.dynarestore.testkit.TopicRecorder;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
@@ -38,13 +38,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -56,8 +52,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  */
 class NotificationsIT {
 
-    static final String SECRET = "whsec_" + java.util.Base64.getEncoder().encodeToString(
-            "a-test-signing-key-of-32-bytes!!".getBytes());
+    static final String SECRET =
+            "whsec_" + java.util.Base64.getEncoder().encodeToString("a-test-signing-key-of-32-bytes!!".getBytes());
 
     static KafkaBroker kafka;
     static GreenMail smtp;
@@ -69,8 +65,7 @@ class NotificationsIT {
     /** Paths that answer 500 this many more times before answering 204. */
     static final Map<String, AtomicInteger> failuresLeft = new ConcurrentHashMap<>();
 
-    record Received(String id, String timestamp, String signature, byte[] body, int answered) {
-    }
+    record Received(String id, String timestamp, String signature, byte[] body, int answered) {}
 
     @BeforeAll
     static void start() throws Exception {
@@ -83,27 +78,37 @@ class NotificationsIT {
             String path = exchange.getRequestURI().getPath();
             AtomicInteger left = failuresLeft.getOrDefault(path, new AtomicInteger());
             int status = left.getAndDecrement() > 0 ? 500 : 204;
-            received.computeIfAbsent(path, p -> new CopyOnWriteArrayList<>()).add(new Received(
-                    exchange.getRequestHeaders().getFirst(WebhookSignature.ID),
-                    exchange.getRequestHeaders().getFirst(WebhookSignature.TIMESTAMP),
-                    exchange.getRequestHeaders().getFirst(WebhookSignature.SIGNATURE), body, status));
+            received.computeIfAbsent(path, p -> new CopyOnWriteArrayList<>())
+                    .add(new Received(
+                            exchange.getRequestHeaders().getFirst(WebhookSignature.ID),
+                            exchange.getRequestHeaders().getFirst(WebhookSignature.TIMESTAMP),
+                            exchange.getRequestHeaders().getFirst(WebhookSignature.SIGNATURE),
+                            body,
+                            status));
             exchange.sendResponseHeaders(status, -1);
             exchange.close();
         });
         receiver.start();
-        publisher = new EventPublisher(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), "test");
+        publisher =
+                new EventPublisher(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), "test");
         notifier = startNotifier();
     }
 
     static ConfigurableApplicationContext startNotifier() {
-        return NotifierApplication.builder().run("--spring.profiles.active=local", "--server.port=0",
-                "--KAFKA_BOOTSTRAP_SERVERS=" + kafka.bootstrapServers(),
-                "--spring.mail.host=127.0.0.1", "--spring.mail.port=" + smtp.getSmtp().getPort(),
-                "--notifier.webhooks.signing-secret=" + SECRET,
-                // the test's receivers listen on loopback, which webhooks reach only when an operator allows it
-                "--notifier.webhooks.allow=127.0.0.1", "--notifier.webhooks.timeout=2s",
-                "--notifier.public-url=https://restore.example.com",
-                "--notifier.retries.max-attempts=3", "--notifier.retries.initial-backoff=200ms");
+        return NotifierApplication.builder()
+                .run(
+                        "--spring.profiles.active=local",
+                        "--server.port=0",
+                        "--KAFKA_BOOTSTRAP_SERVERS=" + kafka.bootstrapServers(),
+                        "--spring.mail.host=127.0.0.1",
+                        "--spring.mail.port=" + smtp.getSmtp().getPort(),
+                        "--notifier.webhooks.signing-secret=" + SECRET,
+                        // the test's receivers listen on loopback, which webhooks reach only when an operator allows it
+                        "--notifier.webhooks.allow=127.0.0.1",
+                        "--notifier.webhooks.timeout=2s",
+                        "--notifier.public-url=https://restore.example.com",
+                        "--notifier.retries.max-attempts=3",
+                        "--notifier.retries.initial-backoff=200ms");
     }
 
     @AfterAll
@@ -120,10 +125,13 @@ class NotificationsIT {
     }
 
     static RestoreRequested request(String id, List<String> emails, List<String> webhooks) {
-        return new RestoreRequested(id, null, null, null, null, "ops@example.com",
-                Source.backup("000000000000", "us-east-1", "orders", "b-1"), new Scope.Full(),
-                new Destination.NewTable("000000000000", "us-east-1", "orders-restored", null),
-                new Notify(emails, webhooks), null).normalized(id, UUID.randomUUID().toString(), Instant.now());
+        return RestoreRequests.aRestore(id)
+                .requestedBy("ops@example.com")
+                .fromBackup("orders", "b-1")
+                .into(new Destination.NewTable(
+                        RestoreRequests.ACCOUNT, RestoreRequests.REGION, "orders-restored", null))
+                .notifying(new Notify(emails, webhooks))
+                .normalizedAt(Instant.now());
     }
 
     /** What the planner publishes when it accepts a request: the targets for the notifier, then the acceptance. */
@@ -132,13 +140,13 @@ class NotificationsIT {
         if (targets != null) {
             EventPublisher.await(publisher.send(Topic.NOTIFICATIONS, request.restoreId(), targets));
         }
-        EventPublisher.await(publisher.send(Topic.STATUS, request.restoreId(), RestoreAccepted.of(request, null, null,
-                "ops-portal")));
+        EventPublisher.await(publisher.send(
+                Topic.STATUS, request.restoreId(), RestoreAccepted.of(request, null, null, "ops-portal")));
     }
 
     static RestoreCompleted completed(String id) {
-        var event = RestoreCompleted.of(id, new TableRef("000000000000", "us-east-1", "orders-restored"), 1234, 99_000,
-                4, 61_000);
+        var event = RestoreCompleted.of(
+                id, new TableRef("000000000000", "us-east-1", "orders-restored"), 1234, 99_000, 4, 61_000);
         EventPublisher.await(publisher.send(Topic.STATUS, id, event));
         return event;
     }
@@ -154,19 +162,35 @@ class NotificationsIT {
         RestoreCompleted end = completed(id);
 
         // Then the webhook is posted twice: a 500, then a 204, with the same id and the event as body
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-                assertThat(received.getOrDefault("/retry", List.of())).extracting(Received::answered)
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(received.getOrDefault("/retry", List.of()))
+                        .extracting(Received::answered)
                         .containsExactly(500, 204));
         for (Received r : received.get("/retry")) {
             assertThat(r.id()).isEqualTo(end.eventId());
             assertThat(Json.mapper().readTree(r.body()).get("type").asString()).isEqualTo("RestoreCompleted");
-            assertThat(Json.mapper().readTree(r.body()).get("restoreId").asString()).isEqualTo(id);
+            assertThat(Json.mapper().readTree(r.body()).get("restoreId").asString())
+                    .isEqualTo(id);
             // and the signature verifies with the shared secret, and not with another
             long ts = Long.parseLong(r.timestamp());
-            assertThat(WebhookSignature.verify(SECRET, r.id(), ts, r.body(), r.signature(),
-                    Instant.now().getEpochSecond(), 300)).isTrue();
-            assertThat(WebhookSignature.verify("whsec_b3RoZXI=", r.id(), ts, r.body(), r.signature(),
-                    Instant.now().getEpochSecond(), 300)).isFalse();
+            assertThat(WebhookSignature.verify(
+                            SECRET,
+                            r.id(),
+                            ts,
+                            r.body(),
+                            r.signature(),
+                            Instant.now().getEpochSecond(),
+                            300))
+                    .isTrue();
+            assertThat(WebhookSignature.verify(
+                            "whsec_b3RoZXI=",
+                            r.id(),
+                            ts,
+                            r.body(),
+                            r.signature(),
+                            Instant.now().getEpochSecond(),
+                            300))
+                    .isFalse();
         }
     }
 
@@ -186,11 +210,12 @@ class NotificationsIT {
             assertThat(records(Topic.NOTIFICATIONS.dlt())).anySatisfy(r -> {
                 assertThat(r.key()).isEqualTo(id);
                 assertThat(new String(r.value())).contains("\"RestoreFailed\"").contains("the table was deleted");
-                assertThat(r.headers().lastHeader("dynarestore_target")).isNull();
-                r.headers().forEach(h -> assertThat(new String(h.value())).doesNotContain("/down"));
+                assertThat(r.headers()).doesNotContainKey("dynarestore_target");
+                r.headers().values().forEach(h -> assertThat(h).doesNotContain("/down"));
             });
-            assertThat(records(Topic.NOTIFICATIONS.topicName())).map(r -> Json.mapper().readValue(r.value(),
-                    NotificationEvent.class)).anySatisfy(e -> {
+            assertThat(records(Topic.NOTIFICATIONS.topicName()))
+                    .map(r -> Json.mapper().readValue(r.value(), NotificationEvent.class))
+                    .anySatisfy(e -> {
                         assertThat(e).isInstanceOf(NotificationAbandoned.class);
                         assertThat(((NotificationAbandoned) e).attempts()).isEqualTo(3);
                         assertThat(((NotificationAbandoned) e).error()).contains("500");
@@ -209,11 +234,13 @@ class NotificationsIT {
         completed(id);
 
         // Then the owner gets one mail that says so and links to the restore
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(mailsTo("owner@example.com", id))
-                .hasSize(1));
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(
+                        () -> assertThat(mailsTo("owner@example.com", id)).hasSize(1));
         var mail = mailsTo("owner@example.com", id).get(0);
         assertThat(mail.getSubject()).isEqualTo("Restore " + id + " completed");
-        assertThat(GreenMailUtil.getBody(mail)).contains("Items written: 1234")
+        assertThat(GreenMailUtil.getBody(mail))
+                .contains("Items written: 1234")
                 .contains("https://restore.example.com/restores/" + id);
     }
 
@@ -225,8 +252,9 @@ class NotificationsIT {
         accepted(request(done, List.of("once@example.com"), List.of(hook("/once"))));
         completed(done);
         accepted(request(open, null, List.of(hook("/open"))));
-        await().atMost(Duration.ofSeconds(30)).until(() -> received.getOrDefault("/once", List.of()).size() == 1
-                && mailsTo("once@example.com", done).size() == 1);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> received.getOrDefault("/once", List.of()).size() == 1
+                        && mailsTo("once@example.com", done).size() == 1);
 
         // When the notifier stops, its group's offsets go back to the start (every event is delivered
         // again), and a new notifier starts; then the open restore ends
@@ -242,7 +270,8 @@ class NotificationsIT {
         completed(open);
 
         // Then the open restore is notified once, and the finished one is not notified again
-        await().atMost(Duration.ofSeconds(60)).until(() -> received.getOrDefault("/open", List.of()).size() == 1);
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> received.getOrDefault("/open", List.of()).size() == 1);
         Thread.sleep(1_000); // room for a duplicate to show
         assertThat(received.get("/open")).hasSize(1);
         assertThat(received.get("/once")).hasSize(1);
@@ -302,11 +331,14 @@ class NotificationsIT {
             completed(prompt);
 
             // Then the other's webhook arrives well before the stuck one's first try has timed out (2 s, 4 s in all)
-            await().atMost(Duration.ofSeconds(10)).until(() -> !received.getOrDefault("/prompt", List.of()).isEmpty());
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> !received.getOrDefault("/prompt", List.of()).isEmpty());
             assertThat(Duration.between(before, Instant.now())).isLessThan(Duration.ofSeconds(3));
             // and the stuck one is abandoned after its tries, each cut off by its deadline
-            await().atMost(Duration.ofSeconds(40)).untilAsserted(() -> assertThat(abandoned(stuck)).singleElement()
-                    .satisfies(a -> assertThat(a.attempts()).isEqualTo(3)));
+            await().atMost(Duration.ofSeconds(40))
+                    .untilAsserted(() -> assertThat(abandoned(stuck))
+                            .singleElement()
+                            .satisfies(a -> assertThat(a.attempts()).isEqualTo(3)));
             for (var socket : held) {
                 socket.close();
             }
@@ -318,67 +350,80 @@ class NotificationsIT {
         // Given a file restore by email link, to a recipient SMTP cannot take
         String id = "link-" + UUID.randomUUID();
         String token = "TOKEN_" + "k".repeat(37);
-        var request = new RestoreRequested(id, null, null, null, null, "dana", Source.backup("000000000000",
-                "us-east-1", "orders", "b-1"), new Scope.Full(), new Destination.File("CSV",
-                new Destination.Delivery.Email(List.of("x@"), "row 7", "l-" + id)), null, null)
-                .normalized(id, UUID.randomUUID().toString(), Instant.now());
-        EventPublisher.await(publisher.send(Topic.LINKS, "l-" + id, io.dynarestore.contracts.links.LinkIssued.of(id,
-                "l-" + id, token, "$argon2id$h", List.of("x@"), "row 7", Instant.now().plusSeconds(3600))));
+        var request = RestoreRequests.aRestore(id)
+                .requestedBy("dana")
+                .fromBackup("orders", "b-1")
+                .toFile(new Destination.Delivery.Email(List.of("x@"), "row 7", "l-" + id))
+                .normalizedAt(Instant.now());
+        EventPublisher.await(publisher.send(
+                Topic.LINKS,
+                "l-" + id,
+                io.dynarestore.contracts.links.LinkIssued.of(
+                        id,
+                        "l-" + id,
+                        token,
+                        "$argon2id$h",
+                        List.of("x@"),
+                        "row 7",
+                        Instant.now().plusSeconds(3600))));
         accepted(request);
-        EventPublisher.await(publisher.send(Topic.STATUS, id, io.dynarestore.contracts.status.ExportCompleted.of(id,
-                "vault", "_exports/" + id + "/orders.csv", 3, 100, "ab".repeat(32), false, 3)));
+        EventPublisher.await(publisher.send(
+                Topic.STATUS,
+                id,
+                io.dynarestore.contracts.status.ExportCompleted.of(
+                        id, "vault", "_exports/" + id + "/orders.csv", 3, 100, "ab".repeat(32), false, 3)));
 
         // When it completes
         EventPublisher.await(publisher.send(Topic.STATUS, id, RestoreCompleted.of(id, null, 3, 100, 1, 900)));
 
         // Then the mail is abandoned, and its dead letter says so without the link or its token
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(records(Topic.NOTIFICATIONS.dlt()))
-                .filteredOn(r -> id.equals(r.key())).singleElement().satisfies(r -> {
-                    assertThat(new String(r.value())).contains("withheld").doesNotContain(token);
-                    r.headers().forEach(h -> assertThat(new String(h.value())).doesNotContain(token));
-                }));
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(records(Topic.NOTIFICATIONS.dlt()))
+                        .filteredOn(r -> id.equals(r.key()))
+                        .singleElement()
+                        .satisfies(r -> {
+                            assertThat(new String(r.value()))
+                                    .contains("withheld")
+                                    .doesNotContain(token);
+                            r.headers().values().forEach(h -> assertThat(h).doesNotContain(token));
+                        }));
     }
 
     static List<NotificationAbandoned> abandoned(String restoreId) {
         return records(Topic.NOTIFICATIONS.topicName()).stream()
                 .map(r -> Json.mapper().readValue(r.value(), NotificationEvent.class))
-                .filter(e -> e instanceof NotificationAbandoned a && a.restoreId().equals(restoreId))
-                .map(e -> (NotificationAbandoned) e).toList();
+                .filter(e ->
+                        e instanceof NotificationAbandoned a && a.restoreId().equals(restoreId))
+                .map(e -> (NotificationAbandoned) e)
+                .toList();
     }
 
     static int liveness() throws Exception {
-        return java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
-                "http://127.0.0.1:" + ((org.springframework.boot.web.server.context.WebServerApplicationContext) notifier)
-                        .getWebServer().getPort() + "/actuator/health/liveness")).build(),
-                java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode();
+        return java.net.http.HttpClient.newHttpClient()
+                .send(
+                        java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:"
+                                        + ((org.springframework.boot.web.server.context.WebServerApplicationContext)
+                                                        notifier)
+                                                .getWebServer()
+                                                .getPort()
+                                        + "/actuator/health/liveness"))
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.discarding())
+                .statusCode();
     }
 
     static List<jakarta.mail.internet.MimeMessage> mailsTo(String address, String restoreId) throws Exception {
         var out = new ArrayList<jakarta.mail.internet.MimeMessage>();
         for (var m : smtp.getReceivedMessages()) {
-            if (m.getAllRecipients()[0].toString().equals(address) && m.getSubject().contains(restoreId)) {
+            if (m.getAllRecipients()[0].toString().equals(address)
+                    && m.getSubject().contains(restoreId)) {
                 out.add(m);
             }
         }
         return out;
     }
 
-    static List<org.apache.kafka.clients.consumer.ConsumerRecord<String, byte[]>> records(String topic) {
-        try (var consumer = new KafkaConsumer<String, byte[]>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
-                new StringDeserializer(), new ByteArrayDeserializer())) {
-            var partitions = consumer.partitionsFor(topic).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            var ends = consumer.endOffsets(partitions);
-            var out = new ArrayList<org.apache.kafka.clients.consumer.ConsumerRecord<String, byte[]>>();
-            long deadline = System.currentTimeMillis() + 10_000;
-            while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))
-                    && System.currentTimeMillis() < deadline) {
-                consumer.poll(Duration.ofMillis(200)).forEach(out::add);
-            }
-            return out;
-        }
+    static List<TopicRecorder.Entry> records(String topic) {
+        return TopicRecorder.readToEnd(kafka.bootstrapServers(), topic, Duration.ofSeconds(10));
     }
 }

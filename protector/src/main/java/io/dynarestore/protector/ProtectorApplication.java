@@ -67,22 +67,42 @@ public class ProtectorApplication {
     /** DOWN once a consumer thread ended by itself; part of the liveness group (protector.yml). */
     @Bean
     HealthIndicator consumersHealthIndicator(ConsumerHealth consumers) {
-        return () -> (consumers.healthy() ? Health.up() : Health.down()).withDetails(consumers.details()).build();
+        return () -> (consumers.healthy() ? Health.up() : Health.down())
+                .withDetails(consumers.details())
+                .build();
     }
 
     /** Scans the shared segments of SCAN backups this replica is assigned, whichever replica takes the backup. */
     @Bean(initMethod = "start", destroyMethod = "close")
-    SegmentWorker segmentWorker(AwsClients aws, VaultCatalog catalog, ProtectorProperties properties,
-                                EventPublisher events, MeterRegistry registry, KafkaProperties kafka,
-                                ConsumerHealth health) {
-        return new SegmentWorker(aws, catalog.layout(), events, properties.backups().segmentWorkers(),
-                properties.group(), kafka.buildConsumerProperties(), health, registry);
+    SegmentWorker segmentWorker(
+            AwsClients aws,
+            VaultCatalog catalog,
+            ProtectorProperties properties,
+            EventPublisher events,
+            MeterRegistry registry,
+            KafkaProperties kafka,
+            ConsumerHealth health) {
+        return new SegmentWorker(
+                aws,
+                catalog.layout(),
+                events,
+                properties.backups().segmentWorkers(),
+                properties.group(),
+                kafka.buildConsumerProperties(),
+                health,
+                registry);
     }
 
     @Bean(initMethod = "start", destroyMethod = "close")
-    Protector protector(AwsClients aws, VaultCatalog catalog, ProtectorProperties properties, EventPublisher events,
-                        MeterRegistry registry, KafkaProperties kafka, ConsumerHealth health) {
-        return new Protector(aws, catalog, properties, events, registry, kafka.buildConsumerProperties(), health,
-                Clock.systemUTC());
+    Protector protector(
+            AwsClients aws,
+            VaultCatalog catalog,
+            ProtectorProperties properties,
+            EventPublisher events,
+            MeterRegistry registry,
+            KafkaProperties kafka,
+            ConsumerHealth health) {
+        return new Protector(
+                aws, catalog, properties, events, registry, kafka.buildConsumerProperties(), health, Clock.systemUTC());
     }
 }

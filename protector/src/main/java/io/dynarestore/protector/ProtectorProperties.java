@@ -20,12 +20,15 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param exports   DynamoDB's own exports (NATIVE_EXPORT backups, NATIVE_INCREMENTAL change logs)
  */
 @ConfigurationProperties("protector")
-public record ProtectorProperties(AwsSettings aws, VaultSettings vault, TopicDefinitions topics,
-                                  @DefaultValue("protector") String group,
-                                  @DefaultValue Capture capture,
-                                  @DefaultValue Backups backups,
-                                  @DefaultValue Retention retention,
-                                  @DefaultValue Exports exports) {
+public record ProtectorProperties(
+        AwsSettings aws,
+        VaultSettings vault,
+        TopicDefinitions topics,
+        @DefaultValue("protector") String group,
+        @DefaultValue Capture capture,
+        @DefaultValue Backups backups,
+        @DefaultValue Retention retention,
+        @DefaultValue Exports exports) {
 
     /**
      * @param pollInterval the pause between two reads of a table's stream
@@ -35,10 +38,12 @@ public record ProtectorProperties(AwsSettings aws, VaultSettings vault, TopicDef
      * @param linesPerFile writes per data file of a change-log export
      * @param threads      threads that step the owned tables' captures, and as many that write their flushes
      */
-    public record Capture(@DefaultValue("200ms") Duration pollInterval, @DefaultValue("2s") Duration settle,
-                          @DefaultValue("200000") int maxBuffered, @DefaultValue("10000") int linesPerFile,
-                          @DefaultValue("4") int threads) {
-    }
+    public record Capture(
+            @DefaultValue("200ms") Duration pollInterval,
+            @DefaultValue("2s") Duration settle,
+            @DefaultValue("200000") int maxBuffered,
+            @DefaultValue("10000") int linesPerFile,
+            @DefaultValue("4") int threads) {}
 
     /**
      * @param concurrent   full backups this replica takes at once
@@ -51,11 +56,14 @@ public record ProtectorProperties(AwsSettings aws, VaultSettings vault, TopicDef
      * @param segmentStall how long a shared backup waits for any of its segments to upload a data file before it
      *                     fails (to be taken again); longer than one data file takes at the segment's budget
      */
-    public record Backups(@DefaultValue("2") int concurrent, @DefaultValue("4") int scanSegments,
-                          @DefaultValue("10000") int itemsPerFile, @DefaultValue("200") int pageLimit,
-                          @DefaultValue("true") boolean shared, @DefaultValue("4") int segmentWorkers,
-                          @DefaultValue("30m") Duration segmentStall) {
-    }
+    public record Backups(
+            @DefaultValue("2") int concurrent,
+            @DefaultValue("4") int scanSegments,
+            @DefaultValue("10000") int itemsPerFile,
+            @DefaultValue("200") int pageLimit,
+            @DefaultValue("true") boolean shared,
+            @DefaultValue("4") int segmentWorkers,
+            @DefaultValue("30m") Duration segmentStall) {}
 
     /**
      * @param every      how often expired backups and change logs are looked for
@@ -64,16 +72,19 @@ public record ProtectorProperties(AwsSettings aws, VaultSettings vault, TopicDef
      * @param holdAtMost how long a restore in progress keeps what it reads; an older one nobody ended holds nothing
      * @param maxHolds   restores in progress the fold tracks; past it everything is held until the dropped one is stale
      */
-    public record Retention(@DefaultValue("1m") Duration every, @DefaultValue("1h") Duration grace,
-                            @DefaultValue("7d") Duration holdAtMost, @DefaultValue("10000") int maxHolds) {
-    }
+    public record Retention(
+            @DefaultValue("1m") Duration every,
+            @DefaultValue("1h") Duration grace,
+            @DefaultValue("7d") Duration holdAtMost,
+            @DefaultValue("10000") int maxHolds) {}
 
     /**
      * @param pollInterval how often a running export is asked about (DescribeExport)
      * @param timeout      how long one export may run before it counts as failed (it is looked for again)
      * @param checkEvery   how often a NATIVE_INCREMENTAL change log looks whether its next export is due
      */
-    public record Exports(@DefaultValue("10s") Duration pollInterval, @DefaultValue("6h") Duration timeout,
-                          @DefaultValue("1m") Duration checkEvery) {
-    }
+    public record Exports(
+            @DefaultValue("10s") Duration pollInterval,
+            @DefaultValue("6h") Duration timeout,
+            @DefaultValue("1m") Duration checkEvery) {}
 }

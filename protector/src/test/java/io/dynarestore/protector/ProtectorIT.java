@@ -6,6 +6,9 @@ import io.dynarestore.contracts.Json;
 import io.dynarestore.contracts.Topic;
 import io.dynarestore.contracts.protection.BackupMethod;
 import io.dynarestore.contracts.protection.ChangeLogMethod;
+import io.dynarestore.contracts.protection.ProtectionEvent;
+import io.dynarestore.contracts.protection.ProtectionMessageRejected;
+import io.dynarestore.contracts.protection.ProtectionRejectionCode;
 import io.dynarestore.contracts.protection.ProtectionSet;
 import io.dynarestore.core.kafka.TopicDefinitions;
 import io.dynarestore.core.pitr.PitrCoverage;
@@ -19,6 +22,7 @@ import io.dynarestore.testkit.RecordedWorkload;
 import io.dynarestore.testkit.S3Server;
 import io.dynarestore.testkit.StreamedTables;
 import io.dynarestore.testkit.StreamsEndpoint;
+import io.dynarestore.testkit.TopicRecorder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -87,7 +91,8 @@ class ProtectorIT {
     void everySecondOfARandomWorkloadRestoresExactlyThroughTwoReplicaKills() throws Exception {
         // Given three tables with streams, of different key shapes, with items written before protection, the
         // third's stream of 4 partitions (4 lineages of shards at once)
-        var shapes = List.of(new RandomItems.Shape("pk", "S", "sk", "N", Map.of()),
+        var shapes = List.of(
+                new RandomItems.Shape("pk", "S", "sk", "N", Map.of()),
                 new RandomItems.Shape("id", "B", null, null, Map.of()),
                 new RandomItems.Shape("pk", "N", "sk", "S", Map.of()));
         var workloads = new ArrayList<RecordedWorkload>();
@@ -113,12 +118,17 @@ class ProtectorIT {
         }
         // and, from an upstream system, a policy that breaks the rule (a backup every "hourly")
         String badKey = Topic.tableKey(ACCOUNT, REGION, "unprotectable");
-        send(badKey, ("{\"type\":\"ProtectionSet\",\"account\":\"" + ACCOUNT + "\",\"region\":\"" + REGION
-                + "\",\"table\":\"unprotectable\",\"backups\":{\"method\":\"SCAN\",\"every\":\"hourly\","
-                + "\"retention\":\"P1D\"}}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        send(
+                badKey,
+                ("{\"type\":\"ProtectionSet\",\"account\":\"" + ACCOUNT + "\",\"region\":\"" + REGION
+                                + "\",\"table\":\"unprotectable\",\"backups\":{\"method\":\"SCAN\",\"every\":\"hourly\","
+                                + "\"retention\":\"P1D\"}}")
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8));
         for (int i = 0; i < workloads.size(); i++) {
             String table = "protected-" + i;
-            Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(90))
+                    .pollInterval(Duration.ofMillis(500))
                     .until(() -> !catalog.listBackups(ACCOUNT, REGION, table).isEmpty());
         }
 
@@ -127,9 +137,12 @@ class ProtectorIT {
         var watched = new java.util.concurrent.CopyOnWriteArrayList<long[]>();
         var watcher = new Thread(() -> {
             while (!Thread.currentThread().isInterrupted()) {
-                var latest = vault.coverage(ACCOUNT, REGION, "protected-0").availability().latestRestorable();
-                watched.add(new long[]{System.currentTimeMillis(), latest == null ? Long.MIN_VALUE
-                        : latest.getEpochSecond()});
+                var latest = vault.coverage(ACCOUNT, REGION, "protected-0")
+                        .availability()
+                        .latestRestorable();
+                watched.add(new long[] {
+                    System.currentTimeMillis(), latest == null ? Long.MIN_VALUE : latest.getEpochSecond()
+                });
                 try {
                     Thread.sleep(200);
                 } catch (InterruptedException e) {
@@ -169,11 +182,17 @@ class ProtectorIT {
         for (int i = 0; i < workloads.size(); i++) {
             String table = "protected-" + i;
             long last = workloads.get(i).lastSecond();
-            Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
-                    .ignoreExceptions().until(() -> { // the group exists once its first member joins
-                var latest = vault.coverage(ACCOUNT, REGION, table).availability().latestRestorable();
-                return latest != null && latest.getEpochSecond() >= last;
-            });
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(90))
+                    .pollInterval(Duration.ofMillis(500))
+                    .ignoreExceptions()
+                    .until(
+                            () -> { // the group exists once its first member joins
+                                var latest = vault.coverage(ACCOUNT, REGION, table)
+                                        .availability()
+                                        .latestRestorable();
+                                return latest != null && latest.getEpochSecond() >= last;
+                            });
         }
 
         watcher.interrupt();
@@ -181,8 +200,9 @@ class ProtectorIT {
         // (where the third table's groups ran: its owner runs group 0, and group g runs on the owner of the
         // policy partition g after the table's, which may or may not be the same replica)
         for (String name : List.of("a-1", "b-1", "a-2")) {
-            Files.readAllLines(LOGS.resolve(name + ".log")).stream().filter(line -> line.contains("protected-2")
-                    && (line.contains("capturing shard group") || line.contains("protecting ")))
+            Files.readAllLines(LOGS.resolve(name + ".log")).stream()
+                    .filter(line -> line.contains("protected-2")
+                            && (line.contains("capturing shard group") || line.contains("protecting ")))
                     .forEach(line -> System.out.println(name + ": " + line.substring(line.indexOf(" : ") + 3)));
         }
 
@@ -193,41 +213,59 @@ class ProtectorIT {
             if (write.answeredMillis() < begin) {
                 continue;
             }
-            long seen = watched.stream().filter(o -> o[1] >= write.lastSecond()).mapToLong(o -> o[0]).min()
+            long seen = watched.stream()
+                    .filter(o -> o[1] >= write.lastSecond())
+                    .mapToLong(o -> o[0])
+                    .min()
                     .orElse(Long.MAX_VALUE);
             long lag = seen - write.answeredMillis();
             lagsAll.add(lag);
             // a write is unflushed at a kill until its second has ended, settled (1 s) and the next flush (every
             // FLUSH_SECONDS) has run: those since k - (FLUSH_SECONDS + 2) s wait for the takeover
             long unflushed = (FLUSH_SECONDS + 2) * 1_000L;
-            if (kills.stream().noneMatch(k -> write.answeredMillis() > k - unflushed
-                    && write.answeredMillis() < k + 25_000)) {
+            if (kills.stream()
+                    .noneMatch(k -> write.answeredMillis() > k - unflushed && write.answeredMillis() < k + 25_000)) {
                 lags.add(lag);
             }
         }
-        var worst = workloads.get(0).writes().stream().filter(w -> w.answeredMillis() >= begin)
+        var worst = workloads.get(0).writes().stream()
+                .filter(w -> w.answeredMillis() >= begin)
                 .sorted(java.util.Comparator.comparingLong((RecordedWorkload.Write w) -> -(watched.stream()
-                        .filter(o -> o[1] >= w.lastSecond()).mapToLong(o -> o[0]).min().orElse(Long.MAX_VALUE)
-                        - w.answeredMillis()))).limit(5).map(w -> "t+" + (w.answeredMillis() - begin) + " ms")
+                                .filter(o -> o[1] >= w.lastSecond())
+                                .mapToLong(o -> o[0])
+                                .min()
+                                .orElse(Long.MAX_VALUE)
+                        - w.answeredMillis())))
+                .limit(5)
+                .map(w -> "t+" + (w.answeredMillis() - begin) + " ms")
                 .toList();
-        System.out.printf("slowest writes to become restorable: %s; kills at %s%n", worst,
-                kills.stream().map(k -> "t+" + (k - begin) + " ms").toList());
+        System.out.printf(
+                "slowest writes to become restorable: %s; kills at %s%n",
+                worst, kills.stream().map(k -> "t+" + (k - begin) + " ms").toList());
         Collections.sort(lags);
         Collections.sort(lagsAll);
-        System.out.printf("write to restorable: p50 %d ms, p99 %d ms (%d writes away from kills); with the kills' "
-                        + "takeovers p50 %d ms, p99 %d ms, max %d ms; flush every %d s%n", pct(lags, 50), pct(lags, 99),
-                lags.size(), pct(lagsAll, 50), pct(lagsAll, 99), lagsAll.get(lagsAll.size() - 1), FLUSH_SECONDS);
+        System.out.printf(
+                "write to restorable: p50 %d ms, p99 %d ms (%d writes away from kills); with the kills' "
+                        + "takeovers p50 %d ms, p99 %d ms, max %d ms; flush every %d s%n",
+                pct(lags, 50),
+                pct(lags, 99),
+                lags.size(),
+                pct(lagsAll, 50),
+                pct(lagsAll, 99),
+                lagsAll.get(lagsAll.size() - 1),
+                FLUSH_SECONDS);
         assertThat(pct(lags, 99)).isLessThanOrEqualTo(2_000L * FLUSH_SECONDS);
 
         // and the policy that broke the rule went to the dead-letter topic with a rejection event naming the field
         assertThat(records(Topic.PROTECTION.dlt()).stream().map(r -> r.key())).contains(badKey);
         var rejections = records(Topic.PROTECTION_EVENTS.topicName()).stream()
-                .map(r -> Json.mapper().readValue(r.value(), io.dynarestore.contracts.protection.ProtectionEvent.class))
-                .filter(e -> e instanceof io.dynarestore.contracts.protection.ProtectionMessageRejected)
-                .map(e -> (io.dynarestore.contracts.protection.ProtectionMessageRejected) e)
-                .filter(e -> "unprotectable".equals(e.table())).toList();
+                .map(r -> Json.mapper().readValue(r.value(), ProtectionEvent.class))
+                .filter(e -> e instanceof ProtectionMessageRejected)
+                .map(ProtectionMessageRejected.class::cast)
+                .filter(e -> "unprotectable".equals(e.table()))
+                .toList();
         assertThat(rejections).isNotEmpty().allSatisfy(e -> {
-            assertThat(e.code()).isEqualTo(io.dynarestore.contracts.protection.ProtectionRejectionCode.INVALID_POLICY);
+            assertThat(e.code()).isEqualTo(ProtectionRejectionCode.INVALID_POLICY);
             assertThat(e.reason()).startsWith("/backups/every: ");
         });
         assertThat(catalog.listBackups(ACCOUNT, REGION, "unprotectable")).isEmpty();
@@ -238,16 +276,21 @@ class ProtectorIT {
         for (int i = 0; i < workloads.size(); i++) {
             String table = "protected-" + i;
             RecordedWorkload w = workloads.get(i);
-            PitrCoverage.Availability availability = vault.coverage(ACCOUNT, REGION, table).availability();
+            PitrCoverage.Availability availability =
+                    vault.coverage(ACCOUNT, REGION, table).availability();
             assertThat(availability.gaps()).as(table + " has no gap").isEmpty();
             if (i == 2) {
                 var chains = catalog.listExports(ACCOUNT, REGION, table).stream()
-                        .map(e -> String.valueOf(e.shardGroup())).distinct().toList();
+                        .map(e -> String.valueOf(e.shardGroup()))
+                        .distinct()
+                        .toList();
                 assertThat(chains).as(table + "'s chains").hasSize(3).doesNotContain("null");
             }
             long first = availability.windows().get(0).start().getEpochSecond();
             long last = w.lastSecond();
-            assertThat(last - first).as(table + " is restorable over the whole workload").isGreaterThanOrEqualTo(59);
+            assertThat(last - first)
+                    .as(table + " is restorable over the whole workload")
+                    .isGreaterThanOrEqualTo(59);
             var seconds = new ArrayList<Long>();
             for (long s = first; s <= last; s++) {
                 if (!w.isAmbiguous(s)) {
@@ -264,8 +307,10 @@ class ProtectorIT {
             }
 
             // and each 20-second slot since protection began has exactly one scheduled backup
-            var slots = catalog.listBackups(ACCOUNT, REGION, table).stream().map(bk -> bk.backupId())
-                    .filter(id -> id.endsWith("-scheduled")).toList();
+            var slots = catalog.listBackups(ACCOUNT, REGION, table).stream()
+                    .map(bk -> bk.backupId())
+                    .filter(id -> id.endsWith("-scheduled"))
+                    .toList();
             assertThat(slots).doesNotHaveDuplicates();
             Instant firstSlot = BackupSchedule.slotOf(Instant.ofEpochMilli(begin), Duration.ofSeconds(20));
             Instant lastSlot = BackupSchedule.slotOf(Instant.ofEpochSecond(last), Duration.ofSeconds(20));
@@ -282,35 +327,30 @@ class ProtectorIT {
 
     /** Waits until the protectors' consumer group has {@code count} members, each assigned partitions. */
     private static void awaitMembers(int count) {
-        try (var admin = org.apache.kafka.clients.admin.Admin.create(Map.<String, Object>of("bootstrap.servers",
-                kafka.bootstrapServers()))) {
-            Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
-                    .ignoreExceptions().until(() -> { // the group exists once its first member joins
-                var group = admin.describeConsumerGroups(List.of("protector")).all().get().get("protector");
-                return group.members().size() == count && group.members().stream()
-                        .allMatch(m -> !m.assignment().topicPartitions().isEmpty());
-            });
+        try (var admin = org.apache.kafka.clients.admin.Admin.create(
+                Map.<String, Object>of("bootstrap.servers", kafka.bootstrapServers()))) {
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(90))
+                    .pollInterval(Duration.ofMillis(500))
+                    .ignoreExceptions()
+                    .until(
+                            () -> { // the group exists once its first member joins
+                                var group = admin.describeConsumerGroups(List.of("protector"))
+                                        .all()
+                                        .get()
+                                        .get("protector");
+                                return group.members().size() == count
+                                        && group.members().stream()
+                                                .allMatch(m -> !m.assignment()
+                                                        .topicPartitions()
+                                                        .isEmpty());
+                            });
         }
     }
 
     /** Every record of a topic so far. */
-    private static List<org.apache.kafka.clients.consumer.ConsumerRecord<String, byte[]>> records(String topic) {
-        try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<String, byte[]>(Map.of(
-                "bootstrap.servers", kafka.bootstrapServers(), "group.id", "it-" + System.nanoTime(),
-                "auto.offset.reset", "earliest"), new org.apache.kafka.common.serialization.StringDeserializer(),
-                new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
-            consumer.subscribe(List.of(topic));
-            var all = new ArrayList<org.apache.kafka.clients.consumer.ConsumerRecord<String, byte[]>>();
-            long quietSince = System.currentTimeMillis();
-            while (System.currentTimeMillis() - quietSince < 3_000) {
-                var polled = consumer.poll(Duration.ofMillis(500));
-                polled.forEach(all::add);
-                if (!polled.isEmpty()) {
-                    quietSince = System.currentTimeMillis();
-                }
-            }
-            return all;
-        }
+    private static List<TopicRecorder.Entry> records(String topic) {
+        return TopicRecorder.readToEnd(kafka.bootstrapServers(), topic, Duration.ofSeconds(30));
     }
 
     private static void send(String key, byte[] value) throws Exception {
@@ -318,15 +358,19 @@ class ProtectorIT {
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
                 ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class))) {
-            producer.send(new ProducerRecord<>(Topic.PROTECTION.topicName(), key, value)).get(10, TimeUnit.SECONDS);
+            producer.send(new ProducerRecord<>(Topic.PROTECTION.topicName(), key, value))
+                    .get(10, TimeUnit.SECONDS);
         }
     }
 
-    private static void protect(String table, String every, String flushEvery, Integer shardGroups)
-            throws Exception {
-        var policy = ProtectionSet.of(ACCOUNT, REGION, table,
+    private static void protect(String table, String every, String flushEvery, Integer shardGroups) throws Exception {
+        var policy = ProtectionSet.of(
+                ACCOUNT,
+                REGION,
+                table,
                 new ProtectionSet.Backups(BackupMethod.SCAN, every, "P1D", 50),
-                new ProtectionSet.ChangeLog(ChangeLogMethod.STREAMS, flushEvery, shardGroups), "test");
+                new ProtectionSet.ChangeLog(ChangeLogMethod.STREAMS, flushEvery, shardGroups),
+                "test");
         try (var producer = new KafkaProducer<String, byte[]>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
@@ -338,9 +382,14 @@ class ProtectorIT {
 
     private static Process startReplica(String name) throws Exception {
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        var command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-cp", classpath, ProtectorApplication.class.getName(),
-                "--spring.profiles.active=local", "--server.port=0",
+        var command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m",
+                "-cp",
+                classpath,
+                ProtectorApplication.class.getName(),
+                "--spring.profiles.active=local",
+                "--server.port=0",
                 "--KAFKA_BOOTSTRAP_SERVERS=" + kafka.bootstrapServers(),
                 "--DYNAMODB_ENDPOINT=" + endpoint.endpoint(),
                 "--S3_ENDPOINT=" + s3.endpoint(),
@@ -348,8 +397,10 @@ class ProtectorIT {
                 "--spring.kafka.consumer.properties.session.timeout.ms=6000",
                 "--spring.kafka.consumer.properties.heartbeat.interval.ms=1000",
                 "--protector.capture.settle=1s"));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(LOGS.resolve(name + ".log").toFile()).start();
+        Process p = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(LOGS.resolve(name + ".log").toFile())
+                .start();
         replicas.add(p);
         return p;
     }

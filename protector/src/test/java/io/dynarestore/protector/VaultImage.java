@@ -34,18 +34,22 @@ public final class VaultImage {
     }
 
     public PitrCoverage coverage(String account, String region, String table) {
-        return PitrCoverage.of(catalog.listBackups(account, region, table), catalog.listExports(account, region, table),
+        return PitrCoverage.of(
+                catalog.listBackups(account, region, table),
+                catalog.listExports(account, region, table),
                 Instant.now());
     }
 
     /** Key to item digest at second {@code t}, or empty when the vault cannot restore {@code t}. */
-    public Optional<TreeMap<String, String>> at(String account, String region, String table, Instant t,
-                                          List<String> keyAttributes) {
+    public Optional<TreeMap<String, String>> at(
+            String account, String region, String table, Instant t, List<String> keyAttributes) {
         var resolution = coverage(account, region, table).resolve(t);
         if (resolution.isEmpty()) {
             return Optional.empty();
         }
-        var base = catalog.findBackup(account, region, table, resolution.get().base().backupId()).orElseThrow();
+        var base = catalog.findBackup(
+                        account, region, table, resolution.get().base().backupId())
+                .orElseThrow();
         var items = new LinkedHashMap<String, Map<String, AttributeValue>>();
         for (ManifestFile f : base.files()) {
             for (ExportLine line : read(base.dataBucket(), f)) {
@@ -78,8 +82,8 @@ public final class VaultImage {
 
     private List<ExportLine> read(String bucket, ManifestFile f) {
         var lines = new ArrayList<ExportLine>();
-        try (var reader = new DataFileReader(f.dataFileS3Key(), s3.getObject(b -> b.bucket(bucket)
-                .key(f.dataFileS3Key())), f.md5Checksum())) {
+        try (var reader = new DataFileReader(
+                f.dataFileS3Key(), s3.getObject(b -> b.bucket(bucket).key(f.dataFileS3Key())), f.md5Checksum())) {
             ExportLine line;
             while ((line = reader.next()) != null) {
                 lines.add(line);

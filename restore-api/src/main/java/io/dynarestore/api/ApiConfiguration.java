@@ -3,12 +3,12 @@ package io.dynarestore.api;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.EventPublisher;
-import org.springframework.boot.health.contributor.Health;
-import org.springframework.boot.health.contributor.HealthIndicator;
 import io.dynarestore.core.restore.RestoreValidator;
 import io.dynarestore.core.vault.VaultCatalog;
 import java.time.Clock;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -34,7 +34,11 @@ class ApiConfiguration {
 
     @Bean
     RestoreValidator restoreValidator(VaultCatalog catalog, AwsClients aws, Clock clock, ApiProperties properties) {
-        return new RestoreValidator(catalog, aws, clock, properties.webhooks().addresses(),
+        return new RestoreValidator(
+                catalog,
+                aws,
+                clock,
+                properties.webhooks().addresses(),
                 properties.limits().maxCapacityUnits());
     }
 
@@ -52,7 +56,9 @@ class ApiConfiguration {
     /** DOWN once a consumer thread ended by itself; part of the liveness group (restore-api.yml). */
     @Bean
     HealthIndicator consumersHealthIndicator(ConsumerHealth consumers) {
-        return () -> (consumers.healthy() ? Health.up() : Health.down()).withDetails(consumers.details()).build();
+        return () -> (consumers.healthy() ? Health.up() : Health.down())
+                .withDetails(consumers.details())
+                .build();
     }
 
     @Bean

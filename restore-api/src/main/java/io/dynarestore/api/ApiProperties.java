@@ -60,7 +60,9 @@ public record ApiProperties(
      *                         be registered (never the vault itself)
      * @param retention        how long a full export registered without expiresAt stays restorable
      */
-    public record Exports(List<String> allowedLocations, @DefaultValue("35d") Duration retention) {
+    public record Exports(
+            List<String> allowedLocations,
+            @DefaultValue("35d") Duration retention) {
         public Exports {
             allowedLocations = allowedLocations == null ? List.of() : List.copyOf(allowedLocations);
         }
@@ -75,20 +77,23 @@ public record ApiProperties(
      * @param maxCapacityUnits     the most read or write capacity units a restored table may ask for
      * @param callers              callers whose rate is tracked at once (the least recently seen are forgotten)
      */
-    public record Limits(@DefaultValue("30") int submissionsPerMinute, @DefaultValue("10") int submissionBurst,
-                         @DefaultValue("4") int streamsPerCaller,
-                         @DefaultValue("4MB") DataSize previewBytes,
-                         @DefaultValue("64MB") DataSize previewMemory,
-                         @DefaultValue("40000") long maxCapacityUnits, @DefaultValue("10000") int callers) {
-    }
+    public record Limits(
+            @DefaultValue("30") int submissionsPerMinute,
+            @DefaultValue("10") int submissionBurst,
+            @DefaultValue("4") int streamsPerCaller,
+            @DefaultValue("4MB") DataSize previewBytes,
+            @DefaultValue("64MB") DataSize previewMemory,
+            @DefaultValue("40000") long maxCapacityUnits,
+            @DefaultValue("10000") int callers) {}
 
     /**
      * @param retainEnded how long an ended restore stays in the view; set it to at least the retention of
      *                    {@code restore.status}, whose events would bring it back on a restart
      * @param maxEnded    the most ended restores kept; the oldest go first
      */
-    public record Views(@DefaultValue("8d") Duration retainEnded, @DefaultValue("200000") int maxEnded) {
-    }
+    public record Views(
+            @DefaultValue("8d") Duration retainEnded,
+            @DefaultValue("200000") int maxEnded) {}
 
     /**
      * Authentication and the roles of callers ({@code read}, {@code restore}, {@code restore-in-place},
@@ -100,7 +105,10 @@ public record ApiProperties(
      * @param apiKeys the keys of {@code api-key} mode
      * @param jwt     where a token's roles and name are
      */
-    public record Security(@DefaultValue("jwt") Mode mode, List<ApiKey> apiKeys, @DefaultValue Jwt jwt) {
+    public record Security(
+            @DefaultValue("jwt") Mode mode,
+            List<ApiKey> apiKeys,
+            @DefaultValue Jwt jwt) {
         public Security {
             apiKeys = apiKeys == null ? List.of() : List.copyOf(apiKeys);
             if (mode == Mode.API_KEY && apiKeys.isEmpty()) {
@@ -109,7 +117,10 @@ public record ApiProperties(
             }
         }
 
-        public enum Mode { JWT, API_KEY }
+        public enum Mode {
+            JWT,
+            API_KEY
+        }
     }
 
     /**
@@ -153,11 +164,14 @@ public record ApiProperties(
      *                       so that a generic {@code read} scope of another client is not taken
      * @param principalClaim the claim naming the caller
      */
-    public record Jwt(String issuer, String audience, String jwkSetUri,
-                      @DefaultValue("RS256") List<String> algorithms,
-                      @DefaultValue("roles") String rolesClaim, @DefaultValue("dynarestore:") String rolePrefix,
-                      @DefaultValue("sub") String principalClaim) {
-    }
+    public record Jwt(
+            String issuer,
+            String audience,
+            String jwkSetUri,
+            @DefaultValue("RS256") List<String> algorithms,
+            @DefaultValue("roles") String rolesClaim,
+            @DefaultValue("dynarestore:") String rolePrefix,
+            @DefaultValue("sub") String principalClaim) {}
 
     /**
      * Event streams.
@@ -166,9 +180,10 @@ public record ApiProperties(
      * @param maxDuration longest life of one stream; a client reconnects with Last-Event-ID
      * @param heartbeat   comment sent when nothing else was, so that proxies keep the stream open
      */
-    public record Events(@DefaultValue("200") int maxStreams, @DefaultValue("1h") Duration maxDuration,
-                         @DefaultValue("15s") Duration heartbeat) {
-    }
+    public record Events(
+            @DefaultValue("200") int maxStreams,
+            @DefaultValue("1h") Duration maxDuration,
+            @DefaultValue("15s") Duration heartbeat) {}
 
     /**
      * Email links.
@@ -178,11 +193,12 @@ public record ApiProperties(
      * @param maxTries wrong passcodes after which a link locks
      * @param logWait  how long a try waits to read itself back from {@code restore.links}
      */
-    public record Links(@DefaultValue("7d") Duration expiry, @DefaultValue("5") int maxTries,
-                        @DefaultValue("10s") Duration logWait) {
+    public record Links(
+            @DefaultValue("7d") Duration expiry,
+            @DefaultValue("5") int maxTries,
+            @DefaultValue("10s") Duration logWait) {
         public Links {
-            if (expiry.isNegative() || expiry.isZero()
-                    || expiry.compareTo(Topic.LINKS_RETENTION.minusDays(1)) > 0) {
+            if (expiry.isNegative() || expiry.isZero() || expiry.compareTo(Topic.LINKS_RETENTION.minusDays(1)) > 0) {
                 throw new IllegalArgumentException("api.links.expiry is " + expiry + "; it must be positive and "
                         + "at most " + Topic.LINKS_RETENTION.minusDays(1).toDays()
                         + " days, so that restore.links still holds a link's tries when it expires");

@@ -32,33 +32,62 @@ final class ChaosReport {
                 + "| rolled back to as before |\n");
         sb.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (var r : results) {
-            sb.append(row(String.valueOf(r.run()), r.faults().stream().map(Enum::name)
-                    .collect(Collectors.joining(", ")), r.faultsDuringRestores(), r.outcomes(), List.of(r)));
+            sb.append(row(
+                    String.valueOf(r.run()),
+                    r.faults().stream().map(Enum::name).collect(Collectors.joining(", ")),
+                    r.faultsDuringRestores(),
+                    r.outcomes(),
+                    List.of(r)));
         }
-        sb.append(row("**" + results.size() + " runs**", faults() + " faults",
-                results.stream().mapToInt(ChaosRun.Result::faultsDuringRestores).sum(), outcomes(), results));
+        sb.append(row(
+                "**" + results.size() + " runs**",
+                faults() + " faults",
+                results.stream().mapToInt(ChaosRun.Result::faultsDuringRestores).sum(),
+                outcomes(),
+                results));
         for (var o : outcomes()) {
             if (!o.completed()) {
-                sb.append("\n").append(o.restoreId()).append(" (").append(o.kind()).append("): ").append(o.end())
+                sb.append("\n")
+                        .append(o.restoreId())
+                        .append(" (")
+                        .append(o.kind())
+                        .append("): ")
+                        .append(o.end())
                         .append(o.reason() == null ? "" : " — " + o.reason());
             }
         }
         return sb.toString();
     }
 
-    private static String row(String run, String faults, int struck, List<ChaosRun.Outcome> outcomes,
-                              List<ChaosRun.Result> runs) {
+    private static String row(
+            String run, String faults, int struck, List<ChaosRun.Outcome> outcomes, List<ChaosRun.Result> runs) {
         long raised = outcomes.stream().filter(o -> o.capacityPutBack() != null).count();
-        long putBack = outcomes.stream().filter(o -> Boolean.TRUE.equals(o.capacityPutBack())).count();
+        long putBack = outcomes.stream()
+                .filter(o -> Boolean.TRUE.equals(o.capacityPutBack()))
+                .count();
         long tried = runs.stream().filter(r -> r.rollback() != null).count();
-        long clean = runs.stream().filter(r -> Boolean.TRUE.equals(r.rollback())).count();
-        return "| %s | %s | %d | %d | %d | %d | %d | %d | %d | %d | %d of %d | %d | %d of %d |\n".formatted(run, faults, struck, outcomes.size(),
-                outcomes.stream().mapToLong(ChaosRun.Outcome::expected).sum(),
-                outcomes.stream().mapToLong(ChaosRun.Outcome::lost).sum(),
-                outcomes.stream().mapToLong(ChaosRun.Outcome::extra).sum(),
-                outcomes.stream().filter(ChaosRun.Outcome::completed).count(),
-                outcomes.stream().filter(ChaosRun.Outcome::failedWithReason).count(),
-                outcomes.stream().filter(o -> o.end().startsWith("none")).count(),
-                putBack, raised, outcomes.stream().filter(ChaosRun.Outcome::countOff).count(), clean, tried);
+        long clean =
+                runs.stream().filter(r -> Boolean.TRUE.equals(r.rollback())).count();
+        return "| %s | %s | %d | %d | %d | %d | %d | %d | %d | %d | %d of %d | %d | %d of %d |\n"
+                .formatted(
+                        run,
+                        faults,
+                        struck,
+                        outcomes.size(),
+                        outcomes.stream().mapToLong(ChaosRun.Outcome::expected).sum(),
+                        outcomes.stream().mapToLong(ChaosRun.Outcome::lost).sum(),
+                        outcomes.stream().mapToLong(ChaosRun.Outcome::extra).sum(),
+                        outcomes.stream().filter(ChaosRun.Outcome::completed).count(),
+                        outcomes.stream()
+                                .filter(ChaosRun.Outcome::failedWithReason)
+                                .count(),
+                        outcomes.stream()
+                                .filter(o -> o.end().startsWith("none"))
+                                .count(),
+                        putBack,
+                        raised,
+                        outcomes.stream().filter(ChaosRun.Outcome::countOff).count(),
+                        clean,
+                        tried);
     }
 }

@@ -1,6 +1,5 @@
 package io.dynarestore.chaos;
 
-import io.dynarestore.testkit.LocalApi;
 import io.dynarestore.core.codec.SdkJson;
 import io.dynarestore.core.csv.ConsoleCsv;
 import io.dynarestore.core.vault.BackupWriter;
@@ -9,8 +8,10 @@ import io.dynarestore.core.vault.IncrementalExportWriter;
 import io.dynarestore.core.vault.VaultLayout;
 import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.ItemDigests;
+import io.dynarestore.testkit.LocalApi;
 import io.dynarestore.testkit.RandomHistory;
 import io.dynarestore.testkit.RandomItems;
+import io.dynarestore.testkit.TopicRecorder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -20,6 +21,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -42,15 +44,25 @@ final class ChaosRun {
 
     static final long SECOND = 1_000_000L;
     private static final String[] KEY_TYPES = {"S", "N", "B"};
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     /** Capacity of a new table (the backup's) and the existing table's real limit in the proxy. */
     static final long WRITE_UNITS = 80;
+
     static final long EXISTING_UNITS = 5;
 
     /** One restore of the run and its verdict. */
     /** @param reported the restore's own count of items written ({@code itemsWritten}), -1 when it has none */
-    record Outcome(String restoreId, String kind, String end, String reason, long expected, long lost, long extra,
-                   Boolean capacityPutBack, long reported) {
+    record Outcome(
+            String restoreId,
+            String kind,
+            String end,
+            String reason,
+            long expected,
+            long lost,
+            long extra,
+            Boolean capacityPutBack,
+            long reported) {
         boolean completed() {
             return "RestoreCompleted".equals(end);
         }
@@ -70,16 +82,24 @@ final class ChaosRun {
      * @param rollback             whether rolling the existing-table restore back left that table as it was
      *                             before (empty); {@code null} when that restore did not complete
      */
-    record Result(int run, List<Fault> faults, int faultsDuringRestores, List<Outcome> outcomes, List<String> notes,
-                  Boolean rollback) {
-    }
+    record Result(
+            int run,
+            List<Fault> faults,
+            int faultsDuringRestores,
+            List<Outcome> outcomes,
+            List<String> notes,
+            Boolean rollback) {}
 
-    private record Restore(String id, String kind, String table, Collection<Map<String, AttributeValue>> expected,
-                           boolean existing, boolean file) {
-    }
+    private record Restore(
+            String id,
+            String kind,
+            String table,
+            Collection<Map<String, AttributeValue>> expected,
+            boolean existing,
+            boolean file) {}
 
     private final ChaosStack stack;
-    private final StatusFeed status;
+    private final TopicRecorder status;
     private final KafkaProducer<String, String> producer;
     private final int run;
     private final Random r;
@@ -87,8 +107,13 @@ final class ChaosRun {
     private final List<String> notes = new ArrayList<>();
     private int faultsDuringRestores;
 
-    ChaosRun(ChaosStack stack, StatusFeed status, KafkaProducer<String, String> producer, int run, long seed,
-             Duration pause) {
+    ChaosRun(
+            ChaosStack stack,
+            TopicRecorder status,
+            KafkaProducer<String, String> producer,
+            int run,
+            long seed,
+            Duration pause) {
         this.stack = stack;
         this.status = status;
         this.producer = producer;
@@ -99,14 +124,18 @@ final class ChaosRun {
 
     Result execute(List<Fault> faults) throws Exception {
         // Given a table with a random history in the vault
-        RandomItems.Shape shape = new RandomItems.Shape("id", KEY_TYPES[r.nextInt(3)], r.nextInt(4) > 0 ? "at" : null,
-                KEY_TYPES[r.nextInt(3)], Map.of());
+        RandomItems.Shape shape = new RandomItems.Shape(
+                "id", KEY_TYPES[r.nextInt(3)], r.nextInt(4) > 0 ? "at" : null, KEY_TYPES[r.nextInt(3)], Map.of());
         List<String> keys = shape.sortKey() == null ? List.of("id") : List.of("id", "at");
         String source = "src-" + run;
-        long t0 = Instant.now().minus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS).getEpochSecond() * SECOND;
+        long t0 = Instant.now()
+                        .minus(1, ChronoUnit.HOURS)
+                        .truncatedTo(ChronoUnit.SECONDS)
+                        .getEpochSecond()
+                * SECOND;
         long spanSeconds = 60;
-        var history = new RandomHistory(r.nextLong(), shape, 700 + r.nextInt(700), 300 + r.nextInt(500), t0,
-                spanSeconds * SECOND);
+        var history = new RandomHistory(
+                r.nextLong(), shape, 700 + r.nextInt(700), 300 + r.nextInt(500), t0, spanSeconds * SECOND);
         TableDescription description = description(source, shape, WRITE_UNITS);
         writeVault(source, description, history, t0, t0 + (spanSeconds + 2) * SECOND);
 
@@ -114,26 +143,47 @@ final class ChaosRun {
         var restores = new ArrayList<Restore>();
         Instant atNew = instant(t0 + (1 + r.nextInt((int) spanSeconds - 1)) * SECOND);
         boolean fromBackup = r.nextBoolean();
-        restores.add(start(new Restore("c" + run + "-new", fromBackup ? "backup → new table" : "second → new table",
-                "dst-" + run + "-new", fromBackup ? history.base() : history.imageBefore(micros(atNew) + SECOND).values(),
-                false, false), source, fromBackup ? null : atNew));
+        restores.add(start(
+                new Restore(
+                        "c" + run + "-new",
+                        fromBackup ? "backup → new table" : "second → new table",
+                        "dst-" + run + "-new",
+                        fromBackup
+                                ? history.base()
+                                : history.imageBefore(micros(atNew) + SECOND).values(),
+                        false,
+                        false),
+                source,
+                fromBackup ? null : atNew));
         Instant atExisting = instant(t0 + (1 + r.nextInt((int) spanSeconds - 1)) * SECOND);
         createExisting("dst-" + run + "-old", shape);
-        restores.add(start(new Restore("c" + run + "-old", "second → existing table", "dst-" + run + "-old",
-                history.imageBefore(micros(atExisting) + SECOND).values(), true, false), source, atExisting));
+        restores.add(start(
+                new Restore(
+                        "c" + run + "-old",
+                        "second → existing table",
+                        "dst-" + run + "-old",
+                        history.imageBefore(micros(atExisting) + SECOND).values(),
+                        true,
+                        false),
+                source,
+                atExisting));
 
         // and, while they run, the faults strike at random moments
         awaitUnderWay(restores.get(0).id());
         var order = new ArrayList<>(faults);
-        java.util.Collections.shuffle(order, r);
+        Collections.shuffle(order, r);
         for (Fault fault : order) {
             Thread.sleep(500 + r.nextInt(2_500));
             if (fault == Fault.KILL_EXPORTER) {
-                restores.add(start(new Restore("c" + run + "-csv", "backup → CSV file", null, history.base(), false,
-                        true), source, null));
+                restores.add(start(
+                        new Restore("c" + run + "-csv", "backup → CSV file", null, history.base(), false, true),
+                        source,
+                        null));
                 Thread.sleep(100 + r.nextInt(900)); // the exporter is reading or uploading
             }
-            long running = restores.stream().filter(x -> status.terminal(x.id()) == null).count();
+            long running = restores.stream()
+                    .filter(x -> status.terminal(x.id()) == null)
+                    .count();
             inject(fault);
             if (running > 0) {
                 faultsDuringRestores++;
@@ -141,8 +191,10 @@ final class ChaosRun {
             notes.add(fault + " struck while " + running + " of " + restores.size() + " restores ran");
         }
         if (!faults.contains(Fault.KILL_EXPORTER) && r.nextInt(3) == 0) {
-            restores.add(start(new Restore("c" + run + "-csv", "backup → CSV file", null, history.base(), false,
-                    true), source, null));
+            restores.add(start(
+                    new Restore("c" + run + "-csv", "backup → CSV file", null, history.base(), false, true),
+                    source,
+                    null));
         }
 
         // Then every restore ends, and each destination equals the oracle
@@ -153,16 +205,20 @@ final class ChaosRun {
 
         // and rolling the existing-table restore back (with the planner killed meanwhile, in runs that
         // kill the planner) leaves that table as it was before the restore: empty
-        Boolean rollback = outcomes.get(1).completed()
-                ? rollBack(restores.get(1), faults.contains(Fault.KILL_PLANNER)) : null;
+        Boolean rollback =
+                outcomes.get(1).completed() ? rollBack(restores.get(1), faults.contains(Fault.KILL_PLANNER)) : null;
         return new Result(run, faults, faultsDuringRestores, outcomes, notes, rollback);
     }
 
     private Boolean rollBack(Restore restore, boolean killPlanner) throws Exception {
-        var response = HTTP.send(HttpRequest.newBuilder(stack.api("/restores/" + restore.id() + "/rollback"))
-                .header(LocalApi.HEADER, LocalApi.KEY).timeout(Duration.ofSeconds(30))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{}"))
-                .build(), HttpResponse.BodyHandlers.ofString());
+        var response = HTTP.send(
+                HttpRequest.newBuilder(stack.api("/restores/" + restore.id() + "/rollback"))
+                        .header(LocalApi.HEADER, LocalApi.KEY)
+                        .timeout(Duration.ofSeconds(30))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 202) {
             notes.add("rollback of " + restore.id() + " answered " + response.statusCode() + ": " + response.body());
             return false;
@@ -174,7 +230,8 @@ final class ChaosRun {
             notes.add("KILL_PLANNER struck " + (under ? "while" : "after") + " " + restore.id() + " rolled back");
         }
         Instant deadline = Instant.now().plus(Duration.ofMinutes(5));
-        while (!status.has(restore.id(), "RollbackCompleted") && !status.has(restore.id(), "RollbackFailed")
+        while (!status.has(restore.id(), "RollbackCompleted")
+                && !status.has(restore.id(), "RollbackFailed")
                 && Instant.now().isBefore(deadline)) {
             Thread.sleep(250);
         }
@@ -183,7 +240,9 @@ final class ChaosRun {
             notes.add("rollback of " + restore.id() + " did not complete: " + (failed == null ? "no end" : failed));
             return false;
         }
-        int left = stack.dynamo().scan(b -> b.tableName(restore.table()).select("COUNT")).count();
+        int left = stack.dynamo()
+                .scan(b -> b.tableName(restore.table()).select("COUNT"))
+                .count();
         if (left != 0) {
             notes.add("rollback of " + restore.id() + " left " + left + " items in " + restore.table());
         }
@@ -198,19 +257,24 @@ final class ChaosRun {
                 ? "{\"type\":\"FILE\",\"format\":\"CSV\",\"delivery\":{\"type\":\"DOWNLOAD\"}}"
                 : "{\"type\":\"" + (restore.existing() ? "EXISTING_TABLE" : "NEW_TABLE") + "\",\"tableName\":\""
                         + restore.table() + "\"}";
-        String body = "{\"restoreId\":\"" + restore.id() + "\",\"source\":" + src + ",\"destination\":" + destination
-                + "}";
+        String body =
+                "{\"restoreId\":\"" + restore.id() + "\",\"source\":" + src + ",\"destination\":" + destination + "}";
         if (!restore.file() && r.nextBoolean()) {
-            producer.send(new ProducerRecord<>("restore.requests", restore.id(), body)).get();
+            producer.send(new ProducerRecord<>("restore.requests", restore.id(), body))
+                    .get();
             notes.add(restore.id() + " published on restore.requests");
         } else {
-            var response = HTTP.send(HttpRequest.newBuilder(stack.api("/restores"))
-                .header(LocalApi.HEADER, LocalApi.KEY).timeout(Duration.ofSeconds(30))
-                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body))
-                    .build(), HttpResponse.BodyHandlers.ofString());
+            var response = HTTP.send(
+                    HttpRequest.newBuilder(stack.api("/restores"))
+                            .header(LocalApi.HEADER, LocalApi.KEY)
+                            .timeout(Duration.ofSeconds(30))
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString(body))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 202) {
-                throw new IllegalStateException("POST /restores answered " + response.statusCode() + ": "
-                        + response.body());
+                throw new IllegalStateException(
+                        "POST /restores answered " + response.statusCode() + ": " + response.body());
             }
             notes.add(restore.id() + " posted to restore-api");
         }
@@ -219,7 +283,8 @@ final class ChaosRun {
 
     private void awaitUnderWay(String restoreId) throws InterruptedException {
         Instant deadline = Instant.now().plus(Duration.ofMinutes(2));
-        while (Instant.now().isBefore(deadline) && !status.has(restoreId, "SegmentsDispatched")
+        while (Instant.now().isBefore(deadline)
+                && !status.has(restoreId, "SegmentsDispatched")
                 && status.terminal(restoreId) == null) {
             Thread.sleep(100);
         }
@@ -235,7 +300,8 @@ final class ChaosRun {
             case PAUSE_DYNAMODB -> stack.pauseDynamo(pause);
             case PAUSE_S3 -> stack.pauseS3(pause);
         }
-        notes.add(fault + " took " + Duration.ofNanos(System.nanoTime() - started).toMillis() + " ms");
+        notes.add(
+                fault + " took " + Duration.ofNanos(System.nanoTime() - started).toMillis() + " ms");
     }
 
     private Outcome verdict(Restore restore, List<String> keys) throws Exception {
@@ -257,9 +323,12 @@ final class ChaosRun {
         TreeMap<String, String> want;
         TreeMap<String, String> got;
         if (restore.file()) {
-            var response = HTTP.send(HttpRequest.newBuilder(stack.api("/restores/" + restore.id() + "/download"))
-                .header(LocalApi.HEADER, LocalApi.KEY)
-                    .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            var response = HTTP.send(
+                    HttpRequest.newBuilder(stack.api("/restores/" + restore.id() + "/download"))
+                            .header(LocalApi.HEADER, LocalApi.KEY)
+                            .timeout(Duration.ofSeconds(60))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
             // a CSV cell cannot tell an empty string from an absent attribute, so files are compared by key
             want = keysOnly(restore.expected(), keys);
             got = keysOnly(response.statusCode() == 200 ? ConsoleCsv.readAll(response.body()) : List.of(), keys);
@@ -267,9 +336,21 @@ final class ChaosRun {
             want = ItemDigests.of(restore.expected(), keys);
             got = ItemDigests.ofTable(stack.dynamo(), restore.table(), keys);
         }
-        long lost = want.entrySet().stream().filter(e -> !e.getValue().equals(got.get(e.getKey()))).count();
-        long extra = got.entrySet().stream().filter(e -> !e.getValue().equals(want.get(e.getKey()))).count();
-        return new Outcome(restore.id(), restore.kind(), type, reason, expected, lost, extra, putBack,
+        long lost = want.entrySet().stream()
+                .filter(e -> !e.getValue().equals(got.get(e.getKey())))
+                .count();
+        long extra = got.entrySet().stream()
+                .filter(e -> !e.getValue().equals(want.get(e.getKey())))
+                .count();
+        return new Outcome(
+                restore.id(),
+                restore.kind(),
+                type,
+                reason,
+                expected,
+                lost,
+                extra,
+                putBack,
                 end.path("itemsWritten").asLong(-1));
     }
 
@@ -277,7 +358,10 @@ final class ChaosRun {
     private boolean capacityPutBack(String table) throws InterruptedException {
         Instant deadline = Instant.now().plus(Duration.ofMinutes(1));
         while (true) {
-            var throughput = stack.dynamo().describeTable(b -> b.tableName(table)).table().provisionedThroughput();
+            var throughput = stack.dynamo()
+                    .describeTable(b -> b.tableName(table))
+                    .table()
+                    .provisionedThroughput();
             if (throughput.writeCapacityUnits() == EXISTING_UNITS && throughput.readCapacityUnits() == EXISTING_UNITS) {
                 return true;
             }
@@ -299,9 +383,10 @@ final class ChaosRun {
     private void createExisting(String table, RandomItems.Shape shape) {
         DynamoDbClient dynamo = stack.dynamo();
         TableDescription d = description(table, shape, EXISTING_UNITS);
-        dynamo.createTable(b -> b.tableName(table).attributeDefinitions(d.attributeDefinitions())
-                .keySchema(d.keySchema()).provisionedThroughput(p -> p.readCapacityUnits(EXISTING_UNITS)
-                        .writeCapacityUnits(EXISTING_UNITS)));
+        dynamo.createTable(b -> b.tableName(table)
+                .attributeDefinitions(d.attributeDefinitions())
+                .keySchema(d.keySchema())
+                .provisionedThroughput(p -> p.readCapacityUnits(EXISTING_UNITS).writeCapacityUnits(EXISTING_UNITS)));
         Dynalite.awaitActive(dynamo, table);
         // the raise goes to 1000 WCU; the proxy lets 150 through, so writers meet throttling too
         stack.proxy().limit(table, 150);
@@ -309,8 +394,8 @@ final class ChaosRun {
 
     private void writeVault(String table, TableDescription description, RandomHistory history, long t0, long end) {
         var layout = new VaultLayout(ChaosStack.BUCKET, "");
-        var backup = new BackupWriter(stack.s3(), layout, ChaosStack.ACCOUNT, ChaosStack.REGION, table, "b-" + run,
-                50 + r.nextInt(200));
+        var backup = new BackupWriter(
+                stack.s3(), layout, ChaosStack.ACCOUNT, ChaosStack.REGION, table, "b-" + run, 50 + r.nextInt(200));
         try (var part = backup.openPart()) {
             history.base().forEach(part::write);
         }
@@ -319,8 +404,16 @@ final class ChaosRun {
         int n = 0;
         while (cursor < end) {
             long length = (5 + r.nextInt(15)) * SECOND;
-            var writer = new IncrementalExportWriter(stack.s3(), layout, ChaosStack.ACCOUNT, ChaosStack.REGION, table,
-                    "x" + n++, instant(cursor), instant(cursor + length), 20 + r.nextInt(100));
+            var writer = new IncrementalExportWriter(
+                    stack.s3(),
+                    layout,
+                    ChaosStack.ACCOUNT,
+                    ChaosStack.REGION,
+                    table,
+                    "x" + n++,
+                    instant(cursor),
+                    instant(cursor + length),
+                    20 + r.nextInt(100));
             try (var part = writer.openPart()) {
                 for (RandomHistory.Write w : history.writesIn(cursor, cursor + length, false)) {
                     part.write(ExportLine.change(w.keys(), w.oldImage(), w.newImage(), w.micros()));
@@ -336,14 +429,19 @@ final class ChaosRun {
         var defs = new StringBuilder("{\"AttributeName\":\"id\",\"AttributeType\":\"" + shape.partitionType() + "\"}");
         var schema = new StringBuilder("{\"AttributeName\":\"id\",\"KeyType\":\"HASH\"}");
         if (shape.sortKey() != null) {
-            defs.append(",{\"AttributeName\":\"at\",\"AttributeType\":\"").append(shape.sortType()).append("\"}");
+            defs.append(",{\"AttributeName\":\"at\",\"AttributeType\":\"")
+                    .append(shape.sortType())
+                    .append("\"}");
             schema.append(",{\"AttributeName\":\"at\",\"KeyType\":\"RANGE\"}");
         }
-        return SdkJson.fromJson("{\"TableName\":\"" + table + "\",\"AttributeDefinitions\":[" + defs
-                + "],\"KeySchema\":[" + schema + "],\"TableStatus\":\"ACTIVE\","
-                + "\"TableArn\":\"arn:aws:dynamodb:us-east-1:000000000000:table/" + table + "\","
-                + "\"ProvisionedThroughput\":{\"ReadCapacityUnits\":" + units + ",\"WriteCapacityUnits\":" + units
-                + "}}", TableDescription.builder());
+        return SdkJson.fromJson(
+                "{\"TableName\":\"" + table + "\",\"AttributeDefinitions\":[" + defs
+                        + "],\"KeySchema\":[" + schema + "],\"TableStatus\":\"ACTIVE\","
+                        + "\"TableArn\":\"arn:aws:dynamodb:us-east-1:000000000000:table/" + table + "\","
+                        + "\"ProvisionedThroughput\":{\"ReadCapacityUnits\":" + units + ",\"WriteCapacityUnits\":"
+                        + units
+                        + "}}",
+                TableDescription.builder());
     }
 
     static Instant instant(long micros) {

@@ -48,8 +48,18 @@ final class ChaosStack implements AutoCloseable {
     static final String BUCKET = "vault";
     /** Each service, how many replicas run, and the Spring prefix of its settings. */
     static final Map<String, Integer> REPLICAS = new LinkedHashMap<>();
-    private static final Map<String, String> PREFIX = Map.of("restore-api", "api", "restore-planner", "planner",
-            "item-writer", "writer", "exporter", "exporter", "protector", "protector");
+
+    private static final Map<String, String> PREFIX = Map.of(
+            "restore-api",
+            "api",
+            "restore-planner",
+            "planner",
+            "item-writer",
+            "writer",
+            "exporter",
+            "exporter",
+            "protector",
+            "protector");
 
     static {
         REPLICAS.put("restore-planner", 1);
@@ -115,18 +125,20 @@ final class ChaosStack implements AutoCloseable {
     }
 
     private void startBroker() throws IOException, InterruptedException {
-        broker = KafkaProcess.start(dir.resolve("kafka"), kafkaPort, controllerPort, classpath,
-                logs.resolve("kafka.log"));
+        broker = KafkaProcess.start(
+                dir.resolve("kafka"), kafkaPort, controllerPort, classpath, logs.resolve("kafka.log"));
     }
 
     private void startS3() throws IOException {
         Path data = Files.createDirectories(dir.resolve("s3"));
         var command = new ArrayList<>(ChildJvm.command("256m"));
-        command.addAll(List.of("-cp", classpath, S3Main.class.getName(), String.valueOf(s3Port), data.toString(),
-                BUCKET));
+        command.addAll(
+                List.of("-cp", classpath, S3Main.class.getName(), String.valueOf(s3Port), data.toString(), BUCKET));
         s3 = new ProcessBuilder(command)
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(logs.resolve("s3.log")
-                        .toFile())).start();
+                .redirectErrorStream(true)
+                .redirectOutput(
+                        ProcessBuilder.Redirect.appendTo(logs.resolve("s3.log").toFile()))
+                .start();
         Ports.awaitAccepting(s3Port, Duration.ofSeconds(60), "S3Proxy (log: " + logs.resolve("s3.log") + ")");
     }
 
@@ -160,26 +172,35 @@ final class ChaosStack implements AutoCloseable {
     Process startService(String service) throws IOException {
         Path jar;
         try (Stream<Path> files = Files.list(RepoRoot.find().resolve(service).resolve("target"))) {
-            jar = files.filter(p -> p.getFileName().toString().endsWith("-exec.jar")).findFirst()
-                    .orElseThrow(() -> new IllegalStateException("no runnable jar of " + service
-                            + "; build with ./mvnw -DskipTests package"));
+            jar = files.filter(p -> p.getFileName().toString().endsWith("-exec.jar"))
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalStateException(
+                            "no runnable jar of " + service + "; build with ./mvnw -DskipTests package"));
         }
         String prefix = PREFIX.get(service);
         var command = new ArrayList<>(ChildJvm.command("320m"));
-        command.addAll(List.of("-jar", jar.toString(), "--spring.profiles.active=local",
+        command.addAll(List.of(
+                "-jar",
+                jar.toString(),
+                "--spring.profiles.active=local",
                 "--server.port=" + (service.equals("restore-api") ? apiPort : 0),
                 // a killed member's partitions move after 6 s instead of 45
                 "--spring.kafka.consumer.properties.session.timeout.ms=6000",
                 "--spring.kafka.consumer.properties.heartbeat.interval.ms=1500"));
         if (!service.equals("exporter")) {
             String region = "--" + prefix + ".aws.accounts[0].regions." + REGION + ".";
-            command.addAll(List.of("--" + prefix + ".aws.accounts[0].id=" + ACCOUNT,
-                    region + "dynamodb-endpoint=" + proxy.endpoint(), region + "import-table=false",
-                    region + "native-backups=false", region + "enforced-capacity=true"));
+            command.addAll(List.of(
+                    "--" + prefix + ".aws.accounts[0].id=" + ACCOUNT,
+                    region + "dynamodb-endpoint=" + proxy.endpoint(),
+                    region + "import-table=false",
+                    region + "native-backups=false",
+                    region + "enforced-capacity=true"));
         }
-        var builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(
-                ProcessBuilder.Redirect.appendTo(logs.resolve(service + "-" + launches.incrementAndGet() + ".log")
-                        .toFile()));
+        var builder = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(
+                        logs.resolve(service + "-" + launches.incrementAndGet() + ".log")
+                                .toFile()));
         builder.environment().put("KAFKA_BOOTSTRAP_SERVERS", bootstrap());
         builder.environment().put("DYNAMODB_ENDPOINT", proxy.endpoint().toString());
         builder.environment().put("S3_ENDPOINT", "http://127.0.0.1:" + s3Port);
@@ -193,7 +214,9 @@ final class ChaosStack implements AutoCloseable {
             return; // their ports are random; Kafka group membership shows in the restores themselves
         }
         var client = HttpClient.newHttpClient();
-        var request = HttpRequest.newBuilder(api("/actuator/health/readiness")).timeout(Duration.ofSeconds(2)).build();
+        var request = HttpRequest.newBuilder(api("/actuator/health/readiness"))
+                .timeout(Duration.ofSeconds(2))
+                .build();
         Instant deadline = Instant.now().plus(Duration.ofMinutes(3));
         while (Instant.now().isBefore(deadline)) {
             try {
@@ -256,7 +279,10 @@ final class ChaosStack implements AutoCloseable {
     }
 
     private static void signal(String signal, Process process) throws Exception {
-        int rc = new ProcessBuilder("kill", signal, String.valueOf(process.pid())).inheritIO().start().waitFor();
+        int rc = new ProcessBuilder("kill", signal, String.valueOf(process.pid()))
+                .inheritIO()
+                .start()
+                .waitFor();
         if (rc != 0) {
             throw new IllegalStateException("kill " + signal + " " + process.pid() + " failed with " + rc);
         }
@@ -265,7 +291,8 @@ final class ChaosStack implements AutoCloseable {
     /** Services that died by themselves (not killed by the driver): a crash is a finding. */
     List<String> crashed() {
         var crashed = new ArrayList<String>();
-        services.forEach((service, list) -> list.stream().filter(p -> !p.isAlive())
+        services.forEach((service, list) -> list.stream()
+                .filter(p -> !p.isAlive())
                 .forEach(p -> crashed.add(service + " (pid " + p.pid() + ", exit " + p.exitValue() + ")")));
         return crashed;
     }

@@ -9,8 +9,7 @@ import java.nio.file.Path;
  */
 public final class S3Main {
 
-    private S3Main() {
-    }
+    private S3Main() {}
 
     public static void main(String[] args) throws InterruptedException {
         S3Server.start(Integer.parseInt(args[0]), Path.of(args[1]), args[2], true);

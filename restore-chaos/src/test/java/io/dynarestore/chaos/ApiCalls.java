@@ -27,7 +27,8 @@ final class ApiCalls {
     /** Protects {@code table}: SCAN backups {@code every}, kept a day, and a Streams change log flushed {@code flushEvery}. */
     void protect(String table, String every, String flushEvery) throws Exception {
         var response = send(HttpRequest.newBuilder(stack.api("/tables/" + table + "/protection"))
-                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString("""
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString("""
                         {"backups": {"method": "SCAN", "every": "%s", "retention": "P1D"},
                          "changeLog": {"method": "STREAMS", "flushEvery": "%s"}}""".formatted(every, flushEvery))));
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
@@ -37,11 +38,14 @@ final class ApiCalls {
     void awaitBackup(String table, Duration atMost) throws Exception {
         Instant deadline = Instant.now().plus(atMost);
         while (true) {
-            var response = send(HttpRequest.newBuilder(stack.api("/tables/" + table + "/backups")).GET());
+            var response = send(HttpRequest.newBuilder(stack.api("/tables/" + table + "/backups"))
+                    .GET());
             if (response.statusCode() == 200 && response.body().contains("\"backupId\"")) {
                 return;
             }
-            assertThat(Instant.now()).as(table + " has its first backup; " + response.body()).isBefore(deadline);
+            assertThat(Instant.now())
+                    .as(table + " has its first backup; " + response.body())
+                    .isBefore(deadline);
             Thread.sleep(500);
         }
     }
@@ -50,12 +54,16 @@ final class ApiCalls {
     void awaitRestorable(VaultImage vault, String table, long last, Duration atMost) throws Exception {
         Instant deadline = Instant.now().plus(atMost);
         while (true) {
-            var latest = vault.coverage(ChaosStack.ACCOUNT, ChaosStack.REGION, table).availability().latestRestorable();
+            var latest = vault.coverage(ChaosStack.ACCOUNT, ChaosStack.REGION, table)
+                    .availability()
+                    .latestRestorable();
             if (latest != null && latest.getEpochSecond() >= last) {
                 return;
             }
-            assertThat(Instant.now()).as("the change log of " + table + " catches up with its last write, "
-                    + Instant.ofEpochSecond(last) + " (restorable up to " + latest + ")").isBefore(deadline);
+            assertThat(Instant.now())
+                    .as("the change log of " + table + " catches up with its last write, " + Instant.ofEpochSecond(last)
+                            + " (restorable up to " + latest + ")")
+                    .isBefore(deadline);
             Thread.sleep(500);
         }
     }
@@ -63,7 +71,8 @@ final class ApiCalls {
     /** Restores {@code table} at {@code t} into the new table {@code target}; the milliseconds it took to complete. */
     long restore(String table, Instant t, String target) throws Exception {
         long begin = System.currentTimeMillis();
-        var response = send(HttpRequest.newBuilder(stack.api("/restores")).header("Content-Type", "application/json")
+        var response = send(HttpRequest.newBuilder(stack.api("/restores"))
+                .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("""
                         {"source": {"table": "%s", "pointInTime": "%s"},
                          "destination": {"type": "NEW_TABLE", "tableName": "%s"}}""".formatted(table, t, target))));
@@ -72,19 +81,25 @@ final class ApiCalls {
         assertThat(id.find()).as(response.body()).isTrue();
         Instant deadline = Instant.now().plus(Duration.ofMinutes(5));
         while (true) {
-            var status = send(HttpRequest.newBuilder(stack.api("/restores/" + id.group(1))).GET());
+            var status = send(HttpRequest.newBuilder(stack.api("/restores/" + id.group(1)))
+                    .GET());
             var state = STATE.matcher(status.body());
             if (state.find() && state.group(1).matches("COMPLETED|FAILED|REJECTED")) {
                 assertThat(state.group(1)).as(status.body()).isEqualTo("COMPLETED");
                 return System.currentTimeMillis() - begin;
             }
-            assertThat(Instant.now()).as("restore " + id.group(1) + " ends; " + status.body()).isBefore(deadline);
+            assertThat(Instant.now())
+                    .as("restore " + id.group(1) + " ends; " + status.body())
+                    .isBefore(deadline);
             Thread.sleep(500);
         }
     }
 
     private HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
-        return http.send(request.header(LocalApi.HEADER, LocalApi.KEY).timeout(Duration.ofSeconds(30)).build(),
+        return http.send(
+                request.header(LocalApi.HEADER, LocalApi.KEY)
+                        .timeout(Duration.ofSeconds(30))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -3,6 +3,7 @@ package io.dynarestore.chaos;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dynarestore.testkit.RepoRoot;
+import io.dynarestore.testkit.TopicRecorder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,12 +38,12 @@ class ChaosIT {
 
         // Given every part of the system as its own process
         try (var stack = ChaosStack.start(dir, classpath);
-             var status = new StatusFeed(stack.bootstrap());
-             var producer = new KafkaProducer<String, String>(Map.of(
-                     ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrap(),
-                     ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
-                     ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class));
-             var protection = new ProtectionCheck(stack)) {
+                var status = TopicRecorder.follow(stack.bootstrap(), "restore.status");
+                var producer = new KafkaProducer<String, String>(Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrap(),
+                        ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
+                        ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class));
+                var protection = new ProtectionCheck(stack)) {
             // When each run restores a random history while two faults strike (each kind in turn)
             for (int run = 0; run < runs; run++) {
                 List<Fault> faults = List.of(FAULTS[(2 * run) % FAULTS.length], FAULTS[(2 * run + 1) % FAULTS.length]);
@@ -64,20 +65,30 @@ class ChaosIT {
         // every raised capacity is put back, and no service died by itself
         var outcomes = report.outcomes();
         assertThat(report.faults()).isEqualTo(2L * runs);
-        assertThat(report.results()).as("every run's faults hit restores under way")
+        assertThat(report.results())
+                .as("every run's faults hit restores under way")
                 .allSatisfy(r -> assertThat(r.faultsDuringRestores()).isPositive());
         assertThat(outcomes).as(table).allSatisfy(o -> {
-            assertThat(o.completed() || o.failedWithReason()).as(o.restoreId() + " ended " + o.end()).isTrue();
+            assertThat(o.completed() || o.failedWithReason())
+                    .as(o.restoreId() + " ended " + o.end())
+                    .isTrue();
             assertThat(o.lost()).as(o.restoreId() + " lost").isZero();
             assertThat(o.extra()).as(o.restoreId() + " extra").isZero();
             // a segment taken over counts what its earlier owner wrote after the checkpoint (from the journal)
-            assertThat(o.countOff()).as(o.restoreId() + " reported " + o.reported() + " items").isFalse();
+            assertThat(o.countOff())
+                    .as(o.restoreId() + " reported " + o.reported() + " items")
+                    .isFalse();
             if (o.capacityPutBack() != null) {
-                assertThat(o.capacityPutBack()).as(o.restoreId() + " capacity put back").isTrue();
+                assertThat(o.capacityPutBack())
+                        .as(o.restoreId() + " capacity put back")
+                        .isTrue();
             }
         });
-        assertThat(report.results()).as("rollbacks of the existing-table restores left their tables as before")
-                .allSatisfy(r -> assertThat(r.rollback()).as("run " + r.run() + " " + r.notes()).isNotEqualTo(false));
-                assertThat(crashed).as("services that exited by themselves").isEmpty();
+        assertThat(report.results())
+                .as("rollbacks of the existing-table restores left their tables as before")
+                .allSatisfy(r -> assertThat(r.rollback())
+                        .as("run " + r.run() + " " + r.notes())
+                        .isNotEqualTo(false));
+        assertThat(crashed).as("services that exited by themselves").isEmpty();
     }
 }

@@ -44,12 +44,16 @@ final class ProtectionCheck implements AutoCloseable {
         var shape = new RandomItems.Shape("pk", "S", "sk", "N", Map.of());
         StreamedTables.create(dynamo, TABLE, shape);
         this.workload = new RecordedWorkload(dynamo, TABLE, shape, 4242, 200);
-        var response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(stack.api("/tables/" + TABLE
-                        + "/protection")).header(LocalApi.HEADER, LocalApi.KEY).header("Content-Type", "application/json")
-                .PUT(HttpRequest.BodyPublishers.ofString("""
+        var response = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(stack.api("/tables/" + TABLE + "/protection"))
+                                .header(LocalApi.HEADER, LocalApi.KEY)
+                                .header("Content-Type", "application/json")
+                                .PUT(HttpRequest.BodyPublishers.ofString("""
                         {"backups": {"method": "SCAN", "every": "PT30S", "retention": "P1D"},
-                         "changeLog": {"method": "STREAMS", "flushEvery": "PT2S"}}""")).build(),
-                HttpResponse.BodyHandlers.ofString());
+                         "changeLog": {"method": "STREAMS", "flushEvery": "PT2S"}}"""))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         protectedAt = Instant.now();
         this.writer = new Thread(this::write, "chaos-protected-writes");
@@ -80,15 +84,19 @@ final class ProtectionCheck implements AutoCloseable {
         long last = workload.lastSecond();
         Instant deadline = Instant.now().plus(Duration.ofMinutes(2));
         while (true) {
-            var latest = vault.coverage(ChaosStack.ACCOUNT, ChaosStack.REGION, TABLE).availability().latestRestorable();
+            var latest = vault.coverage(ChaosStack.ACCOUNT, ChaosStack.REGION, TABLE)
+                    .availability()
+                    .latestRestorable();
             if (latest != null && latest.getEpochSecond() >= last) {
                 break;
             }
-            assertThat(Instant.now()).as("the change log of " + TABLE + " catches up with its last write")
+            assertThat(Instant.now())
+                    .as("the change log of " + TABLE + " catches up with its last write")
                     .isBefore(deadline);
             Thread.sleep(500);
         }
-        var availability = vault.coverage(ChaosStack.ACCOUNT, ChaosStack.REGION, TABLE).availability();
+        var availability =
+                vault.coverage(ChaosStack.ACCOUNT, ChaosStack.REGION, TABLE).availability();
         assertThat(availability.gaps()).as(TABLE + " has no gap").isEmpty();
         long first = availability.windows().get(0).start().getEpochSecond();
         var seconds = new ArrayList<Long>();

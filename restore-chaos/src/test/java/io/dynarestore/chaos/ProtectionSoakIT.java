@@ -44,8 +44,7 @@ class ProtectionSoakIT {
     private static final int RESTORES = 3;
 
     @Test
-    void everyRandomSecondOfATenMinuteWorkloadRestoresExactlyThroughProtectorKillsAndABrokerRestart()
-            throws Exception {
+    void everyRandomSecondOfATenMinuteWorkloadRestoresExactlyThroughProtectorKillsAndABrokerRestart() throws Exception {
         double minutes = Double.parseDouble(System.getProperty("protection.soak.minutes", "0"));
         assumeTrue(minutes > 0, "the protection soak runs with -Pprotection-soak (or -Dprotection.soak.minutes=N)");
         long seed = Long.getLong("protection.soak.seed", 20261202L);
@@ -57,7 +56,8 @@ class ProtectionSoakIT {
 
         try (var stack = ChaosStack.start(dir, classpath)) {
             var api = new ApiCalls(stack);
-            var vault = new VaultImage(stack.s3(), new VaultCatalog(stack.s3(), new VaultLayout(ChaosStack.BUCKET, "")));
+            var vault =
+                    new VaultImage(stack.s3(), new VaultCatalog(stack.s3(), new VaultLayout(ChaosStack.BUCKET, "")));
             // Given three tables of different key shapes with a stream, items written before protection,
             var dynamo = stack.dynamoAsServices();
             var workloads = new ArrayList<RecordedWorkload>();
@@ -95,10 +95,18 @@ class ProtectionSoakIT {
                 faults.strikeDue(System.currentTimeMillis() - begin);
             }
             long end = System.currentTimeMillis();
-            int writes = workloads.stream().mapToInt(w -> (int) w.writes().stream()
-                    .filter(x -> x.answeredMillis() >= begin).count()).sum();
-            report.append(String.format("- %d writes in %.1f s over %d tables (%.1f writes/s); faults: %s%n", writes,
-                    (end - begin) / 1000.0, workloads.size(), writes * 1000.0 / (end - begin), faults.struck(begin)));
+            int writes = workloads.stream()
+                    .mapToInt(w -> (int) w.writes().stream()
+                            .filter(x -> x.answeredMillis() >= begin)
+                            .count())
+                    .sum();
+            report.append(String.format(
+                    "- %d writes in %.1f s over %d tables (%.1f writes/s); faults: %s%n",
+                    writes,
+                    (end - begin) / 1000.0,
+                    workloads.size(),
+                    writes * 1000.0 / (end - begin),
+                    faults.struck(begin)));
 
             // Then every table's change log catches up with its last write, with no gap
             for (int i = 0; i < workloads.size(); i++) {
@@ -108,7 +116,8 @@ class ProtectionSoakIT {
             watcher.awaitSeen(workloads.get(0).lastSecond(), Duration.ofMinutes(1));
             watcher.interrupt();
             for (int i = 0; i < workloads.size(); i++) {
-                var availability = vault.coverage(ChaosStack.ACCOUNT, ChaosStack.REGION, table(i)).availability();
+                var availability = vault.coverage(ChaosStack.ACCOUNT, ChaosStack.REGION, table(i))
+                        .availability();
                 assertThat(availability.gaps()).as(table(i) + " has no gap").isEmpty();
             }
 
@@ -120,11 +129,15 @@ class ProtectionSoakIT {
             var sample = new ArrayList<long[]>();
             for (int i = 0; i < workloads.size(); i++) {
                 var w = workloads.get(i);
-                long first = vault.coverage(ChaosStack.ACCOUNT, ChaosStack.REGION, table(i)).availability()
-                        .windows().get(0).start().getEpochSecond();
+                long first = vault.coverage(ChaosStack.ACCOUNT, ChaosStack.REGION, table(i))
+                        .availability()
+                        .windows()
+                        .get(0)
+                        .start()
+                        .getEpochSecond();
                 for (long s = Math.max(first, begin / 1000); s <= w.lastSecond(); s++) {
                     if (!w.isAmbiguous(s)) {
-                        sample.add(new long[]{i, s});
+                        sample.add(new long[] {i, s});
                     }
                 }
             }
@@ -133,7 +146,12 @@ class ProtectionSoakIT {
             for (long[] pick : sample.subList(0, Math.min(SECONDS_COMPARED, sample.size()))) {
                 int i = (int) pick[0];
                 Instant t = Instant.ofEpochSecond(pick[1]);
-                var image = vault.at(ChaosStack.ACCOUNT, ChaosStack.REGION, table(i), t, workloads.get(i).keyAttributes());
+                var image = vault.at(
+                        ChaosStack.ACCOUNT,
+                        ChaosStack.REGION,
+                        table(i),
+                        t,
+                        workloads.get(i).keyAttributes());
                 assertThat(image).as(table(i) + " restorable at " + t).isPresent();
                 compared.add(table(i) + " at " + t, workloads.get(i).imageAt(t), image.get());
             }
@@ -144,12 +162,17 @@ class ProtectionSoakIT {
             for (int i = 0; i < RESTORES; i++) {
                 int table = i % workloads.size();
                 var w = workloads.get(table);
-                long[] pick = sample.stream().filter(p -> p[0] == table).skip(random.nextInt(20)).findFirst()
+                long[] pick = sample.stream()
+                        .filter(p -> p[0] == table)
+                        .skip(random.nextInt(20))
+                        .findFirst()
                         .orElseThrow();
                 Instant t = Instant.ofEpochSecond(pick[1]);
                 String target = table(table) + "-at-" + pick[1];
                 long took = api.restore(table(table), t, target);
-                restored.add(target + " (" + took + " ms)", w.imageAt(t),
+                restored.add(
+                        target + " (" + took + " ms)",
+                        w.imageAt(t),
                         ItemDigests.ofTable(stack.dynamo(), target, w.keyAttributes()));
             }
             report.append("- restores through the services: ").append(restored).append('\n');
@@ -159,12 +182,16 @@ class ProtectionSoakIT {
             int slots = 0;
             for (int i = 0; i < workloads.size(); i++) {
                 var ids = catalog.listBackups(ChaosStack.ACCOUNT, ChaosStack.REGION, table(i)).stream()
-                        .map(b -> b.backupId()).filter(id -> id.endsWith("-scheduled")).toList();
+                        .map(b -> b.backupId())
+                        .filter(id -> id.endsWith("-scheduled"))
+                        .toList();
                 assertThat(ids).as(table(i) + " scheduled backups").doesNotHaveDuplicates();
                 var every = Duration.ofSeconds(BACKUP_SECONDS);
                 Instant lastSlot = BackupSchedule.slotOf(Instant.ofEpochMilli(end), every);
-                for (Instant slot = BackupSchedule.slotOf(Instant.ofEpochMilli(begin), every).plus(every);
-                     !slot.isAfter(lastSlot); slot = slot.plus(every)) {
+                for (Instant slot = BackupSchedule.slotOf(Instant.ofEpochMilli(begin), every)
+                                .plus(every);
+                        !slot.isAfter(lastSlot);
+                        slot = slot.plus(every)) {
                     assertThat(ids).as(table(i) + " slot " + slot).contains(BackupSchedule.backupIdOf(slot));
                     slots++;
                 }
@@ -176,9 +203,14 @@ class ProtectionSoakIT {
             Files.writeString(dir.resolve("report.md"), report);
             assertThat(compared.seconds()).isEqualTo(Math.min(SECONDS_COMPARED, sample.size()));
             assertThat(compared.seconds()).isGreaterThanOrEqualTo((int) Math.min(SECONDS_COMPARED, minutes * 60));
-            assertThat(compared.lost() + compared.extra() + compared.wrong()).as(compared.toString()).isZero();
-            assertThat(restored.lost() + restored.extra() + restored.wrong()).as(restored.toString()).isZero();
-            assertThat(freshness.p99AwayFromFaults()).as(freshness.toString())
+            assertThat(compared.lost() + compared.extra() + compared.wrong())
+                    .as(compared.toString())
+                    .isZero();
+            assertThat(restored.lost() + restored.extra() + restored.wrong())
+                    .as(restored.toString())
+                    .isZero();
+            assertThat(freshness.p99AwayFromFaults())
+                    .as(freshness.toString())
                     .isLessThanOrEqualTo(2_000L * FLUSH_SECONDS);
         }
     }
@@ -196,7 +228,7 @@ class ProtectionSoakIT {
 
         Faults(ChaosStack stack, long runMillis) {
             this.stack = stack;
-            this.at = new long[]{runMillis / 4, runMillis * 9 / 20, runMillis * 7 / 10};
+            this.at = new long[] {runMillis / 4, runMillis * 9 / 20, runMillis * 7 / 10};
         }
 
         void strikeDue(long elapsed) throws Exception {
@@ -236,10 +268,16 @@ class ProtectionSoakIT {
         void add(String what, TreeMap<String, String> expected, TreeMap<String, String> actual) {
             seconds++;
             items += expected.size();
-            long l = expected.keySet().stream().filter(k -> !actual.containsKey(k)).count();
-            long e = actual.keySet().stream().filter(k -> !expected.containsKey(k)).count();
-            long w = expected.entrySet().stream().filter(x -> actual.containsKey(x.getKey())
-                    && !actual.get(x.getKey()).equals(x.getValue())).count();
+            long l = expected.keySet().stream()
+                    .filter(k -> !actual.containsKey(k))
+                    .count();
+            long e = actual.keySet().stream()
+                    .filter(k -> !expected.containsKey(k))
+                    .count();
+            long w = expected.entrySet().stream()
+                    .filter(x -> actual.containsKey(x.getKey())
+                            && !actual.get(x.getKey()).equals(x.getValue()))
+                    .count();
             lost += l;
             extra += e;
             wrong += w;
@@ -288,10 +326,12 @@ class ProtectionSoakIT {
         public void run() {
             while (!isInterrupted()) {
                 try {
-                    var latest = vault.coverage(ChaosStack.ACCOUNT, ChaosStack.REGION, table).availability()
+                    var latest = vault.coverage(ChaosStack.ACCOUNT, ChaosStack.REGION, table)
+                            .availability()
                             .latestRestorable();
-                    seen.add(new long[]{System.currentTimeMillis(), latest == null ? Long.MIN_VALUE
-                            : latest.getEpochSecond()});
+                    seen.add(new long[] {
+                        System.currentTimeMillis(), latest == null ? Long.MIN_VALUE : latest.getEpochSecond()
+                    });
                     Thread.sleep(250);
                 } catch (InterruptedException e) {
                     return;
@@ -321,38 +361,68 @@ class ProtectionSoakIT {
                 if (write.answeredMillis() < begin) {
                     continue;
                 }
-                long at = seen.stream().filter(o -> o[1] >= write.lastSecond()).mapToLong(o -> o[0]).min()
+                long at = seen.stream()
+                        .filter(o -> o[1] >= write.lastSecond())
+                        .mapToLong(o -> o[0])
+                        .min()
                         .orElse(Long.MAX_VALUE);
                 long lag = at - write.answeredMillis();
                 all.add(lag);
                 // a write is still unflushed at a fault until its second ended, settled and the next flush ran;
                 // those made from then until the takeover (or the broker) is back wait for it
                 long unflushed = (flushSeconds + 3) * 1_000L;
-                if (faults.stream().noneMatch(f -> write.answeredMillis() > f - unflushed
-                        && write.answeredMillis() < f + 30_000)) {
+                if (faults.stream()
+                        .noneMatch(
+                                f -> write.answeredMillis() > f - unflushed && write.answeredMillis() < f + 30_000)) {
                     away.add(lag);
                 }
             }
             java.util.Collections.sort(away);
             java.util.Collections.sort(all);
-            return new Freshness(away.size(), pct(away, 50), pct(away, 99), all.size(), pct(all, 50), pct(all, 99),
-                    all.isEmpty() ? 0 : all.get(all.size() - 1), flushSeconds, meanLookMillis());
+            return new Freshness(
+                    away.size(),
+                    pct(away, 50),
+                    pct(away, 99),
+                    all.size(),
+                    pct(all, 50),
+                    pct(all, 99),
+                    all.isEmpty() ? 0 : all.get(all.size() - 1),
+                    flushSeconds,
+                    meanLookMillis());
         }
 
         private static long pct(List<Long> sorted, int p) {
-            return sorted.isEmpty() ? 0
+            return sorted.isEmpty()
+                    ? 0
                     : sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(sorted.size() * p / 100.0) - 1));
         }
     }
 
-    record Freshness(int awayCount, long p50AwayFromFaults, long p99AwayFromFaults, int allCount, long p50All,
-                     long p99All, long maxAll, int flushSeconds, long lookMillis) {
+    record Freshness(
+            int awayCount,
+            long p50AwayFromFaults,
+            long p99AwayFromFaults,
+            int allCount,
+            long p50All,
+            long p99All,
+            long maxAll,
+            int flushSeconds,
+            long lookMillis) {
         @Override
         public String toString() {
-            return String.format("write to restorable (flush every %d s): p50 %d ms, p99 %d ms over %d writes away "
+            return String.format(
+                    "write to restorable (flush every %d s): p50 %d ms, p99 %d ms over %d writes away "
                             + "from the faults; with the faults' takeovers p50 %d ms, p99 %d ms, max %d ms over %d writes "
-                            + "(the vault looked at every %d ms)", flushSeconds, p50AwayFromFaults, p99AwayFromFaults,
-                    awayCount, p50All, p99All, maxAll, allCount, lookMillis);
+                            + "(the vault looked at every %d ms)",
+                    flushSeconds,
+                    p50AwayFromFaults,
+                    p99AwayFromFaults,
+                    awayCount,
+                    p50All,
+                    p99All,
+                    maxAll,
+                    allCount,
+                    lookMillis);
         }
     }
 }

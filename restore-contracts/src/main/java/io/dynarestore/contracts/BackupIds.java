@@ -13,13 +13,12 @@ import java.util.regex.Pattern;
  */
 public final class BackupIds {
 
-    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
-            .withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter STAMP =
+            DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
     public static final Pattern PATTERN = Pattern.compile("(?!.*\\.\\.)[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}");
 
-    private BackupIds() {
-    }
+    private BackupIds() {}
 
     public static boolean valid(String id) {
         return id != null && PATTERN.matcher(id).matches();

@@ -22,8 +22,7 @@ public final class CloudEvents {
     /** Prefix of every {@code ce_type}: the event's type name follows it. */
     public static final String TYPE_PREFIX = "io.dynarestore.";
 
-    private CloudEvents() {
-    }
+    private CloudEvents() {}
 
     /**
      * The headers of a message produced by {@code service}.

@@ -1,9 +1,9 @@
 package io.dynarestore.contracts;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.annotation.JsonInclude;
 
 /**
  * The one JSON mapping of requests and events. Dates are ISO-8601 strings, absent values are
@@ -15,13 +15,11 @@ public final class Json {
     private static final JsonMapper MAPPER = JsonMapper.builder()
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
-            .changeDefaultPropertyInclusion(incl -> incl
-                    .withValueInclusion(JsonInclude.Include.NON_NULL)
+            .changeDefaultPropertyInclusion(incl -> incl.withValueInclusion(JsonInclude.Include.NON_NULL)
                     .withContentInclusion(JsonInclude.Include.NON_NULL))
             .build();
 
-    private Json() {
-    }
+    private Json() {}
 
     public static JsonMapper mapper() {
         return MAPPER;

@@ -13,8 +13,7 @@ public final class RestoreIds {
 
     public static final Pattern PATTERN = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
 
-    private RestoreIds() {
-    }
+    private RestoreIds() {}
 
     public static boolean valid(String id) {
         return id != null && PATTERN.matcher(id).matches();

@@ -26,12 +26,13 @@ public final class Schemas {
     private static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(
             SpecificationVersion.DRAFT_2020_12,
             builder -> builder.schemaIdResolvers(resolvers -> resolvers.mapPrefix(BASE_URI, "classpath:schemas/"))
-                    .schemaRegistryConfig(SchemaRegistryConfig.builder().formatAssertionsEnabled(true).build()));
+                    .schemaRegistryConfig(SchemaRegistryConfig.builder()
+                            .formatAssertionsEnabled(true)
+                            .build()));
 
     private static final Map<String, Schema> CACHE = new ConcurrentHashMap<>();
 
-    private Schemas() {
-    }
+    private Schemas() {}
 
     public static String uriOf(String type) {
         return BASE_URI + type + ".schema.json";

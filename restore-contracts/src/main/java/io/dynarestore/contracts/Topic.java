@@ -1,5 +1,7 @@
 package io.dynarestore.contracts;
 
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -46,7 +48,7 @@ public enum Topic {
     PROTECTION_SCANS("restore.protection.scans", 12);
 
     /** How long {@link #LINKS} keeps its records: longer than any link may live. */
-    public static final java.time.Duration LINKS_RETENTION = java.time.Duration.ofDays(30);
+    public static final Duration LINKS_RETENTION = Duration.ofDays(30);
 
     private final String topicName;
     private final int defaultPartitions;
@@ -71,7 +73,7 @@ public enum Topic {
 
     /** All topic names, dead-letter topics included. */
     public static List<String> allNames() {
-        var names = new java.util.ArrayList<String>();
+        var names = new ArrayList<String>();
         for (Topic t : values()) {
             names.add(t.topicName);
             names.add(t.dlt());

@@ -33,24 +33,40 @@ class AsyncApiDocumentTest {
         // Then every request, status and work type is there, and every payload file exists
         var expected = new HashSet<String>();
         expected.add("RestoreRequested");
-        Stream.of(RestoreEvent.class.getPermittedSubclasses()).map(Class::getSimpleName).forEach(expected::add);
-        Stream.of(SegmentWork.class.getPermittedSubclasses()).map(Class::getSimpleName).forEach(expected::add);
-        Stream.of(io.dynarestore.contracts.work.ExportWork.class.getPermittedSubclasses()).map(Class::getSimpleName)
+        Stream.of(RestoreEvent.class.getPermittedSubclasses())
+                .map(Class::getSimpleName)
+                .forEach(expected::add);
+        Stream.of(SegmentWork.class.getPermittedSubclasses())
+                .map(Class::getSimpleName)
+                .forEach(expected::add);
+        Stream.of(io.dynarestore.contracts.work.ExportWork.class.getPermittedSubclasses())
+                .map(Class::getSimpleName)
                 .forEach(expected::add);
         Stream.of(io.dynarestore.contracts.commands.RestoreCommand.class.getPermittedSubclasses())
-                .map(Class::getSimpleName).forEach(expected::add);
-        Stream.of(io.dynarestore.contracts.links.LinkEvent.class.getPermittedSubclasses()).map(Class::getSimpleName)
+                .map(Class::getSimpleName)
+                .forEach(expected::add);
+        Stream.of(io.dynarestore.contracts.links.LinkEvent.class.getPermittedSubclasses())
+                .map(Class::getSimpleName)
                 .forEach(expected::add);
         Stream.of(io.dynarestore.contracts.notifications.NotificationEvent.class.getPermittedSubclasses())
-                .map(Class::getSimpleName).forEach(expected::add);
+                .map(Class::getSimpleName)
+                .forEach(expected::add);
         Stream.of(io.dynarestore.contracts.protection.ProtectionEvent.class.getPermittedSubclasses())
-                .map(Class::getSimpleName).forEach(expected::add);
+                .map(Class::getSimpleName)
+                .forEach(expected::add);
         expected.add("ProtectionSet");
         expected.add("ScanSegmentRequested");
         assertThat(messages).isEqualTo(expected);
         for (String m : messages) {
-            String ref = doc.get("components").get("messages").get(m).get("payload").get("$ref").asString();
-            assertThat(getClass().getResource("/" + ref.replace("./", ""))).as(ref).isNotNull();
+            String ref = doc.get("components")
+                    .get("messages")
+                    .get(m)
+                    .get("payload")
+                    .get("$ref")
+                    .asString();
+            assertThat(getClass().getResource("/" + ref.replace("./", "")))
+                    .as(ref)
+                    .isNotNull();
         }
     }
 
@@ -59,14 +75,17 @@ class AsyncApiDocumentTest {
         // Given the channel addresses of the document
         JsonNode doc = document();
         Set<String> addresses = new HashSet<>();
-        doc.get("channels").forEach(channel -> addresses.add(channel.get("address").asString()));
+        doc.get("channels")
+                .forEach(channel -> addresses.add(channel.get("address").asString()));
 
         // Then each is a topic of Topic (or its dead-letter topic), and the status channel
         // lists every status event
         assertThat(Topic.allNames()).containsAll(addresses);
         Set<String> statusMessages = new HashSet<>();
         doc.get("channels").get("status").get("messages").propertyNames().forEach(statusMessages::add);
-        assertThat(statusMessages).containsExactlyInAnyOrderElementsOf(
-                Stream.of(RestoreEvent.class.getPermittedSubclasses()).map(Class::getSimpleName).toList());
+        assertThat(statusMessages)
+                .containsExactlyInAnyOrderElementsOf(Stream.of(RestoreEvent.class.getPermittedSubclasses())
+                        .map(Class::getSimpleName)
+                        .toList());
     }
 }

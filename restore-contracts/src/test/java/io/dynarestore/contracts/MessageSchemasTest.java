@@ -2,8 +2,8 @@ package io.dynarestore.contracts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonSubTypes;
 import io.dynarestore.contracts.request.RestoreRequested;
 import io.dynarestore.contracts.status.RestoreEvent;
 import io.dynarestore.contracts.work.SegmentWork;
@@ -22,13 +22,17 @@ class MessageSchemasTest {
     static Stream<Class<?>> messageTypes() {
         var types = new java.util.ArrayList<Class<?>>();
         types.add(RestoreRequested.class);
-        for (var sealed : new Class<?>[]{RestoreEvent.class, SegmentWork.class, io.dynarestore.contracts.work.ExportWork.class,
-                io.dynarestore.contracts.links.LinkEvent.class,
-                io.dynarestore.contracts.commands.RestoreCommand.class,
-                io.dynarestore.contracts.notifications.NotificationEvent.class,
-                io.dynarestore.contracts.protection.ProtectionEvent.class,
-                io.dynarestore.contracts.protection.ProtectionPolicyEvent.class,
-                io.dynarestore.contracts.protection.ScanWork.class}) {
+        for (var sealed : new Class<?>[] {
+            RestoreEvent.class,
+            SegmentWork.class,
+            io.dynarestore.contracts.work.ExportWork.class,
+            io.dynarestore.contracts.links.LinkEvent.class,
+            io.dynarestore.contracts.commands.RestoreCommand.class,
+            io.dynarestore.contracts.notifications.NotificationEvent.class,
+            io.dynarestore.contracts.protection.ProtectionEvent.class,
+            io.dynarestore.contracts.protection.ProtectionPolicyEvent.class,
+            io.dynarestore.contracts.protection.ScanWork.class
+        }) {
             types.addAll(java.util.List.of(sealed.getPermittedSubclasses()));
         }
         return types.stream();
@@ -54,7 +58,8 @@ class MessageSchemasTest {
         assertThat(Schemas.validate(type.getSimpleName(), json)).isEmpty();
         assertThat(json.get("type").asString()).isEqualTo(type.getSimpleName());
         // and it reads back equal
-        assertThat(Json.mapper().readValue(Json.toBytes(message), (Class<?>) readType(type))).isEqualTo(message);
+        assertThat(Json.mapper().readValue(Json.toBytes(message), (Class<?>) readType(type)))
+                .isEqualTo(message);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -91,7 +96,9 @@ class MessageSchemasTest {
             return;
         }
         Class<?> stream = type.getInterfaces()[0];
-        var names = Stream.of(stream.getAnnotation(JsonSubTypes.class).value()).map(JsonSubTypes.Type::name).toList();
+        var names = Stream.of(stream.getAnnotation(JsonSubTypes.class).value())
+                .map(JsonSubTypes.Type::name)
+                .toList();
         assertThat(names).contains(type.getSimpleName());
     }
 

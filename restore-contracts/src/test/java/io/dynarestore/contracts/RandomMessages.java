@@ -44,7 +44,12 @@ final class RandomMessages {
             return string(name);
         }
         if (raw == int.class || raw == Integer.class) {
-            return name.equals("schemaVersion") ? 1 : java.util.Set.of("segmentCount", "readSharePercent", "segments", "itemsPerFile", "pageLimit").contains(name) ? 1 + random.nextInt(100) : name.equals("shardGroups") ? 1 + random.nextInt(32) : random.nextInt(1000);
+            return name.equals("schemaVersion")
+                    ? 1
+                    : java.util.Set.of("segmentCount", "readSharePercent", "segments", "itemsPerFile", "pageLimit")
+                                    .contains(name)
+                            ? 1 + random.nextInt(100)
+                            : name.equals("shardGroups") ? 1 + random.nextInt(32) : random.nextInt(1000);
         }
         if (raw == long.class || raw == Long.class) {
             return 1L + random.nextInt(Integer.MAX_VALUE - 1);
@@ -60,7 +65,9 @@ final class RandomMessages {
         }
         if (raw == List.class) {
             Type element = ((ParameterizedType) generic).getActualTypeArguments()[0];
-            int n = name.equals("keyAttributes") || name.equals("keyTypes") ? 1 + random.nextInt(2) : name.equals("values") ? random.nextInt(3) : 1 + random.nextInt(3);
+            int n = name.equals("keyAttributes") || name.equals("keyTypes")
+                    ? 1 + random.nextInt(2)
+                    : name.equals("values") ? random.nextInt(3) : 1 + random.nextInt(3);
             var list = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 list.add(value(rawOf(element), element, singular(name)));
@@ -72,7 +79,8 @@ final class RandomMessages {
             var map = new LinkedHashMap<>();
             int n = random.nextInt(4);
             for (int i = 0; i < n; i++) {
-                Object key = rawOf(args[0]) == Integer.class ? (Object) random.nextInt(100) : "k" + random.nextInt(1000);
+                Object key =
+                        rawOf(args[0]) == Integer.class ? (Object) random.nextInt(100) : "k" + random.nextInt(1000);
                 map.put(key, value(rawOf(args[1]), args[1], name));
             }
             return map;
@@ -89,7 +97,9 @@ final class RandomMessages {
             String name = components[i].getName();
             String qualified = type.getSimpleName() + "." + name;
             String nested = path + "." + name;
-            args[i] = value(components[i].getType(), components[i].getGenericType(),
+            args[i] = value(
+                    components[i].getType(),
+                    components[i].getGenericType(),
                     OWNED.contains(nested) ? nested : OWNED.contains(qualified) ? qualified : name);
         }
         try {
@@ -101,8 +111,8 @@ final class RandomMessages {
         }
     }
 
-    private static final java.util.Set<String> OWNED = java.util.Set.of("File.format", "AttributeFilter.type",
-            "skipKeys.format");
+    private static final java.util.Set<String> OWNED =
+            java.util.Set.of("File.format", "AttributeFilter.type", "skipKeys.format");
 
     private String string(String name) {
         switch (name) {
@@ -114,14 +124,16 @@ final class RandomMessages {
             case "skipKeys.format":
                 return "KEY_HASHES";
             case "AttributeFilter.type":
-                return new String[]{"S", "N", "B", "BOOL", "NULL"}[random.nextInt(5)];
+                return new String[] {"S", "N", "B", "BOOL", "NULL"}[random.nextInt(5)];
             case "account":
                 return String.format("%012d", (long) random.nextInt(Integer.MAX_VALUE));
             case "region":
                 return REGIONS[random.nextInt(REGIONS.length)];
-            case "table": case "tableName":
+            case "table":
+            case "tableName":
                 return "tbl_" + random.nextInt(100000);
-            case "restoreId": case "eventId":
+            case "restoreId":
+            case "eventId":
                 return UUID.randomUUID().toString();
             case "type":
                 return "RestoreRequested";
@@ -134,10 +146,14 @@ final class RandomMessages {
             case "condition":
                 return "EqualTo";
             case "keyType":
-                return new String[]{"S", "N", "B"}[random.nextInt(3)];
-            case "email": case "emails": case "recipient": case "recipients":
+                return new String[] {"S", "N", "B"}[random.nextInt(3)];
+            case "email":
+            case "emails":
+            case "recipient":
+            case "recipients":
                 return "user" + random.nextInt(100) + "@example.com";
-            case "webhook": case "webhooks":
+            case "webhook":
+            case "webhooks":
                 return "https://hooks.example.com/" + random.nextInt(100);
             case "sha256": {
                 var hex = new StringBuilder();
@@ -148,8 +164,10 @@ final class RandomMessages {
             }
             case "bucket":
                 return "vault";
-            case "every": case "retention": case "flushEvery":
-                return new String[]{"PT1H", "P35D", "PT15M", "PT30S", "P1DT12H"}[random.nextInt(5)];
+            case "every":
+            case "retention":
+            case "flushEvery":
+                return new String[] {"PT1H", "P35D", "PT15M", "PT30S", "P1DT12H"}[random.nextInt(5)];
             case "exportId":
                 return "cap-" + Integer.toHexString(random.nextInt());
             case "token":

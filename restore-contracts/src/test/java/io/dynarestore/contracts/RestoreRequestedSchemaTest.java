@@ -40,26 +40,34 @@ class RestoreRequestedSchemaTest {
         // Then it is valid and every part is typed
         assertThat(problems).isEmpty();
         assertThat(request.scope()).isInstanceOf(Scope.Records.class);
-        assertThat(((Scope.Records) request.scope()).keyFilters().get(0).sortKey().condition()).isEqualTo("BeginsWith");
+        assertThat(((Scope.Records) request.scope())
+                        .keyFilters()
+                        .get(0)
+                        .sortKey()
+                        .condition())
+                .isEqualTo("BeginsWith");
         assertThat(request.destination()).isInstanceOf(Destination.NewTable.class);
-        assertThat(((Destination.NewTable) request.destination()).options().tags()).containsEntry("team", "payments");
+        assertThat(((Destination.NewTable) request.destination()).options().tags())
+                .containsEntry("team", "payments");
         assertThat(request.notification().webhooks()).containsExactly("https://hooks.example.com/restores");
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-            "no destination          | {\"source\":{\"table\":\"orders\",\"backupId\":\"b1\"}}                                                       | /destination",
-            "no source table         | {\"source\":{\"backupId\":\"b1\"},\"destination\":{\"type\":\"NEW_TABLE\"}}                                  | /source/table",
-            "misspelt field          | {\"source\":{\"table\":\"orders\",\"backupId\":\"b1\"},\"destination\":{\"type\":\"NEW_TABLE\",\"tableNmae\":\"x\"}} | /destination",
-            "bad account             | {\"source\":{\"account\":\"12\",\"table\":\"orders\",\"backupId\":\"b1\"},\"destination\":{\"type\":\"NEW_TABLE\"}} | /source/account",
-            "bad table name          | {\"source\":{\"table\":\"o\",\"backupId\":\"b1\"},\"destination\":{\"type\":\"NEW_TABLE\"}}                  | /source/table",
-            "unknown destination     | {\"source\":{\"table\":\"orders\",\"backupId\":\"b1\"},\"destination\":{\"type\":\"S3\"}}                    | /destination/type",
-            "existing without name   | {\"source\":{\"table\":\"orders\",\"backupId\":\"b1\"},\"destination\":{\"type\":\"EXISTING_TABLE\"}}        | /destination/tableName",
-            "records without filters | {\"source\":{\"table\":\"orders\",\"backupId\":\"b1\"},\"scope\":{\"type\":\"RECORDS\"},\"destination\":{\"type\":\"NEW_TABLE\"}} | /scope/keyFilters",
-            "unknown condition       | {\"source\":{\"table\":\"orders\",\"backupId\":\"b1\"},\"scope\":{\"type\":\"RECORDS\",\"keyFilters\":[{\"partitionKey\":{\"condition\":\"Like\"}}]},\"destination\":{\"type\":\"NEW_TABLE\"}} | /scope/keyFilters/0/partitionKey/condition",
-            "email without recipient | {\"source\":{\"table\":\"orders\",\"backupId\":\"b1\"},\"destination\":{\"type\":\"FILE\",\"format\":\"CSV\",\"delivery\":{\"type\":\"EMAIL\"}}} | /destination/delivery/recipients",
-            "bad restore id          | {\"restoreId\":\"../etc\",\"source\":{\"table\":\"orders\",\"backupId\":\"b1\"},\"destination\":{\"type\":\"NEW_TABLE\"}} | /restoreId",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "no destination          | {\"source\":{\"table\":\"orders\",\"backupId\":\"b1\"}}                                                       | /destination",
+                "no source table         | {\"source\":{\"backupId\":\"b1\"},\"destination\":{\"type\":\"NEW_TABLE\"}}                                  | /source/table",
+                "misspelt field          | {\"source\":{\"table\":\"orders\",\"backupId\":\"b1\"},\"destination\":{\"type\":\"NEW_TABLE\",\"tableNmae\":\"x\"}} | /destination",
+                "bad account             | {\"source\":{\"account\":\"12\",\"table\":\"orders\",\"backupId\":\"b1\"},\"destination\":{\"type\":\"NEW_TABLE\"}} | /source/account",
+                "bad table name          | {\"source\":{\"table\":\"o\",\"backupId\":\"b1\"},\"destination\":{\"type\":\"NEW_TABLE\"}}                  | /source/table",
+                "unknown destination     | {\"source\":{\"table\":\"orders\",\"backupId\":\"b1\"},\"destination\":{\"type\":\"S3\"}}                    | /destination/type",
+                "existing without name   | {\"source\":{\"table\":\"orders\",\"backupId\":\"b1\"},\"destination\":{\"type\":\"EXISTING_TABLE\"}}        | /destination/tableName",
+                "records without filters | {\"source\":{\"table\":\"orders\",\"backupId\":\"b1\"},\"scope\":{\"type\":\"RECORDS\"},\"destination\":{\"type\":\"NEW_TABLE\"}} | /scope/keyFilters",
+                "unknown condition       | {\"source\":{\"table\":\"orders\",\"backupId\":\"b1\"},\"scope\":{\"type\":\"RECORDS\",\"keyFilters\":[{\"partitionKey\":{\"condition\":\"Like\"}}]},\"destination\":{\"type\":\"NEW_TABLE\"}} | /scope/keyFilters/0/partitionKey/condition",
+                "email without recipient | {\"source\":{\"table\":\"orders\",\"backupId\":\"b1\"},\"destination\":{\"type\":\"FILE\",\"format\":\"CSV\",\"delivery\":{\"type\":\"EMAIL\"}}} | /destination/delivery/recipients",
+                "bad restore id          | {\"restoreId\":\"../etc\",\"source\":{\"table\":\"orders\",\"backupId\":\"b1\"},\"destination\":{\"type\":\"NEW_TABLE\"}} | /restoreId",
+            })
     void rejectsABadRequestNamingTheFieldAtFault(String caseName, String body, String field) {
         // Given a request with one fault
         var json = Json.mapper().readTree(body);

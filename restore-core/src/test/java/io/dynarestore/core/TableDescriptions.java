@@ -32,8 +32,7 @@ public final class TableDescriptions {
             }
             """;
 
-    private TableDescriptions() {
-    }
+    private TableDescriptions() {}
 
     /** Orders as it was at backup time with a stream, a KMS key, the IA class and deletion protection on. */
     public static TableDescription configured(String kmsKeyArn) {

@@ -13,33 +13,50 @@ class ArchitectureTest {
 
     @ArchTest
     static final ArchRule contractsAreWhatAnyClientCanDependOn = noClasses()
-            .that().resideInAPackage("io.dynarestore.contracts..")
-            .should().dependOnClassesThat().resideInAnyPackage("org.springframework..", "software.amazon..",
-                    "org.apache.kafka..", "io.dynarestore.core..")
+            .that()
+            .resideInAPackage("io.dynarestore.contracts..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                    "org.springframework..", "software.amazon..", "org.apache.kafka..", "io.dynarestore.core..")
             .because("restore-contracts is what an upstream system depends on");
 
     @ArchTest
     static final ArchRule coreIsALibraryWithoutSpring = noClasses()
-            .that().resideInAPackage("io.dynarestore.core..")
-            .should().dependOnClassesThat().resideInAnyPackage("org.springframework..");
+            .that()
+            .resideInAPackage("io.dynarestore.core..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("org.springframework..");
 
     @ArchTest
     static final ArchRule servicesDoNotReachIntoEachOther = noClasses()
-            .that().resideInAnyPackage("io.dynarestore.api..", "io.dynarestore.exporter..", "io.dynarestore.notifier..")
-            .should().dependOnClassesThat().resideInAnyPackage("io.dynarestore.planner..", "io.dynarestore.writer..")
-            .andShould().dependOnClassesThat().resideInAnyPackage("io.dynarestore.local..");
+            .that()
+            .resideInAnyPackage("io.dynarestore.api..", "io.dynarestore.exporter..", "io.dynarestore.notifier..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("io.dynarestore.planner..", "io.dynarestore.writer..")
+            .andShould()
+            .dependOnClassesThat()
+            .resideInAnyPackage("io.dynarestore.local..");
 
     @ArchTest
     static final ArchRule plannerAndWriterDoNotReachIntoEachOther = noClasses()
-            .that().resideInAPackage("io.dynarestore.planner..")
-            .should().dependOnClassesThat().resideInAnyPackage("io.dynarestore.writer..", "io.dynarestore.api..");
+            .that()
+            .resideInAPackage("io.dynarestore.planner..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("io.dynarestore.writer..", "io.dynarestore.api..");
 
     @ArchTest
     static final ArchRule writerDependsOnNoOtherService = noClasses()
-            .that().resideInAPackage("io.dynarestore.writer..")
-            .should().dependOnClassesThat().resideInAnyPackage("io.dynarestore.planner..", "io.dynarestore.api..");
+            .that()
+            .resideInAPackage("io.dynarestore.writer..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("io.dynarestore.planner..", "io.dynarestore.api..");
 
     @ArchTest
-    static final ArchRule packagesAreFeaturesNotLayers = noClasses()
-            .should().resideInAnyPackage("..service..", "..controller..", "..controllers..", "..services..");
+    static final ArchRule packagesAreFeaturesNotLayers =
+            noClasses().should().resideInAnyPackage("..service..", "..controller..", "..controllers..", "..services..");
 }

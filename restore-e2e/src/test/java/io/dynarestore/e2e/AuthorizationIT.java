@@ -7,6 +7,7 @@ import io.dynarestore.contracts.access.Access;
 import io.dynarestore.contracts.access.MessageSignature;
 import io.dynarestore.contracts.access.Role;
 import io.dynarestore.testkit.RandomItems;
+import io.dynarestore.testkit.TopicRecorder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -41,12 +42,13 @@ import tools.jackson.databind.json.JsonMapper;
 class AuthorizationIT {
 
     static final JsonMapper JSON = JsonMapper.builder().build();
-    static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     static final String ABROAD = "111111111111";
     static final String ORDERS_SERVICE_KEY = "orders-service-signing-key-0123456789abcdef";
     static RestoreStack stack;
-    static StatusLog status;
-    static StatusLog requestDeadLetters;
+    static TopicRecorder status;
+    static TopicRecorder requestDeadLetters;
     static KafkaProducer<String, String> producer;
 
     /** The callers: a key per role, some pairs, one with every role, and none. */
@@ -116,8 +118,7 @@ class AuthorizationIT {
                 new Endpoint("GET", "/tables/orders/pitr-windows", null, READ, NONE),
                 new Endpoint("GET", "/tables/orders/pitr-windows?account=" + ABROAD, null, READ, READ_ABROAD),
                 new Endpoint("GET", "/tables/orders/calendar?month=2026-11", null, READ, NONE),
-                new Endpoint("GET", "/tables/orders/calendar?month=2026-11&account=" + ABROAD, null, READ,
-                        READ_ABROAD),
+                new Endpoint("GET", "/tables/orders/calendar?month=2026-11&account=" + ABROAD, null, READ, READ_ABROAD),
                 new Endpoint("GET", "/tables/orders/exports", null, READ, NONE),
                 new Endpoint("GET", "/tables/orders/exports?account=" + ABROAD, null, READ, READ_ABROAD),
                 new Endpoint("GET", "/tables/orders/protection", null, READ, NONE),
@@ -139,36 +140,80 @@ class AuthorizationIT {
             all.add(new Endpoint("HEAD", e.path(), null, e.anyOf(), e.allOf()));
         }
         all.addAll(List.of(
-                new Endpoint("POST", "/restores/preview", "{\"source\":{\"table\":\"orders\"," + missing + "}}",
-                        RESTORE, NONE),
-                new Endpoint("POST", "/restores/preview", "{\"source\":{\"account\":\"" + ABROAD + "\",\"table\":"
-                        + "\"orders\",\"backupId\":\"b-abroad\"}}", RESTORE, RESTORE_ABROAD),
+                new Endpoint(
+                        "POST",
+                        "/restores/preview",
+                        "{\"source\":{\"table\":\"orders\"," + missing + "}}",
+                        RESTORE,
+                        NONE),
+                new Endpoint(
+                        "POST",
+                        "/restores/preview",
+                        "{\"source\":{\"account\":\"" + ABROAD + "\",\"table\":"
+                                + "\"orders\",\"backupId\":\"b-abroad\"}}",
+                        RESTORE,
+                        RESTORE_ABROAD),
                 new Endpoint("POST", "/tables/orders/exports", "{}", REGISTER, NONE),
-                new Endpoint("POST", "/tables/orders/exports", "{\"s3Uri\":\"s3://customer-exports/x/AWSDynamoDB/"
-                        + "e-1/\",\"account\":\"" + ABROAD + "\"}", REGISTER,
+                new Endpoint(
+                        "POST",
+                        "/tables/orders/exports",
+                        "{\"s3Uri\":\"s3://customer-exports/x/AWSDynamoDB/" + "e-1/\",\"account\":\"" + ABROAD + "\"}",
+                        REGISTER,
                         EnumSet.of(Role.REGISTER_EXPORTS, Role.CROSS_ACCOUNT)),
-                new Endpoint("POST", "/restores", "{\"source\":{\"table\":\"orders\"," + missing
-                        + "},\"destination\":{\"type\":\"NEW_TABLE\"}}", RESTORING, RESTORE),
-                new Endpoint("POST", "/restores", "{\"source\":{\"table\":\"orders\"," + missing
-                        + "},\"destination\":{\"type\":\"FILE\",\"format\":\"CSV\",\"delivery\":{\"type\":\"DOWNLOAD\"}}}",
-                        RESTORING, RESTORE),
-                new Endpoint("POST", "/restores", "{\"source\":{\"table\":\"orders\"," + missing
-                        + "},\"destination\":{\"type\":\"EXISTING_TABLE\",\"tableName\":\"orders-copy\"}}", RESTORING,
+                new Endpoint(
+                        "POST",
+                        "/restores",
+                        "{\"source\":{\"table\":\"orders\"," + missing + "},\"destination\":{\"type\":\"NEW_TABLE\"}}",
+                        RESTORING,
+                        RESTORE),
+                new Endpoint(
+                        "POST",
+                        "/restores",
+                        "{\"source\":{\"table\":\"orders\"," + missing
+                                + "},\"destination\":{\"type\":\"FILE\",\"format\":\"CSV\",\"delivery\":{\"type\":\"DOWNLOAD\"}}}",
+                        RESTORING,
+                        RESTORE),
+                new Endpoint(
+                        "POST",
+                        "/restores",
+                        "{\"source\":{\"table\":\"orders\"," + missing
+                                + "},\"destination\":{\"type\":\"EXISTING_TABLE\",\"tableName\":\"orders-copy\"}}",
+                        RESTORING,
                         EnumSet.of(Role.RESTORE_OVERWRITE)),
-                new Endpoint("POST", "/restores", "{\"source\":{\"table\":\"orders\"," + missing
-                        + "},\"destination\":{\"type\":\"EXISTING_TABLE\",\"tableName\":\"orders\"}}", RESTORING,
+                new Endpoint(
+                        "POST",
+                        "/restores",
+                        "{\"source\":{\"table\":\"orders\"," + missing
+                                + "},\"destination\":{\"type\":\"EXISTING_TABLE\",\"tableName\":\"orders\"}}",
+                        RESTORING,
                         EnumSet.of(Role.RESTORE_IN_PLACE)),
-                new Endpoint("POST", "/restores", "{\"source\":{\"table\":\"orders\"," + missing
-                        + "},\"destination\":{\"type\":\"IN_PLACE\"}}", RESTORING, EnumSet.of(Role.RESTORE_IN_PLACE)),
-                new Endpoint("POST", "/restores", "{\"source\":{\"account\":\"" + ABROAD + "\",\"table\":\"orders\","
-                        + missing + "},\"destination\":{\"type\":\"NEW_TABLE\",\"account\":\"000000000000\"}}",
-                        RESTORING, RESTORE_ABROAD),
+                new Endpoint(
+                        "POST",
+                        "/restores",
+                        "{\"source\":{\"table\":\"orders\"," + missing + "},\"destination\":{\"type\":\"IN_PLACE\"}}",
+                        RESTORING,
+                        EnumSet.of(Role.RESTORE_IN_PLACE)),
+                new Endpoint(
+                        "POST",
+                        "/restores",
+                        "{\"source\":{\"account\":\"" + ABROAD + "\",\"table\":\"orders\"," + missing
+                                + "},\"destination\":{\"type\":\"NEW_TABLE\",\"account\":\"000000000000\"}}",
+                        RESTORING,
+                        RESTORE_ABROAD),
                 new Endpoint("PUT", "/tables/orders/protection", POLICY, PROTECT, NONE),
-                new Endpoint("PUT", "/tables/orders/protection", "{\"account\":\"" + ABROAD + "\","
-                        + POLICY.substring(1), PROTECT, EnumSet.of(Role.PROTECT, Role.CROSS_ACCOUNT)),
+                new Endpoint(
+                        "PUT",
+                        "/tables/orders/protection",
+                        "{\"account\":\"" + ABROAD + "\"," + POLICY.substring(1),
+                        PROTECT,
+                        EnumSet.of(Role.PROTECT, Role.CROSS_ACCOUNT)),
                 new Endpoint("POST", "/tables/orders/backups", null, PROTECT, NONE),
                 new Endpoint("DELETE", "/tables/orders/protection", null, PROTECT, NONE),
-                new Endpoint("DELETE", "/tables/orders/protection?account=" + ABROAD, null, PROTECT,
+                new Endpoint(
+                        "DELETE",
+                        "/tables/orders/protection?account=" + ABROAD,
+                        null,
+                        PROTECT,
                         EnumSet.of(Role.PROTECT, Role.CROSS_ACCOUNT)),
                 new Endpoint("POST", "/links/no-such-token", "{\"passcode\":\"x\"}", null, NONE),
                 new Endpoint("POST", "/restores/no-such-restore/cancel", null, RESTORING, NONE),
@@ -191,7 +236,8 @@ class AuthorizationIT {
     @BeforeAll
     static void startStack() throws Exception {
         stack = RestoreStack.infrastructure();
-        stack.aws("aws.accounts[0].id=000000000000",
+        stack.aws(
+                "aws.accounts[0].id=000000000000",
                 "aws.accounts[0].regions.us-east-1.dynamodb-endpoint=" + stack.dynalite.endpoint(),
                 "aws.accounts[0].regions.us-east-1.import-table=false",
                 "aws.accounts[0].regions.us-east-1.native-backups=false",
@@ -199,8 +245,11 @@ class AuthorizationIT {
                 "aws.accounts[1].regions.us-east-1.dynamodb-endpoint=" + stack.dynalite.endpoint(),
                 "aws.accounts[1].regions.us-east-1.import-table=false",
                 "aws.accounts[1].regions.us-east-1.native-backups=false");
-        var keys = new ArrayList<String>(List.of("--api.security.mode=api-key", "--api.limits.submission-burst=25",
-                "--api.limits.submissions-per-minute=20", "--api.exports.allowed-locations=customer-exports"));
+        var keys = new ArrayList<String>(List.of(
+                "--api.security.mode=api-key",
+                "--api.limits.submission-burst=25",
+                "--api.limits.submissions-per-minute=20",
+                "--api.exports.allowed-locations=customer-exports"));
         int i = 0;
         for (Caller c : Caller.values()) {
             if (c.roles == null) {
@@ -208,26 +257,47 @@ class AuthorizationIT {
             }
             keys.add("--api.security.api-keys[" + i + "].name=" + c.id());
             keys.add("--api.security.api-keys[" + i + "].key=" + c.key());
-            keys.add("--api.security.api-keys[" + i + "].roles=" + String.join(",",
-                    c.roles.stream().map(Role::id).toList()));
+            keys.add("--api.security.api-keys[" + i + "].roles="
+                    + String.join(",", c.roles.stream().map(Role::id).toList()));
             i++;
         }
         stack.startApi(keys.toArray(new String[0]));
         // on Kafka, a request without a valid signature may only read; orders-service, proven by its key, may restore
-        stack.startPlanner("--planner.access.unidentified=read", "--planner.access.principals.orders-service=restore",
+        stack.startPlanner(
+                "--planner.access.unidentified=read",
+                "--planner.access.principals.orders-service=restore",
                 "--planner.access.keys.orders-service=" + ORDERS_SERVICE_KEY);
         stack.startWriter();
         stack.startExporter();
-        status = StatusLog.status(stack);
-        requestDeadLetters = new StatusLog(stack.kafka.bootstrapServers(), "restore.requests.DLT");
-        producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafka.bootstrapServers(),
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class));
+        status = stack.followStatus();
+        requestDeadLetters = TopicRecorder.follow(stack.kafka.bootstrapServers(), "restore.requests.DLT");
+        producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                stack.kafka.bootstrapServers(),
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+                StringSerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+                StringSerializer.class));
         var source = BackupFixtures.createSourceTable(stack.dynalite.client(), "orders");
-        BackupFixtures.writeBackup(stack, source, "b-auth", new RandomItems(5, BackupFixtures.SHAPE), 200, 100, -1,
+        BackupFixtures.writeBackup(
+                stack,
+                source,
+                "b-auth",
+                new RandomItems(5, BackupFixtures.SHAPE),
+                200,
+                100,
+                -1,
                 Instant.now().plus(Duration.ofDays(1)));
-        BackupFixtures.writeBackup(stack, ABROAD, source, "b-abroad", new RandomItems(6, BackupFixtures.SHAPE), 50,
-                100, -1, Instant.now().plus(Duration.ofDays(1)));
+        BackupFixtures.writeBackup(
+                stack,
+                ABROAD,
+                source,
+                "b-abroad",
+                new RandomItems(6, BackupFixtures.SHAPE),
+                50,
+                100,
+                -1,
+                Instant.now().plus(Duration.ofDays(1)));
         BackupFixtures.createSourceTable(stack.dynalite.client(), "orders-copy");
     }
 
@@ -253,8 +323,11 @@ class AuthorizationIT {
         if (caller.roles != null) {
             builder.header("X-Api-Key", caller.key());
         }
-        builder.method(endpoint.method(), endpoint.body() == null ? HttpRequest.BodyPublishers.noBody()
-                : HttpRequest.BodyPublishers.ofString(endpoint.body()));
+        builder.method(
+                endpoint.method(),
+                endpoint.body() == null
+                        ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(endpoint.body()));
         if (endpoint.body() != null) {
             builder.header("Content-Type", "application/json");
         }
@@ -280,15 +353,20 @@ class AuthorizationIT {
             if (!head) {
                 JsonNode problem = JSON.readTree(body);
                 assertThat(problem.get("code").asString()).isEqualTo("FORBIDDEN");
-                assertThat(problem.get("detail").asString()).contains("needs the role").contains(caller.id());
+                assertThat(problem.get("detail").asString())
+                        .contains("needs the role")
+                        .contains(caller.id());
             }
         }
     }
 
     @Test
     void refusesAnUnknownKeyAndSaysSo() throws Exception {
-        var response = HTTP.send(HttpRequest.newBuilder(stack.apiUri("/restores")).header("X-Api-Key",
-                "reader-key-0123456788").build(), HttpResponse.BodyHandlers.ofString());
+        var response = HTTP.send(
+                HttpRequest.newBuilder(stack.apiUri("/restores"))
+                        .header("X-Api-Key", "reader-key-0123456788")
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).isEqualTo(401);
         assertThat(JSON.readTree(response.body()).get("detail").asString()).contains("not known");
     }
@@ -310,8 +388,10 @@ class AuthorizationIT {
 
     @Test
     void aPreviewCannotNameATableOutsideTheVaultsLayout() throws Exception {
-        var escaping = post(Caller.ADMIN, "/restores/preview", "{\"source\":{\"table\":\"../000000000000/us-east-1/"
-                + "orders\",\"backupId\":\"b-auth\"}}");
+        var escaping = post(
+                Caller.ADMIN,
+                "/restores/preview",
+                "{\"source\":{\"table\":\"../000000000000/us-east-1/" + "orders\",\"backupId\":\"b-auth\"}}");
         assertThat(escaping.statusCode()).as(escaping.body()).isEqualTo(400);
         assertThat(escaping.body()).contains("/source/table");
     }
@@ -333,9 +413,12 @@ class AuthorizationIT {
 
         // When another caller with restore fetches it (GET and HEAD), and the admin fetches both
         var other = get(Caller.RESTORER_ABROAD, "/restores/auth-file/download");
-        var otherHead = HTTP.send(HttpRequest.newBuilder(stack.apiUri("/restores/auth-file/download"))
-                .header("X-Api-Key", Caller.READER.key()).method("HEAD", HttpRequest.BodyPublishers.noBody())
-                .build(), HttpResponse.BodyHandlers.discarding());
+        var otherHead = HTTP.send(
+                HttpRequest.newBuilder(stack.apiUri("/restores/auth-file/download"))
+                        .header("X-Api-Key", Caller.READER.key())
+                        .method("HEAD", HttpRequest.BodyPublishers.noBody())
+                        .build(),
+                HttpResponse.BodyHandlers.discarding());
         var own = get(Caller.ADMIN, "/restores/auth-file/download");
         var viaLinkOnly = get(Caller.ADMIN, "/restores/auth-mailed/download");
 
@@ -368,9 +451,11 @@ class AuthorizationIT {
 
         // Then a reader without cross-account neither lists it nor reads it, one with cross-account does both
         assertThat(get(Caller.READER, "/restores/auth-abroad").statusCode()).isEqualTo(403);
-        assertThat(get(Caller.READER, "/restores/auth-abroad/events").statusCode()).isEqualTo(403);
+        assertThat(get(Caller.READER, "/restores/auth-abroad/events").statusCode())
+                .isEqualTo(403);
         assertThat(get(Caller.READER, "/restores").body()).doesNotContain("auth-abroad");
-        assertThat(get(Caller.READER_ABROAD, "/restores/auth-abroad").statusCode()).isEqualTo(200);
+        assertThat(get(Caller.READER_ABROAD, "/restores/auth-abroad").statusCode())
+                .isEqualTo(200);
         assertThat(get(Caller.READER_ABROAD, "/restores").body()).contains("auth-abroad");
     }
 
@@ -383,8 +468,8 @@ class AuthorizationIT {
         assertThat(started.statusCode()).as(started.body()).isEqualTo(202);
 
         // Then the request on Kafka names the admin as requester, and the planner records the admin as its principal
-        JsonNode accepted = await().atMost(Duration.ofSeconds(30)).until(() -> status.last("auth-inplace",
-                "RestoreAccepted"), e -> e != null);
+        JsonNode accepted = await().atMost(Duration.ofSeconds(30))
+                .until(() -> status.last("auth-inplace", "RestoreAccepted"), e -> e != null);
         assertThat(accepted.get("request").get("requestedBy").asString()).isEqualTo("admin");
         assertThat(accepted.get("principal").asString()).isEqualTo("admin");
 
@@ -400,37 +485,58 @@ class AuthorizationIT {
 
     @Test
     void aRestoreIdThatIsNotOneIsRefusedInEveryUrl() throws Exception {
-        for (String path : List.of("/restores/-dash", "/restores/a..b%2F/events", "/restores/x%20y/download",
-                "/restores/.hidden/cancel", "/restores/" + "r".repeat(65) + "/rollback")) {
-            var response = path.endsWith("cancel") || path.endsWith("rollback") ? post(Caller.ADMIN, path, null)
+        for (String path : List.of(
+                "/restores/-dash",
+                "/restores/a..b%2F/events",
+                "/restores/x%20y/download",
+                "/restores/.hidden/cancel",
+                "/restores/" + "r".repeat(65) + "/rollback")) {
+            var response = path.endsWith("cancel") || path.endsWith("rollback")
+                    ? post(Caller.ADMIN, path, null)
                     : get(Caller.ADMIN, path);
             assertThat(response.statusCode()).as(path + ": " + response.body()).isEqualTo(400);
         }
-        assertThat(get(Caller.ADMIN, "/restores/-dash").body()).contains("INVALID_RESTORE_ID").contains("letters");
+        assertThat(get(Caller.ADMIN, "/restores/-dash").body())
+                .contains("INVALID_RESTORE_ID")
+                .contains("letters");
     }
 
     @Test
     void authorizesKafkaRequestsByTheProvenPrincipalWithTheSameRules() throws Exception {
         // When requests are published with and without a (signed) principal, for a new and for an existing table
         publish("kafka-anon", null, null, "NEW_TABLE\",\"tableName\":\"orders-anon");
-        publish("kafka-orders-new", "orders-service", ORDERS_SERVICE_KEY, "NEW_TABLE\",\"tableName\":\"orders-from-kafka");
-        publish("kafka-orders-overwrite", "orders-service", ORDERS_SERVICE_KEY,
+        publish(
+                "kafka-orders-new",
+                "orders-service",
+                ORDERS_SERVICE_KEY,
+                "NEW_TABLE\",\"tableName\":\"orders-from-kafka");
+        publish(
+                "kafka-orders-overwrite",
+                "orders-service",
+                ORDERS_SERVICE_KEY,
                 "EXISTING_TABLE\",\"tableName\":\"orders-copy");
         publish("kafka-stranger", "stranger", null, "NEW_TABLE\",\"tableName\":\"orders-stranger");
 
         // Then only the proven principal holding restore gets its new table; the others are rejected FORBIDDEN with why
         JsonNode anon = awaitEnd("kafka-anon");
         assertThat(anon.get("code").asString()).isEqualTo("FORBIDDEN");
-        assertThat(anon.get("reason").asString()).contains(Access.PRINCIPAL_HEADER).contains("restore");
+        assertThat(anon.get("reason").asString())
+                .contains(Access.PRINCIPAL_HEADER)
+                .contains("restore");
         assertThat(awaitEnd("kafka-orders-new").get("type").asString()).isEqualTo("RestoreCompleted");
-        assertThat(status.last("kafka-orders-new", "RestoreAccepted").get("principal").asString())
+        assertThat(status.last("kafka-orders-new", "RestoreAccepted")
+                        .get("principal")
+                        .asString())
                 .isEqualTo("orders-service");
         JsonNode overwrite = awaitEnd("kafka-orders-overwrite");
         assertThat(overwrite.get("code").asString()).isEqualTo("FORBIDDEN");
-        assertThat(overwrite.get("reason").asString()).contains("restore-overwrite").contains("orders-service")
+        assertThat(overwrite.get("reason").asString())
+                .contains("restore-overwrite")
+                .contains("orders-service")
                 .contains("planner.access.principals");
         assertThat(awaitEnd("kafka-stranger").get("code").asString()).isEqualTo("FORBIDDEN");
-        assertThat(stack.dynalite.client().listTables().tableNames()).contains("orders-from-kafka")
+        assertThat(stack.dynalite.client().listTables().tableNames())
+                .contains("orders-from-kafka")
                 .doesNotContain("orders-anon", "orders-stranger");
     }
 
@@ -440,10 +546,10 @@ class AuthorizationIT {
         // with a key of its own, and copies a signature of orders-service onto another request
         publish("forged-none", "restore-api", null, "IN_PLACE");
         publish("forged-key", "restore-api", "a-key-that-is-not-restore-apis-0123456789", "IN_PLACE");
-        String copied = MessageSignature.sign(ORDERS_SERVICE_KEY, "restore.requests", "orders-service", null,
-                "{}".getBytes(StandardCharsets.UTF_8));
-        var record = new ProducerRecord<String, String>("restore.requests", "forged-copy", request("forged-copy",
-                "IN_PLACE"));
+        String copied = MessageSignature.sign(
+                ORDERS_SERVICE_KEY, "restore.requests", "orders-service", null, "{}".getBytes(StandardCharsets.UTF_8));
+        var record = new ProducerRecord<String, String>(
+                "restore.requests", "forged-copy", request("forged-copy", "IN_PLACE"));
         record.headers().add(Access.PRINCIPAL_HEADER, "orders-service".getBytes(StandardCharsets.UTF_8));
         record.headers().add(MessageSignature.HEADER, copied.getBytes(StandardCharsets.UTF_8));
         producer.send(record).get();
@@ -454,8 +560,11 @@ class AuthorizationIT {
             assertThat(end.get("code").asString()).as(id).isEqualTo("FORBIDDEN");
             assertThat(end.get("reason").asString()).as(id).contains("without a valid " + MessageSignature.HEADER);
         }
-        await().atMost(Duration.ofSeconds(30)).until(() -> requestDeadLetters.all().stream()
-                .filter(e -> e.key() != null && e.key().startsWith("forged-")).count() >= 3);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> requestDeadLetters.all().stream()
+                                .filter(e -> e.key() != null && e.key().startsWith("forged-"))
+                                .count()
+                        >= 3);
     }
 
     @Test
@@ -465,31 +574,51 @@ class AuthorizationIT {
         var record = new ProducerRecord<String, String>("restore.requests", "borrowed-caller", value);
         record.headers().add(Access.PRINCIPAL_HEADER, "orders-service".getBytes(StandardCharsets.UTF_8));
         record.headers().add(MessageSignature.CALLER_HEADER, "admin".getBytes(StandardCharsets.UTF_8));
-        record.headers().add(MessageSignature.HEADER, MessageSignature.sign(ORDERS_SERVICE_KEY, "restore.requests",
-                "orders-service", "admin", value.getBytes(StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8));
+        record.headers()
+                .add(
+                        MessageSignature.HEADER,
+                        MessageSignature.sign(
+                                        ORDERS_SERVICE_KEY,
+                                        "restore.requests",
+                                        "orders-service",
+                                        "admin",
+                                        value.getBytes(StandardCharsets.UTF_8))
+                                .getBytes(StandardCharsets.UTF_8));
         producer.send(record).get();
 
         // Then the restore is orders-service's own, not the admin's
-        JsonNode accepted = await().atMost(Duration.ofSeconds(30)).until(() -> status.last("borrowed-caller",
-                "RestoreAccepted"), e -> e != null);
+        JsonNode accepted = await().atMost(Duration.ofSeconds(30))
+                .until(() -> status.last("borrowed-caller", "RestoreAccepted"), e -> e != null);
         assertThat(accepted.get("principal").asString()).isEqualTo("orders-service");
     }
 
     @Test
     void aMessageCannotChooseItsRestoreIdInAHeader() throws Exception {
         // When a request without a restore id carries a restore id header of a path outside the staging prefix
-        var record = new ProducerRecord<String, String>("restore.requests", null, "{\"source\":{\"table\":\"orders\","
-                + "\"backupId\":\"b-auth\"},\"destination\":{\"type\":\"NEW_TABLE\",\"tableName\":\"orders-headerless\"},"
-                + "\"requestedBy\":\"header-test\"}");
+        var record = new ProducerRecord<String, String>(
+                "restore.requests",
+                null,
+                "{\"source\":{\"table\":\"orders\","
+                        + "\"backupId\":\"b-auth\"},\"destination\":{\"type\":\"NEW_TABLE\",\"tableName\":\"orders-headerless\"},"
+                        + "\"requestedBy\":\"header-test\"}");
         record.headers().add("dynarestore_restore-id", "../../_journal/victim".getBytes(StandardCharsets.UTF_8));
         sign(record, "orders-service", ORDERS_SERVICE_KEY);
         producer.send(record).get();
 
         // Then the restore runs under an id derived from its position, and nothing ever names the header's id
-        JsonNode accepted = await().atMost(Duration.ofSeconds(30)).until(() -> status.all().stream()
-                .filter(e -> "RestoreAccepted".equals(e.type()) && e.json().path("request").path("requestedBy")
-                        .asString("").equals("header-test")).map(StatusLog.Entry::json).findFirst().orElse(null),
-                e -> e != null);
+        JsonNode accepted = await().atMost(Duration.ofSeconds(30))
+                .until(
+                        () -> status.all().stream()
+                                .filter(e -> "RestoreAccepted".equals(e.type())
+                                        && e.json()
+                                                .path("request")
+                                                .path("requestedBy")
+                                                .asString("")
+                                                .equals("header-test"))
+                                .map(TopicRecorder.Entry::json)
+                                .findFirst()
+                                .orElse(null),
+                        e -> e != null);
         assertThat(accepted.get("restoreId").asString()).matches("[0-9a-f-]{36}");
         assertThat(status.all()).noneSatisfy(e -> assertThat(e.raw()).contains("_journal/victim"));
     }
@@ -499,15 +628,18 @@ class AuthorizationIT {
         // When one caller submits far more restores than its burst
         var answers = new ArrayList<HttpResponse<String>>();
         for (int n = 0; n < 40; n++) {
-            answers.add(post(Caller.FLOODER, "/restores", "{\"source\":{\"table\":\"orders\",\"backupId\":"
-                    + "\"no-such-backup\"},\"destination\":{\"type\":\"NEW_TABLE\"}}"));
+            answers.add(post(
+                    Caller.FLOODER,
+                    "/restores",
+                    "{\"source\":{\"table\":\"orders\",\"backupId\":"
+                            + "\"no-such-backup\"},\"destination\":{\"type\":\"NEW_TABLE\"}}"));
         }
 
         // Then past its burst it gets 429 with Retry-After and the reason, while other callers are not held up
         var limited = answers.stream().filter(r -> r.statusCode() == 429).toList();
         assertThat(limited).hasSizeGreaterThanOrEqualTo(10);
-        assertThat(limited.get(0).headers().firstValue("Retry-After")).hasValueSatisfying(v ->
-                assertThat(Long.parseLong(v)).isPositive());
+        assertThat(limited.get(0).headers().firstValue("Retry-After"))
+                .hasValueSatisfying(v -> assertThat(Long.parseLong(v)).isPositive());
         assertThat(limited.get(0).body()).contains("TOO_MANY_REQUESTS").contains("flooder");
         assertThat(answers.get(0).statusCode()).isEqualTo(422);
         assertThat(get(Caller.RESTORER_ABROAD, "/restores").statusCode()).isEqualTo(403);
@@ -518,24 +650,32 @@ class AuthorizationIT {
     void oneCallerCannotTakeEveryEventStream() throws Exception {
         // Given a restore whose events never end (an event of a restore nobody accepted)
         var event = io.dynarestore.contracts.status.SegmentProgressed.of("sse-hold", 0, 1, 1, "w");
-        try (var publisher = new io.dynarestore.core.kafka.EventPublisher(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafka.bootstrapServers()), "test")) {
+        try (var publisher = new io.dynarestore.core.kafka.EventPublisher(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafka.bootstrapServers()), "test")) {
             publisher.status(event);
         }
-        await().atMost(Duration.ofSeconds(30)).until(() -> get(Caller.READER, "/restores/sse-hold").statusCode() == 200);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> get(Caller.READER, "/restores/sse-hold").statusCode() == 200);
 
         // When one caller opens more streams than its share
         var open = new ArrayList<java.util.concurrent.CompletableFuture<HttpResponse<java.io.InputStream>>>();
         for (int n = 0; n < 4; n++) {
-            open.add(HTTP.sendAsync(HttpRequest.newBuilder(stack.apiUri("/restores/sse-hold/events"))
-                    .header("X-Api-Key", Caller.READER.key()).build(), HttpResponse.BodyHandlers.ofInputStream()));
+            open.add(HTTP.sendAsync(
+                    HttpRequest.newBuilder(stack.apiUri("/restores/sse-hold/events"))
+                            .header("X-Api-Key", Caller.READER.key())
+                            .build(),
+                    HttpResponse.BodyHandlers.ofInputStream()));
         }
         for (var f : open) {
-            assertThat(f.get(20, java.util.concurrent.TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+            assertThat(f.get(20, java.util.concurrent.TimeUnit.SECONDS).statusCode())
+                    .isEqualTo(200);
         }
         var fifth = get(Caller.READER, "/restores/sse-hold/events");
-        var otherCaller = HTTP.send(HttpRequest.newBuilder(stack.apiUri("/restores/sse-hold/events"))
-                .header("X-Api-Key", Caller.ADMIN.key()).build(), HttpResponse.BodyHandlers.ofInputStream());
+        var otherCaller = HTTP.send(
+                HttpRequest.newBuilder(stack.apiUri("/restores/sse-hold/events"))
+                        .header("X-Api-Key", Caller.ADMIN.key())
+                        .build(),
+                HttpResponse.BodyHandlers.ofInputStream());
 
         // Then the fifth is refused with 429 and Retry-After, and another caller still gets its stream
         assertThat(fifth.statusCode()).as(fifth.body()).isEqualTo(429);
@@ -567,23 +707,41 @@ class AuthorizationIT {
 
     static void sign(ProducerRecord<String, String> record, String principal, String key) {
         record.headers().add(Access.PRINCIPAL_HEADER, principal.getBytes(StandardCharsets.UTF_8));
-        record.headers().add(MessageSignature.HEADER, MessageSignature.sign(key, record.topic(), principal, null,
-                record.value().getBytes(StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8));
+        record.headers()
+                .add(
+                        MessageSignature.HEADER,
+                        MessageSignature.sign(
+                                        key,
+                                        record.topic(),
+                                        principal,
+                                        null,
+                                        record.value().getBytes(StandardCharsets.UTF_8))
+                                .getBytes(StandardCharsets.UTF_8));
     }
 
     static JsonNode awaitEnd(String restoreId) {
-        return await().atMost(Duration.ofMinutes(1)).until(() -> Stream.of("RestoreCompleted", "RestoreRejected",
-                "RestoreFailed").map(t -> status.last(restoreId, t)).filter(e -> e != null).findFirst().orElse(null),
-                e -> e != null);
+        return await().atMost(Duration.ofMinutes(1))
+                .until(
+                        () -> Stream.of("RestoreCompleted", "RestoreRejected", "RestoreFailed")
+                                .map(t -> status.last(restoreId, t))
+                                .filter(e -> e != null)
+                                .findFirst()
+                                .orElse(null),
+                        e -> e != null);
     }
 
     static HttpResponse<String> get(Caller caller, String path) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(stack.apiUri(path)).timeout(Duration.ofSeconds(30))
-                .header("X-Api-Key", caller.key()).build(), HttpResponse.BodyHandlers.ofString());
+        return HTTP.send(
+                HttpRequest.newBuilder(stack.apiUri(path))
+                        .timeout(Duration.ofSeconds(30))
+                        .header("X-Api-Key", caller.key())
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     static HttpResponse<String> post(Caller caller, String path, String body) throws Exception {
-        var builder = HttpRequest.newBuilder(stack.apiUri(path)).timeout(Duration.ofSeconds(30))
+        var builder = HttpRequest.newBuilder(stack.apiUri(path))
+                .timeout(Duration.ofSeconds(30))
                 .header("X-Api-Key", caller.key());
         if (body != null) {
             builder.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));

@@ -28,25 +28,37 @@ final class BackupFixtures {
 
     /** Key attributes: pk (S), sk (N); a GSI on g (S) and an LSI on (pk, l (S)). */
     static final RandomItems.Shape SHAPE = new RandomItems.Shape("pk", "S", "sk", "N", Map.of("g", "S", "l", "S"));
+
     static final List<String> KEYS = List.of("pk", "sk");
 
-    private BackupFixtures() {
-    }
+    private BackupFixtures() {}
 
     /** Creates a provisioned table with one GSI and one LSI and returns its description. */
     static TableDescription createSourceTable(DynamoDbClient dynamo, String name) {
         dynamo.createTable(b -> b.tableName(name)
-                .attributeDefinitions(attr("pk", ScalarAttributeType.S), attr("sk", ScalarAttributeType.N),
-                        attr("g", ScalarAttributeType.S), attr("l", ScalarAttributeType.S))
+                .attributeDefinitions(
+                        attr("pk", ScalarAttributeType.S),
+                        attr("sk", ScalarAttributeType.N),
+                        attr("g", ScalarAttributeType.S),
+                        attr("l", ScalarAttributeType.S))
                 .keySchema(key("pk", KeyType.HASH), key("sk", KeyType.RANGE))
                 .provisionedThroughput(throughput(25, 40))
-                .globalSecondaryIndexes(GlobalSecondaryIndex.builder().indexName("byG").keySchema(key("g", KeyType.HASH))
-                        .projection(Projection.builder().projectionType(ProjectionType.INCLUDE)
-                                .nonKeyAttributes("a1", "a2").build())
-                        .provisionedThroughput(throughput(5, 10)).build())
-                .localSecondaryIndexes(LocalSecondaryIndex.builder().indexName("byL")
+                .globalSecondaryIndexes(GlobalSecondaryIndex.builder()
+                        .indexName("byG")
+                        .keySchema(key("g", KeyType.HASH))
+                        .projection(Projection.builder()
+                                .projectionType(ProjectionType.INCLUDE)
+                                .nonKeyAttributes("a1", "a2")
+                                .build())
+                        .provisionedThroughput(throughput(5, 10))
+                        .build())
+                .localSecondaryIndexes(LocalSecondaryIndex.builder()
+                        .indexName("byL")
                         .keySchema(key("pk", KeyType.HASH), key("l", KeyType.RANGE))
-                        .projection(Projection.builder().projectionType(ProjectionType.ALL).build()).build()));
+                        .projection(Projection.builder()
+                                .projectionType(ProjectionType.ALL)
+                                .build())
+                        .build()));
         return dynamo.describeTable(b -> b.tableName(name)).table();
     }
 
@@ -54,17 +66,40 @@ final class BackupFixtures {
      * Writes a backup of {@code count} generated items straight into the vault (no source items
      * needed), with item {@code largeAt} (if not negative) grown to about 350 KB.
      */
-    static Backup writeBackup(RestoreStack stack, TableDescription table, String backupId, RandomItems items,
-                              int count, int itemsPerFile, int largeAt, Instant expiresAt) throws Exception {
-        return writeBackup(stack, RestoreStack.ACCOUNT, table, backupId, items, count, itemsPerFile, largeAt, expiresAt);
+    static Backup writeBackup(
+            RestoreStack stack,
+            TableDescription table,
+            String backupId,
+            RandomItems items,
+            int count,
+            int itemsPerFile,
+            int largeAt,
+            Instant expiresAt)
+            throws Exception {
+        return writeBackup(
+                stack, RestoreStack.ACCOUNT, table, backupId, items, count, itemsPerFile, largeAt, expiresAt);
     }
 
     /** The same, as a backup of the table of another account. */
-    static Backup writeBackup(RestoreStack stack, String account, TableDescription table, String backupId,
-                              RandomItems items, int count, int itemsPerFile, int largeAt, Instant expiresAt)
+    static Backup writeBackup(
+            RestoreStack stack,
+            String account,
+            TableDescription table,
+            String backupId,
+            RandomItems items,
+            int count,
+            int itemsPerFile,
+            int largeAt,
+            Instant expiresAt)
             throws Exception {
-        var writer = new BackupWriter(stack.s3.client(), new VaultLayout(RestoreStack.BUCKET, ""), account,
-                RestoreStack.REGION, table.tableName(), backupId, itemsPerFile);
+        var writer = new BackupWriter(
+                stack.s3.client(),
+                new VaultLayout(RestoreStack.BUCKET, ""),
+                account,
+                RestoreStack.REGION,
+                table.tableName(),
+                backupId,
+                itemsPerFile);
         int threads = 4;
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
@@ -93,22 +128,41 @@ final class BackupFixtures {
      * Writes a backup of {@code items} in one part, counting the write units of the table's LSIs,
      * with the table's tags, TTL and continuous backups as they were, taken an hour ago.
      */
-    static Backup writeItems(RestoreStack stack, TableDescription table, String backupId,
-                             List<Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue>> items,
-                             int itemsPerFile, List<software.amazon.awssdk.services.dynamodb.model.Tag> tags,
-                             software.amazon.awssdk.services.dynamodb.model.TimeToLiveDescription ttl,
-                             software.amazon.awssdk.services.dynamodb.model.ContinuousBackupsDescription continuous) {
-        var writer = new BackupWriter(stack.s3.client(), new VaultLayout(RestoreStack.BUCKET, ""), RestoreStack.ACCOUNT,
-                RestoreStack.REGION, table.tableName(), backupId, itemsPerFile).countingIndexesOf(table);
+    static Backup writeItems(
+            RestoreStack stack,
+            TableDescription table,
+            String backupId,
+            List<Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue>> items,
+            int itemsPerFile,
+            List<software.amazon.awssdk.services.dynamodb.model.Tag> tags,
+            software.amazon.awssdk.services.dynamodb.model.TimeToLiveDescription ttl,
+            software.amazon.awssdk.services.dynamodb.model.ContinuousBackupsDescription continuous) {
+        var writer = new BackupWriter(
+                        stack.s3.client(),
+                        new VaultLayout(RestoreStack.BUCKET, ""),
+                        RestoreStack.ACCOUNT,
+                        RestoreStack.REGION,
+                        table.tableName(),
+                        backupId,
+                        itemsPerFile)
+                .countingIndexesOf(table);
         try (var part = writer.openPart()) {
             items.forEach(part::write);
         }
-        return writer.finish(table, tags, ttl, continuous, Instant.now().minus(Duration.ofHours(1)),
+        return writer.finish(
+                table,
+                tags,
+                ttl,
+                continuous,
+                Instant.now().minus(Duration.ofHours(1)),
                 Instant.now().plus(Duration.ofDays(7)));
     }
 
     static AttributeDefinition attr(String name, ScalarAttributeType type) {
-        return AttributeDefinition.builder().attributeName(name).attributeType(type).build();
+        return AttributeDefinition.builder()
+                .attributeName(name)
+                .attributeType(type)
+                .build();
     }
 
     static KeySchemaElement key(String name, KeyType type) {
@@ -116,6 +170,9 @@ final class BackupFixtures {
     }
 
     static ProvisionedThroughput throughput(long read, long write) {
-        return ProvisionedThroughput.builder().readCapacityUnits(read).writeCapacityUnits(write).build();
+        return ProvisionedThroughput.builder()
+                .readCapacityUnits(read)
+                .writeCapacityUnits(write)
+                .build();
     }
 }

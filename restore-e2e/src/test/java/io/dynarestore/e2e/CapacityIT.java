@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.RandomItems;
+import io.dynarestore.testkit.TopicRecorder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,7 +35,7 @@ class CapacityIT {
 
     static final int ITEMS = 3_000;
     static RestoreStack stack;
-    static StatusLog status;
+    static TopicRecorder status;
     static RandomItems items = new RandomItems(404, BackupFixtures.SHAPE);
     static boolean servicesStarted;
 
@@ -42,7 +43,7 @@ class CapacityIT {
     static void startStack() throws Exception {
         stack = RestoreStack.infrastructure();
         stack.startApi();
-        status = StatusLog.status(stack);
+        status = stack.followStatus();
         // a backup of a table like the destinations below
         TableDescription table = createProvisioned(stack.dynalite.client(), "ledger");
         BackupFixtures.writeItems(stack, table, "b-cap", items.items(ITEMS), 500, List.of(), null, null);
@@ -62,20 +63,22 @@ class CapacityIT {
         createProvisioned(dynamo, "ledger-copy");
         Path log = RestoreStack.logDir().resolve("planner-killed.log");
         Process planner = stack.startPlannerProcess(log, "--spring.kafka.consumer.properties.session.timeout.ms=6000");
-        await().atMost(Duration.ofMinutes(1)).until(() -> Files.exists(log)
-                && Files.readString(log).contains("owning status partitions"));
+        await().atMost(Duration.ofMinutes(1))
+                .until(() -> Files.exists(log) && Files.readString(log).contains("owning status partitions"));
 
         // When a restore into it starts and raises its capacity
         var response = Http.post(stack.apiUri("/restores"), """
                 {"restoreId": "cap-crash", "source": {"table": "ledger", "backupId": "b-cap"},
                  "destination": {"type": "EXISTING_TABLE", "tableName": "ledger-copy"}}""");
         assertThat(response.status()).as(response.body()).isEqualTo(202);
-        JsonNode raise = await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(100))
+        JsonNode raise = await().atMost(Duration.ofMinutes(1))
+                .pollInterval(Duration.ofMillis(100))
                 .until(() -> status.last("cap-crash", "CapacityRaiseStarted"), e -> e != null);
-        assertThat(raise.get("original").findValues("writeCapacityUnits")).extracting(JsonNode::asLong)
+        assertThat(raise.get("original").findValues("writeCapacityUnits"))
+                .extracting(JsonNode::asLong)
                 .containsOnly(5L);
-        await().atMost(Duration.ofSeconds(30)).until(() -> writeUnits(dynamo, "ledger-copy").equals(List.of(1000L,
-                1000L)));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> writeUnits(dynamo, "ledger-copy").equals(List.of(1000L, 1000L)));
         JsonNode plan = status.last("cap-crash", "RestorePlanned");
         assertThat(plan.get("capacity").get("raise").asBoolean()).isTrue();
         assertThat(plan.get("capacity").get("reason").asString()).contains("put back");
@@ -90,12 +93,17 @@ class CapacityIT {
         startServices();
 
         // Then the restore completes, and the new planner puts the original write capacity back
-        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(250))
+        await().atMost(Duration.ofMinutes(3))
+                .pollInterval(Duration.ofMillis(250))
                 .until(() -> status.last("cap-crash", "CapacityRestored"), e -> e != null);
         assertThat(status.typesOf("cap-crash")).contains("RestoreCompleted");
         assertThat(writeUnits(dynamo, "ledger-copy")).containsExactly(5L, 5L);
-        assertThat(dynamo.describeTable(b -> b.tableName("ledger-copy")).table().provisionedThroughput()
-                .readCapacityUnits()).as("read units untouched").isEqualTo(5L);
+        assertThat(dynamo.describeTable(b -> b.tableName("ledger-copy"))
+                        .table()
+                        .provisionedThroughput()
+                        .readCapacityUnits())
+                .as("read units untouched")
+                .isEqualTo(5L);
         assertThat(ItemDigests.ofTable(dynamo, "ledger-copy", BackupFixtures.KEYS))
                 .isEqualTo(ItemDigests.of(items.items(ITEMS), BackupFixtures.KEYS));
         var view = Http.get(stack.apiUri("/restores/cap-crash")).json();
@@ -112,8 +120,11 @@ class CapacityIT {
             setWriteUnits(dynamo, "ledger-lowered", 6);
             setWriteUnits(dynamo, "ledger-lowered", 5);
         }
-        assertThat(dynamo.describeTable(b -> b.tableName("ledger-lowered")).table().provisionedThroughput()
-                .numberOfDecreasesToday()).isEqualTo(4L);
+        assertThat(dynamo.describeTable(b -> b.tableName("ledger-lowered"))
+                        .table()
+                        .provisionedThroughput()
+                        .numberOfDecreasesToday())
+                .isEqualTo(4L);
         startServices();
 
         // When a restore into it runs
@@ -121,7 +132,8 @@ class CapacityIT {
                 {"restoreId": "cap-quota", "source": {"table": "ledger", "backupId": "b-cap"},
                  "destination": {"type": "EXISTING_TABLE", "tableName": "ledger-lowered"}}""");
         assertThat(response.status()).as(response.body()).isEqualTo(202);
-        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(250))
+        await().atMost(Duration.ofMinutes(3))
+                .pollInterval(Duration.ofMillis(250))
                 .until(() -> status.last("cap-quota", "RestoreCompleted"), e -> e != null);
 
         // Then the plan says the capacity is not raised, and why
@@ -132,9 +144,13 @@ class CapacityIT {
         // and it never was: no raise recorded, the capacity and the count of decreases unchanged
         assertThat(status.typesOf("cap-quota")).doesNotContain("CapacityRaiseStarted", "CapacityRestored");
         assertThat(writeUnits(dynamo, "ledger-lowered")).containsExactly(5L, 5L);
-        assertThat(dynamo.describeTable(b -> b.tableName("ledger-lowered")).table().provisionedThroughput()
-                .numberOfDecreasesToday()).isEqualTo(4L);
-        assertThat(ItemDigests.ofTable(dynamo, "ledger-lowered", BackupFixtures.KEYS)).hasSize(ITEMS);
+        assertThat(dynamo.describeTable(b -> b.tableName("ledger-lowered"))
+                        .table()
+                        .provisionedThroughput()
+                        .numberOfDecreasesToday())
+                .isEqualTo(4L);
+        assertThat(ItemDigests.ofTable(dynamo, "ledger-lowered", BackupFixtures.KEYS))
+                .hasSize(ITEMS);
     }
 
     /** A writer and a planner in this JVM, once for the class (the first test starts them after its kill). */
@@ -148,14 +164,20 @@ class CapacityIT {
 
     static TableDescription createProvisioned(DynamoDbClient dynamo, String name) {
         dynamo.createTable(b -> b.tableName(name)
-                .attributeDefinitions(BackupFixtures.attr("pk", ScalarAttributeType.S),
-                        BackupFixtures.attr("sk", ScalarAttributeType.N), BackupFixtures.attr("g", ScalarAttributeType.S))
+                .attributeDefinitions(
+                        BackupFixtures.attr("pk", ScalarAttributeType.S),
+                        BackupFixtures.attr("sk", ScalarAttributeType.N),
+                        BackupFixtures.attr("g", ScalarAttributeType.S))
                 .keySchema(BackupFixtures.key("pk", KeyType.HASH), BackupFixtures.key("sk", KeyType.RANGE))
                 .provisionedThroughput(BackupFixtures.throughput(5, 5))
-                .globalSecondaryIndexes(GlobalSecondaryIndex.builder().indexName("byG")
+                .globalSecondaryIndexes(GlobalSecondaryIndex.builder()
+                        .indexName("byG")
                         .keySchema(BackupFixtures.key("g", KeyType.HASH))
-                        .projection(Projection.builder().projectionType(ProjectionType.KEYS_ONLY).build())
-                        .provisionedThroughput(BackupFixtures.throughput(5, 5)).build()));
+                        .projection(Projection.builder()
+                                .projectionType(ProjectionType.KEYS_ONLY)
+                                .build())
+                        .provisionedThroughput(BackupFixtures.throughput(5, 5))
+                        .build()));
         io.dynarestore.testkit.Dynalite.awaitActive(dynamo, name);
         return dynamo.describeTable(b -> b.tableName(name)).table();
     }
@@ -163,7 +185,8 @@ class CapacityIT {
     /** The write units of the table, then of its GSI. */
     static List<Long> writeUnits(DynamoDbClient dynamo, String table) {
         TableDescription d = dynamo.describeTable(b -> b.tableName(table)).table();
-        return List.of(d.provisionedThroughput().writeCapacityUnits(),
+        return List.of(
+                d.provisionedThroughput().writeCapacityUnits(),
                 d.globalSecondaryIndexes().get(0).provisionedThroughput().writeCapacityUnits());
     }
 

@@ -8,6 +8,7 @@ import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.LocalSts;
 import io.dynarestore.testkit.RandomItems;
 import io.dynarestore.testkit.RecordingDynamo;
+import io.dynarestore.testkit.TopicRecorder;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.AfterAll;
@@ -36,14 +37,15 @@ class CrossAccountIT {
     static Dynalite other;
     static RecordingDynamo otherAccounts;
     static LocalSts sts;
-    static StatusLog status;
+    static TopicRecorder status;
     static RandomItems items = new RandomItems(111, BackupFixtures.SHAPE);
 
     @BeforeAll
     static void startStack() throws Exception {
         stack = RestoreStack.infrastructure();
         other = Dynalite.start();
-        sts = LocalSts.start().role(ROLE_111, ExternalIds.of(SECRET, "111111111111"))
+        sts = LocalSts.start()
+                .role(ROLE_111, ExternalIds.of(SECRET, "111111111111"))
                 .role(ROLE_222, "an-external-id-of-someone-else");
         otherAccounts = RecordingDynamo.inFrontOf(other.endpoint()).acceptOnly(sts::issuedAccessKeys);
         stack.aws(
@@ -61,9 +63,10 @@ class CrossAccountIT {
         stack.startPlanner();
         stack.startWriter();
         stack.startApi();
-        status = StatusLog.status(stack);
+        status = stack.followStatus();
         var source = BackupFixtures.createSourceTable(stack.dynalite.client(), "orders");
-        BackupFixtures.writeBackup(stack, source, "b-x", items, ITEMS, 500, -1, Instant.now().plus(Duration.ofDays(1)));
+        BackupFixtures.writeBackup(
+                stack, source, "b-x", items, ITEMS, 500, -1, Instant.now().plus(Duration.ofDays(1)));
     }
 
     @AfterAll
@@ -86,7 +89,10 @@ class CrossAccountIT {
         assertThat(ItemDigests.ofTable(other.client(), "orders-eu", BackupFixtures.KEYS))
                 .isEqualTo(ItemDigests.of(items.items(ITEMS), BackupFixtures.KEYS));
         assertThat(stack.dynalite.client().listTables().tableNames()).doesNotContain("orders-eu");
-        assertThat(status.last(id, "RestoreCompleted").get("destination").get("region").asString())
+        assertThat(status.last(id, "RestoreCompleted")
+                        .get("destination")
+                        .get("region")
+                        .asString())
                 .isEqualTo("eu-west-1");
     }
 
@@ -100,13 +106,19 @@ class CrossAccountIT {
         // Then the table is in that account, with every item
         assertThat(ItemDigests.ofTable(other.client(), "orders-111", BackupFixtures.KEYS))
                 .isEqualTo(ItemDigests.of(items.items(ITEMS), BackupFixtures.KEYS));
-        assertThat(status.last(id, "RestoreCompleted").get("destination").get("account").asString())
+        assertThat(status.last(id, "RestoreCompleted")
+                        .get("destination")
+                        .get("account")
+                        .asString())
                 .isEqualTo("111111111111");
 
         // and it was reached only with the role's temporary credentials, got with this installation's ExternalId
-        var sent = otherAccounts.sent().stream().filter(s -> s.body().has("TableName")
-                ? s.body().get("TableName").asString().equals("orders-111")
-                : s.body().has("RequestItems") && s.body().get("RequestItems").has("orders-111")).toList();
+        var sent = otherAccounts.sent().stream()
+                .filter(s -> s.body().has("TableName")
+                        ? s.body().get("TableName").asString().equals("orders-111")
+                        : s.body().has("RequestItems")
+                                && s.body().get("RequestItems").has("orders-111"))
+                .toList();
         assertThat(sent).extracting(s -> s.operation()).contains("CreateTable", "BatchWriteItem");
         assertThat(sent).allSatisfy(s -> assertThat(sts.issuedAccessKeys()).contains(s.accessKeyId()));
         assertThat(sts.presentedExternalIds()).containsEntry(ROLE_111, ExternalIds.of(SECRET, "111111111111"));
@@ -121,7 +133,8 @@ class CrossAccountIT {
         }
         assertThat(a111).isNotNull();
         assertThat(a111.get("roleArn").asString()).isEqualTo(ROLE_111);
-        assertThat(a111.get("externalId").asString()).isEqualTo(ExternalIds.of(SECRET, "111111111111"))
+        assertThat(a111.get("externalId").asString())
+                .isEqualTo(ExternalIds.of(SECRET, "111111111111"))
                 .startsWith("dynarestore-");
         assertThat(a111.get("regions").has("us-east-1")).isTrue();
     }
@@ -138,22 +151,24 @@ class CrossAccountIT {
         assertThat(response.status()).as(response.body()).isEqualTo(422);
         JsonNode problem = response.json();
         assertThat(problem.get("code").asString()).isEqualTo("ACCESS_DENIED");
-        assertThat(problem.get("detail").asString()).contains(ROLE_222)
+        assertThat(problem.get("detail").asString())
+                .contains(ROLE_222)
                 .contains(ExternalIds.of(SECRET, "222222222222"));
         assertThat(sts.refused()).isGreaterThan(refusedBefore);
         assertThat(other.client().listTables().tableNames()).doesNotContain("orders-222");
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-            "another account | \"account\": \"111111111111\" | /destination/account",
-            "another region  | \"region\": \"eu-west-1\"     | /destination/region",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "another account | \"account\": \"111111111111\" | /destination/account",
+                "another region  | \"region\": \"eu-west-1\"     | /destination/region",
+            })
     void refusesAnInPlaceRestoreAcross(String name, String where, String field) throws Exception {
         // When an in-place restore names another account or region than its source's
         var response = Http.post(stack.apiUri("/restores"), """
-                {"source": {"table": "orders", "backupId": "b-x"}, "destination": {"type": "IN_PLACE", %s}}"""
-                .formatted(where));
+                {"source": {"table": "orders", "backupId": "b-x"}, "destination": {"type": "IN_PLACE", %s}}""".formatted(where));
 
         // Then it is refused with the field and the fix
         assertThat(response.status()).as(response.body()).isEqualTo(400);

@@ -26,7 +26,8 @@ class DashboardTest {
         Path root = RepoRoot.find();
         Set<String> declared = new HashSet<>();
         try (Stream<Path> files = Files.walk(root)) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".java") && p.toString().contains("/src/main/"))
+            for (Path f : files.filter(
+                            p -> p.toString().endsWith(".java") && p.toString().contains("/src/main/"))
                     .toList()) {
                 Matcher m = DECLARED.matcher(Files.readString(f));
                 while (m.find()) {
@@ -36,8 +37,9 @@ class DashboardTest {
         }
 
         // When the dashboard's queries are read
-        JsonNode dashboard = JsonMapper.builder().build().readTree(
-                Files.readString(root.resolve("docs/grafana/dynarestore-dashboard.json")));
+        JsonNode dashboard = JsonMapper.builder()
+                .build()
+                .readTree(Files.readString(root.resolve("docs/grafana/dynarestore-dashboard.json")));
         Set<String> used = new HashSet<>();
         for (JsonNode panel : dashboard.get("panels")) {
             assertThat(panel.get("targets")).as(panel.get("title").asString()).isNotEmpty();
@@ -50,8 +52,12 @@ class DashboardTest {
         }
 
         // Then each is a declared meter plus one of Prometheus's suffixes
-        assertThat(used).isNotEmpty().allSatisfy(name -> assertThat(declared).as(name)
-                .anyMatch(d -> name.equals(d) || name.matches(Pattern.quote(d)
-                        + "(_total|_seconds_count|_seconds_sum|_seconds_max|_bytes_total)")));
+        assertThat(used)
+                .isNotEmpty()
+                .allSatisfy(name -> assertThat(declared)
+                        .as(name)
+                        .anyMatch(d -> name.equals(d)
+                                || name.matches(Pattern.quote(d)
+                                        + "(_total|_seconds_count|_seconds_sum|_seconds_max|_bytes_total)")));
     }
 }

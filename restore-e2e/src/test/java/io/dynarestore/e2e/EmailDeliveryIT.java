@@ -7,13 +7,14 @@ import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetup;
 import io.dynarestore.contracts.Topic;
 import io.dynarestore.contracts.request.Destination;
+import io.dynarestore.contracts.request.Notify;
 import io.dynarestore.contracts.request.RestoreRequested;
-import io.dynarestore.contracts.request.Scope;
-import io.dynarestore.contracts.request.Source;
+import io.dynarestore.contracts.request.RestoreRequests;
 import io.dynarestore.core.kafka.EventPublisher;
 import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.Ports;
 import io.dynarestore.testkit.RandomItems;
+import io.dynarestore.testkit.TopicRecorder;
 import jakarta.mail.internet.MimeMessage;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -52,34 +53,38 @@ class EmailDeliveryIT {
 
     /** Everything the services log while this class runs (they log to the console). */
     static final java.io.ByteArrayOutputStream logs = new java.io.ByteArrayOutputStream();
+
     static java.io.PrintStream console;
 
     @BeforeAll
     static void startStack() throws Exception {
         console = System.out;
-        System.setOut(new java.io.PrintStream(new java.io.OutputStream() {
-            @Override
-            public void write(int b) {
-                console.write(b);
-                synchronized (logs) {
-                    logs.write(b);
-                }
-            }
+        System.setOut(new java.io.PrintStream(
+                new java.io.OutputStream() {
+                    @Override
+                    public void write(int b) {
+                        console.write(b);
+                        synchronized (logs) {
+                            logs.write(b);
+                        }
+                    }
 
-            @Override
-            public void write(byte[] b, int off, int len) {
-                console.write(b, off, len);
-                synchronized (logs) {
-                    logs.write(b, off, len);
-                }
-            }
-        }, true, StandardCharsets.UTF_8));
+                    @Override
+                    public void write(byte[] b, int off, int len) {
+                        console.write(b, off, len);
+                        synchronized (logs) {
+                            logs.write(b, off, len);
+                        }
+                    }
+                },
+                true,
+                StandardCharsets.UTF_8));
         smtp = new GreenMail(new ServerSetup(Ports.free(), "127.0.0.1", "smtp"));
         smtp.start();
         stack = RestoreStack.infrastructure();
         // the test's own publisher of requests on Kafka ("upstream", proven by its key) may restore into files
-        stack.startPlanner("--planner.access.principals.upstream=restore",
-                "--planner.access.keys.upstream=" + UPSTREAM_KEY);
+        stack.startPlanner(
+                "--planner.access.principals.upstream=restore", "--planner.access.keys.upstream=" + UPSTREAM_KEY);
         stack.startExporter();
         stack.startApi();
         stack.startNotifier(smtp.getSmtp().getPort());
@@ -99,8 +104,7 @@ class EmailDeliveryIT {
         var response = Http.post(api.resolve("/restores"), """
                 {"source": {"table": "invoices", "backupId": "b-mail"}, "requestedBy": "dana@example.com",
                  "destination": {"type": "FILE", "format": "CSV",
-                   "delivery": {"type": "EMAIL", "recipients": ["%s"], "message": "The invoices you asked for."}}}"""
-                .formatted(recipient));
+                   "delivery": {"type": "EMAIL", "recipients": ["%s"], "message": "The invoices you asked for."}}}""".formatted(recipient));
         assertThat(response.status()).as(response.body()).isEqualTo(202);
         return response.json();
     }
@@ -115,13 +119,15 @@ class EmailDeliveryIT {
     }
 
     static List<MimeMessage> mails(String recipient) throws Exception {
-        return java.util.Arrays.stream(smtp.getReceivedMessages()).filter(m -> {
-            try {
-                return m.getAllRecipients()[0].toString().equals(recipient);
-            } catch (jakarta.mail.MessagingException e) {
-                throw new IllegalStateException(e);
-            }
-        }).toList();
+        return java.util.Arrays.stream(smtp.getReceivedMessages())
+                .filter(m -> {
+                    try {
+                        return m.getAllRecipients()[0].toString().equals(recipient);
+                    } catch (jakarta.mail.MessagingException e) {
+                        throw new IllegalStateException(e);
+                    }
+                })
+                .toList();
     }
 
     static String token(String mail) {
@@ -133,14 +139,17 @@ class EmailDeliveryIT {
     static HttpResponse<byte[]> enter(URI api, String token, String passcode) throws Exception {
         var request = HttpRequest.newBuilder(api.resolve("/links/" + token))
                 .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString("passcode=" + URLEncoder.encode(passcode,
-                        StandardCharsets.UTF_8))).build();
+                .POST(HttpRequest.BodyPublishers.ofString(
+                        "passcode=" + URLEncoder.encode(passcode, StandardCharsets.UTF_8)))
+                .build();
         return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofByteArray());
     }
 
     static HttpResponse<String> page(URI api, String token) throws Exception {
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(api.resolve("/links/" + token)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        return HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(api.resolve("/links/" + token)).build(),
+                        HttpResponse.BodyHandlers.ofString());
     }
 
     /** A wrong passcode of the passcode alphabet (never equal to {@code right}). */
@@ -164,7 +173,9 @@ class EmailDeliveryIT {
         String mail = mailTo("alice@example.com");
         String token = token(mail);
         // (said by the authenticated caller, the local key, on behalf of whom the request names)
-        assertThat(mail).contains("local (for dana@example.com) shared a file").contains("The invoices you asked for.")
+        assertThat(mail)
+                .contains("local (for dana@example.com) shared a file")
+                .contains("The invoices you asked for.")
                 .contains("asks for a passcode");
         assertThat(mail).doesNotContain(passcode).doesNotContain(passcode.replace("-", ""));
         JsonNode view = Http.get(stack.apiUri("/restores/" + id)).json();
@@ -175,23 +186,32 @@ class EmailDeliveryIT {
         var page = page(stack.apiUri(""), token);
         assertThat(page.statusCode()).isEqualTo(200);
         assertThat(page.headers().firstValue("Content-Type").orElse("")).startsWith("text/html");
-        assertThat(page.body()).contains("<form method=\"post\"").contains("name=\"passcode\"")
+        assertThat(page.body())
+                .contains("<form method=\"post\"")
+                .contains("name=\"passcode\"")
                 .contains(ITEMS + " records");
 
         // and with the passcode (typed in lower case, without the dash) she downloads the file
         var download = enter(stack.apiUri(""), token, passcode.toLowerCase().replace("-", ""));
         assertThat(download.statusCode()).isEqualTo(200);
-        assertThat(download.headers().firstValue("Content-Disposition").orElse("")).contains("attachment");
+        assertThat(download.headers().firstValue("Content-Disposition").orElse(""))
+                .contains("attachment");
 
         // Then the file is the restore's file, byte for byte (its checksum), and holds every item of the backup,
         // while the download endpoint refuses it: a mailed file opens only through its link
-        assertThat(java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
-                .digest(download.body()))).isEqualTo(view.get("file").get("sha256").asString());
+        assertThat(java.util.HexFormat.of()
+                        .formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                                .digest(download.body())))
+                .isEqualTo(view.get("file").get("sha256").asString());
         assertThat(download.headers().firstValue("X-Checksum-SHA256").orElse(""))
                 .isEqualTo(view.get("file").get("sha256").asString());
-        assertThat(GranularRecoveryIT.get(stack.apiUri("/restores/" + id + "/download")).statusCode()).isEqualTo(403);
+        assertThat(GranularRecoveryIT.get(stack.apiUri("/restores/" + id + "/download"))
+                        .statusCode())
+                .isEqualTo(403);
         var rows = GranularRecoveryIT.read(new String(download.body(), StandardCharsets.UTF_8));
-        var expected = items.items(ITEMS).stream().map(GranularRecoveryIT::withoutEmptyStrings).toList();
+        var expected = items.items(ITEMS).stream()
+                .map(GranularRecoveryIT::withoutEmptyStrings)
+                .toList();
         assertThat(ItemDigests.of(rows, BackupFixtures.KEYS)).isEqualTo(ItemDigests.of(expected, BackupFixtures.KEYS));
 
         // and the right passcode opens it again
@@ -202,13 +222,20 @@ class EmailDeliveryIT {
         synchronized (logs) {
             logged = logs.toString(StandardCharsets.UTF_8);
         }
-        assertThat(logged).contains(id).doesNotContain(passcode).doesNotContain(passcode.replace("-", ""))
+        assertThat(logged)
+                .contains(id)
+                .doesNotContain(passcode)
+                .doesNotContain(passcode.replace("-", ""))
                 .doesNotContain(token);
         for (String topic : List.of(Topic.STATUS.topicName(), Topic.REQUESTS.topicName())) {
-            try (var log = new StatusLog(stack.kafka.bootstrapServers(), topic)) {
-                await().atMost(Duration.ofSeconds(20)).until(() -> log.all().stream().anyMatch(e -> e.raw().contains(id)));
-                assertThat(log.all()).allSatisfy(e -> assertThat(e.raw()).doesNotContain(passcode)
-                        .doesNotContain(passcode.replace("-", "")).doesNotContain(token));
+            try (var log = TopicRecorder.follow(stack.kafka.bootstrapServers(), topic)) {
+                await().atMost(Duration.ofSeconds(20))
+                        .until(() -> log.all().stream().anyMatch(e -> e.raw().contains(id)));
+                assertThat(log.all())
+                        .allSatisfy(e -> assertThat(e.raw())
+                                .doesNotContain(passcode)
+                                .doesNotContain(passcode.replace("-", ""))
+                                .doesNotContain(token));
             }
         }
     }
@@ -233,7 +260,7 @@ class EmailDeliveryIT {
         }
 
         // and restore-api restarts (both replicas stop, a new one starts)
-        for (var context : new ConfigurableApplicationContext[]{apiAt(first), second}) {
+        for (var context : new ConfigurableApplicationContext[] {apiAt(first), second}) {
             stack.stop(context);
         }
         var restarted = stack.startApi();
@@ -250,8 +277,12 @@ class EmailDeliveryIT {
         assertThat(locked.statusCode()).isEqualTo(423);
         assertThat(new String(locked.body(), StandardCharsets.UTF_8)).contains("locked");
         assertThat(page(third, token).statusCode()).isEqualTo(423);
-        var problem = HttpClient.newHttpClient().send(HttpRequest.newBuilder(third.resolve("/links/" + token))
-                .header("Accept", "application/problem+json").build(), HttpResponse.BodyHandlers.ofString());
+        var problem = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(third.resolve("/links/" + token))
+                                .header("Accept", "application/problem+json")
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(problem.statusCode()).isEqualTo(423);
         assertThat(problem.body()).contains("\"code\":\"LINK_LOCKED\"");
     }
@@ -261,7 +292,10 @@ class EmailDeliveryIT {
         // Given a restore-api replica whose links expire after 3 seconds, and a link it issued to carol
         var shortLived = stack.startApiReplica("--api.links.expiry=3s");
         URI api = RestoreStack.uri(shortLived, "");
-        String passcode = submit(api, "carol@example.com").get("emailLink").get("passcode").asString();
+        String passcode = submit(api, "carol@example.com")
+                .get("emailLink")
+                .get("passcode")
+                .asString();
         String token = token(mailTo("carol@example.com"));
 
         // When the link has expired
@@ -270,17 +304,19 @@ class EmailDeliveryIT {
         // Then the right passcode opens nothing, and the page says to ask for a new link
         var refused = enter(api, token, passcode);
         assertThat(refused.statusCode()).isEqualTo(410);
-        assertThat(new String(refused.body(), StandardCharsets.UTF_8)).contains("expired").contains("new one");
+        assertThat(new String(refused.body(), StandardCharsets.UTF_8))
+                .contains("expired")
+                .contains("new one");
     }
 
     @Test
     void rejectsAnEmailDeliveryPublishedToKafkaWithoutALink() throws Exception {
         // Given a request with email delivery published straight to restore.requests (no passcode exists)
         String id = "kafka-mail-" + UUID.randomUUID();
-        var request = new RestoreRequested(id, null, null, null, null, null,
-                Source.backup(RestoreStack.ACCOUNT, RestoreStack.REGION, "invoices", "b-mail"), new Scope.Full(),
-                new Destination.File("CSV", new Destination.Delivery.Email(List.of("eve@example.com"), null)), null, null)
-                .normalized(id, UUID.randomUUID().toString(), Instant.now());
+        var request = RestoreRequests.aRestore(id)
+                .fromBackup("invoices", "b-mail")
+                .toFile(new Destination.Delivery.Email(List.of("eve@example.com"), null))
+                .normalizedAt(Instant.now());
         publishAsUpstream(id, request);
 
         // Then it is rejected with the reason and the way to do it
@@ -297,15 +333,16 @@ class EmailDeliveryIT {
     void aMalformedWebhookIsRefusedAtEveryEdgeAndTheNextRestoreStillGetsItsEndMail() throws Exception {
         // When a webhook URL that is no URL, and one of the cloud metadata address, are submitted by REST
         var malformed = Http.post(stack.apiUri("/restores"), fileRestore("\"webhooks\": [\"http://a b/\"]"));
-        var metadata = Http.post(stack.apiUri("/restores"), fileRestore(
-                "\"webhooks\": [\"https://169.254.169.254/latest/meta-data/\"]"));
+        var metadata = Http.post(
+                stack.apiUri("/restores"),
+                fileRestore("\"webhooks\": [\"https://169.254.169.254/latest/meta-data/\"]"));
         // and the malformed one straight to restore.requests, bypassing REST
         String kafkaId = "kafka-hook-" + UUID.randomUUID();
-        var request = new RestoreRequested(kafkaId, null, null, null, null, null,
-                Source.backup(RestoreStack.ACCOUNT, RestoreStack.REGION, "invoices", "b-mail"), new Scope.Full(),
-                new Destination.File("CSV", new Destination.Delivery.Download()),
-                new io.dynarestore.contracts.request.Notify(null, List.of("http://a b/")), null)
-                .normalized(kafkaId, UUID.randomUUID().toString(), Instant.now());
+        var request = RestoreRequests.aRestore(kafkaId)
+                .fromBackup("invoices", "b-mail")
+                .toFile(new Destination.Delivery.Download())
+                .notifying(new Notify(null, List.of("http://a b/")))
+                .normalizedAt(Instant.now());
         publishAsUpstream(kafkaId, request);
 
         // Then each is refused naming the field
@@ -325,13 +362,16 @@ class EmailDeliveryIT {
         assertThat(next.status()).as(next.body()).isEqualTo(202);
         assertThat(mailTo("after-hooks@example.com")).contains("completed");
         // whose address dashboards never see: it is on the notifier's topic, not on restore.status
-        try (var statusLog = StatusLog.status(stack);
-             var notifications = new StatusLog(stack.kafka.bootstrapServers(), Topic.NOTIFICATIONS.topicName())) {
-            await().atMost(Duration.ofSeconds(30)).until(() -> notifications.all().stream()
-                    .anyMatch(e -> e.raw().contains("after-hooks@example.com")));
-            await().atMost(Duration.ofSeconds(30)).until(() -> statusLog.all().stream()
-                    .anyMatch(e -> "RestoreCompleted".equals(e.type())
-                            && next.json().get("restoreId").asString().equals(e.restoreId())));
+        try (var statusLog = stack.followStatus();
+                var notifications =
+                        TopicRecorder.follow(stack.kafka.bootstrapServers(), Topic.NOTIFICATIONS.topicName())) {
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() ->
+                            notifications.all().stream().anyMatch(e -> e.raw().contains("after-hooks@example.com")));
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> statusLog.all().stream()
+                            .anyMatch(e -> "RestoreCompleted".equals(e.type())
+                                    && next.json().get("restoreId").asString().equals(e.restoreId())));
             assertThat(statusLog.all()).noneSatisfy(e -> assertThat(e.raw()).contains("after-hooks@example.com"));
         }
     }
@@ -342,16 +382,20 @@ class EmailDeliveryIT {
         var rest = Http.post(stack.apiUri("/restores"), """
                 {"source": {"table": "invoices", "backupId": "b-mail"}, "requestedBy": "ann\\r\\nINFO forged rest line",
                  "destination": {"type": "FILE", "format": "CSV", "delivery": {"type": "DOWNLOAD"}}}""");
-        var cancel = Http.post(stack.apiUri("/restores/no-such-restore/cancel"),
+        var cancel = Http.post(
+                stack.apiUri("/restores/no-such-restore/cancel"),
                 "{\"reason\": \"stop\\r\\nINFO forged cancel line\"}");
-        try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<String, String>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafka.bootstrapServers()),
+        try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<String, String>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafka.bootstrapServers()),
                 new org.apache.kafka.common.serialization.StringSerializer(),
                 new org.apache.kafka.common.serialization.StringSerializer())) {
-            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>("restore.requests", "forge",
-                    "{\"restoreId\": \"forge\\r\\nINFO forged id line\", \"requestedBy\": \"x\\nINFO forged kafka line\","
-                            + " \"source\": {\"table\": \"invoices\\nINFO forged table line\", \"snapId\": \"s\\nINFO "
-                            + "forged snap line\"}, \"destination\": {\"type\": \"NEW_TABLE\"}}")).get();
+            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(
+                            "restore.requests",
+                            "forge",
+                            "{\"restoreId\": \"forge\\r\\nINFO forged id line\", \"requestedBy\": \"x\\nINFO forged kafka line\","
+                                    + " \"source\": {\"table\": \"invoices\\nINFO forged table line\", \"snapId\": \"s\\nINFO "
+                                    + "forged snap line\"}, \"destination\": {\"type\": \"NEW_TABLE\"}}"))
+                    .get();
         }
 
         // Then REST refuses both naming the field
@@ -360,9 +404,9 @@ class EmailDeliveryIT {
         assertThat(cancel.status()).isIn(400, 404);
         // and once the planner judged the Kafka request (it is a dead letter), no service wrote a line that begins
         // as forged
-        try (var deadLetters = new StatusLog(stack.kafka.bootstrapServers(), Topic.REQUESTS.dlt())) {
-            await().atMost(Duration.ofSeconds(30)).until(() -> deadLetters.all().stream()
-                    .anyMatch(e -> "forge".equals(e.key())));
+        try (var deadLetters = TopicRecorder.follow(stack.kafka.bootstrapServers(), Topic.REQUESTS.dlt())) {
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> deadLetters.all().stream().anyMatch(e -> "forge".equals(e.key())));
         }
         String logged;
         synchronized (logs) {
@@ -378,8 +422,10 @@ class EmailDeliveryIT {
 
     /** Publishes {@code request} as the upstream system does: named and signed with its key. */
     static void publishAsUpstream(String id, RestoreRequested request) {
-        try (var publisher = new EventPublisher(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                stack.kafka.bootstrapServers()), "upstream", UPSTREAM_KEY)) {
+        try (var publisher = new EventPublisher(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafka.bootstrapServers()),
+                "upstream",
+                UPSTREAM_KEY)) {
             EventPublisher.await(publisher.send(Topic.REQUESTS, id, request));
         }
     }

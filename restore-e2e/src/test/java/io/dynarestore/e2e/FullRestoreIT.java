@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.dynarestore.core.vault.Backup;
 import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.RandomItems;
+import io.dynarestore.testkit.TopicRecorder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,12 +25,12 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 class FullRestoreIT {
 
     static RestoreStack stack;
-    static StatusLog status;
+    static TopicRecorder status;
 
     @BeforeAll
     static void startStack() {
         stack = RestoreStack.start();
-        status = StatusLog.status(stack);
+        status = stack.followStatus();
     }
 
     @AfterAll
@@ -44,7 +45,14 @@ class FullRestoreIT {
         int count = 100_000;
         TableDescription source = BackupFixtures.createSourceTable(stack.dynalite.client(), "orders");
         var items = new RandomItems(2026, BackupFixtures.SHAPE);
-        Backup backup = BackupFixtures.writeBackup(stack, source, "b-100k", items, count, 5_000, 4_242,
+        Backup backup = BackupFixtures.writeBackup(
+                stack,
+                source,
+                "b-100k",
+                items,
+                count,
+                5_000,
+                4_242,
                 Instant.now().plus(Duration.ofDays(30)));
         assertThat(backup.itemCount()).isEqualTo(count);
 
@@ -60,7 +68,10 @@ class FullRestoreIT {
         // Then the restore reports every item written
         var done = Http.get(stack.apiUri("/restores/" + restoreId)).json();
         assertThat(done.get("itemsWritten").asLong()).isEqualTo(count);
-        assertThat(status.last(restoreId, "RestoreCompleted").get("itemsWritten").asLong()).isEqualTo(count);
+        assertThat(status.last(restoreId, "RestoreCompleted")
+                        .get("itemsWritten")
+                        .asLong())
+                .isEqualTo(count);
 
         // and a full scan of the new table equals the backup item for item
         var expected = new ArrayList<Map<String, AttributeValue>>(count);
@@ -74,20 +85,30 @@ class FullRestoreIT {
         assertThat(got).isEqualTo(want);
 
         // and the new table's key schema, indexes and billing equal the backup's
-        TableDescription restored = stack.dynalite.client().describeTable(b -> b.tableName("orders-restored")).table();
+        TableDescription restored = stack.dynalite
+                .client()
+                .describeTable(b -> b.tableName("orders-restored"))
+                .table();
         assertThat(restored.keySchema()).isEqualTo(source.keySchema());
         assertThat(restored.attributeDefinitions()).containsExactlyInAnyOrderElementsOf(source.attributeDefinitions());
         assertThat(restored.globalSecondaryIndexes()).singleElement().satisfies(g -> {
             assertThat(g.indexName()).isEqualTo("byG");
-            assertThat(g.keySchema()).isEqualTo(source.globalSecondaryIndexes().get(0).keySchema());
-            assertThat(g.projection()).isEqualTo(source.globalSecondaryIndexes().get(0).projection());
+            assertThat(g.keySchema())
+                    .isEqualTo(source.globalSecondaryIndexes().get(0).keySchema());
+            assertThat(g.projection())
+                    .isEqualTo(source.globalSecondaryIndexes().get(0).projection());
             assertThat(g.provisionedThroughput().writeCapacityUnits())
-                    .isEqualTo(source.globalSecondaryIndexes().get(0).provisionedThroughput().writeCapacityUnits());
+                    .isEqualTo(source.globalSecondaryIndexes()
+                            .get(0)
+                            .provisionedThroughput()
+                            .writeCapacityUnits());
         });
         assertThat(restored.localSecondaryIndexes()).singleElement().satisfies(l -> {
             assertThat(l.indexName()).isEqualTo("byL");
-            assertThat(l.keySchema()).isEqualTo(source.localSecondaryIndexes().get(0).keySchema());
-            assertThat(l.projection()).isEqualTo(source.localSecondaryIndexes().get(0).projection());
+            assertThat(l.keySchema())
+                    .isEqualTo(source.localSecondaryIndexes().get(0).keySchema());
+            assertThat(l.projection())
+                    .isEqualTo(source.localSecondaryIndexes().get(0).projection());
         });
         assertThat(billing(restored)).isEqualTo(billing(source));
         assertThat(restored.provisionedThroughput().readCapacityUnits())
@@ -97,7 +118,9 @@ class FullRestoreIT {
     }
 
     static BillingMode billing(TableDescription d) {
-        return d.billingModeSummary() == null ? BillingMode.PROVISIONED : d.billingModeSummary().billingMode();
+        return d.billingModeSummary() == null
+                ? BillingMode.PROVISIONED
+                : d.billingModeSummary().billingMode();
     }
 
     static void awaitState(String restoreId, String state, Duration timeout) {

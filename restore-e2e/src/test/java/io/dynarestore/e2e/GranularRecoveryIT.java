@@ -1,6 +1,5 @@
 package io.dynarestore.e2e;
 
-import io.dynarestore.testkit.LocalApi;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dynarestore.contracts.request.Scope;
@@ -8,6 +7,7 @@ import io.dynarestore.core.csv.ConsoleCsv;
 import io.dynarestore.core.filter.KeySchema;
 import io.dynarestore.core.filter.RecordFilter;
 import io.dynarestore.testkit.ItemDigests;
+import io.dynarestore.testkit.LocalApi;
 import io.dynarestore.testkit.RandomItems;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -62,28 +62,34 @@ class GranularRecoveryIT {
                  "destination": {"type": "FILE", "format": "CSV", "delivery": {"type": "DOWNLOAD"}}}""");
 
         // Then the restore reports the file, and the download is exactly the matching items
-        var filter = RecordFilter.compile(new Scope.Records(List.of(new Scope.KeyFilter(
-                new Scope.Condition("BeginsWith", List.of("p1")), null)), List.of()),
+        var filter = RecordFilter.compile(
+                new Scope.Records(
+                        List.of(new Scope.KeyFilter(new Scope.Condition("BeginsWith", List.of("p1")), null)),
+                        List.of()),
                 KeySchema.of(List.of("pk", "sk"), List.of("S", "N")));
-        var expected = items.items(ITEMS).stream().filter(filter::matches).map(GranularRecoveryIT::withoutEmptyStrings)
+        var expected = items.items(ITEMS).stream()
+                .filter(filter::matches)
+                .map(GranularRecoveryIT::withoutEmptyStrings)
                 .toList();
         JsonNode view = Http.get(stack.apiUri("/restores/" + id)).json();
         assertThat(view.get("strategy").asString()).isEqualTo("FILE_EXPORT");
         assertThat(view.get("itemsWritten").asLong()).isEqualTo(expected.size());
         assertThat(view.get("file").get("capped").asBoolean()).isFalse();
 
-        HttpResponse<byte[]> download = get(stack.apiUri(view.get("file").get("download").asString()));
+        HttpResponse<byte[]> download =
+                get(stack.apiUri(view.get("file").get("download").asString()));
         assertThat(download.statusCode()).isEqualTo(200);
         assertThat(download.headers().firstValue("Content-Type").orElse("")).startsWith("text/csv");
-        assertThat(download.headers().firstValue("Content-Disposition").orElse("")).contains("attachment")
+        assertThat(download.headers().firstValue("Content-Disposition").orElse(""))
+                .contains("attachment")
                 .contains(".csv");
         assertThat(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(download.body())))
                 .isEqualTo(view.get("file").get("sha256").asString())
                 .isEqualTo(download.headers().firstValue("X-Checksum-SHA256").orElse(""));
         String csv = new String(download.body(), java.nio.charset.StandardCharsets.UTF_8);
         assertThat(csv.lines().findFirst().orElseThrow()).startsWith("pk (S),sk (N),");
-        assertThat(ItemDigests.of(read(csv), BackupFixtures.KEYS)).isEqualTo(ItemDigests.of(expected,
-                BackupFixtures.KEYS));
+        assertThat(ItemDigests.of(read(csv), BackupFixtures.KEYS))
+                .isEqualTo(ItemDigests.of(expected, BackupFixtures.KEYS));
     }
 
     @Test
@@ -99,13 +105,16 @@ class GranularRecoveryIT {
         assertThat(file.get("capped").asBoolean()).isTrue();
         assertThat(file.get("note").asString()).contains("cap of " + CAP);
         var download = get(stack.apiUri("/restores/" + id + "/download"));
-        assertThat(read(new String(download.body(), java.nio.charset.StandardCharsets.UTF_8))).hasSize(CAP);
+        assertThat(read(new String(download.body(), java.nio.charset.StandardCharsets.UTF_8)))
+                .hasSize(CAP);
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-            "a point in time | {\"table\": \"orders\", \"pointInTime\": \"latest\"} | {\"type\": \"DOWNLOAD\"} | /source/pointInTime",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "a point in time | {\"table\": \"orders\", \"pointInTime\": \"latest\"} | {\"type\": \"DOWNLOAD\"} | /source/pointInTime",
+            })
     void refusesWhatGranularRecoveryDoesNotOffer(String name, String source, String delivery, String field)
             throws Exception {
         var response = Http.post(stack.apiUri("/restores"), """
@@ -122,9 +131,12 @@ class GranularRecoveryIT {
     }
 
     static HttpResponse<byte[]> get(URI uri) throws Exception {
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(uri)
-                .header(LocalApi.HEADER, LocalApi.KEY).build(),
-                HttpResponse.BodyHandlers.ofByteArray());
+        return HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(uri)
+                                .header(LocalApi.HEADER, LocalApi.KEY)
+                                .build(),
+                        HttpResponse.BodyHandlers.ofByteArray());
     }
 
     static Map<String, AttributeValue> withoutEmptyStrings(Map<String, AttributeValue> item) {

@@ -51,18 +51,32 @@ final class HeadlessChromium implements AutoCloseable {
     HeadlessChromium(URI page, Path profile) throws Exception {
         int port = Ports.free();
         Files.createDirectories(profile);
-        process = new ProcessBuilder(binary().orElseThrow().toString(), "--headless=new", "--no-sandbox",
-                "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage", "--no-first-run",
-                "--window-size=1400,1100", "--remote-debugging-port=" + port, "--remote-allow-origins=*",
-                "--user-data-dir=" + profile, page.toString())
-                .redirectErrorStream(true).redirectOutput(profile.resolve("chromium.log").toFile()).start();
+        process = new ProcessBuilder(
+                        binary().orElseThrow().toString(),
+                        "--headless=new",
+                        "--no-sandbox",
+                        "--disable-gpu",
+                        "--disable-background-networking",
+                        "--disable-dev-shm-usage",
+                        "--no-first-run",
+                        "--window-size=1400,1100",
+                        "--remote-debugging-port=" + port,
+                        "--remote-allow-origins=*",
+                        "--user-data-dir=" + profile,
+                        page.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(profile.resolve("chromium.log").toFile())
+                .start();
         var http = HttpClient.newHttpClient();
         String ws = null;
         Instant deadline = Instant.now().plusSeconds(30);
         while (ws == null && Instant.now().isBefore(deadline)) {
             try {
-                var list = JSON.readTree(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
-                        + "/json/list")).build(), HttpResponse.BodyHandlers.ofString()).body());
+                var list = JSON.readTree(http.send(
+                                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/json/list"))
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString())
+                        .body());
                 for (JsonNode target : list) {
                     if ("page".equals(target.get("type").asString())) {
                         ws = target.get("webSocketDebuggerUrl").asString();
@@ -73,9 +87,12 @@ final class HeadlessChromium implements AutoCloseable {
             }
         }
         if (ws == null) {
-            throw new IllegalStateException("chromium did not open its DevTools port; see " + profile.resolve("chromium.log"));
+            throw new IllegalStateException(
+                    "chromium did not open its DevTools port; see " + profile.resolve("chromium.log"));
         }
-        socket = http.newWebSocketBuilder().buildAsync(URI.create(ws), new Listener()).get(10, TimeUnit.SECONDS);
+        socket = http.newWebSocketBuilder()
+                .buildAsync(URI.create(ws), new Listener())
+                .get(10, TimeUnit.SECONDS);
     }
 
     private final class Listener implements WebSocket.Listener {
@@ -117,8 +134,8 @@ final class HeadlessChromium implements AutoCloseable {
 
     /** Runs {@code js} in the page (awaiting a promise) and returns its value. */
     JsonNode eval(String js) throws Exception {
-        JsonNode result = send("Runtime.evaluate", Map.of("expression", js, "awaitPromise", true,
-                "returnByValue", true));
+        JsonNode result =
+                send("Runtime.evaluate", Map.of("expression", js, "awaitPromise", true, "returnByValue", true));
         if (result.has("exceptionDetails")) {
             throw new IllegalStateException("page script failed: " + result.get("exceptionDetails"));
         }
@@ -135,8 +152,8 @@ final class HeadlessChromium implements AutoCloseable {
             }
             Thread.sleep(200);
         }
-        throw new AssertionError("the page never showed " + condition + "; it shows: "
-                + eval("document.body.innerText.slice(0, 2000)"));
+        throw new AssertionError(
+                "the page never showed " + condition + "; it shows: " + eval("document.body.innerText.slice(0, 2000)"));
     }
 
     void screenshot(Path file) throws Exception {

@@ -5,7 +5,6 @@ import io.dynarestore.core.vault.BackupWriter;
 import io.dynarestore.core.vault.ExportLine;
 import io.dynarestore.core.vault.IncrementalExportWriter;
 import io.dynarestore.core.vault.VaultLayout;
-import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.RandomHistory;
 import io.dynarestore.testkit.RandomItems;
 import java.time.Instant;
@@ -15,8 +14,8 @@ import java.util.Map;
 import java.util.Random;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
-import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /** Tables with a random history in the vault: a base backup and incremental exports over it. */
 final class HistoryFixtures {
@@ -24,15 +23,13 @@ final class HistoryFixtures {
     static final long SECOND = 1_000_000L;
     private static final String[] KEY_TYPES = {"S", "N", "B"};
 
-    private HistoryFixtures() {
-    }
+    private HistoryFixtures() {}
 
     /** A random key shape: partition key of any key type, a sort key or none. */
     static RandomItems.Shape shape(Random r) {
         String pkType = KEY_TYPES[r.nextInt(3)];
         boolean sorted = r.nextInt(4) > 0;
-        return new RandomItems.Shape("id", pkType, sorted ? "at" : null, KEY_TYPES[r.nextInt(3)],
-                java.util.Map.of());
+        return new RandomItems.Shape("id", pkType, sorted ? "at" : null, KEY_TYPES[r.nextInt(3)], java.util.Map.of());
     }
 
     /** The description of a provisioned table with this shape, as DescribeTable would give it. */
@@ -41,23 +38,33 @@ final class HistoryFixtures {
                 + shape.partitionType() + "\"}");
         var keys = new StringBuilder("{\"AttributeName\":\"" + shape.partitionKey() + "\",\"KeyType\":\"HASH\"}");
         if (shape.sortKey() != null) {
-            defs.append(",{\"AttributeName\":\"").append(shape.sortKey()).append("\",\"AttributeType\":\"")
-                    .append(shape.sortType()).append("\"}");
+            defs.append(",{\"AttributeName\":\"")
+                    .append(shape.sortKey())
+                    .append("\",\"AttributeType\":\"")
+                    .append(shape.sortType())
+                    .append("\"}");
             keys.append(",{\"AttributeName\":\"").append(shape.sortKey()).append("\",\"KeyType\":\"RANGE\"}");
         }
-        return SdkJson.fromJson("{\"TableName\":\"" + table + "\",\"AttributeDefinitions\":[" + defs
-                + "],\"KeySchema\":[" + keys + "],\"TableStatus\":\"ACTIVE\","
-                + "\"TableArn\":\"arn:aws:dynamodb:us-east-1:000000000000:table/" + table + "\","
-                + "\"ProvisionedThroughput\":{\"ReadCapacityUnits\":5,\"WriteCapacityUnits\":5}}",
+        return SdkJson.fromJson(
+                "{\"TableName\":\"" + table + "\",\"AttributeDefinitions\":[" + defs
+                        + "],\"KeySchema\":[" + keys + "],\"TableStatus\":\"ACTIVE\","
+                        + "\"TableArn\":\"arn:aws:dynamodb:us-east-1:000000000000:table/" + table + "\","
+                        + "\"ProvisionedThroughput\":{\"ReadCapacityUnits\":5,\"WriteCapacityUnits\":5}}",
                 TableDescription.builder());
     }
 
     /** Writes the base backup at {@code t0} and exports over the history; returns the export ranges. */
-    static List<long[]> writeToVault(RestoreStack stack, String table, RandomItems.Shape shape, RandomHistory history,
-                                     long t0, long end, Random r) {
+    static List<long[]> writeToVault(
+            RestoreStack stack,
+            String table,
+            RandomItems.Shape shape,
+            RandomHistory history,
+            long t0,
+            long end,
+            Random r) {
         var layout = new VaultLayout(RestoreStack.BUCKET, "");
-        var backup = new BackupWriter(stack.s3.client(), layout, RestoreStack.ACCOUNT, RestoreStack.REGION, table,
-                "base", 1 + r.nextInt(25));
+        var backup = new BackupWriter(
+                stack.s3.client(), layout, RestoreStack.ACCOUNT, RestoreStack.REGION, table, "base", 1 + r.nextInt(25));
         try (var part = backup.openPart()) {
             history.base().forEach(part::write);
         }
@@ -70,7 +77,7 @@ final class HistoryFixtures {
             boolean gap = n > 0 && r.nextInt(8) == 0;
             if (!gap) {
                 writeExport(stack, layout, table, "x" + n, history, cursor, cursor + length, r.nextInt(4) == 0);
-                ranges.add(new long[]{cursor, cursor + length});
+                ranges.add(new long[] {cursor, cursor + length});
             }
             n++;
             cursor += length;
@@ -78,10 +85,26 @@ final class HistoryFixtures {
         return ranges;
     }
 
-    static void writeExport(RestoreStack stack, VaultLayout layout, String table, String id, RandomHistory history,
-                            long from, long to, boolean compacted) {
-        var writer = new IncrementalExportWriter(stack.s3.client(), layout, RestoreStack.ACCOUNT, RestoreStack.REGION,
-                table, id, instant(from), instant(to), 1 + new Random(from).nextInt(30), compacted);
+    static void writeExport(
+            RestoreStack stack,
+            VaultLayout layout,
+            String table,
+            String id,
+            RandomHistory history,
+            long from,
+            long to,
+            boolean compacted) {
+        var writer = new IncrementalExportWriter(
+                stack.s3.client(),
+                layout,
+                RestoreStack.ACCOUNT,
+                RestoreStack.REGION,
+                table,
+                id,
+                instant(from),
+                instant(to),
+                1 + new Random(from).nextInt(30),
+                compacted);
         var lines = history.writesIn(from, to, compacted);
         try (var part = writer.openPart()) {
             for (RandomHistory.Write w : lines) {
@@ -99,36 +122,47 @@ final class HistoryFixtures {
      * A table with a history in the vault (a base backup at {@code t0} in files of {@code linesPerFile},
      * three exports of 31 s over it) and, created in dynalite, its live state at the end of the history.
      */
-    static void liveTable(RestoreStack stack, String name, RandomHistory history, RandomItems.Shape shape, long t0,
-                          int linesPerFile) {
+    static void liveTable(
+            RestoreStack stack,
+            String name,
+            RandomHistory history,
+            RandomItems.Shape shape,
+            long t0,
+            int linesPerFile) {
         var layout = new VaultLayout(RestoreStack.BUCKET, "");
-        var backup = new BackupWriter(stack.s3.client(), layout, RestoreStack.ACCOUNT, RestoreStack.REGION, name,
-                "base", linesPerFile);
+        var backup = new BackupWriter(
+                stack.s3.client(), layout, RestoreStack.ACCOUNT, RestoreStack.REGION, name, "base", linesPerFile);
         try (var part = backup.openPart()) {
             history.base().forEach(part::write);
         }
         backup.finish(description(name, shape), List.of(), null, instant(t0), null);
         for (int e = 0; e < 3; e++) {
-            writeExport(stack, layout, name, "x" + e, history, t0 + e * 31 * SECOND, t0 + (e + 1) * 31 * SECOND,
-                    false);
+            writeExport(stack, layout, name, "x" + e, history, t0 + e * 31 * SECOND, t0 + (e + 1) * 31 * SECOND, false);
         }
         createTable(stack, name);
         put(stack, name, history.imageBefore(Long.MAX_VALUE).values());
     }
 
     static void createTable(RestoreStack stack, String name) {
-        stack.dynalite.client().createTable(b -> b.tableName(name)
-                .attributeDefinitions(a -> a.attributeName("pk").attributeType("S"),
-                        a -> a.attributeName("sk").attributeType("N"))
-                .keySchema(k -> k.attributeName("pk").keyType("HASH"), k -> k.attributeName("sk").keyType("RANGE"))
-                .provisionedThroughput(p -> p.readCapacityUnits(5L).writeCapacityUnits(5L)));
+        stack.dynalite
+                .client()
+                .createTable(b -> b.tableName(name)
+                        .attributeDefinitions(
+                                a -> a.attributeName("pk").attributeType("S"),
+                                a -> a.attributeName("sk").attributeType("N"))
+                        .keySchema(
+                                k -> k.attributeName("pk").keyType("HASH"),
+                                k -> k.attributeName("sk").keyType("RANGE"))
+                        .provisionedThroughput(p -> p.readCapacityUnits(5L).writeCapacityUnits(5L)));
         io.dynarestore.testkit.Dynalite.awaitActive(stack.dynalite.client(), name);
     }
 
     static void put(RestoreStack stack, String table, Iterable<Map<String, AttributeValue>> items) {
         var batch = new ArrayList<WriteRequest>();
         for (var item : items) {
-            batch.add(WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build());
+            batch.add(WriteRequest.builder()
+                    .putRequest(PutRequest.builder().item(item).build())
+                    .build());
             if (batch.size() == 25) {
                 var copy = List.copyOf(batch);
                 stack.dynalite.client().batchWriteItem(b -> b.requestItems(Map.of(table, copy)));
@@ -139,5 +173,4 @@ final class HistoryFixtures {
             stack.dynalite.client().batchWriteItem(b -> b.requestItems(Map.of(table, batch)));
         }
     }
-
 }

@@ -1,11 +1,12 @@
 package io.dynarestore.e2e;
 
-import io.dynarestore.testkit.LocalApi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.dynarestore.contracts.Topic;
+import io.dynarestore.testkit.LocalApi;
 import io.dynarestore.testkit.RandomItems;
+import io.dynarestore.testkit.TopicRecorder;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -18,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -46,35 +46,80 @@ class InputFuzzIT {
     static RestoreStack stack;
     static com.icegreen.greenmail.util.GreenMail smtp;
     static final List<org.springframework.context.ConfigurableApplicationContext> services = new ArrayList<>();
-    static StatusLog status;
-    static StatusLog requestDeadLetters;
-    static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    static TopicRecorder status;
+    static TopicRecorder requestDeadLetters;
+    static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    static final String[] PATHS = {"/restores/%s", "/restores/%s/events", "/restores/%s/download",
-            "/tables/%s/backups", "/tables/%s/pitr-windows", "/tables/%s/calendar?month=%s", "/tables/%s/exports",
-            "/links/%s", "/restores?table=%s&state=%s&limit=%s&cursor=%s&since=%s", "/tables?account=%s&region=%s",
-            "/accounts", "/%s"};
-    static final String[] ODD = {"..", "../../etc/passwd", "%2e%2e%2f", "orders", "a b", "ñ", "%00", "x".repeat(300),
-            "RUNNING", "-1", "0", "99999999999", "2026-13", "2026-11", "'; DROP TABLE x; --", "<script>", "%", "%zz",
-            "latest", "\u202e", "$", "{}", "null"};
+    static final String[] PATHS = {
+        "/restores/%s",
+        "/restores/%s/events",
+        "/restores/%s/download",
+        "/tables/%s/backups",
+        "/tables/%s/pitr-windows",
+        "/tables/%s/calendar?month=%s",
+        "/tables/%s/exports",
+        "/links/%s",
+        "/restores?table=%s&state=%s&limit=%s&cursor=%s&since=%s",
+        "/tables?account=%s&region=%s",
+        "/accounts",
+        "/%s"
+    };
+    static final String[] ODD = {
+        "..",
+        "../../etc/passwd",
+        "%2e%2e%2f",
+        "orders",
+        "a b",
+        "ñ",
+        "%00",
+        "x".repeat(300),
+        "RUNNING",
+        "-1",
+        "0",
+        "99999999999",
+        "2026-13",
+        "2026-11",
+        "'; DROP TABLE x; --",
+        "<script>",
+        "%",
+        "%zz",
+        "latest",
+        "\u202e",
+        "$",
+        "{}",
+        "null"
+    };
 
     @BeforeAll
     static void startStack() throws Exception {
-        smtp = new com.icegreen.greenmail.util.GreenMail(new com.icegreen.greenmail.util.ServerSetup(
-                io.dynarestore.testkit.Ports.free(), "127.0.0.1", "smtp"));
+        smtp = new com.icegreen.greenmail.util.GreenMail(
+                new com.icegreen.greenmail.util.ServerSetup(io.dynarestore.testkit.Ports.free(), "127.0.0.1", "smtp"));
         smtp.start();
         stack = RestoreStack.infrastructure();
         services.add(stack.startPlanner());
         services.add(stack.startWriter());
-        services.add(stack.startApi("--api.exports.allowed-locations=exports",
-                "--api.limits.submissions-per-minute=100000", "--api.limits.submission-burst=100000"));
-        services.add(stack.startNotifier(smtp.getSmtp().getPort(), "--notifier.retries.max-attempts=2",
-                "--notifier.retries.initial-backoff=100ms", "--notifier.webhooks.timeout=1s"));
-        status = StatusLog.status(stack);
-        requestDeadLetters = new StatusLog(stack.kafka.bootstrapServers(), Topic.REQUESTS.dlt());
+        services.add(stack.startApi(
+                "--api.exports.allowed-locations=exports",
+                "--api.limits.submissions-per-minute=100000",
+                "--api.limits.submission-burst=100000"));
+        services.add(stack.startNotifier(
+                smtp.getSmtp().getPort(),
+                "--notifier.retries.max-attempts=2",
+                "--notifier.retries.initial-backoff=100ms",
+                "--notifier.webhooks.timeout=1s"));
+        status = stack.followStatus();
+        requestDeadLetters = TopicRecorder.follow(stack.kafka.bootstrapServers(), Topic.REQUESTS.dlt());
         var source = BackupFixtures.createSourceTable(stack.dynalite.client(), "orders");
-        BackupFixtures.writeItems(stack, source, "b-fuzz", new RandomItems(31, BackupFixtures.SHAPE).items(400), 200,
-                List.of(), null, null);
+        BackupFixtures.writeItems(
+                stack,
+                source,
+                "b-fuzz",
+                new RandomItems(31, BackupFixtures.SHAPE).items(400),
+                200,
+                List.of(),
+                null,
+                null);
     }
 
     @AfterAll
@@ -114,11 +159,15 @@ class InputFuzzIT {
         // Given 5 MB bodies, declared and streamed without a length
         byte[] huge = new byte[5 << 20];
         java.util.Arrays.fill(huge, (byte) '{');
-        for (var publisher : List.of(HttpRequest.BodyPublishers.ofByteArray(huge),
+        for (var publisher : List.of(
+                HttpRequest.BodyPublishers.ofByteArray(huge),
                 HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(huge)))) {
-            var response = HTTP.send(HttpRequest.newBuilder(stack.apiUri("/restores"))
-                .header(LocalApi.HEADER, LocalApi.KEY)
-                    .header("Content-Type", "application/json").POST(publisher).build(),
+            var response = HTTP.send(
+                    HttpRequest.newBuilder(stack.apiUri("/restores"))
+                            .header(LocalApi.HEADER, LocalApi.KEY)
+                            .header("Content-Type", "application/json")
+                            .POST(publisher)
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
 
             // Then each is refused as too large, with problem details
@@ -131,8 +180,10 @@ class InputFuzzIT {
     void sendsGarbledKafkaMessagesToTheDeadLetterTopicOrRejectsThemAndKeepsConsuming() throws Exception {
         var random = new Random(4242);
         int rejectable = 0;
-        try (var producer = new KafkaProducer<>(Map.<String, Object>of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                stack.kafka.bootstrapServers()), new StringSerializer(), new ByteArraySerializer())) {
+        try (var producer = new KafkaProducer<>(
+                Map.<String, Object>of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafka.bootstrapServers()),
+                new StringSerializer(),
+                new ByteArraySerializer())) {
             for (int i = 0; i < KAFKA_CASES; i++) {
                 boolean command = i % 4 == 0;
                 String topic = command ? Topic.COMMANDS.topicName() : Topic.REQUESTS.topicName();
@@ -142,12 +193,15 @@ class InputFuzzIT {
                     value = new byte[random.nextInt(200)];
                     random.nextBytes(value);
                 } else if (command) {
-                    value = ("{\"type\": \"CancelRequested\", \"restoreId\": " + ODD[random.nextInt(ODD.length)].length()
-                            + ", \"eventId\": []}").getBytes(StandardCharsets.UTF_8);
+                    value = ("{\"type\": \"CancelRequested\", \"restoreId\": "
+                                    + ODD[random.nextInt(ODD.length)].length() + ", \"eventId\": []}")
+                            .getBytes(StandardCharsets.UTF_8);
                 } else {
                     // a request with a usable restore id and a broken rest: it must come back as RestoreRejected
-                    value = ("{\"restoreId\": \"" + id + "\", \"source\": {\"table\": \"" + ODD[random.nextInt(ODD.length)]
-                            .replace("\"", "") + "\", \"backupId\": " + random.nextInt() + "}}").getBytes(StandardCharsets.UTF_8);
+                    value = ("{\"restoreId\": \"" + id + "\", \"source\": {\"table\": \""
+                                    + ODD[random.nextInt(ODD.length)].replace("\"", "") + "\", \"backupId\": "
+                                    + random.nextInt() + "}}")
+                            .getBytes(StandardCharsets.UTF_8);
                     rejectable++;
                 }
                 producer.send(new ProducerRecord<>(topic, random.nextInt(3) == 0 ? null : id, value));
@@ -156,17 +210,25 @@ class InputFuzzIT {
         }
         int expectedRejections = rejectable;
         // Then every broken request with a usable id is rejected with a reason, the rest are dead letters
-        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
-            long rejected = status.all().stream().filter(e -> "RestoreRejected".equals(e.type())
-                    && e.restoreId() != null && e.restoreId().startsWith("fuzz-")).count();
-            assertThat(rejected).isGreaterThanOrEqualTo(expectedRejections);
-        });
-        assertThat(status.all().stream().filter(e -> "RestoreRejected".equals(e.type())
-                && e.restoreId() != null && e.restoreId().startsWith("fuzz-")))
+        await().atMost(Duration.ofMinutes(2))
+                .pollInterval(Duration.ofMillis(500))
+                .untilAsserted(() -> {
+                    long rejected = status.all().stream()
+                            .filter(e -> "RestoreRejected".equals(e.type())
+                                    && e.restoreId() != null
+                                    && e.restoreId().startsWith("fuzz-"))
+                            .count();
+                    assertThat(rejected).isGreaterThanOrEqualTo(expectedRejections);
+                });
+        assertThat(status.all().stream()
+                        .filter(e -> "RestoreRejected".equals(e.type())
+                                && e.restoreId() != null
+                                && e.restoreId().startsWith("fuzz-")))
                 .allSatisfy(e -> assertThat(e.json().get("reason").asString()).isNotBlank());
-        await().atMost(Duration.ofMinutes(1)).until(() -> !requestDeadLetters.all().isEmpty());
-        System.out.println("Kafka fuzz: " + KAFKA_CASES + " messages, " + expectedRejections + " rejected with a reason, "
-                + requestDeadLetters.all().size() + " on " + Topic.REQUESTS.dlt());
+        await().atMost(Duration.ofMinutes(1))
+                .until(() -> !requestDeadLetters.all().isEmpty());
+        System.out.println("Kafka fuzz: " + KAFKA_CASES + " messages, " + expectedRejections
+                + " rejected with a reason, " + requestDeadLetters.all().size() + " on " + Topic.REQUESTS.dlt());
         assertHealthyAndRestoring("after-kafka");
     }
 
@@ -175,32 +237,45 @@ class InputFuzzIT {
         var hostile = new io.dynarestore.testkit.HostileFields(1818);
         var statuses = new TreeMap<Integer, Integer>();
         var failures = new ArrayList<String>();
-        try (var producer = new KafkaProducer<>(Map.<String, Object>of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                stack.kafka.bootstrapServers()), new StringSerializer(), new StringSerializer())) {
+        try (var producer = new KafkaProducer<>(
+                Map.<String, Object>of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafka.bootstrapServers()),
+                new StringSerializer(),
+                new StringSerializer())) {
             for (int i = 0; i < HOSTILE_CASES; i++) {
                 String url = q(hostile.url());
                 String email = q(hostile.email());
                 String time = q(hostile.time());
                 String id = hostile.restoreId();
                 String request = "{\"restoreId\": " + q(id) + ", \"requestedBy\": " + q(hostile.restoreId())
-                        + ", \"source\": {\"table\": \"orders\", " + (i % 2 == 0 ? "\"backupId\": \"b-fuzz\""
-                        : "\"pointInTime\": " + time) + "}, \"destination\": {\"type\": \"NEW_TABLE\", \"tableName\": "
-                        + "\"hostile-" + i + "\"}, \"notify\": {\"webhooks\": [" + url + "], \"emails\": [" + email + "]}}";
+                        + ", \"source\": {\"table\": \"orders\", "
+                        + (i % 2 == 0 ? "\"backupId\": \"b-fuzz\"" : "\"pointInTime\": " + time)
+                        + "}, \"destination\": {\"type\": \"NEW_TABLE\", \"tableName\": "
+                        + "\"hostile-" + i + "\"}, \"notify\": {\"webhooks\": [" + url + "], \"emails\": [" + email
+                        + "]}}";
                 HttpRequest call = switch (i % 6) {
                     case 0 -> post("/restores", request);
-                    case 1 -> post("/restores/preview", "{\"source\": {\"table\": \"orders\", \"pointInTime\": "
-                            + time + "}, \"limit\": 3}");
-                    case 2 -> post("/tables/orders/exports", "{\"s3Uri\": \"s3://exports/x/AWSDynamoDB/e-" + i
-                            + "/\", \"tableDescription\": " + hostile.tableDescription() + "}");
-                    case 3 -> get("/restores?since=" + enc(hostile.time()) + "&until=" + enc(hostile.time())
-                            + "&table=" + enc(id));
-                    case 4 -> post("/restores/" + enc(id) + "/cancel", "{\"requestedBy\": " + q(hostile.restoreId())
-                            + ", \"reason\": " + time + "}");
-                    default -> get("/tables/orders/pitr-windows?from=" + enc(hostile.time()) + "&to="
-                            + enc(hostile.time()));
+                    case 1 ->
+                        post(
+                                "/restores/preview",
+                                "{\"source\": {\"table\": \"orders\", \"pointInTime\": " + time + "}, \"limit\": 3}");
+                    case 2 ->
+                        post(
+                                "/tables/orders/exports",
+                                "{\"s3Uri\": \"s3://exports/x/AWSDynamoDB/e-" + i + "/\", \"tableDescription\": "
+                                        + hostile.tableDescription() + "}");
+                    case 3 ->
+                        get("/restores?since=" + enc(hostile.time()) + "&until=" + enc(hostile.time()) + "&table="
+                                + enc(id));
+                    case 4 ->
+                        post(
+                                "/restores/" + enc(id) + "/cancel",
+                                "{\"requestedBy\": " + q(hostile.restoreId()) + ", \"reason\": " + time + "}");
+                    default ->
+                        get("/tables/orders/pitr-windows?from=" + enc(hostile.time()) + "&to=" + enc(hostile.time()));
                 };
                 try {
-                    int code = HTTP.send(call, HttpResponse.BodyHandlers.discarding()).statusCode();
+                    int code = HTTP.send(call, HttpResponse.BodyHandlers.discarding())
+                            .statusCode();
                     statuses.merge(code, 1, Integer::sum);
                     if (code >= 500) {
                         failures.add(call.method() + " " + call.uri() + " -> " + code);
@@ -209,28 +284,48 @@ class InputFuzzIT {
                     failures.add(call.method() + " " + call.uri() + ": " + e);
                 }
                 // the same hostile request straight to Kafka, with a header id and a principal it cannot prove
-                var record = new ProducerRecord<String, String>(i % 5 == 0 ? Topic.COMMANDS.topicName()
-                        : Topic.REQUESTS.topicName(), id.isEmpty() ? null : id, i % 5 == 0 ? "{\"type\": "
-                        + "\"CancelRequested\", \"restoreId\": " + q(id) + ", \"reason\": " + time + "}" : request);
+                var record = new ProducerRecord<String, String>(
+                        i % 5 == 0 ? Topic.COMMANDS.topicName() : Topic.REQUESTS.topicName(),
+                        id.isEmpty() ? null : id,
+                        i % 5 == 0
+                                ? "{\"type\": " + "\"CancelRequested\", \"restoreId\": " + q(id) + ", \"reason\": "
+                                        + time + "}"
+                                : request);
                 record.headers().add("dynarestore_restore-id", id.getBytes(StandardCharsets.UTF_8));
-                record.headers().add(io.dynarestore.contracts.access.Access.PRINCIPAL_HEADER,
-                        hostile.restoreId().getBytes(StandardCharsets.UTF_8));
+                record.headers()
+                        .add(
+                                io.dynarestore.contracts.access.Access.PRINCIPAL_HEADER,
+                                hostile.restoreId().getBytes(StandardCharsets.UTF_8));
                 producer.send(record);
             }
             producer.flush();
         }
         // and as far as the notifier: targets no intake would take, for restores that end
-        try (var publisher = new io.dynarestore.core.kafka.EventPublisher(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafka.bootstrapServers()), "fuzz")) {
+        try (var publisher = new io.dynarestore.core.kafka.EventPublisher(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafka.bootstrapServers()), "fuzz")) {
             for (int i = 0; i < NOTIFIER_CASES; i++) {
                 String id = "hostile-notice-" + i;
-                var targets = new io.dynarestore.contracts.notifications.NotificationsRequested("e-" + i, id, 1,
-                        java.time.Instant.now(), List.of(hostile.email()), List.of(hostile.url(), hostile.url()));
+                var targets = new io.dynarestore.contracts.notifications.NotificationsRequested(
+                        "e-" + i,
+                        id,
+                        1,
+                        java.time.Instant.now(),
+                        List.of(hostile.email()),
+                        List.of(hostile.url(), hostile.url()));
                 io.dynarestore.core.kafka.EventPublisher.await(publisher.send(Topic.NOTIFICATIONS, id, targets));
-                var accepted = new io.dynarestore.contracts.request.RestoreRequested(id, null, null, null, null, null,
-                        io.dynarestore.contracts.request.Source.backup("000000000000", "us-east-1", "orders", "b-x"),
-                        null, new io.dynarestore.contracts.request.Destination.NewTable(null, null, "t", null),
-                        new io.dynarestore.contracts.request.Notify(List.of("x@example.com"), null), null)
+                var accepted = new io.dynarestore.contracts.request.RestoreRequested(
+                                id,
+                                null,
+                                null,
+                                null,
+                                null,
+                                null,
+                                io.dynarestore.contracts.request.Source.backup(
+                                        "000000000000", "us-east-1", "orders", "b-x"),
+                                null,
+                                new io.dynarestore.contracts.request.Destination.NewTable(null, null, "t", null),
+                                new io.dynarestore.contracts.request.Notify(List.of("x@example.com"), null),
+                                null)
                         .normalized(id, "e", java.time.Instant.now());
                 publisher.send(Topic.STATUS, id, io.dynarestore.contracts.status.RestoreAccepted.of(accepted));
                 publisher.send(Topic.STATUS, id, io.dynarestore.contracts.status.RestoreFailed.of(id, "fuzzed", 0));
@@ -241,13 +336,19 @@ class InputFuzzIT {
                 + ") and Kafka messages, " + NOTIFIER_CASES + " restores with hostile notification targets");
         assertThat(failures).isEmpty();
         // every notice of the hostile restores is finished (delivered or abandoned) and the notifier goes on
-        var notifications = new StatusLog(stack.kafka.bootstrapServers(), Topic.NOTIFICATIONS.topicName());
+        var notifications = TopicRecorder.follow(stack.kafka.bootstrapServers(), Topic.NOTIFICATIONS.topicName());
         try (notifications) {
-            await().atMost(Duration.ofMinutes(2)).untilAsserted(() -> assertThat(notifications.all().stream()
-                    .filter(e -> e.restoreId() != null && e.restoreId().startsWith("hostile-notice-")
-                            && e.type() != null && e.type().startsWith("Notification") && !e.type().equals(
-                            "NotificationsRequested")).map(StatusLog.Entry::restoreId).distinct().count())
-                    .isEqualTo(NOTIFIER_CASES));
+            await().atMost(Duration.ofMinutes(2))
+                    .untilAsserted(() -> assertThat(notifications.all().stream()
+                                    .filter(e -> e.restoreId() != null
+                                            && e.restoreId().startsWith("hostile-notice-")
+                                            && e.type() != null
+                                            && e.type().startsWith("Notification")
+                                            && !e.type().equals("NotificationsRequested"))
+                                    .map(TopicRecorder.Entry::restoreId)
+                                    .distinct()
+                                    .count())
+                            .isEqualTo(NOTIFIER_CASES));
         }
         assertHealthyAndRestoring("after-hostile");
     }
@@ -261,14 +362,20 @@ class InputFuzzIT {
     }
 
     static HttpRequest post(String path, String body) {
-        return HttpRequest.newBuilder(stack.apiUri(path)).header(LocalApi.HEADER, LocalApi.KEY)
-                .timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        return HttpRequest.newBuilder(stack.apiUri(path))
+                .header(LocalApi.HEADER, LocalApi.KEY)
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build();
     }
 
     static HttpRequest get(String path) {
-        return HttpRequest.newBuilder(stack.apiUri(path)).header(LocalApi.HEADER, LocalApi.KEY)
-                .timeout(Duration.ofSeconds(30)).GET().build();
+        return HttpRequest.newBuilder(stack.apiUri(path))
+                .header(LocalApi.HEADER, LocalApi.KEY)
+                .timeout(Duration.ofSeconds(30))
+                .GET()
+                .build();
     }
 
     /**
@@ -279,15 +386,17 @@ class InputFuzzIT {
         for (var service : services) {
             var health = service.getBean(io.dynarestore.core.kafka.ConsumerHealth.class);
             assertThat(health.healthy()).as(health.details().toString()).isTrue();
-            assertThat(Http.get(RestoreStack.uri(service, "/actuator/health/liveness")).status()).isEqualTo(200);
+            assertThat(Http.get(RestoreStack.uri(service, "/actuator/health/liveness"))
+                            .status())
+                    .isEqualTo(200);
         }
         String restoreId = stack.restoreAndAwaitCompletion("""
                 {"restoreId": "%s", "source": {"table": "orders", "backupId": "b-fuzz"},
                  "notify": {"emails": ["%s@example.com"]},
                  "destination": {"type": "NEW_TABLE", "tableName": "orders-%s"}}""".formatted(id, id, id));
         assertThat(restoreId).isEqualTo(id);
-        await().atMost(Duration.ofSeconds(60)).until(() -> java.util.Arrays.stream(smtp.getReceivedMessages())
-                .anyMatch(m -> {
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> java.util.Arrays.stream(smtp.getReceivedMessages()).anyMatch(m -> {
                     try {
                         return m.getSubject().contains(id);
                     } catch (jakarta.mail.MessagingException e) {
@@ -301,10 +410,20 @@ class InputFuzzIT {
         Object[] args = new Object[5];
         for (int i = 0; i < args.length; i++) {
             String odd = ODD[random.nextInt(ODD.length)];
-            args[i] = random.nextBoolean() ? URLEncoder.encode(odd, StandardCharsets.UTF_8) : odd.replace(" ", "%20")
-                    .replace("\u202e", "%E2%80%AE").replace("ñ", "%C3%B1").replace("<", "%3C").replace("'", "%27")
-                    .replace("{", "%7B").replace("}", "%7D").replace("$", "%24").replace("%zz", "%25zz")
-                    .replace("%00", "%2500").replace("%2e%2e%2f", "%252e%252e%252f").replaceAll("^%$", "%25");
+            args[i] = random.nextBoolean()
+                    ? URLEncoder.encode(odd, StandardCharsets.UTF_8)
+                    : odd.replace(" ", "%20")
+                            .replace("\u202e", "%E2%80%AE")
+                            .replace("ñ", "%C3%B1")
+                            .replace("<", "%3C")
+                            .replace("'", "%27")
+                            .replace("{", "%7B")
+                            .replace("}", "%7D")
+                            .replace("$", "%24")
+                            .replace("%zz", "%25zz")
+                            .replace("%00", "%2500")
+                            .replace("%2e%2e%2f", "%252e%252e%252f")
+                            .replaceAll("^%$", "%25");
         }
         String path = String.format(template, args);
         URI uri;
@@ -314,27 +433,36 @@ class InputFuzzIT {
             uri = stack.apiUri("/restores/" + URLEncoder.encode(path, StandardCharsets.UTF_8));
         }
         return HttpRequest.newBuilder(uri)
-                .header(LocalApi.HEADER, LocalApi.KEY).timeout(Duration.ofSeconds(10)).GET().build();
+                .header(LocalApi.HEADER, LocalApi.KEY)
+                .timeout(Duration.ofSeconds(10))
+                .GET()
+                .build();
     }
 
     static HttpRequest garbledPost(Random random, int seed) {
-        String[] bodies = {
-            """
-            {"source": {"table": "orders", "backupId": "b-fuzz"}, "destination": {"type": "NEW_TABLE", "tableName": "fz"}}""",
-            """
+        String[] bodies = {"""
+            {"source": {"table": "orders", "backupId": "b-fuzz"}, "destination": {"type": "NEW_TABLE", "tableName": "fz"}}""", """
             {"source": {"table": "orders", "backupId": "b-fuzz"},
              "scope": {"type": "RECORDS", "keyFilters": [{"partitionKey": {"condition": "BeginsWith", "values": ["p1"]}}]},
-             "limit": 5}""",
-            """
+             "limit": 5}""", """
             {"requestedBy": "x", "reason": "y"}"""};
-        String[] paths = {"/restores", "/restores/preview", "/restores/fuzz-" + seed + "/cancel", "/tables/orders/exports",
-                "/links/abc"};
+        String[] paths = {
+            "/restores",
+            "/restores/preview",
+            "/restores/fuzz-" + seed + "/cancel",
+            "/tables/orders/exports",
+            "/links/abc"
+        };
         int which = random.nextInt(paths.length);
         String body = new io.dynarestore.testkit.Mutations(seed).json(bodies[which % bodies.length]);
-        String contentType = which == 4 ? "application/x-www-form-urlencoded"
+        String contentType = which == 4
+                ? "application/x-www-form-urlencoded"
                 : random.nextInt(10) == 0 ? "text/plain" : "application/json";
         return HttpRequest.newBuilder(stack.apiUri(paths[which]))
-                .header(LocalApi.HEADER, LocalApi.KEY).timeout(Duration.ofSeconds(30))
-                .header("Content-Type", contentType).POST(HttpRequest.BodyPublishers.ofString(body)).build();
+                .header(LocalApi.HEADER, LocalApi.KEY)
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", contentType)
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build();
     }
 }

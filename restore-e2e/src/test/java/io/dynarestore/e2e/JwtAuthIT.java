@@ -54,9 +54,12 @@ class JwtAuthIT {
         });
         issuer.start();
         stack = RestoreStack.infrastructure();
-        stack.startApi("--api.security.mode=jwt", "--api.security.jwt.issuer=" + ISSUER,
-                "--api.security.jwt.audience=" + AUDIENCE, "--api.security.jwt.jwk-set-uri="
-                + "http://127.0.0.1:" + issuer.getAddress().getPort() + "/jwks");
+        stack.startApi(
+                "--api.security.mode=jwt",
+                "--api.security.jwt.issuer=" + ISSUER,
+                "--api.security.jwt.audience=" + AUDIENCE,
+                "--api.security.jwt.jwk-set-uri=" + "http://127.0.0.1:"
+                        + issuer.getAddress().getPort() + "/jwks");
     }
 
     @AfterAll
@@ -76,7 +79,8 @@ class JwtAuthIT {
     @Test
     void letsATokenDoWhatItsRolesAllowAndNoMore() throws Exception {
         // Given a valid token of a reader
-        String reader = token(key, "ana", List.of("dynarestore:read"), Instant.now().plusSeconds(300));
+        String reader =
+                token(key, "ana", List.of("dynarestore:read"), Instant.now().plusSeconds(300));
 
         // Then it reads the tasks, and may not start a restore
         assertThat(get("/restores", reader).statusCode()).isEqualTo(200);
@@ -85,7 +89,11 @@ class JwtAuthIT {
         assertThat(refused.body()).contains("restore").contains("'ana'");
 
         // and a token with restore (besides roles this service does not know) passes on to validation
-        String restorer = token(key, "bo", List.of("dynarestore:restore", "billing-admin"), Instant.now().plusSeconds(300));
+        String restorer = token(
+                key,
+                "bo",
+                List.of("dynarestore:restore", "billing-admin"),
+                Instant.now().plusSeconds(300));
         var validated = post("/restores", restorer);
         assertThat(validated.statusCode()).as(validated.body()).isEqualTo(422);
         assertThat(validated.body()).contains("BACKUP_NOT_FOUND");
@@ -93,8 +101,12 @@ class JwtAuthIT {
 
     @Test
     void refusesExpiredTokensAndTokensSignedByAnotherKey() throws Exception {
-        String expired = token(key, "ana", List.of("dynarestore:read"), Instant.now().minusSeconds(600));
-        String forged = token(strangerKey, "mallory", List.of("dynarestore:read", "dynarestore:restore"),
+        String expired =
+                token(key, "ana", List.of("dynarestore:read"), Instant.now().minusSeconds(600));
+        String forged = token(
+                strangerKey,
+                "mallory",
+                List.of("dynarestore:read", "dynarestore:restore"),
                 Instant.now().plusSeconds(300));
         var late = get("/restores", expired);
         assertThat(late.statusCode()).isEqualTo(401);
@@ -107,7 +119,8 @@ class JwtAuthIT {
     void refusesATokenOfAnotherIssuerOrIssuedToAnotherAudience() throws Exception {
         // Given tokens signed by the right key, one from another issuer, one for another client, one for none
         Instant later = Instant.now().plusSeconds(300);
-        String otherIssuer = token(key, "https://evil.example.com/", AUDIENCE, "ana", List.of("dynarestore:read"), later);
+        String otherIssuer =
+                token(key, "https://evil.example.com/", AUDIENCE, "ana", List.of("dynarestore:read"), later);
         String otherAudience = token(key, ISSUER, "billing-portal", "ana", List.of("dynarestore:read"), later);
         String noAudience = token(key, ISSUER, null, "ana", List.of("dynarestore:read"), later);
 
@@ -119,7 +132,8 @@ class JwtAuthIT {
 
     @Test
     void takesNoUnprefixedRoleThatAnotherClientsScopeMightCarry() throws Exception {
-        String generic = token(key, "ana", List.of("read", "restore"), Instant.now().plusSeconds(300));
+        String generic =
+                token(key, "ana", List.of("read", "restore"), Instant.now().plusSeconds(300));
         var response = get("/restores", generic);
         assertThat(response.statusCode()).isEqualTo(403);
         assertThat(response.body()).contains("read");
@@ -128,10 +142,15 @@ class JwtAuthIT {
     @Test
     void refusesATokenSignedWithAnAlgorithmItDidNotPin() throws Exception {
         // Given a token signed with HMAC, using the issuer's public key as the secret (algorithm confusion)
-        var claims = new JWTClaimsSet.Builder().issuer(ISSUER).audience(AUDIENCE).subject("mallory")
-                .claim("roles", List.of("dynarestore:read")).expirationTime(Date.from(Instant.now().plusSeconds(300)))
+        var claims = new JWTClaimsSet.Builder()
+                .issuer(ISSUER)
+                .audience(AUDIENCE)
+                .subject("mallory")
+                .claim("roles", List.of("dynarestore:read"))
+                .expirationTime(Date.from(Instant.now().plusSeconds(300)))
                 .build();
-        var jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256).keyID("k1").build(), claims);
+        var jwt = new SignedJWT(
+                new JWSHeader.Builder(JWSAlgorithm.HS256).keyID("k1").build(), claims);
         jwt.sign(new com.nimbusds.jose.crypto.MACSigner(java.security.MessageDigest.getInstance("SHA-256")
                 .digest(key.toPublicJWK().toJSONString().getBytes(StandardCharsets.UTF_8))));
 
@@ -151,7 +170,8 @@ class JwtAuthIT {
                 args.add("--api.security.jwt.audience=" + AUDIENCE);
             }
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> io.dynarestore.api.ApiApplication.builder()
-                            .run(args.toArray(new String[0])).close())
+                            .run(args.toArray(new String[0]))
+                            .close())
                     .hasStackTraceContaining("api.security.jwt." + missing + " is not set");
         }
     }
@@ -162,14 +182,22 @@ class JwtAuthIT {
 
     static String token(RSAKey signer, String iss, String aud, String subject, List<String> roles, Instant expires)
             throws Exception {
-        var builder = new JWTClaimsSet.Builder().issuer(iss).subject(subject).claim("roles", roles)
-                .issueTime(Date.from(expires.minusSeconds(900))).expirationTime(Date.from(expires));
+        var builder = new JWTClaimsSet.Builder()
+                .issuer(iss)
+                .subject(subject)
+                .claim("roles", roles)
+                .issueTime(Date.from(expires.minusSeconds(900)))
+                .expirationTime(Date.from(expires));
         if (aud != null) {
             builder.audience(aud);
         }
         var claims = builder.build();
-        var jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(signer.getKeyID())
-                .type(JOSEObjectType.JWT).build(), claims);
+        var jwt = new SignedJWT(
+                new JWSHeader.Builder(JWSAlgorithm.RS256)
+                        .keyID(signer.getKeyID())
+                        .type(JOSEObjectType.JWT)
+                        .build(),
+                claims);
         jwt.sign(new RSASSASigner(signer));
         return jwt.serialize();
     }
@@ -183,9 +211,15 @@ class JwtAuthIT {
     }
 
     static HttpResponse<String> post(String path, String token) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(stack.apiUri(path)).timeout(Duration.ofSeconds(20))
-                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"source\":{\"table\":\"orders\",\"backupId\":\"none\"},"
-                        + "\"destination\":{\"type\":\"NEW_TABLE\"}}")).build(), HttpResponse.BodyHandlers.ofString());
+        return HTTP.send(
+                HttpRequest.newBuilder(stack.apiUri(path))
+                        .timeout(Duration.ofSeconds(20))
+                        .header("Authorization", "Bearer " + token)
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(
+                                "{\"source\":{\"table\":\"orders\",\"backupId\":\"none\"},"
+                                        + "\"destination\":{\"type\":\"NEW_TABLE\"}}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -30,6 +30,7 @@ class LivenessIT {
     static RestoreStack stack;
     /** Each service, with the names of the consumer threads it must run. */
     static final Map<String, ConfigurableApplicationContext> services = new LinkedHashMap<>();
+
     static final Map<String, List<String>> threads = Map.of(
             "restore-api", List.of("restore-api-views", "restore-api-links"),
             "restore-planner", List.of("planner-loop"),
@@ -70,8 +71,10 @@ class LivenessIT {
 
         // When one of its consumer threads is interrupted out of its loop
         String victim = threads.get(service).get(0);
-        Thread thread = Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith(victim))
-                .findFirst().orElseThrow(() -> new AssertionError("no thread " + victim));
+        Thread thread = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith(victim))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no thread " + victim));
         thread.interrupt();
 
         // Then the service's liveness turns DOWN, naming the thread, and the services not hit stay UP
@@ -92,7 +95,11 @@ class LivenessIT {
     }
 
     static int liveness(ConfigurableApplicationContext context) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(RestoreStack.uri(context, "/actuator/health/liveness"))
-                .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        return HTTP.send(
+                        HttpRequest.newBuilder(RestoreStack.uri(context, "/actuator/health/liveness"))
+                                .timeout(Duration.ofSeconds(5))
+                                .build(),
+                        HttpResponse.BodyHandlers.discarding())
+                .statusCode();
     }
 }

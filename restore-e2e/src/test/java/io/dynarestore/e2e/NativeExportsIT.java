@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.dynarestore.core.codec.DynamoJson;
 import io.dynarestore.testkit.ItemDigests;
+import io.dynarestore.testkit.TopicRecorder;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,7 +33,7 @@ class NativeExportsIT {
     static final String INCREMENTAL = "01764584100000-e5f6a7b8";
     static final List<String> KEYS = List.of("sku", "ts");
     static RestoreStack stack;
-    static StatusLog status;
+    static TopicRecorder status;
     static Path fixtures;
 
     @BeforeAll
@@ -42,7 +43,7 @@ class NativeExportsIT {
         stack.startWriter();
         // exports may be registered from the bucket DynamoDB exports into, and nowhere else
         stack.startApi("--api.exports.allowed-locations=customer-exports");
-        status = StatusLog.status(stack);
+        status = stack.followStatus();
         fixtures = Path.of(NativeExportsIT.class.getResource("/native-export").toURI());
         var s3 = stack.s3.client();
         s3.createBucket(b -> b.bucket("customer-exports"));
@@ -62,10 +63,13 @@ class NativeExportsIT {
 
     static String registration(String exportId, boolean withDescription) throws Exception {
         String description = withDescription
-                ? ",\"tableDescription\":" + io.dynarestore.contracts.Json.mapper()
-                .readTree(Files.readString(fixtures.resolve("describe-table.json"))).get("Table")
+                ? ",\"tableDescription\":"
+                        + io.dynarestore.contracts.Json.mapper()
+                                .readTree(Files.readString(fixtures.resolve("describe-table.json")))
+                                .get("Table")
                 : "";
-        // registered now, the export of a year ago is kept restorable explicitly (by default: 35 days after it was taken)
+        // registered now, the export of a year ago is kept restorable explicitly (by default: 35 days after it was
+        // taken)
         return "{\"s3Uri\":\"s3://customer-exports/exports/AWSDynamoDB/" + exportId + "/\"" + description
                 + ",\"expiresAt\":\"2099-01-01T00:00:00Z\"}";
     }
@@ -94,10 +98,15 @@ class NativeExportsIT {
         String byBackup = restore("{\"source\":{\"table\":\"catalog\",\"backupId\":\"" + FULL + "\"},"
                 + "\"destination\":{\"type\":\"NEW_TABLE\",\"tableName\":\"catalog-full\"}}");
         var base = fullExportItems();
-        assertThat(ItemDigests.ofTable(stack.dynalite.client(), "catalog-full", KEYS)).isEqualTo(digests(base));
-        var table = stack.dynalite.client().describeTable(b -> b.tableName("catalog-full")).table();
+        assertThat(ItemDigests.ofTable(stack.dynalite.client(), "catalog-full", KEYS))
+                .isEqualTo(digests(base));
+        var table = stack.dynalite
+                .client()
+                .describeTable(b -> b.tableName("catalog-full"))
+                .table();
         assertThat(table.localSecondaryIndexes()).extracting(l -> l.indexName()).containsExactly("byPrice");
-        assertThat(status.last(byBackup, "RestoreCompleted").get("itemsWritten").asLong()).isEqualTo(6);
+        assertThat(status.last(byBackup, "RestoreCompleted").get("itemsWritten").asLong())
+                .isEqualTo(6);
 
         // and the end of the incremental export restores: sku-1 changed, sku-2 deleted, sku-9 created
         restore("{\"source\":{\"table\":\"catalog\",\"pointInTime\":\"2025-12-01T10:14:59Z\"},"
@@ -106,24 +115,30 @@ class NativeExportsIT {
         for (JsonNode change : incrementalLines()) {
             var keys = DynamoJson.fromJson(change.get("Keys").toString());
             if (change.has("NewImage")) {
-                expected.put(ItemDigests.key(keys, KEYS), DynamoJson.fromJson(change.get("NewImage").toString()));
+                expected.put(
+                        ItemDigests.key(keys, KEYS),
+                        DynamoJson.fromJson(change.get("NewImage").toString()));
             } else {
                 expected.remove(ItemDigests.key(keys, KEYS));
             }
         }
         assertThat(expected).hasSize(6).containsKey("S:\"sku-9\"|N:1|").doesNotContainKey("S:\"sku-2\"|N:1|");
-        assertThat(ItemDigests.ofTable(stack.dynalite.client(), "catalog-pit", KEYS)).isEqualTo(digests(expected));
+        assertThat(ItemDigests.ofTable(stack.dynalite.client(), "catalog-pit", KEYS))
+                .isEqualTo(digests(expected));
 
         // while a second inside the compacted export is not restorable
-        var inside = Http.post(stack.apiUri("/restores"), "{\"source\":{\"table\":\"catalog\",\"pointInTime\":"
-                + "\"2025-12-01T10:05:00Z\"},\"destination\":{\"type\":\"NEW_TABLE\"}}");
+        var inside = Http.post(
+                stack.apiUri("/restores"),
+                "{\"source\":{\"table\":\"catalog\",\"pointInTime\":"
+                        + "\"2025-12-01T10:05:00Z\"},\"destination\":{\"type\":\"NEW_TABLE\"}}");
         assertThat(inside.status()).isEqualTo(422);
         assertThat(inside.json().get("detail").asString()).contains("2025-12-01T10:14:59Z");
     }
 
     @Test
     void refusesToRegisterWhatIsNotAnExportOrLacksItsTable() throws Exception {
-        var nothing = Http.post(stack.apiUri("/tables/catalog/exports"),
+        var nothing = Http.post(
+                stack.apiUri("/tables/catalog/exports"),
                 "{\"s3Uri\":\"s3://customer-exports/exports/AWSDynamoDB/nope/\"}");
         assertThat(nothing.status()).isEqualTo(422);
         assertThat(nothing.json().get("detail").asString()).contains("manifest-summary.json");
@@ -140,8 +155,13 @@ class NativeExportsIT {
         String exportUri = "s3://customer-exports/exports/AWSDynamoDB/";
 
         // When it registers both exports under another table name and asks for the windows
-        var full = cli("register-export", "catalog", exportUri + FULL + "/",
-                fixtures.resolve("describe-table.json").toString(), "--expires", "2099-01-01T00:00:00Z");
+        var full = cli(
+                "register-export",
+                "catalog",
+                exportUri + FULL + "/",
+                fixtures.resolve("describe-table.json").toString(),
+                "--expires",
+                "2099-01-01T00:00:00Z");
         var incremental = cli("register-export", "catalog", exportUri + INCREMENTAL + "/");
         var windows = cli("pitr-windows", "catalog");
         var restore = cli("restore", "catalog", "--at", "latest", "--into", "catalog-cli-latest", "--id", "cli-1");
@@ -151,8 +171,9 @@ class NativeExportsIT {
         assertThat(incremental.get("kind").asString()).isEqualTo("INCREMENTAL");
         assertThat(windows.get("latestRestorable").asString()).isEqualTo("2025-12-01T10:14:59Z");
         assertThat(restore.get("restoreId").asString()).isEqualTo("cli-1");
-        await().atMost(Duration.ofSeconds(60)).until(() -> "COMPLETED".equals(cli("status", "cli-1").get("state")
-                .asString()));
+        await().atMost(Duration.ofSeconds(60))
+                .until(() ->
+                        "COMPLETED".equals(cli("status", "cli-1").get("state").asString()));
         assertThat(cli("status", "cli-1").get("itemsWritten").asLong()).isEqualTo(6);
     }
 
@@ -160,7 +181,8 @@ class NativeExportsIT {
     void refusesToRegisterTheVaultAnotherTablesExportOrAnExportOutsideTheExportBuckets() throws Exception {
         // Given a crafted export in the export bucket whose ARN would make its id climb out of the vault's prefix
         var s3 = stack.s3.client();
-        s3.putObject(b -> b.bucket("customer-exports").key("exports/AWSDynamoDB/crafted/manifest-summary.json"),
+        s3.putObject(
+                b -> b.bucket("customer-exports").key("exports/AWSDynamoDB/crafted/manifest-summary.json"),
                 RequestBody.fromString("{\"exportArn\":\"arn:aws:dynamodb:us-east-1:000000000000:table/catalog/export/"
                         + "..\",\"tableArn\":\"arn:aws:dynamodb:us-east-1:000000000000:table/catalog\",\"exportType\":"
                         + "\"INCREMENTAL_EXPORT\",\"exportFromTime\":\"2025-12-01T10:15:00Z\",\"exportToTime\":"
@@ -169,16 +191,21 @@ class NativeExportsIT {
 
         // When each is registered
         var asOrders = Http.post(stack.apiUri("/tables/orders/exports"), registration(INCREMENTAL, false));
-        var vault = Http.post(stack.apiUri("/tables/catalog/exports"),
+        var vault = Http.post(
+                stack.apiUri("/tables/catalog/exports"),
                 "{\"s3Uri\":\"s3://vault/000000000000/us-east-1/catalog/pitr/x/\"}");
-        var outside = Http.post(stack.apiUri("/tables/catalog/exports"),
+        var outside = Http.post(
+                stack.apiUri("/tables/catalog/exports"),
                 "{\"s3Uri\":\"s3://elsewhere/exports/AWSDynamoDB/" + INCREMENTAL + "/\"}");
-        var climbing = Http.post(stack.apiUri("/tables/catalog/exports"),
+        var climbing = Http.post(
+                stack.apiUri("/tables/catalog/exports"),
                 "{\"s3Uri\":\"s3://customer-exports/exports/AWSDynamoDB/crafted/\"}");
 
         // Then each is refused with the reason, and orders has no point-in-time history
         assertThat(asOrders.status()).as(asOrders.body()).isEqualTo(422);
-        assertThat(asOrders.json().get("detail").asString()).contains("table/catalog").contains("not of table orders");
+        assertThat(asOrders.json().get("detail").asString())
+                .contains("table/catalog")
+                .contains("not of table orders");
         assertThat(vault.status()).isEqualTo(422);
         assertThat(vault.json().get("detail").asString()).contains("the vault itself");
         assertThat(outside.status()).isEqualTo(422);
@@ -193,15 +220,16 @@ class NativeExportsIT {
         // Given the fixture's describe-table with AWS CLI v2's ISO-8601 timestamps
         var v2 = (tools.jackson.databind.node.ObjectNode) io.dynarestore.contracts.Json.mapper()
                 .readTree(Files.readString(fixtures.resolve("describe-table.json")));
-        ((tools.jackson.databind.node.ObjectNode) v2.get("Table")).put("CreationDateTime",
-                "2025-11-24T16:00:00.500000+00:00");
+        ((tools.jackson.databind.node.ObjectNode) v2.get("Table"))
+                .put("CreationDateTime", "2025-11-24T16:00:00.500000+00:00");
         String body = "{\"s3Uri\":\"s3://customer-exports/exports/AWSDynamoDB/" + FULL + "/\",\"tableDescription\":"
                 + v2 + "}";
 
         // When it is registered whole (as the CLI prints it), and once with a timestamp that is no time
         var taken = Http.post(stack.apiUri("/tables/catalog/exports"), body);
-        var broken = Http.post(stack.apiUri("/tables/catalog/exports"), body.replace(
-                "2025-11-24T16:00:00.500000+00:00", "last tuesday"));
+        var broken = Http.post(
+                stack.apiUri("/tables/catalog/exports"),
+                body.replace("2025-11-24T16:00:00.500000+00:00", "last tuesday"));
 
         // Then the first is registered (or was already), and the second is a 400 naming the member
         assertThat(taken.status()).as(taken.body()).isIn(200, 201);
@@ -211,8 +239,9 @@ class NativeExportsIT {
     }
 
     static JsonNode cli(String... args) throws Exception {
-        var command = new ArrayList<String>(List.of("bash", io.dynarestore.testkit.RepoRoot.find().resolve("dynarestore")
-                .toString()));
+        var command = new ArrayList<String>(List.of(
+                "bash",
+                io.dynarestore.testkit.RepoRoot.find().resolve("dynarestore").toString()));
         command.addAll(List.of(args));
         var builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().put("DYNARESTORE_API", stack.apiUri("").toString());

@@ -9,11 +9,10 @@ import io.dynarestore.core.vault.VaultLayout;
 import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.RandomHistory;
 import io.dynarestore.testkit.RandomItems;
-import java.nio.charset.StandardCharsets;
+import io.dynarestore.testkit.TopicRecorder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -33,14 +32,15 @@ class PitrRestoreIT {
 
     static final long SECOND = HistoryFixtures.SECOND;
     static RestoreStack stack;
-    static StatusLog status;
+    static TopicRecorder status;
     static KafkaProducer<String, String> producer;
     static VaultCatalog catalog;
     /** Base of every history: noon UTC of the latest past noon, so that a history never spans midnight. */
     static final long T0 = noon() * SECOND + 250_000;
 
     static long noon() {
-        Instant today = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.DAYS).plus(Duration.ofHours(12));
+        Instant today =
+                Instant.now().truncatedTo(java.time.temporal.ChronoUnit.DAYS).plus(Duration.ofHours(12));
         return (today.isAfter(Instant.now().minusSeconds(600)) ? today.minus(Duration.ofDays(1)) : today)
                 .getEpochSecond();
     }
@@ -52,10 +52,14 @@ class PitrRestoreIT {
         stack.startPlanner("--planner.pitr.skip-keys-limit=30", "--planner.pitr.lines-per-file=17");
         stack.startWriter();
         stack.startApi();
-        status = StatusLog.status(stack);
-        producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafka.bootstrapServers(),
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class));
+        status = stack.followStatus();
+        producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                stack.kafka.bootstrapServers(),
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+                StringSerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+                StringSerializer.class));
         catalog = new VaultCatalog(stack.s3.client(), new VaultLayout(RestoreStack.BUCKET, ""));
     }
 
@@ -66,8 +70,7 @@ class PitrRestoreIT {
         stack.close();
     }
 
-    record Case(String restoreId, String table, RandomHistory history, Instant pointInTime) {
-    }
+    record Case(String restoreId, String table, RandomHistory history, Instant pointInTime) {}
 
     @Test
     void restoresTwoHundredRandomHistoriesToRandomSecondsEqualToABruteForceReplay() throws Exception {
@@ -97,27 +100,40 @@ class PitrRestoreIT {
 
         // When each is restored to its second through restore.requests
         for (Case c : cases) {
-            producer.send(new ProducerRecord<>("restore.requests", c.restoreId(), "{\"restoreId\":\"" + c.restoreId()
-                    + "\",\"source\":{\"table\":\"" + c.table() + "\",\"pointInTime\":\"" + c.pointInTime()
-                    + "\"},\"destination\":{\"type\":\"NEW_TABLE\",\"tableName\":\"" + c.table() + "-at\"}}"));
+            producer.send(new ProducerRecord<>(
+                    "restore.requests",
+                    c.restoreId(),
+                    "{\"restoreId\":\"" + c.restoreId()
+                            + "\",\"source\":{\"table\":\"" + c.table() + "\",\"pointInTime\":\"" + c.pointInTime()
+                            + "\"},\"destination\":{\"type\":\"NEW_TABLE\",\"tableName\":\"" + c.table() + "-at\"}}"));
         }
         producer.flush();
-        await().atMost(Duration.ofMinutes(10)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
-            for (Case c : cases) {
-                assertThat(status.last(c.restoreId(), "RestoreFailed")).as(c.restoreId()).isNull();
-                assertThat(status.last(c.restoreId(), "RestoreRejected")).as(c.restoreId()).isNull();
-            }
-            assertThat(cases).allSatisfy(c -> assertThat(status.last(c.restoreId(), "RestoreCompleted")).isNotNull());
-        });
+        await().atMost(Duration.ofMinutes(10))
+                .pollInterval(Duration.ofSeconds(1))
+                .untilAsserted(() -> {
+                    for (Case c : cases) {
+                        assertThat(status.last(c.restoreId(), "RestoreFailed"))
+                                .as(c.restoreId())
+                                .isNull();
+                        assertThat(status.last(c.restoreId(), "RestoreRejected"))
+                                .as(c.restoreId())
+                                .isNull();
+                    }
+                    assertThat(cases)
+                            .allSatisfy(c -> assertThat(status.last(c.restoreId(), "RestoreCompleted"))
+                                    .isNotNull());
+                });
 
         // Then every restored table equals the brute-force image of its history at its second
         int phased = 0;
         for (Case c : cases) {
             var expected = c.history().imageBefore(micros(c.pointInTime()) + SECOND);
-            var actual = ItemDigests.ofTable(stack.dynalite.client(), c.table() + "-at", c.history().keyAttributes());
+            var actual = ItemDigests.ofTable(
+                    stack.dynalite.client(), c.table() + "-at", c.history().keyAttributes());
             assertThat(actual).as("%s at %s", c.table(), c.pointInTime()).isEqualTo(digests(expected));
             JsonNode completed = status.last(c.restoreId(), "RestoreCompleted");
-            assertThat(completed.get("itemsWritten").asLong()).as(c.restoreId())
+            assertThat(completed.get("itemsWritten").asLong())
+                    .as(c.restoreId())
                     .isGreaterThanOrEqualTo(expected.size());
             if (status.last(c.restoreId(), "RestorePlanned").get("phased").asBoolean()) {
                 phased++;
@@ -133,8 +149,8 @@ class PitrRestoreIT {
         var shape = new RandomItems.Shape("id", "S", null, null, Map.of());
         var history = new RandomHistory(7, shape, 20, 50, T0, 90 * SECOND);
         var layout = new VaultLayout(RestoreStack.BUCKET, "");
-        var backup = new io.dynarestore.core.vault.BackupWriter(stack.s3.client(), layout, RestoreStack.ACCOUNT,
-                RestoreStack.REGION, table, "base", 10);
+        var backup = new io.dynarestore.core.vault.BackupWriter(
+                stack.s3.client(), layout, RestoreStack.ACCOUNT, RestoreStack.REGION, table, "base", 10);
         try (var part = backup.openPart()) {
             history.base().forEach(part::write);
         }
@@ -145,17 +161,22 @@ class PitrRestoreIT {
 
         // When a second in the gap is asked for, on REST and on Kafka
         Instant inGap = lastGood.plusSeconds(10);
-        var response = Http.post(stack.apiUri("/restores"), "{\"source\":{\"table\":\"gappy\",\"pointInTime\":\""
-                + inGap + "\"},\"destination\":{\"type\":\"NEW_TABLE\"}}");
-        producer.send(new ProducerRecord<>("restore.requests", "gap-1", "{\"restoreId\":\"gap-1\",\"source\":{\"table\":"
-                + "\"gappy\",\"pointInTime\":\"" + inGap + "\"},\"destination\":{\"type\":\"NEW_TABLE\"}}"));
+        var response = Http.post(
+                stack.apiUri("/restores"),
+                "{\"source\":{\"table\":\"gappy\",\"pointInTime\":\"" + inGap
+                        + "\"},\"destination\":{\"type\":\"NEW_TABLE\"}}");
+        producer.send(new ProducerRecord<>(
+                "restore.requests",
+                "gap-1",
+                "{\"restoreId\":\"gap-1\",\"source\":{\"table\":" + "\"gappy\",\"pointInTime\":\"" + inGap
+                        + "\"},\"destination\":{\"type\":\"NEW_TABLE\"}}"));
 
         // Then it is refused with the restorable seconds around the gap
         assertThat(response.status()).as(response.body()).isEqualTo(422);
         assertThat(response.json().get("code").asString()).isEqualTo("POINT_NOT_RESTORABLE");
         assertThat(response.json().get("detail").asString()).contains(lastGood.toString());
-        JsonNode rejected = await().atMost(Duration.ofSeconds(30)).until(() -> status.last("gap-1", "RestoreRejected"),
-                e -> e != null);
+        JsonNode rejected = await().atMost(Duration.ofSeconds(30))
+                .until(() -> status.last("gap-1", "RestoreRejected"), e -> e != null);
         assertThat(rejected.get("code").asString()).isEqualTo("POINT_NOT_RESTORABLE");
         assertThat(rejected.get("reason").asString()).contains(lastGood.toString());
 
@@ -166,7 +187,9 @@ class PitrRestoreIT {
         assertThat(windows.get("latestRestorable").asString()).isEqualTo(lastGood.toString());
         assertThat(windows.get("latestBackup").get("id").asString()).isEqualTo("base");
         var day = lastGood.atZone(java.time.ZoneOffset.UTC).toLocalDate();
-        var calendar = Http.get(stack.apiUri("/tables/gappy/calendar?month=" + day.toString().substring(0, 7))).json();
+        var calendar = Http.get(stack.apiUri(
+                        "/tables/gappy/calendar?month=" + day.toString().substring(0, 7)))
+                .json();
         var entry = calendar.get("days").get(day.getDayOfMonth() - 1);
         assertThat(entry.get("date").asString()).isEqualTo(day.toString());
         assertThat(entry.get("pitr").asString()).isEqualTo("PARTIAL");
@@ -178,15 +201,19 @@ class PitrRestoreIT {
 
         // while the last second of the window and 'latest' restore
         for (String point : List.of(lastGood.toString(), "latest")) {
-            var ok = Http.post(stack.apiUri("/restores"), "{\"source\":{\"table\":\"gappy\",\"pointInTime\":\""
-                    + point + "\"},\"destination\":{\"type\":\"NEW_TABLE\",\"tableName\":\"gappy-" + point.length()
-                    + "\"}}");
+            var ok = Http.post(
+                    stack.apiUri("/restores"),
+                    "{\"source\":{\"table\":\"gappy\",\"pointInTime\":\""
+                            + point + "\"},\"destination\":{\"type\":\"NEW_TABLE\",\"tableName\":\"gappy-"
+                            + point.length()
+                            + "\"}}");
             assertThat(ok.status()).as(ok.body()).isEqualTo(202);
             String id = ok.json().get("restoreId").asString();
             await().atMost(Duration.ofSeconds(60)).until(() -> status.last(id, "RestoreCompleted") != null);
             assertThat(ItemDigests.ofTable(stack.dynalite.client(), "gappy-" + point.length(), List.of("id")))
                     .isEqualTo(digests(history.imageBefore(micros(lastGood) + SECOND)));
-            assertThat(status.last(id, "RestoreAccepted").get("pointInTime").asString()).isEqualTo(lastGood.toString());
+            assertThat(status.last(id, "RestoreAccepted").get("pointInTime").asString())
+                    .isEqualTo(lastGood.toString());
         }
     }
 
@@ -199,14 +226,17 @@ class PitrRestoreIT {
         var dynamo = stack.dynalite.client();
         for (String name : List.of("empty-x", "full-x")) {
             dynamo.createTable(b -> b.tableName(name)
-                    .attributeDefinitions(a -> a.attributeName("id").attributeType("S"),
+                    .attributeDefinitions(
+                            a -> a.attributeName("id").attributeType("S"),
                             a -> a.attributeName("at").attributeType("N"))
-                    .keySchema(k -> k.attributeName("id").keyType("HASH"), k -> k.attributeName("at").keyType("RANGE"))
+                    .keySchema(
+                            k -> k.attributeName("id").keyType("HASH"),
+                            k -> k.attributeName("at").keyType("RANGE"))
                     .provisionedThroughput(p -> p.readCapacityUnits(5L).writeCapacityUnits(5L)));
         }
         io.dynarestore.testkit.Dynalite.awaitActive(dynamo, "full-x");
-        dynamo.putItem(b -> b.tableName("full-x").item(Map.of("id", AttributeValue.fromS("x"),
-                "at", AttributeValue.fromN("1"))));
+        dynamo.putItem(b ->
+                b.tableName("full-x").item(Map.of("id", AttributeValue.fromS("x"), "at", AttributeValue.fromN("1"))));
         dynamo.createTable(b -> b.tableName("other-x")
                 .attributeDefinitions(a -> a.attributeName("id").attributeType("N"))
                 .keySchema(k -> k.attributeName("id").keyType("HASH"))
@@ -227,19 +257,24 @@ class PitrRestoreIT {
         await().atMost(Duration.ofSeconds(60)).until(() -> status.last(id, "RestoreCompleted") != null);
         assertThat(ItemDigests.ofTable(dynamo, "empty-x", history.keyAttributes()))
                 .isEqualTo(digests(history.imageBefore(micros(t) + SECOND)));
-        assertThat(status.last(id, "DestinationReady").get("created").asBoolean()).isFalse();
+        assertThat(status.last(id, "DestinationReady").get("created").asBoolean())
+                .isFalse();
         assertThat(intoFull.status()).isEqualTo(409);
         assertThat(intoFull.json().get("code").asString()).isEqualTo("TABLE_NOT_EMPTY");
         assertThat(intoOther.status()).isEqualTo(422);
         assertThat(intoOther.json().get("code").asString()).isEqualTo("KEY_SCHEMA_MISMATCH");
-        assertThat(intoOther.json().get("detail").asString()).contains("id (N, HASH)").contains("id (S, HASH) + at (N, RANGE)");
+        assertThat(intoOther.json().get("detail").asString())
+                .contains("id (N, HASH)")
+                .contains("id (S, HASH) + at (N, RANGE)");
         assertThat(intoMissing.status()).isEqualTo(422);
         assertThat(intoMissing.json().get("code").asString()).isEqualTo("TABLE_NOT_FOUND");
     }
 
     static PitrCoverage coverage(String table) {
-        return PitrCoverage.of(catalog.listBackups(RestoreStack.ACCOUNT, RestoreStack.REGION, table),
-                catalog.listExports(RestoreStack.ACCOUNT, RestoreStack.REGION, table), Instant.now());
+        return PitrCoverage.of(
+                catalog.listBackups(RestoreStack.ACCOUNT, RestoreStack.REGION, table),
+                catalog.listExports(RestoreStack.ACCOUNT, RestoreStack.REGION, table),
+                Instant.now());
     }
 
     static long micros(Instant t) {

@@ -1,12 +1,13 @@
 package io.dynarestore.e2e;
 
-import io.dynarestore.testkit.LocalApi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.dynarestore.testkit.CapacityProxy;
 import io.dynarestore.testkit.ItemDigests;
+import io.dynarestore.testkit.LocalApi;
 import io.dynarestore.testkit.RandomItems;
+import io.dynarestore.testkit.TopicRecorder;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -36,7 +37,7 @@ class ProgressAndCancelIT {
     static final JsonMapper JSON = JsonMapper.builder().build();
     static RestoreStack stack;
     static CapacityProxy proxy;
-    static StatusLog status;
+    static TopicRecorder status;
     static RandomItems items = new RandomItems(808, BackupFixtures.SHAPE);
     static org.springframework.context.ConfigurableApplicationContext planner;
     static org.springframework.context.ConfigurableApplicationContext writer;
@@ -44,13 +45,16 @@ class ProgressAndCancelIT {
     @BeforeAll
     static void startStack() throws Exception {
         stack = RestoreStack.infrastructure();
-        proxy = CapacityProxy.inFrontOf(stack.dynalite.endpoint()).burstSeconds(1)
-                .limit("events-copy", 600).limit("ledger-copy", 40).limit("metered-copy", 300);
+        proxy = CapacityProxy.inFrontOf(stack.dynalite.endpoint())
+                .burstSeconds(1)
+                .limit("events-copy", 600)
+                .limit("ledger-copy", 40)
+                .limit("metered-copy", 300);
         stack.throughCapacityProxy(proxy);
         planner = stack.startPlanner("--planner.progress-interval=300ms", "--planner.capacity.write-units=40");
         writer = stack.startWriter("--writer.progress-interval=300ms");
         stack.startApi();
-        status = StatusLog.status(stack);
+        status = stack.followStatus();
         var source = CapacityIT.createProvisioned(stack.dynalite.client(), "ledger");
         BackupFixtures.writeItems(stack, source, "b-prog", items.items(ITEMS), 250, List.of(), null, null);
         awaitWritersSettled();
@@ -64,15 +68,28 @@ class ProgressAndCancelIT {
         try (var admin = org.apache.kafka.clients.admin.Admin.create(java.util.Map.of(
                 org.apache.kafka.clients.admin.AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                 stack.kafka.bootstrapServers()))) {
-            int partitions = admin.describeTopics(List.of("restore.segments")).allTopicNames().get()
-                    .get("restore.segments").partitions().size();
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() -> {
-                var group = admin.describeConsumerGroups(List.of("item-writer")).all().get().get("item-writer");
-                return group.groupState() == org.apache.kafka.common.GroupState.STABLE
-                        && group.members().stream().mapToInt(m -> m.assignment().topicPartitions().stream()
-                        .filter(tp -> tp.topic().equals("restore.segments")).toList().size()).sum()
-                        == partitions;
-            });
+            int partitions = admin.describeTopics(List.of("restore.segments"))
+                    .allTopicNames()
+                    .get()
+                    .get("restore.segments")
+                    .partitions()
+                    .size();
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(() -> {
+                        var group = admin.describeConsumerGroups(List.of("item-writer"))
+                                .all()
+                                .get()
+                                .get("item-writer");
+                        return group.groupState() == org.apache.kafka.common.GroupState.STABLE
+                                && group.members().stream()
+                                                .mapToInt(m -> m.assignment().topicPartitions().stream()
+                                                        .filter(tp -> tp.topic().equals("restore.segments"))
+                                                        .toList()
+                                                        .size())
+                                                .sum()
+                                        == partitions;
+                    });
         }
     }
 
@@ -84,8 +101,7 @@ class ProgressAndCancelIT {
     }
 
     /** One Server-Sent Event. */
-    record Sse(String id, String event, JsonNode data) {
-    }
+    record Sse(String id, String event, JsonNode data) {}
 
     /** Reads a restore's event stream to its end. */
     static List<Sse> stream(String restoreId, String lastEventId) throws Exception {
@@ -95,8 +111,8 @@ class ProgressAndCancelIT {
         if (lastEventId != null) {
             request.header("Last-Event-ID", lastEventId);
         }
-        HttpResponse<java.util.stream.Stream<String>> response = HttpClient.newHttpClient()
-                .send(request.build(), HttpResponse.BodyHandlers.ofLines());
+        HttpResponse<java.util.stream.Stream<String>> response =
+                HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofLines());
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.headers().firstValue("Content-Type").orElse("")).startsWith("text/event-stream");
         var events = new ArrayList<Sse>();
@@ -144,15 +160,22 @@ class ProgressAndCancelIT {
 
         // Then the stream ends with RestoreCompleted, and holds what a raw Kafka consumer reads, in the same order
         assertThat(sse.get(sse.size() - 1).event()).isEqualTo("RestoreCompleted");
-        await().atMost(Duration.ofSeconds(10)).until(() -> status.typesOf("followed").contains("RestoreCompleted"));
-        List<String> kafka = status.of("followed").stream().map(e -> e.json().get("eventId").asString()).toList();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> status.typesOf("followed").contains("RestoreCompleted"));
+        List<String> kafka = status.of("followed").stream()
+                .map(e -> e.json().get("eventId").asString())
+                .toList();
         int end = kafka.indexOf(sse.get(sse.size() - 1).data().get("eventId").asString());
         assertThat(sse.stream().map(e -> e.data().get("eventId").asString()).toList())
                 .isEqualTo(kafka.subList(0, end + 1));
-        assertThat(sse).allSatisfy(e -> assertThat(e.event()).isEqualTo(e.data().get("type").asString()));
+        assertThat(sse)
+                .allSatisfy(e ->
+                        assertThat(e.event()).isEqualTo(e.data().get("type").asString()));
 
         // and the restore's progress grows, event after event, to every item
-        List<JsonNode> progress = sse.stream().filter(e -> e.event().equals("RestoreProgressed")).map(Sse::data)
+        List<JsonNode> progress = sse.stream()
+                .filter(e -> e.event().equals("RestoreProgressed"))
+                .map(Sse::data)
                 .toList();
         assertThat(progress).as("RestoreProgressed events").hasSizeGreaterThanOrEqualTo(2);
         long previous = 0;
@@ -164,7 +187,8 @@ class ProgressAndCancelIT {
             assertThat(p.get("wcuConsumed").asLong()).isPositive();
             previous = p.get("itemsWritten").asLong();
         }
-        assertThat(progress.get(progress.size() - 1).get("itemsPerSecond").asDouble()).isPositive();
+        assertThat(progress.get(progress.size() - 1).get("itemsPerSecond").asDouble())
+                .isPositive();
         assertThat(sse.get(sse.size() - 1).data().get("itemsWritten").asLong()).isEqualTo(ITEMS);
 
         // When a client reconnects after the third event with Last-Event-ID
@@ -182,21 +206,27 @@ class ProgressAndCancelIT {
             Http.post(stack.apiUri("/restores"), """
                     {"restoreId": "%s", "source": {"table": "ledger", "backupId": "b-prog"},
                      "scope": {"type": "RECORDS", "keyFilters": [{"partitionKey": {"condition": "EqualTo", "values": ["p1"]}}]},
-                     "destination": {"type": "FILE", "format": "CSV", "delivery": {"type": "DOWNLOAD"}}}"""
-                    .formatted(id));
+                     "destination": {"type": "FILE", "format": "CSV", "delivery": {"type": "DOWNLOAD"}}}""".formatted(id));
         }
         // (no exporter runs here: both stay RUNNING, which is what the filter below looks for)
-        await().atMost(Duration.ofSeconds(30)).until(() -> Http.get(stack.apiUri("/restores/listed-2")).json()
-                .get("state").asString().equals("RUNNING"));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> Http.get(stack.apiUri("/restores/listed-2"))
+                        .json()
+                        .get("state")
+                        .asString()
+                        .equals("RUNNING"));
 
         // When the running restores of the table are listed one per page
-        JsonNode first = Http.get(stack.apiUri("/restores?table=ledger&state=RUNNING&limit=1")).json();
+        JsonNode first = Http.get(stack.apiUri("/restores?table=ledger&state=RUNNING&limit=1"))
+                .json();
         JsonNode second = Http.get(stack.apiUri(first.get("next").asString())).json();
 
         // Then the newest comes first, the next page has the other, and then there is no next page
         assertThat(first.get("items").get(0).get("restoreId").asString()).isEqualTo("listed-2");
         assertThat(second.get("items").get(0).get("restoreId").asString()).isEqualTo("listed-1");
-        JsonNode third = second.has("next") ? Http.get(stack.apiUri(second.get("next").asString())).json() : null;
+        JsonNode third = second.has("next")
+                ? Http.get(stack.apiUri(second.get("next").asString())).json()
+                : null;
         assertThat(third == null || third.get("items").isEmpty()).isTrue();
         // and a bad filter is a problem that names it
         var bad = Http.get(stack.apiUri("/restores?state=DONE"));
@@ -230,9 +260,12 @@ class ProgressAndCancelIT {
 
         // and the status says how many items were written and that they stay
         JsonNode cancelled = status.last("stopped", "RestoreCancelled");
-        assertThat(cancelled.get("itemsWritten").asLong()).as(() -> status.of("stopped").stream()
-                .map(e -> e.raw()).toList().toString()).isEqualTo(afterFive);
-        assertThat(cancelled.get("note").asString()).contains(afterFive + " items were written to ledger-copy")
+        assertThat(cancelled.get("itemsWritten").asLong())
+                .as(() ->
+                        status.of("stopped").stream().map(e -> e.raw()).toList().toString())
+                .isEqualTo(afterFive);
+        assertThat(cancelled.get("note").asString())
+                .contains(afterFive + " items were written to ledger-copy")
                 .contains("stay");
         JsonNode view = Http.get(stack.apiUri("/restores/stopped")).json();
         assertThat(view.get("state").asString()).isEqualTo("CANCELLED");
@@ -258,7 +291,10 @@ class ProgressAndCancelIT {
         assertThat(rollback.status()).as(rollback.body()).isEqualTo(202);
         await().atMost(Duration.ofMinutes(1)).until(() -> status.last("stopped", "RollbackCompleted") != null);
         assertThat(count(dynamo, "ledger-copy")).isZero();
-        assertThat(status.last("stopped", "RollbackCompleted").get("itemsDeleted").asLong()).isEqualTo(afterFive);
+        assertThat(status.last("stopped", "RollbackCompleted")
+                        .get("itemsDeleted")
+                        .asLong())
+                .isEqualTo(afterFive);
     }
 
     @Test
@@ -268,31 +304,45 @@ class ProgressAndCancelIT {
 
         // When the writer's metrics are scraped while it runs
         String items = "dynarestore_writer_items_total{table=\"metered-copy\"}";
-        double first = await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(200))
+        double first = await().atMost(Duration.ofMinutes(1))
+                .pollInterval(Duration.ofMillis(200))
                 .until(() -> meter(writer, items), v -> v > 0);
-        double later = await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(200))
+        double later = await().atMost(Duration.ofMinutes(1))
+                .pollInterval(Duration.ofMillis(200))
                 .until(() -> meter(writer, items), v -> v > first);
 
         // Then items, write units and retries or throttles move, while the restore is still running
         assertThat(later).isGreaterThan(first).isLessThan(ITEMS);
-        assertThat(meter(writer, "dynarestore_writer_wcu_total{table=\"metered-copy\"}")).isGreaterThan(0);
-        assertThat(meter(writer, "dynarestore_writer_bytes_total{table=\"metered-copy\"}")).isGreaterThan(0);
-        assertThat(scrape(writer)).contains("dynarestore_writer_lag ", "dynarestore_writer_throttles_total",
-                "dynarestore_writer_retries_total", "dynarestore_writer_rate", "dynarestore_writer_budget");
+        assertThat(meter(writer, "dynarestore_writer_wcu_total{table=\"metered-copy\"}"))
+                .isGreaterThan(0);
+        assertThat(meter(writer, "dynarestore_writer_bytes_total{table=\"metered-copy\"}"))
+                .isGreaterThan(0);
+        assertThat(scrape(writer))
+                .contains(
+                        "dynarestore_writer_lag ",
+                        "dynarestore_writer_throttles_total",
+                        "dynarestore_writer_retries_total",
+                        "dynarestore_writer_rate",
+                        "dynarestore_writer_budget");
         assertThat(scrape(planner)).contains("dynarestore_planner_running ");
 
         // and once it completed, the writer timed its segments and the planner counted and timed the restore
         await().atMost(Duration.ofMinutes(2)).until(() -> status.last("metered", "RestoreCompleted") != null);
         assertThat(meter(writer, items)).isEqualTo(ITEMS);
-        await().atMost(Duration.ofSeconds(10)).until(() -> meter(writer,
-                "dynarestore_writer_segment_duration_seconds_count{outcome=\"DONE\"}") >= 12);
-        assertThat(meter(planner, "dynarestore_planner_restores_total{outcome=\"COMPLETED\"}")).isGreaterThanOrEqualTo(1);
-        assertThat(scrape(planner)).contains("dynarestore_planner_restore_duration_seconds_count{outcome=\"COMPLETED\"");
+        await().atMost(Duration.ofSeconds(10))
+                .until(() ->
+                        meter(writer, "dynarestore_writer_segment_duration_seconds_count{outcome=\"DONE\"}") >= 12);
+        assertThat(meter(planner, "dynarestore_planner_restores_total{outcome=\"COMPLETED\"}"))
+                .isGreaterThanOrEqualTo(1);
+        assertThat(scrape(planner))
+                .contains("dynarestore_planner_restore_duration_seconds_count{outcome=\"COMPLETED\"");
 
         // and every service answers its liveness and readiness probes
         for (var service : List.of(planner, writer, stack.api)) {
             for (String probe : List.of("liveness", "readiness")) {
-                assertThat(Http.get(RestoreStack.uri(service, "/actuator/health/" + probe)).status()).isEqualTo(200);
+                assertThat(Http.get(RestoreStack.uri(service, "/actuator/health/" + probe))
+                                .status())
+                        .isEqualTo(200);
             }
         }
     }

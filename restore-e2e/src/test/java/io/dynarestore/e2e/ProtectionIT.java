@@ -7,6 +7,7 @@ import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.RandomItems;
 import io.dynarestore.testkit.StreamedTables;
 import io.dynarestore.testkit.StreamsEndpoint;
+import io.dynarestore.testkit.TopicRecorder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -31,15 +32,19 @@ import tools.jackson.databind.JsonNode;
 class ProtectionIT {
 
     private static final List<String> KEYS = List.of("pk", "sk");
-    private static final String[] PROTECTOR_ARGS = {"--protector.capture.settle=500ms",
-            "--protector.exports.poll-interval=200ms", "--protector.exports.check-every=1s",
-            "--protector.retention.every=1s", "--protector.retention.grace=0s"};
+    private static final String[] PROTECTOR_ARGS = {
+        "--protector.capture.settle=500ms",
+        "--protector.exports.poll-interval=200ms",
+        "--protector.exports.check-every=1s",
+        "--protector.retention.every=1s",
+        "--protector.retention.grace=0s"
+    };
     private static RestoreStack stack;
     private static StreamsEndpoint endpoint;
     private static DynamoDbClient dynamo;
     private static ConfigurableApplicationContext protector;
     private static ConfigurableApplicationContext writer;
-    private static StatusLog protection;
+    private static TopicRecorder protection;
 
     @BeforeAll
     static void start() {
@@ -51,7 +56,7 @@ class ProtectionIT {
         stack.startApi();
         protector = stack.startProtector(PROTECTOR_ARGS);
         dynamo = io.dynarestore.testkit.Dynalite.client(endpoint.endpoint());
-        protection = new StatusLog(stack.kafka.bootstrapServers(), Topic.PROTECTION_EVENTS.topicName());
+        protection = TopicRecorder.follow(stack.kafka.bootstrapServers(), Topic.PROTECTION_EVENTS.topicName());
     }
 
     @AfterAll
@@ -70,8 +75,14 @@ class ProtectionIT {
                 {"backups": {"method": "SCAN", "every": "PT1H", "retention": "P7D"},
                  "changeLog": {"method": "STREAMS", "flushEvery": "PT2S"}}""");
         assertThat(put.status()).as(put.body()).isEqualTo(200);
-        Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() ->
-                Http.get(stack.apiUri("/tables/" + table + "/backups")).json().path("backups").size() > 0);
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> Http.get(stack.apiUri("/tables/" + table + "/backups"))
+                                .json()
+                                .path("backups")
+                                .size()
+                        > 0);
     }
 
     private static JsonNode windows(String table) throws Exception {
@@ -79,10 +90,15 @@ class ProtectionIT {
     }
 
     private static void awaitRestorable(String table, Instant t) {
-        Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() -> {
-            var latest = windows(table).path("latestRestorable");
-            return !latest.isMissingNode() && !latest.isNull() && !Instant.parse(latest.asString()).isBefore(t);
-        });
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> {
+                    var latest = windows(table).path("latestRestorable");
+                    return !latest.isMissingNode()
+                            && !latest.isNull()
+                            && !Instant.parse(latest.asString()).isBefore(t);
+                });
     }
 
     /** Waits for the next second to begin and returns the one that ended: every write before now is in it or earlier. */
@@ -134,16 +150,24 @@ class ProtectionIT {
         var requested = Http.post(stack.apiUri("/tables/guarded/backups"), "");
         assertThat(requested.status()).as(requested.body()).isEqualTo(202);
         String id = requested.json().path("backupId").asString();
-        Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() ->
-                Http.get(stack.apiUri("/tables/guarded/backups")).body().contains(id));
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() ->
+                        Http.get(stack.apiUri("/tables/guarded/backups")).body().contains(id));
 
         // and what the protector did is on restore.protection.events, with CloudEvents headers
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> protection.all().stream()
-                .anyMatch(e -> "BackupCompleted".equals(e.type()) && e.raw().contains(id)));
-        var flushed = protection.all().stream().filter(e -> "ChangeLogFlushed".equals(e.type())
-                && e.raw().contains("\"guarded\"")).findFirst()
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> protection.all().stream()
+                        .anyMatch(e ->
+                                "BackupCompleted".equals(e.type()) && e.raw().contains(id)));
+        var flushed = protection.all().stream()
+                .filter(e -> "ChangeLogFlushed".equals(e.type()) && e.raw().contains("\"guarded\""))
+                .findFirst()
                 .orElseThrow();
-        assertThat(flushed.headers()).containsEntry("ce_type", "io.dynarestore.ChangeLogFlushed")
+        assertThat(flushed.headers())
+                .containsEntry("ce_type", "io.dynarestore.ChangeLogFlushed")
                 .containsEntry("ce_subject", "000000000000/us-east-1/guarded");
     }
 
@@ -152,14 +176,14 @@ class ProtectionIT {
         // Given a protected table whose change log is flushed
         createTable("lapsed");
         protect("lapsed");
-        dynamo.putItem(b -> b.tableName("lapsed").item(Map.of("pk", AttributeValue.fromS("a"),
-                "sk", AttributeValue.fromN("1"))));
+        dynamo.putItem(b ->
+                b.tableName("lapsed").item(Map.of("pk", AttributeValue.fromS("a"), "sk", AttributeValue.fromN("1"))));
         awaitRestorable("lapsed", secondJustEnded());
 
         // When the protector is down while writes go on and the stream trims them
         stack.stop(protector);
-        dynamo.putItem(b -> b.tableName("lapsed").item(Map.of("pk", AttributeValue.fromS("b"),
-                "sk", AttributeValue.fromN("1"))));
+        dynamo.putItem(b ->
+                b.tableName("lapsed").item(Map.of("pk", AttributeValue.fromS("b"), "sk", AttributeValue.fromN("1"))));
         Thread.sleep(1_500);
         endpoint.retention(Duration.ofMillis(700));
         try {
@@ -167,10 +191,13 @@ class ProtectionIT {
             protector = stack.startProtector(PROTECTOR_ARGS);
 
             // Then the windows show a gap once the capture started again
-            Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
-                    .until(() -> windows("lapsed").path("gaps").size() == 1 && windows("lapsed").path("windows").size() == 2);
-            assertThat(protection.all()).anyMatch(e -> "ChangeLogGapped".equals(e.type())
-                    && e.raw().contains("trimmed"));
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(90))
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(() -> windows("lapsed").path("gaps").size() == 1
+                            && windows("lapsed").path("windows").size() == 2);
+            assertThat(protection.all())
+                    .anyMatch(e -> "ChangeLogGapped".equals(e.type()) && e.raw().contains("trimmed"));
             String inGap = windows("lapsed").path("gaps").get(0).path("start").asString();
 
             // and a restore to a second in it is refused, naming the seconds that can be restored
@@ -204,19 +231,31 @@ class ProtectionIT {
                 .contains("update-continuous-backups --table-name exported");
 
         // When recovery is on and the table is protected by native exports
-        dynamo.updateContinuousBackups(b -> b.tableName("exported")
-                .pointInTimeRecoverySpecification(p -> p.pointInTimeRecoveryEnabled(true)));
+        dynamo.updateContinuousBackups(
+                b -> b.tableName("exported").pointInTimeRecoverySpecification(p -> p.pointInTimeRecoveryEnabled(true)));
         TreeMap<String, String> before = ItemDigests.ofTable(dynamo, "exported", KEYS);
         var put = Http.put(stack.apiUri("/tables/exported/protection"), nativePolicy);
         assertThat(put.status()).as(put.body()).isEqualTo(200);
 
         // Then DynamoDB's export of the table is listed as a backup, and restores to the table as it was
-        Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() ->
-                Http.get(stack.apiUri("/tables/exported/backups")).json().path("backups").size() > 0);
-        String backupId = Http.get(stack.apiUri("/tables/exported/backups")).json().path("backups").get(0)
-                .path("backupId").asString();
-        assertThat(protection.all()).anyMatch(e -> "BackupCompleted".equals(e.type()) && e.raw().contains(backupId)
-                && e.raw().contains("NATIVE_EXPORT"));
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> Http.get(stack.apiUri("/tables/exported/backups"))
+                                .json()
+                                .path("backups")
+                                .size()
+                        > 0);
+        String backupId = Http.get(stack.apiUri("/tables/exported/backups"))
+                .json()
+                .path("backups")
+                .get(0)
+                .path("backupId")
+                .asString();
+        assertThat(protection.all())
+                .anyMatch(e -> "BackupCompleted".equals(e.type())
+                        && e.raw().contains(backupId)
+                        && e.raw().contains("NATIVE_EXPORT"));
         for (int i = 0; i < 10; i++) {
             int n = i;
             dynamo.deleteItem(b -> b.tableName("exported").key(key(items.item(n))));
@@ -224,7 +263,9 @@ class ProtectionIT {
         stack.restoreAndAwaitCompletion("""
                 {"source": {"table": "exported", "backupId": "%s"},
                  "destination": {"type": "NEW_TABLE", "tableName": "exported-again"}}""".formatted(backupId));
-        assertThat(ItemDigests.ofTable(dynamo, "exported-again", KEYS)).isEqualTo(before).hasSize(30);
+        assertThat(ItemDigests.ofTable(dynamo, "exported-again", KEYS))
+                .isEqualTo(before)
+                .hasSize(30);
     }
 
     @Test
@@ -240,11 +281,15 @@ class ProtectionIT {
                 {"backups": {"method": "SCAN", "every": "PT1H", "retention": "PT10S"},
                  "changeLog": {"method": "STREAMS", "flushEvery": "PT2S"}}""");
         assertThat(put.status()).as(put.body()).isEqualTo(200);
-        var catalog = new io.dynarestore.core.vault.VaultCatalog(stack.s3.client(),
-                new io.dynarestore.core.vault.VaultLayout(RestoreStack.BUCKET, ""));
-        Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() ->
-                !catalog.listBackups(RestoreStack.ACCOUNT, RestoreStack.REGION, "short-lived").isEmpty());
-        var backup = catalog.listBackups(RestoreStack.ACCOUNT, RestoreStack.REGION, "short-lived").get(0);
+        var catalog = new io.dynarestore.core.vault.VaultCatalog(
+                stack.s3.client(), new io.dynarestore.core.vault.VaultLayout(RestoreStack.BUCKET, ""));
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> !catalog.listBackups(RestoreStack.ACCOUNT, RestoreStack.REGION, "short-lived")
+                        .isEmpty());
+        var backup = catalog.listBackups(RestoreStack.ACCOUNT, RestoreStack.REGION, "short-lived")
+                .get(0);
 
         // and a restore of its backup under way, held up while no item-writer runs
         stack.stop(writer);
@@ -255,25 +300,41 @@ class ProtectionIT {
         String restoreId = started.json().path("restoreId").asString();
 
         // When the backup has been expired for 4 seconds, retention looking every second with no grace
-        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() ->
-                Instant.now().isAfter(backup.expiresAt().plusSeconds(4)));
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> Instant.now().isAfter(backup.expiresAt().plusSeconds(4)));
 
         // Then the restore is still running, and the backup it reads is still there
-        assertThat(Http.get(stack.apiUri("/restores/" + restoreId)).json().path("state").asString())
+        assertThat(Http.get(stack.apiUri("/restores/" + restoreId))
+                        .json()
+                        .path("state")
+                        .asString())
                 .isIn("ACCEPTED", "PLANNED", "RUNNING");
         assertThat(catalog.findBackup(RestoreStack.ACCOUNT, RestoreStack.REGION, "short-lived", backup.backupId()))
                 .isPresent();
 
         // When an item-writer is back and the restore completes, the backup is deleted and its expiry told
         writer = stack.startWriter();
-        Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).until(() ->
-                Http.get(stack.apiUri("/restores/" + restoreId)).json().path("state").asString().equals("COMPLETED"));
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> Http.get(stack.apiUri("/restores/" + restoreId))
+                        .json()
+                        .path("state")
+                        .asString()
+                        .equals("COMPLETED"));
         assertThat(ItemDigests.ofTable(dynamo, "short-lived-copy", KEYS)).hasSize(60);
-        Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() ->
-                catalog.findBackup(RestoreStack.ACCOUNT, RestoreStack.REGION, "short-lived", backup.backupId())
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> catalog.findBackup(
+                                RestoreStack.ACCOUNT, RestoreStack.REGION, "short-lived", backup.backupId())
                         .isEmpty());
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> protection.all().stream()
-                .anyMatch(e -> "BackupExpired".equals(e.type()) && e.raw().contains(backup.backupId())));
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> protection.all().stream()
+                        .anyMatch(
+                                e -> "BackupExpired".equals(e.type()) && e.raw().contains(backup.backupId())));
     }
 
     private static Map<String, AttributeValue> key(Map<String, AttributeValue> item) {

@@ -7,10 +7,10 @@ import io.dynarestore.contracts.Json;
 import io.dynarestore.contracts.request.Scope;
 import io.dynarestore.core.filter.KeySchema;
 import io.dynarestore.core.filter.RecordFilter;
-import io.dynarestore.core.vault.VaultLayout;
 import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.RandomHistory;
 import io.dynarestore.testkit.RandomItems;
+import io.dynarestore.testkit.TopicRecorder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,8 +28,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.PutRequest;
-import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -43,16 +41,20 @@ class RecordRestoreIT {
     static final KeySchema KEY = new KeySchema("pk", "S", "sk", "N");
     static final long T0 = PitrRestoreIT.noon() * SECOND + 500_000;
     static RestoreStack stack;
-    static StatusLog status;
+    static TopicRecorder status;
     static KafkaProducer<String, String> producer;
 
     @BeforeAll
     static void startStack() {
         stack = RestoreStack.start();
-        status = StatusLog.status(stack);
-        producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafka.bootstrapServers(),
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class));
+        status = stack.followStatus();
+        producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                stack.kafka.bootstrapServers(),
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+                StringSerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+                StringSerializer.class));
     }
 
     @AfterAll
@@ -86,19 +88,18 @@ class RecordRestoreIT {
                 case 1 -> new Scope.Condition("BeginsWith", List.of("p" + (1 + r.nextInt(3))));
                 default -> new Scope.Condition("Between", List.of("p2", "p6"));
             };
-            Scope.Condition sk = r.nextBoolean() ? new Scope.Condition("LessThan", List.of(String.valueOf(2 + r.nextInt(5))))
-                    : null;
+            Scope.Condition sk =
+                    r.nextBoolean() ? new Scope.Condition("LessThan", List.of(String.valueOf(2 + r.nextInt(5)))) : null;
             keyFilters.add(new Scope.KeyFilter(pk, sk));
         }
         var attributeFilters = r.nextInt(3) == 0
-                ? List.of(new Scope.AttributeFilter("a" + r.nextInt(30), "S", r.nextBoolean() ? "Exists" : "NotExists",
-                List.of()))
+                ? List.of(new Scope.AttributeFilter(
+                        "a" + r.nextInt(30), "S", r.nextBoolean() ? "Exists" : "NotExists", List.of()))
                 : List.<Scope.AttributeFilter>of();
         return new Scope.Records(keyFilters, attributeFilters);
     }
 
-    record Case(String restoreId, String destination, TreeMap<String, String> expected) {
-    }
+    record Case(String restoreId, String destination, TreeMap<String, String> expected) {}
 
     @Test
     void recordRestoresOfRandomHistoriesWriteTheMatchingImageAndTouchNothingElse() throws Exception {
@@ -120,14 +121,19 @@ class RecordRestoreIT {
                     matched.put(k, item);
                 }
             });
-            String sourceJson = "{\"table\":\"" + source + "\"," + (atBackup ? "\"backupId\":\"base\""
-                    : "\"pointInTime\":\"" + t + "\"") + "}";
+            String sourceJson = "{\"table\":\"" + source + "\","
+                    + (atBackup ? "\"backupId\":\"base\"" : "\"pointInTime\":\"" + t + "\"") + "}";
             String scopeJson = Json.toString(scope).replace("\"type\":\"RECORDS\",", "");
             scopeJson = "{\"type\":\"RECORDS\"," + scopeJson.substring(1);
 
             // into a new table: exactly the matching items
-            cases.add(submit("rec-new-" + seed, sourceJson, scopeJson, "{\"type\":\"NEW_TABLE\",\"tableName\":\"rec-new-"
-                    + seed + "\"}", "rec-new-" + seed, digests(matched)));
+            cases.add(submit(
+                    "rec-new-" + seed,
+                    sourceJson,
+                    scopeJson,
+                    "{\"type\":\"NEW_TABLE\",\"tableName\":\"rec-new-" + seed + "\"}",
+                    "rec-new-" + seed,
+                    digests(matched)));
 
             // into an existing table holding other items and other versions of some: matches overwritten, rest kept
             String existing = "rec-existing-" + seed;
@@ -141,14 +147,24 @@ class RecordRestoreIT {
             put(existing, other.values());
             var expectedExisting = new TreeMap<>(other);
             expectedExisting.putAll(matched);
-            cases.add(submit("rec-existing-" + seed, sourceJson, scopeJson, "{\"type\":\"EXISTING_TABLE\","
-                    + "\"tableName\":\"" + existing + "\"}", existing, digests(expectedExisting)));
+            cases.add(submit(
+                    "rec-existing-" + seed,
+                    sourceJson,
+                    scopeJson,
+                    "{\"type\":\"EXISTING_TABLE\"," + "\"tableName\":\"" + existing + "\"}",
+                    existing,
+                    digests(expectedExisting)));
 
             // in place: the live table, changed after T; matches put back as they were, the rest untouched
             var live = history.imageBefore(Long.MAX_VALUE);
             var expectedLive = new TreeMap<>(live);
             expectedLive.putAll(matched);
-            cases.add(submit("rec-inplace-" + seed, sourceJson, scopeJson, "{\"type\":\"IN_PLACE\"}", source,
+            cases.add(submit(
+                    "rec-inplace-" + seed,
+                    sourceJson,
+                    scopeJson,
+                    "{\"type\":\"IN_PLACE\"}",
+                    source,
                     digests(expectedLive)));
         }
 
@@ -158,14 +174,23 @@ class RecordRestoreIT {
         // Then every destination equals its oracle
         for (Case c : cases) {
             assertThat(ItemDigests.ofTable(stack.dynalite.client(), c.destination(), List.of("pk", "sk")))
-                    .as(c.restoreId()).isEqualTo(c.expected());
+                    .as(c.restoreId())
+                    .isEqualTo(c.expected());
         }
         // and the counts say what happened: overwrites in place and in existing tables, with a warning
         JsonNode planned = status.last("rec-inplace-1", "RestorePlanned");
-        assertThat(planned.get("warnings").get(0).asString()).contains("/rollback").contains("dryRun");
-        long unchanged = cases.stream().filter(c -> c.restoreId().startsWith("rec-inplace"))
-                .mapToLong(c -> status.last(c.restoreId(), "RestoreCompleted").get("itemsUnchanged").asLong()).sum();
-        assertThat(unchanged).as("items already as they were are not written again").isPositive();
+        assertThat(planned.get("warnings").get(0).asString())
+                .contains("/rollback")
+                .contains("dryRun");
+        long unchanged = cases.stream()
+                .filter(c -> c.restoreId().startsWith("rec-inplace"))
+                .mapToLong(c -> status.last(c.restoreId(), "RestoreCompleted")
+                        .get("itemsUnchanged")
+                        .asLong())
+                .sum();
+        assertThat(unchanged)
+                .as("items already as they were are not written again")
+                .isPositive();
         assertThat(status.last("rec-new-1", "RestorePlanned").get("warnings")).isNull();
     }
 
@@ -177,10 +202,12 @@ class RecordRestoreIT {
             String source = "full-" + seed;
             var history = table(source, seed);
             Instant t = Instant.ofEpochSecond(T0 / SECOND + 10 + seed);
-            String sourceJson = seed % 3 == 0 ? "{\"table\":\"" + source + "\",\"backupId\":\"base\"}"
+            String sourceJson = seed % 3 == 0
+                    ? "{\"table\":\"" + source + "\",\"backupId\":\"base\"}"
                     : "{\"table\":\"" + source + "\",\"pointInTime\":\"" + t + "\"}";
             var image = seed % 3 == 0 ? baseImage(history) : history.imageBefore((t.getEpochSecond() + 1) * SECOND);
-            cases.add(submit("full-inplace-" + seed, sourceJson, null, "{\"type\":\"IN_PLACE\"}", source, digests(image)));
+            cases.add(submit(
+                    "full-inplace-" + seed, sourceJson, null, "{\"type\":\"IN_PLACE\"}", source, digests(image)));
         }
 
         // When they complete
@@ -190,19 +217,24 @@ class RecordRestoreIT {
         long deleted = 0;
         for (Case c : cases) {
             assertThat(ItemDigests.ofTable(stack.dynalite.client(), c.destination(), List.of("pk", "sk")))
-                    .as(c.restoreId()).isEqualTo(c.expected());
-            deleted += status.last(c.restoreId(), "RestoreCompleted").get("itemsDeleted").asLong();
+                    .as(c.restoreId())
+                    .isEqualTo(c.expected());
+            deleted += status.last(c.restoreId(), "RestoreCompleted")
+                    .get("itemsDeleted")
+                    .asLong();
         }
         assertThat(deleted).isPositive();
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-            "no key filter      | {\"type\":\"RECORDS\",\"keyFilters\":[]}                                                              | /scope/keyFilters",
-            "number for a string| {\"type\":\"RECORDS\",\"keyFilters\":[{\"partitionKey\":{\"condition\":\"EqualTo\",\"values\":[\"p1\"]},\"sortKey\":{\"condition\":\"EqualTo\",\"values\":[\"one\"]}}]} | /scope/keyFilters/0/sortKey/values/0",
-            "BeginsWith a number| {\"type\":\"RECORDS\",\"keyFilters\":[{\"partitionKey\":{\"condition\":\"EqualTo\",\"values\":[\"p1\"]},\"sortKey\":{\"condition\":\"BeginsWith\",\"values\":[\"1\"]}}]} | /scope/keyFilters/0/sortKey/condition",
-            "non-key as key     | {\"type\":\"RECORDS\",\"keyFilters\":[{\"partitionKey\":{\"name\":\"a1\",\"condition\":\"EqualTo\",\"values\":[\"x\"]}}]} | /scope/keyFilters/0/partitionKey/name",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "no key filter      | {\"type\":\"RECORDS\",\"keyFilters\":[]}                                                              | /scope/keyFilters",
+                "number for a string| {\"type\":\"RECORDS\",\"keyFilters\":[{\"partitionKey\":{\"condition\":\"EqualTo\",\"values\":[\"p1\"]},\"sortKey\":{\"condition\":\"EqualTo\",\"values\":[\"one\"]}}]} | /scope/keyFilters/0/sortKey/values/0",
+                "BeginsWith a number| {\"type\":\"RECORDS\",\"keyFilters\":[{\"partitionKey\":{\"condition\":\"EqualTo\",\"values\":[\"p1\"]},\"sortKey\":{\"condition\":\"BeginsWith\",\"values\":[\"1\"]}}]} | /scope/keyFilters/0/sortKey/condition",
+                "non-key as key     | {\"type\":\"RECORDS\",\"keyFilters\":[{\"partitionKey\":{\"name\":\"a1\",\"condition\":\"EqualTo\",\"values\":[\"x\"]}}]} | /scope/keyFilters/0/partitionKey/name",
+            })
     void rejectsABadFilterOnRestAndOnKafkaWithTheFilterAndTheFix(String name, String scope, String field)
             throws Exception {
         if (stack.dynalite.client().listTables().tableNames().stream().noneMatch("bad-f"::equals)) {
@@ -216,10 +248,13 @@ class RecordRestoreIT {
         assertThat(response.json().get("errors").findValuesAsString("field")).contains(field);
 
         String id = "bad-filter-" + Math.abs(name.hashCode());
-        producer.send(new ProducerRecord<>("restore.requests", id, body.replace("{\"source\"",
-                "{\"restoreId\":\"" + id + "\",\"source\""))).get();
-        JsonNode rejected = await().atMost(Duration.ofSeconds(30)).until(() -> status.last(id, "RestoreRejected"),
-                e -> e != null);
+        producer.send(new ProducerRecord<>(
+                        "restore.requests",
+                        id,
+                        body.replace("{\"source\"", "{\"restoreId\":\"" + id + "\",\"source\"")))
+                .get();
+        JsonNode rejected =
+                await().atMost(Duration.ofSeconds(30)).until(() -> status.last(id, "RestoreRejected"), e -> e != null);
         assertThat(rejected.get("code").asString()).isEqualTo("INVALID_FILTER");
         assertThat(rejected.get("errors").findValuesAsString("field")).contains(field);
     }
@@ -227,30 +262,38 @@ class RecordRestoreIT {
     @Test
     void warnsWhenItAcceptsARestoreThatOverwritesHowToSeeAndUndoIt() throws Exception {
         table("warned", 77);
-        var response = Http.post(stack.apiUri("/restores"), "{\"source\":{\"table\":\"warned\",\"backupId\":\"base\"},"
-                + "\"scope\":{\"type\":\"RECORDS\",\"keyFilters\":[{\"partitionKey\":{\"condition\":\"EqualTo\","
-                + "\"values\":[\"p1\"]}}]},\"destination\":{\"type\":\"IN_PLACE\"}}");
+        var response = Http.post(
+                stack.apiUri("/restores"),
+                "{\"source\":{\"table\":\"warned\",\"backupId\":\"base\"},"
+                        + "\"scope\":{\"type\":\"RECORDS\",\"keyFilters\":[{\"partitionKey\":{\"condition\":\"EqualTo\","
+                        + "\"values\":[\"p1\"]}}]},\"destination\":{\"type\":\"IN_PLACE\"}}");
         assertThat(response.status()).as(response.body()).isEqualTo(202);
         assertThat(response.json().get("warnings").get(0).asString())
-                .contains("Items of warned that match the filters will be overwritten").contains("undo journal");
+                .contains("Items of warned that match the filters will be overwritten")
+                .contains("undo journal");
         String id = response.json().get("restoreId").asString();
         await().atMost(Duration.ofSeconds(60)).until(() -> status.last(id, "RestoreCompleted") != null);
         var done = Http.get(stack.apiUri("/restores/" + id)).json();
-        assertThat(done.get("itemsWritten").asLong() + done.get("itemsUnchanged").asLong()).isPositive();
+        assertThat(done.get("itemsWritten").asLong()
+                        + done.get("itemsUnchanged").asLong())
+                .isPositive();
     }
 
     @Test
     void previewsTheFirstMatchesOfABackupAndOfAPointAndSaysWhetherItReadEverything() throws Exception {
         var history = table("prev", 42);
-        var scope = new Scope.Records(List.of(new Scope.KeyFilter(new Scope.Condition("BeginsWith", List.of("p1")),
-                null)), List.of());
+        var scope = new Scope.Records(
+                List.of(new Scope.KeyFilter(new Scope.Condition("BeginsWith", List.of("p1")), null)), List.of());
         var filter = RecordFilter.compile(scope, KEY);
         String scopeJson = "{\"type\":\"RECORDS\",\"keyFilters\":[{\"partitionKey\":{\"condition\":\"BeginsWith\","
                 + "\"values\":[\"p1\"]}}]}";
 
         // at the backup, with room for all matches: every match, the whole backup read
-        var all = Http.post(stack.apiUri("/restores/preview"), "{\"source\":{\"table\":\"prev\",\"backupId\":\"base\"},"
-                + "\"scope\":" + scopeJson + ",\"limit\":1000}").json();
+        var all = Http.post(
+                        stack.apiUri("/restores/preview"),
+                        "{\"source\":{\"table\":\"prev\",\"backupId\":\"base\"}," + "\"scope\":" + scopeJson
+                                + ",\"limit\":1000}")
+                .json();
         var expected = new TreeMap<String, String>();
         baseImage(history).forEach((k, v) -> {
             if (filter.matches(v)) {
@@ -264,8 +307,11 @@ class RecordRestoreIT {
 
         // at a point in time: the image's matches
         Instant t = Instant.ofEpochSecond(T0 / SECOND + 44);
-        var atPoint = Http.post(stack.apiUri("/restores/preview"), "{\"source\":{\"table\":\"prev\",\"pointInTime\":\""
-                + t + "\"},\"scope\":" + scopeJson + ",\"limit\":1000}").json();
+        var atPoint = Http.post(
+                        stack.apiUri("/restores/preview"),
+                        "{\"source\":{\"table\":\"prev\",\"pointInTime\":\"" + t + "\"},\"scope\":" + scopeJson
+                                + ",\"limit\":1000}")
+                .json();
         var expectedAtPoint = new TreeMap<String, String>();
         history.imageBefore((t.getEpochSecond() + 1) * SECOND).forEach((k, v) -> {
             if (filter.matches(v)) {
@@ -276,21 +322,27 @@ class RecordRestoreIT {
         assertThat(records(atPoint)).isEqualTo(expectedAtPoint);
 
         // with a limit: the first matches only, and not complete
-        var first = Http.post(stack.apiUri("/restores/preview"), "{\"source\":{\"table\":\"prev\",\"backupId\":\"base\"},"
-                + "\"scope\":" + scopeJson + ",\"limit\":2}").json();
+        var first = Http.post(
+                        stack.apiUri("/restores/preview"),
+                        "{\"source\":{\"table\":\"prev\",\"backupId\":\"base\"}," + "\"scope\":" + scopeJson
+                                + ",\"limit\":2}")
+                .json();
         assertThat(first.get("count").asInt()).isEqualTo(2);
         assertThat(first.get("complete").asBoolean()).isFalse();
         assertThat(expected).containsAllEntriesOf(records(first));
 
         // within a time bound too short to read anything: not complete
-        var rushed = Http.post(stack.apiUri("/restores/preview"), "{\"source\":{\"table\":\"prev\",\"backupId\":"
-                + "\"base\"},\"timeLimitMs\":1,\"limit\":1000}");
+        var rushed = Http.post(
+                stack.apiUri("/restores/preview"),
+                "{\"source\":{\"table\":\"prev\",\"backupId\":" + "\"base\"},\"timeLimitMs\":1,\"limit\":1000}");
         assertThat(rushed.status()).isEqualTo(200);
         assertThat(rushed.json().get("complete").asBoolean()).isFalse();
 
         // and a bad filter is a 400 that names it
-        var bad = Http.post(stack.apiUri("/restores/preview"), "{\"source\":{\"table\":\"prev\",\"backupId\":\"base\"},"
-                + "\"scope\":{\"type\":\"RECORDS\",\"keyFilters\":[]}}");
+        var bad = Http.post(
+                stack.apiUri("/restores/preview"),
+                "{\"source\":{\"table\":\"prev\",\"backupId\":\"base\"},"
+                        + "\"scope\":{\"type\":\"RECORDS\",\"keyFilters\":[]}}");
         assertThat(bad.status()).isEqualTo(400);
         assertThat(bad.json().get("code").asString()).isEqualTo("INVALID_FILTER");
     }
@@ -302,10 +354,15 @@ class RecordRestoreIT {
         var tight = stack.startApiReplica("--api.limits.preview-bytes=1KB", "--api.limits.preview-memory=2KB");
         try {
             // When the whole backup is previewed, and a point in time with more changes than the budget holds
-            var bytes = Http.post(RestoreStack.uri(tight, "/restores/preview"), "{\"source\":{\"table\":\"bounded\","
-                    + "\"backupId\":\"base\"},\"limit\":1000}").json();
-            var memory = Http.post(RestoreStack.uri(tight, "/restores/preview"), "{\"source\":{\"table\":\"bounded\","
-                    + "\"pointInTime\":\"" + Instant.ofEpochSecond(T0 / SECOND + 44) + "\"},\"limit\":1000}").json();
+            var bytes = Http.post(
+                            RestoreStack.uri(tight, "/restores/preview"),
+                            "{\"source\":{\"table\":\"bounded\"," + "\"backupId\":\"base\"},\"limit\":1000}")
+                    .json();
+            var memory = Http.post(
+                            RestoreStack.uri(tight, "/restores/preview"),
+                            "{\"source\":{\"table\":\"bounded\"," + "\"pointInTime\":\""
+                                    + Instant.ofEpochSecond(T0 / SECOND + 44) + "\"},\"limit\":1000}")
+                    .json();
 
             // Then each stops at its bound, says which, and answers within it
             assertThat(bytes.get("complete").asBoolean()).isFalse();
@@ -333,8 +390,14 @@ class RecordRestoreIT {
         return image;
     }
 
-    static Case submit(String restoreId, String source, String scope, String destination, String table,
-                       TreeMap<String, String> expected) throws Exception {
+    static Case submit(
+            String restoreId,
+            String source,
+            String scope,
+            String destination,
+            String table,
+            TreeMap<String, String> expected)
+            throws Exception {
         String body = "{\"restoreId\":\"" + restoreId + "\",\"source\":" + source
                 + (scope == null ? "" : ",\"scope\":" + scope) + ",\"destination\":" + destination + "}";
         producer.send(new ProducerRecord<>("restore.requests", restoreId, body));
@@ -343,13 +406,21 @@ class RecordRestoreIT {
 
     static void awaitAll(List<Case> cases) {
         producer.flush();
-        await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
-            for (Case c : cases) {
-                assertThat(status.last(c.restoreId(), "RestoreRejected")).as(c.restoreId()).isNull();
-                assertThat(status.last(c.restoreId(), "RestoreFailed")).as(c.restoreId()).isNull();
-                assertThat(status.last(c.restoreId(), "RestoreCompleted")).as(c.restoreId()).isNotNull();
-            }
-        });
+        await().atMost(Duration.ofMinutes(5))
+                .pollInterval(Duration.ofMillis(500))
+                .untilAsserted(() -> {
+                    for (Case c : cases) {
+                        assertThat(status.last(c.restoreId(), "RestoreRejected"))
+                                .as(c.restoreId())
+                                .isNull();
+                        assertThat(status.last(c.restoreId(), "RestoreFailed"))
+                                .as(c.restoreId())
+                                .isNull();
+                        assertThat(status.last(c.restoreId(), "RestoreCompleted"))
+                                .as(c.restoreId())
+                                .isNotNull();
+                    }
+                });
     }
 
     static TreeMap<String, String> digests(Map<String, Map<String, AttributeValue>> image) {

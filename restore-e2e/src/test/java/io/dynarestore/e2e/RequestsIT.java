@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.RandomItems;
+import io.dynarestore.testkit.TopicRecorder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,23 +31,29 @@ class RequestsIT {
 
     static final int ITEMS = 1_200;
     static RestoreStack stack;
-    static StatusLog status;
-    static StatusLog deadLetters;
+    static TopicRecorder status;
+    static TopicRecorder deadLetters;
     static KafkaProducer<byte[], byte[]> producer;
     static RandomItems items = new RandomItems(99, BackupFixtures.SHAPE);
 
     @BeforeAll
     static void startStack() throws Exception {
         stack = RestoreStack.start();
-        status = StatusLog.status(stack);
-        deadLetters = new StatusLog(stack.kafka.bootstrapServers(), "restore.requests.DLT");
+        status = stack.followStatus();
+        deadLetters = TopicRecorder.follow(stack.kafka.bootstrapServers(), "restore.requests.DLT");
         var source = BackupFixtures.createSourceTable(stack.dynalite.client(), "orders");
-        BackupFixtures.writeBackup(stack, source, "b-live", items, ITEMS, 300, -1, Instant.now().plus(Duration.ofDays(7)));
-        BackupFixtures.writeBackup(stack, source, "b-expired", items, 10, 300, -1, Instant.now().minusSeconds(60));
-        stack.dynalite.client().createTable(b -> b.tableName("taken")
-                .attributeDefinitions(BackupFixtures.attr("id", software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType.S))
-                .keySchema(BackupFixtures.key("id", software.amazon.awssdk.services.dynamodb.model.KeyType.HASH))
-                .provisionedThroughput(BackupFixtures.throughput(1, 1)));
+        BackupFixtures.writeBackup(
+                stack, source, "b-live", items, ITEMS, 300, -1, Instant.now().plus(Duration.ofDays(7)));
+        BackupFixtures.writeBackup(
+                stack, source, "b-expired", items, 10, 300, -1, Instant.now().minusSeconds(60));
+        stack.dynalite
+                .client()
+                .createTable(b -> b.tableName("taken")
+                        .attributeDefinitions(BackupFixtures.attr(
+                                "id", software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType.S))
+                        .keySchema(
+                                BackupFixtures.key("id", software.amazon.awssdk.services.dynamodb.model.KeyType.HASH))
+                        .provisionedThroughput(BackupFixtures.throughput(1, 1)));
         var config = new HashMap<String, Object>();
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafka.bootstrapServers());
         config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
@@ -67,18 +74,24 @@ class RequestsIT {
     }
 
     static void publish(Integer partition, String key, String json) throws Exception {
-        producer.send(new ProducerRecord<>("restore.requests", partition,
-                key == null ? null : key.getBytes(StandardCharsets.UTF_8),
-                json.getBytes(StandardCharsets.UTF_8))).get();
+        producer.send(new ProducerRecord<>(
+                        "restore.requests",
+                        partition,
+                        key == null ? null : key.getBytes(StandardCharsets.UTF_8),
+                        json.getBytes(StandardCharsets.UTF_8)))
+                .get();
     }
 
     static JsonNode awaitEvent(String restoreId, String type) {
         try {
-            return await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(100))
+            return await().atMost(Duration.ofSeconds(90))
+                    .pollInterval(Duration.ofMillis(100))
                     .until(() -> status.last(restoreId, type), e -> e != null);
         } catch (org.awaitility.core.ConditionTimeoutException e) {
-            throw new AssertionError("no " + type + " for " + restoreId + "; its events: "
-                    + status.of(restoreId).stream().map(x -> x.raw()).toList(), e);
+            throw new AssertionError(
+                    "no " + type + " for " + restoreId + "; its events: "
+                            + status.of(restoreId).stream().map(x -> x.raw()).toList(),
+                    e);
         }
     }
 
@@ -100,35 +113,46 @@ class RequestsIT {
         assertThat(ItemDigests.ofTable(stack.dynalite.client(), "orders-from-kafka", BackupFixtures.KEYS))
                 .isEqualTo(ItemDigests.of(items.items(ITEMS), BackupFixtures.KEYS));
         List<String> lifecycle = status.typesOf("raw-1").stream()
-                .filter(t -> !t.startsWith("Segment") && !t.endsWith("Progressed")).toList(); // progress comes as it may
-        assertThat(lifecycle).containsExactly("RestoreAccepted", "RestorePlanned", "DestinationReady",
-                "RestoreCompleted");
+                .filter(t -> !t.startsWith("Segment") && !t.endsWith("Progressed"))
+                .toList(); // progress comes as it may
+        assertThat(lifecycle)
+                .containsExactly("RestoreAccepted", "RestorePlanned", "DestinationReady", "RestoreCompleted");
         // and every event carries CloudEvents headers that a non-Java consumer can route on
         assertThat(status.of("raw-1")).allSatisfy(e -> {
-            assertThat(e.headers()).containsEntry("ce_specversion", "1.0").containsEntry("ce_subject", "raw-1")
-                    .containsEntry("ce_type", "io.dynarestore." + e.type()).containsKey("ce_id");
+            assertThat(e.headers())
+                    .containsEntry("ce_specversion", "1.0")
+                    .containsEntry("ce_subject", "raw-1")
+                    .containsEntry("ce_type", "io.dynarestore." + e.type())
+                    .containsKey("ce_id");
             assertThat(e.key()).isEqualTo("raw-1");
         });
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-            "not JSON         | {\"source\": {\"table\": \"orders\",                                                                                  | INVALID_JSON     | not valid JSON",
-            "missing fields   | {\"restoreId\": \"bad-missing\", \"source\": {\"table\": \"orders\"}}                                                   | INVALID_REQUEST  | /destination",
-            "unknown backup   | {\"restoreId\": \"bad-unknown\", \"source\": {\"table\": \"orders\", \"backupId\": \"nope\"}, \"destination\": {\"type\": \"NEW_TABLE\"}} | BACKUP_NOT_FOUND | no backup nope",
-            "expired backup   | {\"restoreId\": \"bad-expired\", \"source\": {\"table\": \"orders\", \"backupId\": \"b-expired\"}, \"destination\": {\"type\": \"NEW_TABLE\"}} | BACKUP_EXPIRED | expired at",
-            "existing table   | {\"restoreId\": \"bad-taken\", \"source\": {\"table\": \"orders\", \"backupId\": \"b-live\"}, \"destination\": {\"type\": \"NEW_TABLE\", \"tableName\": \"taken\"}} | TABLE_EXISTS | already exists",
-    })
-    void rejectsABadRequestWithItsReasonAndSetsTheMessageAsideInTheDeadLetterTopic(String name, String json,
-                                                                                  String code, String reason)
-            throws Exception {
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "not JSON         | {\"source\": {\"table\": \"orders\",                                                                                  | INVALID_JSON     | not valid JSON",
+                "missing fields   | {\"restoreId\": \"bad-missing\", \"source\": {\"table\": \"orders\"}}                                                   | INVALID_REQUEST  | /destination",
+                "unknown backup   | {\"restoreId\": \"bad-unknown\", \"source\": {\"table\": \"orders\", \"backupId\": \"nope\"}, \"destination\": {\"type\": \"NEW_TABLE\"}} | BACKUP_NOT_FOUND | no backup nope",
+                "expired backup   | {\"restoreId\": \"bad-expired\", \"source\": {\"table\": \"orders\", \"backupId\": \"b-expired\"}, \"destination\": {\"type\": \"NEW_TABLE\"}} | BACKUP_EXPIRED | expired at",
+                "existing table   | {\"restoreId\": \"bad-taken\", \"source\": {\"table\": \"orders\", \"backupId\": \"b-live\"}, \"destination\": {\"type\": \"NEW_TABLE\", \"tableName\": \"taken\"}} | TABLE_EXISTS | already exists",
+            })
+    void rejectsABadRequestWithItsReasonAndSetsTheMessageAsideInTheDeadLetterTopic(
+            String name, String json, String code, String reason) throws Exception {
         // When a bad request is published
         publish(null, json);
 
         // Then the original message lands in restore.requests.DLT, unchanged, with the reason
-        StatusLog.Entry dead = await().atMost(Duration.ofSeconds(30)).until(() -> deadLetters.all().stream()
-                .filter(e -> json.equals(e.raw())).findFirst().orElse(null), e -> e != null);
-        assertThat(dead.headers()).containsEntry("dynarestore_reason-code", code)
+        TopicRecorder.Entry dead = await().atMost(Duration.ofSeconds(30))
+                .until(
+                        () -> deadLetters.all().stream()
+                                .filter(e -> json.equals(e.raw()))
+                                .findFirst()
+                                .orElse(null),
+                        e -> e != null);
+        assertThat(dead.headers())
+                .containsEntry("dynarestore_reason-code", code)
                 .containsEntry("kafka_dlt-original-topic", "restore.requests");
         String restoreId = dead.headers().get("dynarestore_restore-id");
         assertThat(restoreId).isNotBlank();
@@ -140,9 +164,12 @@ class RequestsIT {
 
         // and the services keep serving: a good request still completes
         String good = "ok-after-" + code.toLowerCase();
-        publish(good, "{\"restoreId\": \"" + good + "\", \"source\": {\"table\": \"orders\", \"backupId\": "
-                + "\"b-live\"}, \"destination\": {\"type\": \"NEW_TABLE\", \"tableName\": \"" + good + "\"}}");
-        assertThat(awaitEvent(good, "RestoreCompleted").get("itemsWritten").asLong()).isEqualTo(ITEMS);
+        publish(
+                good,
+                "{\"restoreId\": \"" + good + "\", \"source\": {\"table\": \"orders\", \"backupId\": "
+                        + "\"b-live\"}, \"destination\": {\"type\": \"NEW_TABLE\", \"tableName\": \"" + good + "\"}}");
+        assertThat(awaitEvent(good, "RestoreCompleted").get("itemsWritten").asLong())
+                .isEqualTo(ITEMS);
     }
 
     @Test
@@ -187,26 +214,29 @@ class RequestsIT {
         assertThat(second.status()).as(second.body()).isEqualTo(200);
         assertThat(second.json().get("restoreId").asString()).isEqualTo("post-twice");
         awaitEvent("post-twice", "RestoreCompleted");
-        assertThat(status.typesOf("post-twice").stream().filter("RestoreAccepted"::equals)).hasSize(1);
+        assertThat(status.typesOf("post-twice").stream().filter("RestoreAccepted"::equals))
+                .hasSize(1);
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-            "not JSON       | {\"source\":                                                                                   | 400 | INVALID_JSON     | ",
-            "no destination | {\"source\": {\"table\": \"orders\", \"backupId\": \"b-live\"}}                                   | 400 | INVALID_REQUEST  | /destination",
-            "unknown backup | {\"source\": {\"table\": \"orders\", \"backupId\": \"nope\"}, \"destination\": {\"type\": \"NEW_TABLE\"}} | 422 | BACKUP_NOT_FOUND | /source/backupId",
-            "expired backup | {\"source\": {\"table\": \"orders\", \"backupId\": \"b-expired\"}, \"destination\": {\"type\": \"NEW_TABLE\"}} | 422 | BACKUP_EXPIRED | /source/backupId",
-            "existing table | {\"source\": {\"table\": \"orders\", \"backupId\": \"b-live\"}, \"destination\": {\"type\": \"NEW_TABLE\", \"tableName\": \"taken\"}} | 409 | TABLE_EXISTS | /destination/tableName",
-            "not supported  | {\"source\": {\"table\": \"orders\", \"snapId\": \"s-1\"}, \"destination\": {\"type\": \"NEW_TABLE\"}} | 422 | UNSUPPORTED | /source/snapId",
-            "unknown account| {\"source\": {\"account\": \"111111111111\", \"table\": \"orders\", \"backupId\": \"b-live\"}, \"destination\": {\"type\": \"NEW_TABLE\"}} | 422 | UNKNOWN_ACCOUNT | /source",
-            "capacity cap   | {\"source\": {\"table\": \"orders\", \"backupId\": \"b-live\"}, \"destination\": {\"type\": \"NEW_TABLE\", \"options\": {\"billing\": {\"mode\": \"PROVISIONED\", \"readCapacityUnits\": 5, \"writeCapacityUnits\": 1000000}}}} | 400 | INVALID_REQUEST | /destination/options/billing/writeCapacityUnits",
-            "webhook inside | {\"source\": {\"table\": \"orders\", \"backupId\": \"b-live\"}, \"destination\": {\"type\": \"NEW_TABLE\"}, \"notify\": {\"webhooks\": [\"http://10.0.0.5/hook\"]}} | 400 | INVALID_REQUEST | /notify/webhooks/0",
-            "webhook creds  | {\"source\": {\"table\": \"orders\", \"backupId\": \"b-live\"}, \"destination\": {\"type\": \"NEW_TABLE\"}, \"notify\": {\"webhooks\": [\"https://u:p@hooks.example.com/\"]}} | 400 | INVALID_REQUEST | /notify/webhooks/0",
-            "bad email      | {\"source\": {\"table\": \"orders\", \"backupId\": \"b-live\"}, \"destination\": {\"type\": \"NEW_TABLE\"}, \"notify\": {\"emails\": [\"ops@\"]}} | 400 | INVALID_REQUEST | /notify/emails/0",
-            "bad time       | {\"source\": {\"table\": \"orders\", \"pointInTime\": \"2026-02-30T25:00:00Z\"}, \"destination\": {\"type\": \"NEW_TABLE\"}} | 400 | INVALID_REQUEST | /source/pointInTime",
-    })
-    void answersABadRestRequestWithProblemDetailsNamingTheFix(String name, String body, int httpStatus, String code,
-                                                             String field) throws Exception {
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "not JSON       | {\"source\":                                                                                   | 400 | INVALID_JSON     | ",
+                "no destination | {\"source\": {\"table\": \"orders\", \"backupId\": \"b-live\"}}                                   | 400 | INVALID_REQUEST  | /destination",
+                "unknown backup | {\"source\": {\"table\": \"orders\", \"backupId\": \"nope\"}, \"destination\": {\"type\": \"NEW_TABLE\"}} | 422 | BACKUP_NOT_FOUND | /source/backupId",
+                "expired backup | {\"source\": {\"table\": \"orders\", \"backupId\": \"b-expired\"}, \"destination\": {\"type\": \"NEW_TABLE\"}} | 422 | BACKUP_EXPIRED | /source/backupId",
+                "existing table | {\"source\": {\"table\": \"orders\", \"backupId\": \"b-live\"}, \"destination\": {\"type\": \"NEW_TABLE\", \"tableName\": \"taken\"}} | 409 | TABLE_EXISTS | /destination/tableName",
+                "not supported  | {\"source\": {\"table\": \"orders\", \"snapId\": \"s-1\"}, \"destination\": {\"type\": \"NEW_TABLE\"}} | 422 | UNSUPPORTED | /source/snapId",
+                "unknown account| {\"source\": {\"account\": \"111111111111\", \"table\": \"orders\", \"backupId\": \"b-live\"}, \"destination\": {\"type\": \"NEW_TABLE\"}} | 422 | UNKNOWN_ACCOUNT | /source",
+                "capacity cap   | {\"source\": {\"table\": \"orders\", \"backupId\": \"b-live\"}, \"destination\": {\"type\": \"NEW_TABLE\", \"options\": {\"billing\": {\"mode\": \"PROVISIONED\", \"readCapacityUnits\": 5, \"writeCapacityUnits\": 1000000}}}} | 400 | INVALID_REQUEST | /destination/options/billing/writeCapacityUnits",
+                "webhook inside | {\"source\": {\"table\": \"orders\", \"backupId\": \"b-live\"}, \"destination\": {\"type\": \"NEW_TABLE\"}, \"notify\": {\"webhooks\": [\"http://10.0.0.5/hook\"]}} | 400 | INVALID_REQUEST | /notify/webhooks/0",
+                "webhook creds  | {\"source\": {\"table\": \"orders\", \"backupId\": \"b-live\"}, \"destination\": {\"type\": \"NEW_TABLE\"}, \"notify\": {\"webhooks\": [\"https://u:p@hooks.example.com/\"]}} | 400 | INVALID_REQUEST | /notify/webhooks/0",
+                "bad email      | {\"source\": {\"table\": \"orders\", \"backupId\": \"b-live\"}, \"destination\": {\"type\": \"NEW_TABLE\"}, \"notify\": {\"emails\": [\"ops@\"]}} | 400 | INVALID_REQUEST | /notify/emails/0",
+                "bad time       | {\"source\": {\"table\": \"orders\", \"pointInTime\": \"2026-02-30T25:00:00Z\"}, \"destination\": {\"type\": \"NEW_TABLE\"}} | 400 | INVALID_REQUEST | /source/pointInTime",
+            })
+    void answersABadRestRequestWithProblemDetailsNamingTheFix(
+            String name, String body, int httpStatus, String code, String field) throws Exception {
         var response = Http.post(stack.apiUri("/restores"), body);
         assertThat(response.status()).as(response.body()).isEqualTo(httpStatus);
         assertThat(response.header("Content-Type")).startsWith("application/problem+json");

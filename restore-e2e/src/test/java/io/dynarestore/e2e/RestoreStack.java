@@ -1,12 +1,14 @@
 package io.dynarestore.e2e;
 
 import io.dynarestore.api.ApiApplication;
+import io.dynarestore.contracts.Topic;
 import io.dynarestore.core.kafka.TopicDefinitions;
 import io.dynarestore.planner.PlannerApplication;
 import io.dynarestore.testkit.ChildJvm;
 import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.KafkaBroker;
 import io.dynarestore.testkit.S3Server;
+import io.dynarestore.testkit.TopicRecorder;
 import io.dynarestore.writer.WriterApplication;
 import java.net.URI;
 import java.nio.file.Files;
@@ -46,8 +48,9 @@ final class RestoreStack implements AutoCloseable {
         kafka = KafkaBroker.start(TopicDefinitions.local().partitionCounts());
         dynalite = Dynalite.start();
         this.s3Dir = s3Dir;
-        s3 = s3Dir == null ? S3Server.start(BUCKET) : S3Server.start(io.dynarestore.testkit.Ports.free(), s3Dir, BUCKET,
-                true);
+        s3 = s3Dir == null
+                ? S3Server.start(BUCKET)
+                : S3Server.start(io.dynarestore.testkit.Ports.free(), s3Dir, BUCKET, true);
         s3Port = s3.port();
         dynamoEndpoint = dynalite.endpoint();
     }
@@ -67,7 +70,8 @@ final class RestoreStack implements AutoCloseable {
      */
     RestoreStack throughCapacityProxy(io.dynarestore.testkit.CapacityProxy proxy) {
         dynamoEndpoint = proxy.endpoint();
-        return aws("aws.accounts[0].id=" + ACCOUNT,
+        return aws(
+                "aws.accounts[0].id=" + ACCOUNT,
                 "aws.accounts[0].regions." + REGION + ".dynamodb-endpoint=" + proxy.endpoint(),
                 "aws.accounts[0].regions." + REGION + ".import-table=false",
                 "aws.accounts[0].regions." + REGION + ".native-backups=false",
@@ -145,8 +149,8 @@ final class RestoreStack implements AutoCloseable {
     }
 
     /** An item-writer with a fault installed before it starts (a test's decorator of one of its beans). */
-    ConfigurableApplicationContext startWriter(ApplicationContextInitializer<ConfigurableApplicationContext> fault,
-                                               String... extra) {
+    ConfigurableApplicationContext startWriter(
+            ApplicationContextInitializer<ConfigurableApplicationContext> fault, String... extra) {
         return run(WriterApplication.builder().initializers(fault), extra);
     }
 
@@ -166,7 +170,9 @@ final class RestoreStack implements AutoCloseable {
 
     /** A notifier that mails through the SMTP server on {@code smtpPort} and links to the current restore-api. */
     ConfigurableApplicationContext startNotifier(int smtpPort, String... extra) {
-        var args = new ArrayList<>(List.of("--spring.mail.host=127.0.0.1", "--spring.mail.port=" + smtpPort,
+        var args = new ArrayList<>(List.of(
+                "--spring.mail.host=127.0.0.1",
+                "--spring.mail.port=" + smtpPort,
                 "--notifier.public-url=" + apiUri("")));
         args.addAll(List.of(extra));
         return run(io.dynarestore.notifier.NotifierApplication.builder(), args.toArray(new String[0]));
@@ -174,8 +180,11 @@ final class RestoreStack implements AutoCloseable {
 
     /** The service of this stack whose web server is at {@code uri}. */
     ConfigurableApplicationContext contextAt(URI uri) {
-        return contexts.stream().filter(c -> c instanceof WebServerApplicationContext w
-                && w.getWebServer().getPort() == uri.getPort()).findFirst().orElseThrow();
+        return contexts.stream()
+                .filter(c -> c instanceof WebServerApplicationContext w
+                        && w.getWebServer().getPort() == uri.getPort())
+                .findFirst()
+                .orElseThrow();
     }
 
     /** Stops one service of this stack (to start it again, or to stop a replica). */
@@ -226,7 +235,10 @@ final class RestoreStack implements AutoCloseable {
         command.add(NO_SECURITY);
         command.addAll(List.of(extra));
         Files.createDirectories(log.getParent());
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process p = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         processes.add(p);
         return p;
     }
@@ -234,17 +246,30 @@ final class RestoreStack implements AutoCloseable {
     /** Posts a restore to restore-api, waits until it ends and asserts it COMPLETED; returns its id. */
     String restoreAndAwaitCompletion(String body) throws Exception {
         var response = Http.post(apiUri("/restores"), body);
-        org.assertj.core.api.Assertions.assertThat(response.status()).as(response.body()).isEqualTo(202);
+        org.assertj.core.api.Assertions.assertThat(response.status())
+                .as(response.body())
+                .isEqualTo(202);
         String id = response.json().get("restoreId").asString();
-        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofMinutes(2))
-                .pollInterval(java.time.Duration.ofMillis(200)).untilAsserted(() -> {
+        org.awaitility.Awaitility.await()
+                .atMost(java.time.Duration.ofMinutes(2))
+                .pollInterval(java.time.Duration.ofMillis(200))
+                .untilAsserted(() -> {
                     var r = Http.get(apiUri("/restores/" + id));
-                    org.assertj.core.api.Assertions.assertThat(r.json().get("state").asString()).as(r.body())
+                    org.assertj.core.api.Assertions.assertThat(
+                                    r.json().get("state").asString())
+                            .as(r.body())
                             .isIn("COMPLETED", "FAILED", "REJECTED");
                 });
         var r = Http.get(apiUri("/restores/" + id));
-        org.assertj.core.api.Assertions.assertThat(r.json().get("state").asString()).as(r.body()).isEqualTo("COMPLETED");
+        org.assertj.core.api.Assertions.assertThat(r.json().get("state").asString())
+                .as(r.body())
+                .isEqualTo("COMPLETED");
         return id;
+    }
+
+    /** {@code restore.status} followed from its beginning, as a dashboard reads it. */
+    TopicRecorder followStatus() {
+        return TopicRecorder.follow(kafka.bootstrapServers(), Topic.STATUS.topicName());
     }
 
     URI apiUri(String path) {

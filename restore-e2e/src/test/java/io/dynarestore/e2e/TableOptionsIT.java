@@ -6,6 +6,7 @@ import io.dynarestore.testkit.ApiShapes;
 import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.RandomItems;
 import io.dynarestore.testkit.RecordingDynamo;
+import io.dynarestore.testkit.TopicRecorder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,8 +22,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.ContinuousBackupsDescription;
 import software.amazon.awssdk.services.dynamodb.model.LocalSecondaryIndexDescription;
-import software.amazon.awssdk.services.dynamodb.model.Tag;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+import software.amazon.awssdk.services.dynamodb.model.Tag;
 import software.amazon.awssdk.services.dynamodb.model.TimeToLiveDescription;
 import tools.jackson.databind.JsonNode;
 
@@ -39,7 +40,7 @@ class TableOptionsIT {
     static final int ITEMS = 300;
     static RestoreStack stack;
     static RecordingDynamo proxy;
-    static StatusLog status;
+    static TopicRecorder status;
     static TableDescription source;
 
     @BeforeAll
@@ -50,20 +51,32 @@ class TableOptionsIT {
         stack.startPlanner();
         stack.startWriter();
         stack.startApi();
-        status = StatusLog.status(stack);
+        status = stack.followStatus();
 
         // a table with a GSI and an LSI, tagged env=prod, TTL on expiresAt and PITR on at backup time
         source = BackupFixtures.createSourceTable(stack.dynalite.client(), "orders");
         var items = new RandomItems(31, BackupFixtures.SHAPE);
-        BackupFixtures.writeItems(stack, source, "b-opts", items.items(ITEMS), 100,
+        BackupFixtures.writeItems(
+                stack,
+                source,
+                "b-opts",
+                items.items(ITEMS),
+                100,
                 List.of(Tag.builder().key("env").value("prod").build()),
-                TimeToLiveDescription.builder().timeToLiveStatus("ENABLED").attributeName("expiresAt").build(),
-                ContinuousBackupsDescription.builder().continuousBackupsStatus("ENABLED")
-                        .pointInTimeRecoveryDescription(p -> p.pointInTimeRecoveryStatus("ENABLED")).build());
+                TimeToLiveDescription.builder()
+                        .timeToLiveStatus("ENABLED")
+                        .attributeName("expiresAt")
+                        .build(),
+                ContinuousBackupsDescription.builder()
+                        .continuousBackupsStatus("ENABLED")
+                        .pointInTimeRecoveryDescription(p -> p.pointInTimeRecoveryStatus("ENABLED"))
+                        .build());
 
         // and a table without LSIs
-        var plain = source.toBuilder().tableName("plain")
-                .localSecondaryIndexes((java.util.Collection<LocalSecondaryIndexDescription>) null).build();
+        var plain = source.toBuilder()
+                .tableName("plain")
+                .localSecondaryIndexes((java.util.Collection<LocalSecondaryIndexDescription>) null)
+                .build();
         BackupFixtures.writeItems(stack, plain, "b-plain", items.items(10), 100, List.of(), null, null);
     }
 
@@ -91,23 +104,32 @@ class TableOptionsIT {
         // Then DescribeTable shows the keys, no indexes and the requested throughput
         TableDescription t = describe("orders-opts");
         assertThat(t.keySchema()).isEqualTo(source.keySchema());
-        assertThat(t.hasGlobalSecondaryIndexes() && !t.globalSecondaryIndexes().isEmpty()).isFalse();
-        assertThat(t.hasLocalSecondaryIndexes() && !t.localSecondaryIndexes().isEmpty()).isFalse();
+        assertThat(t.hasGlobalSecondaryIndexes() && !t.globalSecondaryIndexes().isEmpty())
+                .isFalse();
+        assertThat(t.hasLocalSecondaryIndexes() && !t.localSecondaryIndexes().isEmpty())
+                .isFalse();
         assertThat(t.provisionedThroughput().readCapacityUnits()).isEqualTo(7);
         assertThat(t.provisionedThroughput().writeCapacityUnits()).isEqualTo(9);
-        assertThat(ItemDigests.ofTable(stack.dynalite.client(), "orders-opts", BackupFixtures.KEYS)).hasSize(ITEMS);
+        assertThat(ItemDigests.ofTable(stack.dynalite.client(), "orders-opts", BackupFixtures.KEYS))
+                .hasSize(ITEMS);
 
         // and ListTagsOfResource the backup's tags, the requested ones and the restore's own
-        assertThat(tags(t)).containsEntry("env", "prod").containsEntry("team", "payments")
-                .containsEntry("cost-center", "42").containsEntry("dynarestore:restore-id", "opts-all");
+        assertThat(tags(t))
+                .containsEntry("env", "prod")
+                .containsEntry("team", "payments")
+                .containsEntry("cost-center", "42")
+                .containsEntry("dynarestore:restore-id", "opts-all");
 
         // and CreateTable asked for the key, the stream, the class and deletion protection
         JsonNode create = onlyRequest("CreateTable", "orders-opts");
         assertThat(create.get("SSESpecification").get("Enabled").asBoolean()).isTrue();
         assertThat(create.get("SSESpecification").get("SSEType").asString()).isEqualTo("KMS");
-        assertThat(create.get("SSESpecification").get("KMSMasterKeyId").asString()).isEqualTo(KMS_KEY);
-        assertThat(create.get("StreamSpecification").get("StreamEnabled").asBoolean()).isTrue();
-        assertThat(create.get("StreamSpecification").get("StreamViewType").asString()).isEqualTo("NEW_AND_OLD_IMAGES");
+        assertThat(create.get("SSESpecification").get("KMSMasterKeyId").asString())
+                .isEqualTo(KMS_KEY);
+        assertThat(create.get("StreamSpecification").get("StreamEnabled").asBoolean())
+                .isTrue();
+        assertThat(create.get("StreamSpecification").get("StreamViewType").asString())
+                .isEqualTo("NEW_AND_OLD_IMAGES");
         assertThat(create.get("TableClass").asString()).isEqualTo("STANDARD_INFREQUENT_ACCESS");
         assertThat(create.get("DeletionProtectionEnabled").asBoolean()).isTrue();
         assertThat(create.has("GlobalSecondaryIndexes")).isFalse();
@@ -115,17 +137,24 @@ class TableOptionsIT {
 
         // and TTL and PITR were asked for, though dynalite implements neither, and the restore says so
         JsonNode ttl = onlyRequest("UpdateTimeToLive", "orders-opts");
-        assertThat(ttl.get("TimeToLiveSpecification").get("Enabled").asBoolean()).isTrue();
-        assertThat(ttl.get("TimeToLiveSpecification").get("AttributeName").asString()).isEqualTo("validUntil");
-        JsonNode pitr = onlyRequest("UpdateContinuousBackups", "orders-opts");
-        assertThat(pitr.get("PointInTimeRecoverySpecification").get("PointInTimeRecoveryEnabled").asBoolean())
+        assertThat(ttl.get("TimeToLiveSpecification").get("Enabled").asBoolean())
                 .isTrue();
-        assertThat(warnings("opts-all")).anySatisfy(w -> assertThat(w).contains("UpdateTimeToLive"))
+        assertThat(ttl.get("TimeToLiveSpecification").get("AttributeName").asString())
+                .isEqualTo("validUntil");
+        JsonNode pitr = onlyRequest("UpdateContinuousBackups", "orders-opts");
+        assertThat(pitr.get("PointInTimeRecoverySpecification")
+                        .get("PointInTimeRecoveryEnabled")
+                        .asBoolean())
+                .isTrue();
+        assertThat(warnings("opts-all"))
+                .anySatisfy(w -> assertThat(w).contains("UpdateTimeToLive"))
                 .anySatisfy(w -> assertThat(w).contains("UpdateContinuousBackups"));
 
         // and every request sent conforms to the API's model
         for (String op : List.of("CreateTable", "UpdateTimeToLive", "UpdateContinuousBackups")) {
-            assertThat(ApiShapes.dynamodb().violations(op, onlyRequest(op, "orders-opts"))).as(op).isEmpty();
+            assertThat(ApiShapes.dynamodb().violations(op, onlyRequest(op, "orders-opts")))
+                    .as(op)
+                    .isEmpty();
         }
     }
 
@@ -137,7 +166,10 @@ class TableOptionsIT {
                  "destination": {"type": "NEW_TABLE"}}""");
 
         // Then the table is named after the source and the time of the request
-        String name = status.last("opts-none", "RestorePlanned").get("destination").get("tableName").asString();
+        String name = status.last("opts-none", "RestorePlanned")
+                .get("destination")
+                .get("tableName")
+                .asString();
         assertThat(name).matches("Restored-orders-\\d{14}");
 
         // and has the backup's indexes, throughput and tags
@@ -149,12 +181,20 @@ class TableOptionsIT {
         assertThat(tags(t)).containsEntry("env", "prod").containsEntry("dynarestore:restore-id", "opts-none");
 
         // and TTL on the backup's attribute and PITR were set as they were at backup time
-        assertThat(onlyRequest("UpdateTimeToLive", name).get("TimeToLiveSpecification").get("AttributeName")
-                .asString()).isEqualTo("expiresAt");
-        assertThat(onlyRequest("UpdateContinuousBackups", name).get("PointInTimeRecoverySpecification")
-                .get("PointInTimeRecoveryEnabled").asBoolean()).isTrue();
+        assertThat(onlyRequest("UpdateTimeToLive", name)
+                        .get("TimeToLiveSpecification")
+                        .get("AttributeName")
+                        .asString())
+                .isEqualTo("expiresAt");
+        assertThat(onlyRequest("UpdateContinuousBackups", name)
+                        .get("PointInTimeRecoverySpecification")
+                        .get("PointInTimeRecoveryEnabled")
+                        .asBoolean())
+                .isTrue();
         JsonNode create = onlyRequest("CreateTable", name);
-        assertThat(create.has("SSESpecification")).as("the backup's table used DynamoDB's own key").isFalse();
+        assertThat(create.has("SSESpecification"))
+                .as("the backup's table used DynamoDB's own key")
+                .isFalse();
         assertThat(create.has("StreamSpecification")).isFalse();
     }
 
@@ -178,8 +218,10 @@ class TableOptionsIT {
         assertThat(create.get("BillingMode").asString()).isEqualTo("PAY_PER_REQUEST");
         assertThat(create.get("SSESpecification").get("SSEType").asString()).isEqualTo("KMS");
         assertThat(create.get("SSESpecification").has("KMSMasterKeyId")).isFalse();
-        assertThat(create.get("StreamSpecification").get("StreamViewType").asString()).isEqualTo("KEYS_ONLY");
-        assertThat(create.get("GlobalSecondaryIndexes").get(0).has("ProvisionedThroughput")).isFalse();
+        assertThat(create.get("StreamSpecification").get("StreamViewType").asString())
+                .isEqualTo("KEYS_ONLY");
+        assertThat(create.get("GlobalSecondaryIndexes").get(0).has("ProvisionedThroughput"))
+                .isFalse();
         assertThat(create.has("ProvisionedThroughput")).isFalse();
         assertThat(ApiShapes.dynamodb().violations("CreateTable", create)).isEmpty();
 
@@ -188,38 +230,54 @@ class TableOptionsIT {
     }
 
     static Stream<Arguments> badOptions() {
-        String tooMany = IntStream.range(0, 50).mapToObj(i -> "\"k" + i + "\": \"v\"")
+        String tooMany = IntStream.range(0, 50)
+                .mapToObj(i -> "\"k" + i + "\": \"v\"")
                 .collect(Collectors.joining(", ", "{", "}"));
         return Stream.of(
-                Arguments.of("malformed KMS ARN", "orders",
+                Arguments.of(
+                        "malformed KMS ARN",
+                        "orders",
                         "{\"encryption\": {\"type\": \"CUSTOMER_MANAGED\", \"kmsKeyArn\": \"alias/my-key\"}}",
                         "/destination/options/encryption/kmsKeyArn"),
-                Arguments.of("KMS key of another region", "orders",
+                Arguments.of(
+                        "KMS key of another region",
+                        "orders",
                         "{\"encryption\": {\"type\": \"CUSTOMER_MANAGED\", \"kmsKeyArn\": \""
                                 + KMS_KEY.replace("us-east-1", "eu-west-1") + "\"}}",
                         "/destination/options/encryption/kmsKeyArn"),
-                Arguments.of("tags over the limit", "orders", "{\"tags\": " + tooMany + "}",
-                        "/destination/options/tags"),
-                Arguments.of("a reserved tag key", "orders", "{\"tags\": {\"aws:owner\": \"me\"}}",
+                Arguments.of(
+                        "tags over the limit", "orders", "{\"tags\": " + tooMany + "}", "/destination/options/tags"),
+                Arguments.of(
+                        "a reserved tag key",
+                        "orders",
+                        "{\"tags\": {\"aws:owner\": \"me\"}}",
                         "/destination/options/tags/aws:owner"),
-                Arguments.of("LSIs of a backup without LSIs", "plain", "{\"includeLocalSecondaryIndexes\": true}",
+                Arguments.of(
+                        "LSIs of a backup without LSIs",
+                        "plain",
+                        "{\"includeLocalSecondaryIndexes\": true}",
                         "/destination/options/includeLocalSecondaryIndexes"),
-                Arguments.of("provisioned without units", "orders", "{\"billing\": {\"mode\": \"PROVISIONED\"}}",
+                Arguments.of(
+                        "provisioned without units",
+                        "orders",
+                        "{\"billing\": {\"mode\": \"PROVISIONED\"}}",
                         "/destination/options/billing"),
-                Arguments.of("TTL without its attribute", "orders", "{\"timeToLive\": {\"enabled\": true}}",
+                Arguments.of(
+                        "TTL without its attribute",
+                        "orders",
+                        "{\"timeToLive\": {\"enabled\": true}}",
                         "/destination/options/timeToLive/attributeName"));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("badOptions")
-    void refusesAnOptionThatCannotBeAppliedWithTheFieldAndTheFix(String name, String table, String options,
-                                                                  String field) throws Exception {
+    void refusesAnOptionThatCannotBeAppliedWithTheFieldAndTheFix(
+            String name, String table, String options, String field) throws Exception {
         // When a restore asks for a new table with this option
         String backup = table.equals("plain") ? "b-plain" : "b-opts";
         var response = Http.post(stack.apiUri("/restores"), """
                 {"source": {"table": "%s", "backupId": "%s"},
-                 "destination": {"type": "NEW_TABLE", "tableName": "never-created", "options": %s}}"""
-                .formatted(table, backup, options));
+                 "destination": {"type": "NEW_TABLE", "tableName": "never-created", "options": %s}}""".formatted(table, backup, options));
 
         // Then it is refused with problem details that name the field
         assertThat(response.status()).as(response.body()).isEqualTo(400);
@@ -249,7 +307,8 @@ class TableOptionsIT {
     static List<JsonNode> requests(String operation, String table) {
         var result = new ArrayList<JsonNode>();
         for (var sent : proxy.sent(operation)) {
-            if (sent.body().has("TableName") && sent.body().get("TableName").asString().equals(table)) {
+            if (sent.body().has("TableName")
+                    && sent.body().get("TableName").asString().equals(table)) {
                 result.add(sent.body());
             }
         }

@@ -4,12 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.dynarestore.contracts.Json;
-import io.dynarestore.contracts.request.Scope;
 import io.dynarestore.core.codec.DynamoJson;
-import io.dynarestore.core.vault.VaultLayout;
 import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.RandomHistory;
 import io.dynarestore.testkit.RandomItems;
+import io.dynarestore.testkit.TopicRecorder;
 import io.dynarestore.writer.segments.DroppingOneWrite;
 import java.time.Duration;
 import java.time.Instant;
@@ -43,8 +42,9 @@ class UndoableRestoresIT {
     /** Every record (every partition key of the simple shape begins with p). */
     static final String ALL = "{\"type\":\"RECORDS\",\"keyFilters\":[{\"partitionKey\":{\"condition\":"
             + "\"BeginsWith\",\"values\":[\"p\"]}}]}";
+
     static RestoreStack stack;
-    static StatusLog status;
+    static TopicRecorder status;
     static KafkaProducer<String, String> producer;
 
     @BeforeAll
@@ -53,10 +53,14 @@ class UndoableRestoresIT {
         stack.startPlanner();
         stack.startWriter(DroppingOneWrite.in(CORRUPTED, 0));
         stack.startApi();
-        status = StatusLog.status(stack);
-        producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafka.bootstrapServers(),
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class));
+        status = stack.followStatus();
+        producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                stack.kafka.bootstrapServers(),
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+                StringSerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+                StringSerializer.class));
     }
 
     @AfterAll
@@ -68,8 +72,7 @@ class UndoableRestoresIT {
 
     /** A table with a history in the vault (base at T0, every write over 90 s exported) and its live state at the end. */
     static RandomHistory table(String name, long seed) {
-        var history = new RandomHistory(seed, SHAPE, 40 + (int) (seed % 40), 100 + (int) (seed % 120), T0,
-                90 * SECOND);
+        var history = new RandomHistory(seed, SHAPE, 40 + (int) (seed % 40), 100 + (int) (seed % 120), T0, 90 * SECOND);
         HistoryFixtures.liveTable(stack, name, history, SHAPE, T0, 11 + (int) (seed % 7));
         return history;
     }
@@ -77,7 +80,8 @@ class UndoableRestoresIT {
     /** Every item of a table exactly as DynamoDB returns it (attribute values unnormalized), by key. */
     static TreeMap<String, String> raw(String table) {
         var items = new TreeMap<String, String>();
-        for (var page : stack.dynalite.client().scanPaginator(b -> b.tableName(table).consistentRead(true))) {
+        for (var page :
+                stack.dynalite.client().scanPaginator(b -> b.tableName(table).consistentRead(true))) {
             for (var item : page.items()) {
                 items.put(ItemDigests.key(item, List.of("pk", "sk")), DynamoJson.toJson(new TreeMap<>(item)));
             }
@@ -95,15 +99,20 @@ class UndoableRestoresIT {
 
     static JsonNode awaitEnd(String restoreId) {
         producer.flush();
-        return await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(300)).until(() -> {
-            for (String type : List.of("RestoreCompleted", "RestoreFailed", "RestoreRejected", "RestoreCancelled")) {
-                JsonNode e = status.last(restoreId, type);
-                if (e != null) {
-                    return e;
-                }
-            }
-            return null;
-        }, e -> e != null);
+        return await().atMost(Duration.ofMinutes(3))
+                .pollInterval(Duration.ofMillis(300))
+                .until(
+                        () -> {
+                            for (String type : List.of(
+                                    "RestoreCompleted", "RestoreFailed", "RestoreRejected", "RestoreCancelled")) {
+                                JsonNode e = status.last(restoreId, type);
+                                if (e != null) {
+                                    return e;
+                                }
+                            }
+                            return null;
+                        },
+                        e -> e != null);
     }
 
     static JsonNode completed(String restoreId) {
@@ -119,10 +128,14 @@ class UndoableRestoresIT {
     }
 
     static JsonNode awaitRollback(String restoreId) {
-        JsonNode end = await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(300)).until(() -> {
-            JsonNode done = status.last(restoreId, "RollbackCompleted");
-            return done != null ? done : status.last(restoreId, "RollbackFailed");
-        }, e -> e != null);
+        JsonNode end = await().atMost(Duration.ofMinutes(2))
+                .pollInterval(Duration.ofMillis(300))
+                .until(
+                        () -> {
+                            JsonNode done = status.last(restoreId, "RollbackCompleted");
+                            return done != null ? done : status.last(restoreId, "RollbackFailed");
+                        },
+                        e -> e != null);
         assertThat(end.get("type").asString()).as(end.toString()).isEqualTo("RollbackCompleted");
         return end;
     }
@@ -134,14 +147,14 @@ class UndoableRestoresIT {
     }
 
     /** A restore of a random kind into the live table, or into another table holding other items and versions. */
-    record Planned(String restoreId, String table, String source, String scope, String destination) {
-    }
+    record Planned(String restoreId, String table, String source, String scope, String destination) {}
 
     static Planned randomRestore(String name, long seed) {
         Random r = new Random(seed);
         var history = table(name, seed);
         Instant t = Instant.ofEpochSecond(T0 / SECOND + 1 + r.nextInt(88));
-        String source = r.nextInt(3) == 0 ? "{\"table\":\"" + name + "\",\"backupId\":\"base\"}"
+        String source = r.nextInt(3) == 0
+                ? "{\"table\":\"" + name + "\",\"backupId\":\"base\"}"
                 : "{\"table\":\"" + name + "\",\"pointInTime\":\"" + t + "\"}";
         String scope = r.nextBoolean() ? scope(r) : null;
         if (r.nextInt(3) == 0) {
@@ -155,9 +168,15 @@ class UndoableRestoresIT {
             for (int i = 0; i < 50; i++) {
                 others.add(items.item(i, 2));
             }
-            history.imageBefore(Long.MAX_VALUE).values().stream().filter(x -> r.nextInt(3) == 0).forEach(others::add);
+            history.imageBefore(Long.MAX_VALUE).values().stream()
+                    .filter(x -> r.nextInt(3) == 0)
+                    .forEach(others::add);
             HistoryFixtures.put(stack, existing, others);
-            return new Planned(name + "-into-existing", existing, source, scope,
+            return new Planned(
+                    name + "-into-existing",
+                    existing,
+                    source,
+                    scope,
                     "{\"type\":\"EXISTING_TABLE\",\"tableName\":\"" + existing + "\"}");
         }
         return new Planned(name + "-in-place", name, source, scope, "{\"type\":\"IN_PLACE\"}");
@@ -194,15 +213,21 @@ class UndoableRestoresIT {
             // the dry run's counts are what the restore did
             assertThat(dry.get("dryRun").asBoolean()).isTrue();
             assertThat(dry.get("itemsWritten").asLong()).isZero();
-            assertThat(diff.get("create").asLong()).as(p.restoreId() + " creates")
-                    .isEqualTo(real.get("itemsWritten").asLong() - real.get("itemsOverwritten").asLong());
-            assertThat(diff.get("overwrite").asLong()).as(p.restoreId() + " overwrites")
+            assertThat(diff.get("create").asLong())
+                    .as(p.restoreId() + " creates")
+                    .isEqualTo(real.get("itemsWritten").asLong()
+                            - real.get("itemsOverwritten").asLong());
+            assertThat(diff.get("overwrite").asLong())
+                    .as(p.restoreId() + " overwrites")
                     .isEqualTo(real.get("itemsOverwritten").asLong());
-            assertThat(diff.get("equal").asLong()).as(p.restoreId() + " equal")
+            assertThat(diff.get("equal").asLong())
+                    .as(p.restoreId() + " equal")
                     .isEqualTo(real.get("itemsUnchanged").asLong());
-            assertThat(diff.get("delete").asLong()).as(p.restoreId() + " deletes")
+            assertThat(diff.get("delete").asLong())
+                    .as(p.restoreId() + " deletes")
                     .isEqualTo(real.get("itemsDeleted").asLong());
-            changes += real.get("itemsWritten").asLong() + real.get("itemsDeleted").asLong();
+            changes +=
+                    real.get("itemsWritten").asLong() + real.get("itemsDeleted").asLong();
             // with samples of each kind it found, an overwrite naming the attributes that differ
             for (JsonNode sample : diff.get("samples")) {
                 assertThat(sample.get("key").asString()).contains("\"pk\"");
@@ -226,7 +251,7 @@ class UndoableRestoresIT {
             String source = "{\"table\":\"" + name + "\",\"pointInTime\":\"" + t + "\"}";
             // a record restore at T (even seeds) and a whole-table restore at T, which deletes what came later
             String scope = seed % 2 == 0 ? scope(new Random(seed)) : null;
-            cases.add(new String[]{name, source, scope});
+            cases.add(new String[] {name, source, scope});
         }
         var before = new TreeMap<String, TreeMap<String, String>>();
         cases.forEach(c -> before.put(c[0], raw(c[0])));
@@ -238,17 +263,22 @@ class UndoableRestoresIT {
         for (String[] c : cases) {
             JsonNode done = completed(c[0] + "-r");
             deleted += done.get("itemsDeleted").asLong();
-            changed += done.get("itemsWritten").asLong() + done.get("itemsDeleted").asLong();
+            changed +=
+                    done.get("itemsWritten").asLong() + done.get("itemsDeleted").asLong();
             assertThat(done.get("verification").get("status").asString()).isEqualTo("PASSED");
         }
-        assertThat(deleted).as("whole-table restores deleted items created after T").isPositive();
+        assertThat(deleted)
+                .as("whole-table restores deleted items created after T")
+                .isPositive();
         assertThat(changed).isPositive();
 
         // and then rolled back, by REST and by a Kafka command
         long restored = 0;
         for (String[] c : cases) {
             if (c[0].endsWith("1")) {
-                producer.send(new ProducerRecord<>("restore.commands", c[0] + "-r",
+                producer.send(new ProducerRecord<>(
+                        "restore.commands",
+                        c[0] + "-r",
                         "{\"type\":\"RollbackRequested\",\"restoreId\":\"" + c[0] + "-r\",\"eventId\":\"rb-" + c[0]
                                 + "\",\"schemaVersion\":1,\"occurredAt\":\"" + Instant.now() + "\"}"));
                 producer.flush();
@@ -256,7 +286,8 @@ class UndoableRestoresIT {
                 restored += end.get("itemsRestored").asLong();
             } else {
                 JsonNode end = rollBack(c[0] + "-r");
-                restored += end.get("itemsRestored").asLong() + end.get("itemsDeleted").asLong();
+                restored += end.get("itemsRestored").asLong()
+                        + end.get("itemsDeleted").asLong();
             }
         }
 
@@ -287,8 +318,12 @@ class UndoableRestoresIT {
         var before = raw("corrupt-dst");
 
         // When a restore into it loses one write of segment 0 (the fault in the writer)
-        submit(CORRUPTED, "{\"table\":\"corrupt-src\",\"backupId\":\"base\"}", ALL,
-                "{\"type\":\"EXISTING_TABLE\",\"tableName\":\"corrupt-dst\"}", false);
+        submit(
+                CORRUPTED,
+                "{\"table\":\"corrupt-src\",\"backupId\":\"base\"}",
+                ALL,
+                "{\"type\":\"EXISTING_TABLE\",\"tableName\":\"corrupt-dst\"}",
+                false);
         JsonNode end = awaitEnd(CORRUPTED);
 
         // Then the restore fails its verification, naming the segment and what does not add up
@@ -296,7 +331,8 @@ class UndoableRestoresIT {
         assertThat(end.get("reason").asString()).contains("verification").contains("segment 0");
         JsonNode verification = end.get("verification");
         assertThat(verification.get("status").asString()).isEqualTo("FAILED");
-        assertThat(verification.get("mismatches").toString()).contains("segment 0: 1 of its")
+        assertThat(verification.get("mismatches").toString())
+                .contains("segment 0: 1 of its")
                 .contains("checksum");
         var task = Http.get(stack.apiUri("/restores/" + CORRUPTED)).json();
         assertThat(task.get("state").asString()).isEqualTo("FAILED");
@@ -310,15 +346,27 @@ class UndoableRestoresIT {
     @Test
     void aRestoreIntoANewTableEndsWithAPassedVerificationThatReadItemsBack() throws Exception {
         var history = table("verified-src", 71);
-        String id = submit("verified-new", "{\"table\":\"verified-src\",\"backupId\":\"base\"}", null,
-                "{\"type\":\"NEW_TABLE\",\"tableName\":\"verified-new\"}", false);
+        String id = submit(
+                "verified-new",
+                "{\"table\":\"verified-src\",\"backupId\":\"base\"}",
+                null,
+                "{\"type\":\"NEW_TABLE\",\"tableName\":\"verified-new\"}",
+                false);
         JsonNode verification = completed(id).get("verification");
-        assertThat(verification.get("status").asString()).as(verification.toString()).isEqualTo("PASSED");
-        assertThat(verification.get("linesChecked").asLong()).isEqualTo(history.base().size());
-        assertThat(verification.get("readBack").asInt()).isPositive()
+        assertThat(verification.get("status").asString())
+                .as(verification.toString())
+                .isEqualTo("PASSED");
+        assertThat(verification.get("linesChecked").asLong())
+                .isEqualTo(history.base().size());
+        assertThat(verification.get("readBack").asInt())
+                .isPositive()
                 .isEqualTo(verification.get("readBackMatched").asInt());
         assertThat(verification.get("checksum").asString()).hasSize(16);
-        assertThat(Http.get(stack.apiUri("/restores/" + id)).json().get("verification").get("status").asString())
+        assertThat(Http.get(stack.apiUri("/restores/" + id))
+                        .json()
+                        .get("verification")
+                        .get("status")
+                        .asString())
                 .isEqualTo("PASSED");
     }
 
@@ -326,16 +374,23 @@ class UndoableRestoresIT {
     void refusesDryRunsAndRollbacksThatCannotBeWithTheReasonAndTheFix() throws Exception {
         table("refused-src", 81);
         // a dry run of a new table: 400 naming dryRun
-        var dry = Http.post(stack.apiUri("/restores"), "{\"source\":{\"table\":\"refused-src\",\"backupId\":\"base\"},"
-                + "\"destination\":{\"type\":\"NEW_TABLE\"},\"dryRun\":true}");
+        var dry = Http.post(
+                stack.apiUri("/restores"),
+                "{\"source\":{\"table\":\"refused-src\",\"backupId\":\"base\"},"
+                        + "\"destination\":{\"type\":\"NEW_TABLE\"},\"dryRun\":true}");
         assertThat(dry.status()).as(dry.body()).isEqualTo(400);
         assertThat(dry.json().get("errors").findValuesAsString("field")).contains("/dryRun");
         assertThat(dry.json().get("detail").asString()).contains("EXISTING_TABLE or IN_PLACE");
 
         // a rollback of an unknown restore: 404; of a new table: 409 saying to delete the table
-        assertThat(Http.post(stack.apiUri("/restores/nope/rollback"), "").status()).isEqualTo(404);
-        String id = submit("refused-new", "{\"table\":\"refused-src\",\"backupId\":\"base\"}", null,
-                "{\"type\":\"NEW_TABLE\",\"tableName\":\"refused-new\"}", false);
+        assertThat(Http.post(stack.apiUri("/restores/nope/rollback"), "").status())
+                .isEqualTo(404);
+        String id = submit(
+                "refused-new",
+                "{\"table\":\"refused-src\",\"backupId\":\"base\"}",
+                null,
+                "{\"type\":\"NEW_TABLE\",\"tableName\":\"refused-new\"}",
+                false);
         completed(id);
         var rollback = Http.post(stack.apiUri("/restores/refused-new/rollback"), "");
         assertThat(rollback.status()).as(rollback.body()).isEqualTo(409);

@@ -48,9 +48,11 @@ class WebPageIT {
         Path profile = RestoreStack.logDir().resolve("chromium-profile");
         try (var browser = new HeadlessChromium(stack.apiUri("/"), profile)) {
             // Given the page, which asks for a credential, and the person signs in with the API key
-            browser.waitFor("document.querySelector('#sign-in') && document.querySelector('#sign-in').open",
+            browser.waitFor(
+                    "document.querySelector('#sign-in') && document.querySelector('#sign-in').open",
                     Duration.ofSeconds(30));
-            assertThat(browser.eval("document.querySelector('#sign-in-why').textContent").asString())
+            assertThat(browser.eval("document.querySelector('#sign-in-why').textContent")
+                            .asString())
                     .contains("X-Api-Key");
             browser.eval("document.querySelector('#sign-in-value').value = '" + io.dynarestore.testkit.LocalApi.KEY
                     + "'; document.querySelector('#sign-in-btn').click()");
@@ -63,13 +65,19 @@ class WebPageIT {
             browser.waitFor("document.querySelectorAll('#backup-id option').length === 1", Duration.ofSeconds(20));
             browser.waitFor("document.querySelector('.day.has-backup .backup-chip')", Duration.ofSeconds(10));
             browser.eval("document.querySelector('.day.has-backup .backup-chip').click()");
-            assertThat(browser.eval("document.querySelector('#backup-id').value").asString()).isEqualTo("b-web");
+            assertThat(browser.eval("document.querySelector('#backup-id').value")
+                            .asString())
+                    .isEqualTo("b-web");
             // and the table view says the table is not protected, offering the form that protects it
-            browser.waitFor("document.querySelector('#protection-summary').textContent.startsWith('Not protected')",
+            browser.waitFor(
+                    "document.querySelector('#protection-summary').textContent.startsWith('Not protected')",
                     Duration.ofSeconds(10));
-            assertThat(browser.eval("document.querySelector('#protect-form').hidden").asBoolean()).isFalse();
+            assertThat(browser.eval("document.querySelector('#protect-form').hidden")
+                            .asBoolean())
+                    .isFalse();
             browser.eval("document.querySelector('#protect-btn').click()");
-            browser.waitFor("document.querySelector('#protection-summary').textContent.includes('NEW_AND_OLD_IMAGES')",
+            browser.waitFor(
+                    "document.querySelector('#protection-summary').textContent.includes('NEW_AND_OLD_IMAGES')",
                     Duration.ofSeconds(10));
             browser.screenshot(RestoreStack.logDir().resolve("table-view.png"));
 
@@ -98,15 +106,21 @@ class WebPageIT {
 
             // When the restore is started
             browser.eval("document.querySelector('#start-btn').click()");
-            browser.waitFor("document.querySelector('#answer') && !document.querySelector('#answer').hidden",
+            browser.waitFor(
+                    "document.querySelector('#answer') && !document.querySelector('#answer').hidden",
                     Duration.ofSeconds(20));
-            String restoreId = browser.eval("document.querySelector('#tasks tbody tr').dataset.restore").asString();
+            String restoreId = browser.eval("document.querySelector('#tasks tbody tr').dataset.restore")
+                    .asString();
 
             // Then the tasks list follows it live to COMPLETED, with a full progress bar
-            browser.waitFor("document.querySelector('#tasks tbody tr[data-restore=\"" + restoreId
-                    + "\"] .state').textContent === 'COMPLETED'", Duration.ofMinutes(2));
+            browser.waitFor(
+                    "document.querySelector('#tasks tbody tr[data-restore=\"" + restoreId
+                            + "\"] .state').textContent === 'COMPLETED'",
+                    Duration.ofMinutes(2));
             assertThat(browser.eval("document.querySelector('#tasks tbody tr[data-restore=\"" + restoreId
-                    + "\"] progress').value").asDouble()).isEqualTo(100.0);
+                                    + "\"] progress').value")
+                            .asDouble())
+                    .isEqualTo(100.0);
             browser.eval("document.querySelector('#preview').replaceChildren(); "
                     + "document.querySelector('#tasks-pane').scrollIntoView()");
             browser.screenshot(RestoreStack.logDir().resolve("tasks-page.png"));
@@ -121,13 +135,17 @@ class WebPageIT {
                       document.querySelector('#dry-run').checked = true;
                       document.querySelector('#start-btn').click();
                     })()""");
-            browser.waitFor("document.querySelector('#tasks tbody tr').dataset.restore !== '" + restoreId + "'",
+            browser.waitFor(
+                    "document.querySelector('#tasks tbody tr').dataset.restore !== '" + restoreId + "'",
                     Duration.ofSeconds(20));
-            String dryRun = browser.eval("document.querySelector('#tasks tbody tr').dataset.restore").asString();
+            String dryRun = browser.eval("document.querySelector('#tasks tbody tr').dataset.restore")
+                    .asString();
 
             // Then the task ends as a dry run that says what it would create, and the table is untouched
-            browser.waitFor("document.querySelector('#tasks tbody tr[data-restore=\"" + dryRun + "\"] .state')"
-                    + ".textContent === 'COMPLETED (dry run)'", Duration.ofMinutes(2));
+            browser.waitFor(
+                    "document.querySelector('#tasks tbody tr[data-restore=\"" + dryRun + "\"] .state')"
+                            + ".textContent === 'COMPLETED (dry run)'",
+                    Duration.ofMinutes(2));
             String outcome = "document.querySelector('tr[data-outcome=\"" + dryRun + "\"]').textContent";
             browser.waitFor(outcome + ".includes('Would create')", Duration.ofSeconds(20));
             assertThat(ItemDigests.ofTable(stack.dynalite.client(), "customers", BackupFixtures.KEYS))
@@ -136,9 +154,11 @@ class WebPageIT {
             // When the restore runs for real, then is rolled back from its task
             browser.eval("document.querySelector('#dry-run').checked = false; "
                     + "document.querySelector('#start-btn').click()");
-            browser.waitFor("document.querySelector('#tasks tbody tr').dataset.restore !== '" + dryRun + "'",
+            browser.waitFor(
+                    "document.querySelector('#tasks tbody tr').dataset.restore !== '" + dryRun + "'",
                     Duration.ofSeconds(20));
-            String real = browser.eval("document.querySelector('#tasks tbody tr').dataset.restore").asString();
+            String real = browser.eval("document.querySelector('#tasks tbody tr').dataset.restore")
+                    .asString();
             String button = "document.querySelector('#tasks tbody tr[data-restore=\"" + real + "\"] button.rollback')";
             browser.waitFor(button, Duration.ofMinutes(2));
             String realOutcome = "document.querySelector('tr[data-outcome=\"" + real + "\"]').textContent";
@@ -154,8 +174,10 @@ class WebPageIT {
         }
 
         // and the new table holds exactly the matching records
-        var filter = RecordFilter.compile(new Scope.Records(List.of(new Scope.KeyFilter(
-                new Scope.Condition("BeginsWith", List.of("p2")), null)), List.of()),
+        var filter = RecordFilter.compile(
+                new Scope.Records(
+                        List.of(new Scope.KeyFilter(new Scope.Condition("BeginsWith", List.of("p2")), null)),
+                        List.of()),
                 KeySchema.of(List.of("pk", "sk"), List.of("S", "N")));
         var expected = items.items(ITEMS).stream().filter(filter::matches).toList();
         assertThat(ItemDigests.ofTable(stack.dynalite.client(), "customers-web", BackupFixtures.KEYS))

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.dynarestore.testkit.CapacityProxy;
 import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.RandomItems;
+import io.dynarestore.testkit.TopicRecorder;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -28,7 +29,7 @@ class WriterResilienceIT {
     static final long TABLE_WCU = 400;
     static RestoreStack stack;
     static CapacityProxy proxy;
-    static StatusLog status;
+    static TopicRecorder status;
     static ConfigurableApplicationContext writer;
     static RandomItems items = new RandomItems(1618, BackupFixtures.SHAPE);
 
@@ -38,12 +39,16 @@ class WriterResilienceIT {
         proxy = CapacityProxy.inFrontOf(stack.dynalite.endpoint()).burstSeconds(1);
         stack.throughCapacityProxy(proxy);
         stack.startPlanner();
-        writer = stack.startWriter("--writer.consumers=2", "--writer.progress-interval=500ms",
-                "--writer.budget.provisioned-share=1.0", "--writer.resilience.open-wait=2s");
+        writer = stack.startWriter(
+                "--writer.consumers=2",
+                "--writer.progress-interval=500ms",
+                "--writer.budget.provisioned-share=1.0",
+                "--writer.resilience.open-wait=2s");
         stack.startApi();
-        status = StatusLog.status(stack);
+        status = stack.followStatus();
         TableDescription source = BackupFixtures.createSourceTable(stack.dynalite.client(), "orders").toBuilder()
-                .provisionedThroughput(p -> p.readCapacityUnits(25L).writeCapacityUnits(TABLE_WCU)).build();
+                .provisionedThroughput(p -> p.readCapacityUnits(25L).writeCapacityUnits(TABLE_WCU))
+                .build();
         backup(source, "b-1000", 1_000);
         backup(source, "b-3000", 3_000);
     }
@@ -69,29 +74,38 @@ class WriterResilienceIT {
         start("storm", "b-1000", "orders-storm");
         var rates = new ArrayList<Double>();
         MeterRegistry meters = writer.getBean(MeterRegistry.class);
-        JsonNode done = await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(250)).until(() -> {
-            var gauge = meters.find("dynarestore.writer.rate").tag("table", "orders-storm").gauge();
-            if (gauge != null) {
-                rates.add(gauge.value());
-            }
-            return status.last("storm", "RestoreCompleted");
-        }, e -> e != null);
+        JsonNode done = await().atMost(Duration.ofMinutes(3))
+                .pollInterval(Duration.ofMillis(250))
+                .until(
+                        () -> {
+                            var gauge = meters.find("dynarestore.writer.rate")
+                                    .tag("table", "orders-storm")
+                                    .gauge();
+                            if (gauge != null) {
+                                rates.add(gauge.value());
+                            }
+                            return status.last("storm", "RestoreCompleted");
+                        },
+                        e -> e != null);
 
         // Then every item arrived: nothing unprocessed was dropped
         assertThat(done.get("itemsWritten").asLong()).isEqualTo(1_000);
         assertThat(ItemDigests.ofTable(stack.dynalite.client(), "orders-storm", BackupFixtures.KEYS))
                 .isEqualTo(ItemDigests.of(items.items(1_000), BackupFixtures.KEYS));
-        assertThat(proxy.unprocessedItems() + proxy.throttledCalls()).as("the storm happened")
+        assertThat(proxy.unprocessedItems() + proxy.throttledCalls())
+                .as("the storm happened")
                 .isGreaterThan(unprocessedBefore);
 
         // and the writer's rate came down from its 400 WCU budget to around what the table takes
-        var secondHalf = rates.subList(rates.size() / 2, rates.size()).stream().sorted().toList();
+        var secondHalf =
+                rates.subList(rates.size() / 2, rates.size()).stream().sorted().toList();
         double median = secondHalf.get(secondHalf.size() / 2);
         assertThat(median).isBetween(30.0, 200.0);
         var perSecond = new ArrayList<>(proxy.consumedPerSecond("orders-storm").values());
         var steady = perSecond.subList(1, Math.max(2, perSecond.size() - 1));
         double mean = steady.stream().mapToLong(Long::longValue).average().orElse(0);
-        System.out.printf("storm: writer rate median %.0f WCU/s, table consumed %.0f WCU/s (limit 100), %d s%n",
+        System.out.printf(
+                "storm: writer rate median %.0f WCU/s, table consumed %.0f WCU/s (limit 100), %d s%n",
                 median, mean, perSecond.size());
         assertThat(mean).isBetween(60.0, 110.0);
     }
@@ -109,7 +123,8 @@ class WriterResilienceIT {
     static void outage(String restoreId, String table, Runnable down, Runnable up) throws Exception {
         // Given a restore of 3,000 items under way
         start(restoreId, "b-3000", table);
-        await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(50))
+        await().atMost(Duration.ofMinutes(1))
+                .pollInterval(Duration.ofMillis(50))
                 .until(() -> WriterScaleIT.count(status, restoreId, "SegmentCompleted") >= 2);
 
         // When the service is unreachable for 30 seconds
@@ -119,14 +134,17 @@ class WriterResilienceIT {
             long pausedAt = WriterScaleIT.count(status, restoreId, "SegmentCompleted");
             Thread.sleep(25_000);
             // Then nothing completes meanwhile, and nothing fails
-            assertThat(WriterScaleIT.count(status, restoreId, "SegmentCompleted")).as("paused").isEqualTo(pausedAt);
+            assertThat(WriterScaleIT.count(status, restoreId, "SegmentCompleted"))
+                    .as("paused")
+                    .isEqualTo(pausedAt);
         } finally {
             up.run();
         }
         assertThat(status.typesOf(restoreId)).doesNotContain("SegmentFailed", "RestoreFailed");
 
         // and the restore completes after, with every item
-        JsonNode done = await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(250))
+        JsonNode done = await().atMost(Duration.ofMinutes(3))
+                .pollInterval(Duration.ofMillis(250))
                 .until(() -> status.last(restoreId, "RestoreCompleted"), e -> e != null);
         assertThat(status.typesOf(restoreId)).doesNotContain("SegmentFailed");
         assertThat(done.get("itemsWritten").asLong()).isEqualTo(3_000);

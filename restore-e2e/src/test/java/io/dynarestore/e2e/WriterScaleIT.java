@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.dynarestore.testkit.CapacityProxy;
 import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.RandomItems;
+import io.dynarestore.testkit.TopicRecorder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,7 +29,7 @@ class WriterScaleIT {
     static final long TABLE_WCU = 400;
     static RestoreStack stack;
     static CapacityProxy proxy;
-    static StatusLog status;
+    static TopicRecorder status;
     static RandomItems items = new RandomItems(2718, BackupFixtures.SHAPE);
 
     @BeforeAll
@@ -38,9 +39,10 @@ class WriterScaleIT {
         stack.throughCapacityProxy(proxy);
         stack.startPlanner();
         stack.startApi();
-        status = StatusLog.status(stack);
+        status = stack.followStatus();
         TableDescription source = BackupFixtures.createSourceTable(stack.dynalite.client(), "orders").toBuilder()
-                .provisionedThroughput(p -> p.readCapacityUnits(25L).writeCapacityUnits(TABLE_WCU)).build();
+                .provisionedThroughput(p -> p.readCapacityUnits(25L).writeCapacityUnits(TABLE_WCU))
+                .build();
         BackupFixtures.writeItems(stack, source, "b-scale", items.items(ITEMS), 300, List.of(), null, null);
     }
 
@@ -59,13 +61,16 @@ class WriterScaleIT {
         for (int i = 0; i < 3; i++) {
             Path log = RestoreStack.logDir().resolve("scale-writer-" + i + ".log");
             logs.add(log);
-            writers.add(stack.startWriterProcess(log, "--writer.consumers=2", "--writer.progress-interval=500ms",
+            writers.add(stack.startWriterProcess(
+                    log,
+                    "--writer.consumers=2",
+                    "--writer.progress-interval=500ms",
                     "--writer.budget.provisioned-share=1.0",
                     "--spring.kafka.consumer.properties.session.timeout.ms=6000"));
         }
         for (Path log : logs) {
-            await().atMost(Duration.ofMinutes(2)).until(() -> Files.exists(log)
-                    && Files.readString(log).contains("Started WriterApplication"));
+            await().atMost(Duration.ofMinutes(2))
+                    .until(() -> Files.exists(log) && Files.readString(log).contains("Started WriterApplication"));
         }
         Thread.sleep(4_000); // let the group settle on three members
 
@@ -74,21 +79,25 @@ class WriterScaleIT {
                 {"restoreId": "scale-1", "source": {"table": "orders", "backupId": "b-scale"},
                  "destination": {"type": "NEW_TABLE", "tableName": "orders-scaled"}}""");
         assertThat(response.status()).as(response.body()).isEqualTo(202);
-        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(100)).until(() ->
-                completed("scale-1") >= 4 && checkpoints("scale-1") >= 3);
+        await().atMost(Duration.ofMinutes(2))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> completed("scale-1") >= 4 && checkpoints("scale-1") >= 3);
         writers.get(0).destroyForcibly().waitFor();
         assertThat(status.last("scale-1", "RestoreCompleted")).isNull();
 
         // Then the restore completes with every item
-        JsonNode done = await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(250))
+        JsonNode done = await().atMost(Duration.ofMinutes(3))
+                .pollInterval(Duration.ofMillis(250))
                 .until(() -> status.last("scale-1", "RestoreCompleted"), e -> e != null);
         assertThat(done.get("itemsWritten").asLong()).isEqualTo(ITEMS);
         assertThat(ItemDigests.ofTable(stack.dynalite.client(), "orders-scaled", BackupFixtures.KEYS))
                 .isEqualTo(ItemDigests.of(items.items(ITEMS), BackupFixtures.KEYS));
 
         // and the killed replica's segments were resumed from their checkpoints, not rewritten
-        assertThat(status.of("scale-1").stream().filter(e -> e.type().equals("SegmentCompleted"))
-                .filter(e -> e.json().has("resumedFromLine") && e.json().get("resumedFromLine").asLong() > 0))
+        assertThat(status.of("scale-1").stream()
+                        .filter(e -> e.type().equals("SegmentCompleted"))
+                        .filter(e -> e.json().has("resumedFromLine")
+                                && e.json().get("resumedFromLine").asLong() > 0))
                 .isNotEmpty();
 
         // and no second of the restore consumed more than 110% of the table's WCU
@@ -96,8 +105,10 @@ class WriterScaleIT {
         assertThat(perSecond).isNotEmpty();
         assertThat(perSecond.values()).allSatisfy(units -> assertThat(units).isLessThanOrEqualTo(TABLE_WCU * 11 / 10));
         assertThat(proxy.throttledCalls()).isZero();
-        long busiest = perSecond.values().stream().mapToLong(Long::longValue).max().orElse(0);
-        System.out.printf("3 replicas: %d WCU in %d s, busiest second %d WCU (budget %d)%n",
+        long busiest =
+                perSecond.values().stream().mapToLong(Long::longValue).max().orElse(0);
+        System.out.printf(
+                "3 replicas: %d WCU in %d s, busiest second %d WCU (budget %d)%n",
                 proxy.consumed("orders-scaled"), perSecond.size(), busiest, TABLE_WCU);
     }
 
@@ -106,13 +117,17 @@ class WriterScaleIT {
     }
 
     /** Distinct segments with an event of this type. */
-    static long count(StatusLog status, String restoreId, String type) {
-        return status.of(restoreId).stream().filter(e -> e.type().equals(type))
-                .map(e -> e.json().get("segment").asInt()).distinct().count();
+    static long count(TopicRecorder status, String restoreId, String type) {
+        return status.of(restoreId).stream()
+                .filter(e -> e.type().equals(type))
+                .map(e -> e.json().get("segment").asInt())
+                .distinct()
+                .count();
     }
 
     static long checkpoints(String restoreId) {
-        return status.of(restoreId).stream().filter(e -> e.type().equals("SegmentProgressed")
-                && e.json().has("linesDone")).count();
+        return status.of(restoreId).stream()
+                .filter(e -> e.type().equals("SegmentProgressed") && e.json().has("linesDone"))
+                .count();
     }
 }

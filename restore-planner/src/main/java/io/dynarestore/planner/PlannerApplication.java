@@ -11,8 +11,7 @@ public class PlannerApplication {
 
     /** The service's configuration file is {@code restore-planner.yml} (see ADR 0003). */
     public static SpringApplicationBuilder builder() {
-        return new SpringApplicationBuilder(PlannerApplication.class)
-                .properties("spring.config.name=restore-planner");
+        return new SpringApplicationBuilder(PlannerApplication.class).properties("spring.config.name=restore-planner");
     }
 
     public static void main(String[] args) {

@@ -34,8 +34,8 @@ class PlannerConfiguration {
 
     @Bean
     RestoreValidator restoreValidator(VaultCatalog catalog, AwsClients aws, Clock clock, PlannerProperties properties) {
-        return new RestoreValidator(catalog, aws, clock, properties.webhooks().addresses(),
-                properties.maxCapacityUnits());
+        return new RestoreValidator(
+                catalog, aws, clock, properties.webhooks().addresses(), properties.maxCapacityUnits());
     }
 
     @Bean
@@ -46,7 +46,9 @@ class PlannerConfiguration {
     /** DOWN once a consumer thread ended by itself; part of the liveness group (restore-planner.yml). */
     @Bean
     HealthIndicator consumersHealthIndicator(ConsumerHealth consumers) {
-        return () -> (consumers.healthy() ? Health.up() : Health.down()).withDetails(consumers.details()).build();
+        return () -> (consumers.healthy() ? Health.up() : Health.down())
+                .withDetails(consumers.details())
+                .build();
     }
 
     @Bean(destroyMethod = "close")

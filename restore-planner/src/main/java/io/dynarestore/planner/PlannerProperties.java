@@ -60,8 +60,7 @@ public record PlannerProperties(
      * @param writeUnitsPerSecond the most write units per second a rollback uses (halved while the
      *                            table throttles); the table's own traffic shares its capacity
      */
-    public record Rollback(@DefaultValue("200") long writeUnitsPerSecond) {
-    }
+    public record Rollback(@DefaultValue("200") long writeUnitsPerSecond) {}
 
     /**
      * Roles of the principals that publish on {@code restore.requests} and {@code restore.commands},
@@ -75,15 +74,17 @@ public record PlannerProperties(
      * @param unidentified roles of a message without a valid signature (none in production: the planner does not
      *                     start in the prod profile otherwise)
      */
-    public record Access(Map<String, List<String>> principals, Map<String, List<String>> keys, List<String> vouching,
-                         List<String> unidentified) {
+    public record Access(
+            Map<String, List<String>> principals,
+            Map<String, List<String>> keys,
+            List<String> vouching,
+            List<String> unidentified) {
         public Access {
             principals = principals == null ? Map.of() : Map.copyOf(principals);
             keys = keys == null ? Map.of() : Map.copyOf(keys);
             vouching = vouching == null ? List.of("restore-api") : List.copyOf(vouching);
             unidentified = unidentified == null ? List.of() : List.copyOf(unidentified);
-            principals.forEach((who, roles) -> roles.forEach(r -> Role.of(r,
-                    "planner.access.principals." + who)));
+            principals.forEach((who, roles) -> roles.forEach(r -> Role.of(r, "planner.access.principals." + who)));
             unidentified.forEach(r -> Role.of(r, "planner.access.unidentified"));
             for (var e : principals.entrySet()) {
                 var theirs = keys.getOrDefault(e.getKey(), List.of());
@@ -114,14 +115,14 @@ public record PlannerProperties(
      * @param stagingLinesPerFile  items per staged import file
      * @param exportCap            the most items a granular-recovery CSV file holds
      */
-    public record Strategy(@DefaultValue("true") boolean importFromS3,
-                           @DefaultValue("1000") long writeUnitsPerSecond,
-                           @DefaultValue("5MB") DataSize importRate,
-                           @DefaultValue("5m") Duration importOverhead,
-                           @DefaultValue("30s") Duration poll,
-                           @DefaultValue("100000") int stagingLinesPerFile,
-                           @DefaultValue("5000000") long exportCap) {
-    }
+    public record Strategy(
+            @DefaultValue("true") boolean importFromS3,
+            @DefaultValue("1000") long writeUnitsPerSecond,
+            @DefaultValue("5MB") DataSize importRate,
+            @DefaultValue("5m") Duration importOverhead,
+            @DefaultValue("30s") Duration poll,
+            @DefaultValue("100000") int stagingLinesPerFile,
+            @DefaultValue("5000000") long exportCap) {}
 
     /**
      * Write capacity of existing provisioned tables.
@@ -130,11 +131,10 @@ public record PlannerProperties(
      * @param writeUnits   the write units a raised table and its GSIs get for the restore
      * @param putBackRetry how long to wait before trying a put-back DynamoDB refused again
      */
-    public record Capacity(@DefaultValue("true") boolean raise,
-                           @DefaultValue("1000") long writeUnits,
-                           @DefaultValue("15m") Duration putBackRetry) {
-    }
-
+    public record Capacity(
+            @DefaultValue("true") boolean raise,
+            @DefaultValue("1000") long writeUnits,
+            @DefaultValue("15m") Duration putBackRetry) {}
 
     /**
      * Point-in-time restores.
@@ -144,8 +144,8 @@ public record PlannerProperties(
      *                       the base is written first and the delta after it (ADR 0006)
      * @param linesPerFile   lines per staged delta file (one delta segment each)
      */
-    public record Pitr(@DefaultValue("64MB") DataSize deltaMemory,
-                       @DefaultValue("4000000") long skipKeysLimit,
-                       @DefaultValue("10000") int linesPerFile) {
-    }
+    public record Pitr(
+            @DefaultValue("64MB") DataSize deltaMemory,
+            @DefaultValue("4000000") long skipKeysLimit,
+            @DefaultValue("10000") int linesPerFile) {}
 }

@@ -8,8 +8,8 @@ import org.junit.jupiter.api.Test;
 class PlannerStartupTest {
 
     static void start(String... extra) {
-        var args = new java.util.ArrayList<>(java.util.List.of("--server.port=0",
-                "--KAFKA_BOOTSTRAP_SERVERS=127.0.0.1:1", "--spring.main.web-application-type=none"));
+        var args = new java.util.ArrayList<>(java.util.List.of(
+                "--server.port=0", "--KAFKA_BOOTSTRAP_SERVERS=127.0.0.1:1", "--spring.main.web-application-type=none"));
         args.addAll(java.util.List.of(extra));
         PlannerApplication.builder().run(args.toArray(new String[0])).close();
     }
@@ -23,15 +23,17 @@ class PlannerStartupTest {
 
     @Test
     void refusesAPrincipalWithRolesButNoKey() {
-        assertThatThrownBy(() -> start("--spring.profiles.active=local",
-                "--planner.access.principals.orders-service=restore"))
+        assertThatThrownBy(() ->
+                        start("--spring.profiles.active=local", "--planner.access.principals.orders-service=restore"))
                 .hasStackTraceContaining("planner.access.keys.orders-service has no key");
     }
 
     @Test
     void refusesAKeyTooShortToResistGuessing() {
-        assertThatThrownBy(() -> start("--spring.profiles.active=local",
-                "--planner.access.principals.orders-service=restore", "--planner.access.keys.orders-service=short"))
+        assertThatThrownBy(() -> start(
+                        "--spring.profiles.active=local",
+                        "--planner.access.principals.orders-service=restore",
+                        "--planner.access.keys.orders-service=short"))
                 .hasStackTraceContaining("shorter than 32 characters");
     }
 }

@@ -37,7 +37,8 @@ public final class ApiShapes {
                 if (in == null) {
                     throw new IllegalStateException(MODEL + " is not on the classpath");
                 }
-                dynamodb = new ApiShapes(JsonMapper.builder().build().readTree(in).get("shapes"));
+                dynamodb =
+                        new ApiShapes(JsonMapper.builder().build().readTree(in).get("shapes"));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -81,23 +82,32 @@ public final class ApiShapes {
                     return;
                 }
                 JsonNode members = shape.get("members");
-                for (Iterator<Map.Entry<String, JsonNode>> it = members.properties().iterator(); it.hasNext(); ) {
+                for (Iterator<Map.Entry<String, JsonNode>> it =
+                                members.properties().iterator();
+                        it.hasNext(); ) {
                     var member = it.next();
                     JsonNode mt = member.getValue().get("traits");
                     if (mt != null && mt.has("smithy.api#required") && !value.has(member.getKey())) {
                         problems.add(path + "." + member.getKey() + ": required");
                     }
                 }
-                for (Iterator<Map.Entry<String, JsonNode>> it = value.properties().iterator(); it.hasNext(); ) {
+                for (Iterator<Map.Entry<String, JsonNode>> it =
+                                value.properties().iterator();
+                        it.hasNext(); ) {
                     var field = it.next();
                     JsonNode member = members.get(field.getKey());
                     if (member == null) {
-                        problems.add(path + "." + field.getKey() + ": not a member of " + target.substring(NS.length()));
+                        problems.add(
+                                path + "." + field.getKey() + ": not a member of " + target.substring(NS.length()));
                         continue;
                     }
                     if (!field.getValue().isNull()) {
-                        check(member.get("target").asString(), member.get("traits"), field.getValue(),
-                                path + "." + field.getKey(), problems);
+                        check(
+                                member.get("target").asString(),
+                                member.get("traits"),
+                                field.getValue(),
+                                path + "." + field.getKey(),
+                                problems);
                     }
                 }
             }
@@ -108,7 +118,11 @@ public final class ApiShapes {
                 }
                 length(traits, memberTraits, value.size(), path, problems);
                 for (int i = 0; i < value.size(); i++) {
-                    check(shape.get("member").get("target").asString(), null, value.get(i), path + "[" + i + "]",
+                    check(
+                            shape.get("member").get("target").asString(),
+                            null,
+                            value.get(i),
+                            path + "[" + i + "]",
                             problems);
                 }
             }
@@ -118,10 +132,16 @@ public final class ApiShapes {
                     return;
                 }
                 length(traits, memberTraits, value.size(), path, problems);
-                for (Iterator<Map.Entry<String, JsonNode>> it = value.properties().iterator(); it.hasNext(); ) {
+                for (Iterator<Map.Entry<String, JsonNode>> it =
+                                value.properties().iterator();
+                        it.hasNext(); ) {
                     var entry = it.next();
-                    check(shape.get("value").get("target").asString(), null, entry.getValue(),
-                            path + "." + entry.getKey(), problems);
+                    check(
+                            shape.get("value").get("target").asString(),
+                            null,
+                            entry.getValue(),
+                            path + "." + entry.getKey(),
+                            problems);
                 }
             }
             case "enum" -> {
@@ -131,13 +151,15 @@ public final class ApiShapes {
                 }
                 boolean known = false;
                 for (JsonNode m : shape.get("members")) {
-                    JsonNode enumValue = m.get("traits") == null ? null : m.get("traits").get("smithy.api#enumValue");
+                    JsonNode enumValue =
+                            m.get("traits") == null ? null : m.get("traits").get("smithy.api#enumValue");
                     if (enumValue != null && enumValue.asString().equals(value.asString())) {
                         known = true;
                     }
                 }
                 if (!known) {
-                    problems.add(path + ": '" + value.asString() + "' is not a value of " + target.substring(NS.length()));
+                    problems.add(
+                            path + ": '" + value.asString() + "' is not a value of " + target.substring(NS.length()));
                 }
             }
             case "string" -> {
@@ -145,11 +167,18 @@ public final class ApiShapes {
                     problems.add(path + ": must be a string");
                     return;
                 }
-                length(traits, memberTraits, value.asString().codePointCount(0, value.asString().length()), path,
+                length(
+                        traits,
+                        memberTraits,
+                        value.asString().codePointCount(0, value.asString().length()),
+                        path,
                         problems);
-                for (JsonNode t : new JsonNode[]{traits, memberTraits}) {
-                    if (t != null && t.has("smithy.api#pattern")
-                            && !Pattern.compile(t.get("smithy.api#pattern").asString()).matcher(value.asString()).find()) {
+                for (JsonNode t : new JsonNode[] {traits, memberTraits}) {
+                    if (t != null
+                            && t.has("smithy.api#pattern")
+                            && !Pattern.compile(t.get("smithy.api#pattern").asString())
+                                    .matcher(value.asString())
+                                    .find()) {
                         problems.add(path + ": '" + value.asString() + "' does not match "
                                 + t.get("smithy.api#pattern").asString());
                     }
@@ -160,10 +189,14 @@ public final class ApiShapes {
                     problems.add(path + ": must be a number");
                     return;
                 }
-                for (JsonNode t : new JsonNode[]{traits, memberTraits}) {
+                for (JsonNode t : new JsonNode[] {traits, memberTraits}) {
                     JsonNode range = t == null ? null : t.get("smithy.api#range");
-                    if (range != null && range.has("min") && value.asDouble() < range.get("min").asDouble()
-                            || range != null && range.has("max") && value.asDouble() > range.get("max").asDouble()) {
+                    if (range != null
+                                    && range.has("min")
+                                    && value.asDouble() < range.get("min").asDouble()
+                            || range != null
+                                    && range.has("max")
+                                    && value.asDouble() > range.get("max").asDouble()) {
                         problems.add(path + ": " + value + " is outside " + range);
                     }
                 }
@@ -197,10 +230,11 @@ public final class ApiShapes {
     }
 
     private static void length(JsonNode traits, JsonNode memberTraits, int size, String path, List<String> problems) {
-        for (JsonNode t : new JsonNode[]{traits, memberTraits}) {
+        for (JsonNode t : new JsonNode[] {traits, memberTraits}) {
             JsonNode length = t == null ? null : t.get("smithy.api#length");
-            if (length != null && (length.has("min") && size < length.get("min").asInt()
-                    || length.has("max") && size > length.get("max").asInt())) {
+            if (length != null
+                    && (length.has("min") && size < length.get("min").asInt()
+                            || length.has("max") && size > length.get("max").asInt())) {
                 problems.add(path + ": length " + size + " is outside " + length);
             }
         }

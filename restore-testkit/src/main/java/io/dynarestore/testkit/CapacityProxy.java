@@ -3,11 +3,13 @@ package io.dynarestore.testkit;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -73,7 +75,7 @@ public final class CapacityProxy implements AutoCloseable {
         try {
             return new CapacityProxy(dynamo);
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -140,7 +142,9 @@ public final class CapacityProxy implements AutoCloseable {
 
     /** All units consumed by {@code table}. */
     public long consumed(String table) {
-        return consumedPerSecond(table).values().stream().mapToLong(Long::longValue).sum();
+        return consumedPerSecond(table).values().stream()
+                .mapToLong(Long::longValue)
+                .sum();
     }
 
     private void handle(HttpExchange exchange) throws IOException {
@@ -219,7 +223,8 @@ public final class CapacityProxy implements AutoCloseable {
             JsonNode theirs = json.get("UnprocessedItems");
             if (theirs instanceof ObjectNode t) {
                 t.properties().forEach(e -> {
-                    ArrayNode merged = unprocessed.has(e.getKey()) ? (ArrayNode) unprocessed.get(e.getKey())
+                    ArrayNode merged = unprocessed.has(e.getKey())
+                            ? (ArrayNode) unprocessed.get(e.getKey())
                             : unprocessed.putArray(e.getKey());
                     e.getValue().forEach(merged::add);
                 });
@@ -243,8 +248,8 @@ public final class CapacityProxy implements AutoCloseable {
             if (!request.path("ConsistentRead").asBoolean(false)) {
                 units = (units + 1) / 2;
             }
-            SortedMap<Long, Long> m = readConsumed.computeIfAbsent(request.path("TableName").asString(),
-                    t -> new TreeMap<>());
+            SortedMap<Long, Long> m =
+                    readConsumed.computeIfAbsent(request.path("TableName").asString(), t -> new TreeMap<>());
             synchronized (m) {
                 m.merge(System.currentTimeMillis() / 1000, units, Long::sum);
             }
@@ -315,8 +320,7 @@ public final class CapacityProxy implements AutoCloseable {
 
     // ---- tables ----
 
-    private record TableInfo(Long writeUnits, List<String> lsiSortKeys, long readAt) {
-    }
+    private record TableInfo(Long writeUnits, List<String> lsiSortKeys, long readAt) {}
 
     private final Map<String, TableInfo> tables = new ConcurrentHashMap<>();
 
@@ -328,10 +332,14 @@ public final class CapacityProxy implements AutoCloseable {
                     && d.billingModeSummary().billingMode() == BillingMode.PAY_PER_REQUEST;
             var sortKeys = new ArrayList<String>();
             if (d.hasLocalSecondaryIndexes()) {
-                d.localSecondaryIndexes().forEach(l -> l.keySchema().stream()
-                        .filter(k -> k.keyType() == KeyType.RANGE).forEach(k -> sortKeys.add(k.attributeName())));
+                d.localSecondaryIndexes()
+                        .forEach(l -> l.keySchema().stream()
+                                .filter(k -> k.keyType() == KeyType.RANGE)
+                                .forEach(k -> sortKeys.add(k.attributeName())));
             }
-            info = new TableInfo(onDemand ? null : d.provisionedThroughput().writeCapacityUnits(), sortKeys,
+            info = new TableInfo(
+                    onDemand ? null : d.provisionedThroughput().writeCapacityUnits(),
+                    sortKeys,
                     System.currentTimeMillis());
             tables.put(table, info);
         }
@@ -402,7 +410,7 @@ public final class CapacityProxy implements AutoCloseable {
             case "N":
                 return numberSize(v.asString());
             case "B":
-                return java.util.Base64.getDecoder().decode(v.asString()).length;
+                return Base64.getDecoder().decode(v.asString()).length;
             case "BOOL":
             case "NULL":
                 return 1;
@@ -423,7 +431,7 @@ public final class CapacityProxy implements AutoCloseable {
             case "BS": {
                 long s = 0;
                 for (JsonNode x : v) {
-                    s += java.util.Base64.getDecoder().decode(x.asString()).length;
+                    s += Base64.getDecoder().decode(x.asString()).length;
                 }
                 return s;
             }
@@ -448,8 +456,11 @@ public final class CapacityProxy implements AutoCloseable {
 
     /** About one byte per two significant digits, plus one. */
     private static long numberSize(String n) {
-        String digits = n.replaceFirst("^-", "").replaceFirst("[eE].*$", "").replace(".", "")
-                .replaceFirst("^0+", "").replaceFirst("0+$", "");
+        String digits = n.replaceFirst("^-", "")
+                .replaceFirst("[eE].*$", "")
+                .replace(".", "")
+                .replaceFirst("^0+", "")
+                .replaceFirst("0+$", "");
         return (digits.length() + 1) / 2 + 1;
     }
 

@@ -14,8 +14,7 @@ public final class ChildJvm {
 
     static final String DEFAULT_FLAGS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
 
-    private ChildJvm() {
-    }
+    private ChildJvm() {}
 
     /** {@code java}, the test flags and {@code -Xmx<heap>}: add the class path and main class or jar. */
     public static List<String> command(String heap) {
@@ -27,7 +26,8 @@ public final class ChildJvm {
     }
 
     static List<String> flags() {
-        String flags = System.getProperty("dynarestore.test.jvm.flags", DEFAULT_FLAGS).strip();
+        String flags =
+                System.getProperty("dynarestore.test.jvm.flags", DEFAULT_FLAGS).strip();
         return flags.isEmpty() ? List.of() : Arrays.asList(flags.split("\\s+"));
     }
 }

@@ -3,15 +3,18 @@ package io.dynarestore.testkit;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
 /**
  * A dynalite server (a real DynamoDB-API server from npm) in a child process. Table creation
@@ -35,26 +38,36 @@ public final class Dynalite implements AutoCloseable {
     /** Starts dynalite on {@code port}, persisting under {@code dataDir} if it is not {@code null}. */
     public static Dynalite start(int port, Path dataDir) {
         Path root = RepoRoot.find();
-        List<String> command = new ArrayList<>(List.of("node",
-                "--require", root.resolve("restore-testkit/src/main/node/dynalite-guard.js").toString(),
+        List<String> command = new ArrayList<>(List.of(
+                "node",
+                "--require",
+                root.resolve("restore-testkit/src/main/node/dynalite-guard.js").toString(),
                 root.resolve("node_modules/dynalite/cli.js").toString(),
-                "--port", String.valueOf(port), "--createTableMs", "0", "--deleteTableMs", "0",
-                "--updateTableMs", "0"));
+                "--port",
+                String.valueOf(port),
+                "--createTableMs",
+                "0",
+                "--deleteTableMs",
+                "0",
+                "--updateTableMs",
+                "0"));
         if (dataDir != null) {
             command.add("--path");
             command.add(dataDir.toString());
         }
         try {
             Path log = logFile(port);
-            Process p = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(log == null ? ProcessBuilder.Redirect.DISCARD : ProcessBuilder.Redirect.to(log.toFile()))
+            Process p = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(
+                            log == null ? ProcessBuilder.Redirect.DISCARD : ProcessBuilder.Redirect.to(log.toFile()))
                     .start();
             var dynalite = new Dynalite(port, p);
             Ports.awaitAccepting(port, Duration.ofSeconds(20), "dynalite");
             if (!p.isAlive()) {
                 // something else answered on the port, and this server could not bind it
-                throw new IllegalStateException("dynalite exited at start (exit " + p.exitValue() + ")"
-                        + (log == null ? "" : "; see " + log));
+                throw new IllegalStateException(
+                        "dynalite exited at start (exit " + p.exitValue() + ")" + (log == null ? "" : "; see " + log));
             }
             return dynalite;
         } catch (IOException e) {
@@ -65,7 +78,7 @@ public final class Dynalite implements AutoCloseable {
     /** Where the server's output goes: {@code target/} of the working directory when there is one (tests). */
     private static Path logFile(int port) {
         Path target = Path.of("target");
-        return java.nio.file.Files.isDirectory(target) ? target.resolve("dynalite-" + port + ".log") : null;
+        return Files.isDirectory(target) ? target.resolve("dynalite-" + port + ".log") : null;
     }
 
     /** Whether the server process still runs. */
@@ -99,8 +112,7 @@ public final class Dynalite implements AutoCloseable {
      */
     public static void awaitActive(DynamoDbClient dynamo, String table) {
         long deadline = System.nanoTime() + 10_000_000_000L;
-        while (dynamo.describeTable(b -> b.tableName(table)).table().tableStatus()
-                != software.amazon.awssdk.services.dynamodb.model.TableStatus.ACTIVE) {
+        while (dynamo.describeTable(b -> b.tableName(table)).table().tableStatus() != TableStatus.ACTIVE) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("table " + table + " did not become ACTIVE within 10 s");
             }
@@ -114,7 +126,9 @@ public final class Dynalite implements AutoCloseable {
     }
 
     public static DynamoDbClient client(URI endpoint) {
-        return DynamoDbClient.builder().endpointOverride(endpoint).region(Region.US_EAST_1)
+        return DynamoDbClient.builder()
+                .endpointOverride(endpoint)
+                .region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
                 .httpClientBuilder(ApacheHttpClient.builder().maxConnections(32))
                 .build();
@@ -127,7 +141,7 @@ public final class Dynalite implements AutoCloseable {
         }
         process.destroy();
         try {
-            if (!process.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)) {
+            if (!process.waitFor(5, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
             }
         } catch (InterruptedException e) {

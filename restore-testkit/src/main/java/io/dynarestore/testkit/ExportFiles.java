@@ -43,7 +43,9 @@ final class ExportFiles {
     void write(ObjectNode d, List<ObjectNode> lines) {
         String bucket = d.path("S3Bucket").asString();
         String prefix = d.has("S3Prefix") ? d.path("S3Prefix").asString().replaceAll("/+$", "") + "/" : "";
-        String id = d.path("ExportArn").asString().substring(d.path("ExportArn").asString().lastIndexOf('/') + 1);
+        String id = d.path("ExportArn")
+                .asString()
+                .substring(d.path("ExportArn").asString().lastIndexOf('/') + 1);
         String root = prefix + "AWSDynamoDB/" + id + "/";
         put(bucket, root + "_started", new byte[0]);
         var manifest = new StringBuilder();
@@ -63,19 +65,28 @@ final class ExportFiles {
         }
         byte[] files = manifest.toString().getBytes(StandardCharsets.UTF_8);
         put(bucket, root + "manifest-files.json", files);
-        put(bucket, root + "manifest-files.checksum", HexFormat.of().formatHex(md5(files)).getBytes(StandardCharsets.UTF_8));
+        put(
+                bucket,
+                root + "manifest-files.checksum",
+                HexFormat.of().formatHex(md5(files)).getBytes(StandardCharsets.UTF_8));
         boolean incremental = "INCREMENTAL_EXPORT".equals(d.path("ExportType").asString());
         ObjectNode summary = JSON.createObjectNode();
         summary.put("version", incremental ? "2023-08-01" : "2020-06-30");
         summary.put("exportArn", d.path("ExportArn").asString());
-        summary.put("startTime", Instant.ofEpochMilli((long) (d.path("StartTime").asDouble() * 1000)).toString());
+        summary.put(
+                "startTime",
+                Instant.ofEpochMilli((long) (d.path("StartTime").asDouble() * 1000))
+                        .toString());
         summary.put("endTime", clock.instant().toString());
         summary.put("tableArn", d.path("TableArn").asString());
         summary.put("tableId", d.path("TableId").asString());
         if (incremental) {
             JsonNode spec = d.path("IncrementalExportSpecification");
-            summary.put("exportFromTime", ExportsApi.time(spec.path("ExportFromTime")).toString());
-            summary.put("exportToTime", ExportsApi.time(spec.path("ExportToTime")).toString());
+            summary.put(
+                    "exportFromTime",
+                    ExportsApi.time(spec.path("ExportFromTime")).toString());
+            summary.put(
+                    "exportToTime", ExportsApi.time(spec.path("ExportToTime")).toString());
         } else {
             summary.put("exportTime", ExportsApi.time(d.path("ExportTime")).toString());
         }
@@ -88,11 +99,17 @@ final class ExportFiles {
         summary.put("itemCount", lines.size());
         summary.put("outputFormat", d.path("ExportFormat").asString());
         if (incremental) {
-            summary.put("outputView", d.path("IncrementalExportSpecification").path("ExportViewType").asString());
+            summary.put(
+                    "outputView",
+                    d.path("IncrementalExportSpecification")
+                            .path("ExportViewType")
+                            .asString());
         }
         summary.put("exportType", d.path("ExportType").asString());
         byte[] summaryBytes = summary.toPrettyString().getBytes(StandardCharsets.UTF_8);
-        put(bucket, root + "manifest-summary.checksum",
+        put(
+                bucket,
+                root + "manifest-summary.checksum",
                 HexFormat.of().formatHex(md5(summaryBytes)).getBytes(StandardCharsets.UTF_8));
         put(bucket, root + "manifest-summary.json", summaryBytes);
         d.put("ExportManifest", root + "manifest-summary.json");
@@ -133,5 +150,4 @@ final class ExportFiles {
         }
         return name.toString();
     }
-
 }

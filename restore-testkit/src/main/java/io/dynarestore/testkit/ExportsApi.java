@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -83,8 +84,11 @@ final class ExportsApi implements AutoCloseable {
 
     boolean handles(String op) {
         return switch (op) {
-            case "UpdateContinuousBackups", "DescribeContinuousBackups", "ExportTableToPointInTime", "DescribeExport",
-                 "ListExports" -> true;
+            case "UpdateContinuousBackups",
+                    "DescribeContinuousBackups",
+                    "ExportTableToPointInTime",
+                    "DescribeExport",
+                    "ListExports" -> true;
             default -> false;
         };
     }
@@ -96,7 +100,8 @@ final class ExportsApi implements AutoCloseable {
         }
         return switch (op) {
             case "UpdateContinuousBackups" -> updateContinuousBackups(request, region);
-            case "DescribeContinuousBackups" -> continuousBackups(request.path("TableName").asString(), region);
+            case "DescribeContinuousBackups" ->
+                continuousBackups(request.path("TableName").asString(), region);
             case "ExportTableToPointInTime" -> exportTable(request);
             case "DescribeExport" -> describeExport(request.path("ExportArn").asString());
             default -> listExports(request);
@@ -108,7 +113,8 @@ final class ExportsApi implements AutoCloseable {
     private ObjectNode updateContinuousBackups(ObjectNode request, String region) throws StreamsError {
         String table = request.path("TableName").asString();
         JsonNode described = describe(table);
-        boolean enable = request.path("PointInTimeRecoverySpecification").path("PointInTimeRecoveryEnabled")
+        boolean enable = request.path("PointInTimeRecoverySpecification")
+                .path("PointInTimeRecoveryEnabled")
                 .asBoolean();
         if (enable) {
             histories.computeIfAbsent(table, t -> new TableHistory(described.path("KeySchema"), clock.instant()));
@@ -153,22 +159,26 @@ final class ExportsApi implements AutoCloseable {
         if (token != null && byClientToken.containsKey(token)) {
             ObjectNode earlier = exports.get(byClientToken.get(token));
             if (!earlier.path("Request").equals(request)) {
-                throw new StreamsError("ExportConflictException", "An export with client token " + token
-                        + " and other parameters exists: " + earlier.path("Description").path("ExportArn").asString());
+                throw new StreamsError(
+                        "ExportConflictException",
+                        "An export with client token " + token + " and other parameters exists: "
+                                + earlier.path("Description").path("ExportArn").asString());
             }
             return described(earlier);
         }
         TableHistory history = histories.get(table);
         describe(table);
         if (history == null) {
-            throw new StreamsError("PointInTimeRecoveryUnavailableException",
+            throw new StreamsError(
+                    "PointInTimeRecoveryUnavailableException",
                     "Point in time recovery is not enabled for table '" + table + "'");
         }
         if (s3 == null) {
             throw new StreamsError("InternalServerError", "this endpoint was given no S3 to export into");
         }
         Instant now = clock.instant();
-        boolean incremental = "INCREMENTAL_EXPORT".equals(request.path("ExportType").asString("FULL_EXPORT"));
+        boolean incremental =
+                "INCREMENTAL_EXPORT".equals(request.path("ExportType").asString("FULL_EXPORT"));
         Instant at = request.has("ExportTime") ? time(request.path("ExportTime")) : now;
         Instant from = null;
         Instant to = null;
@@ -183,20 +193,26 @@ final class ExportsApi implements AutoCloseable {
             inWindow(history, to, now, "ExportToTime");
             Duration period = Duration.between(from, to);
             if (period.compareTo(shortestIncremental) < 0 || period.compareTo(Duration.ofHours(24)) > 0) {
-                throw new StreamsError("ValidationException", "The incremental export period must be between "
-                        + shortestIncremental.toMinutes() + " minutes and 24 hours, not " + period);
+                throw new StreamsError(
+                        "ValidationException",
+                        "The incremental export period must be between " + shortestIncremental.toMinutes()
+                                + " minutes and 24 hours, not " + period);
             }
         } else {
             inWindow(history, at, now, "ExportTime");
         }
-        String id = String.format("%014d-%08x", now.toEpochMilli(), ThreadLocalRandom.current().nextInt());
+        String id = String.format(
+                "%014d-%08x", now.toEpochMilli(), ThreadLocalRandom.current().nextInt());
         String arn = tableArn + "/export/" + id;
         ObjectNode description = JSON.createObjectNode();
         description.put("ExportArn", arn);
         description.put("ExportStatus", "IN_PROGRESS");
         description.put("StartTime", seconds(now));
         description.put("TableArn", tableArn);
-        description.put("TableId", UUID.nameUUIDFromBytes(tableArn.getBytes(StandardCharsets.UTF_8)).toString());
+        description.put(
+                "TableId",
+                UUID.nameUUIDFromBytes(tableArn.getBytes(StandardCharsets.UTF_8))
+                        .toString());
         if (!incremental) {
             description.put("ExportTime", seconds(at));
         }
@@ -214,8 +230,11 @@ final class ExportsApi implements AutoCloseable {
             ObjectNode spec = description.putObject("IncrementalExportSpecification");
             spec.put("ExportFromTime", seconds(from));
             spec.put("ExportToTime", seconds(to));
-            spec.put("ExportViewType", request.path("IncrementalExportSpecification").path("ExportViewType")
-                    .asString("NEW_AND_OLD_IMAGES"));
+            spec.put(
+                    "ExportViewType",
+                    request.path("IncrementalExportSpecification")
+                            .path("ExportViewType")
+                            .asString("NEW_AND_OLD_IMAGES"));
         }
         ObjectNode export = JSON.createObjectNode();
         export.set("Request", request);
@@ -233,8 +252,10 @@ final class ExportsApi implements AutoCloseable {
 
     private static void inWindow(TableHistory history, Instant t, Instant now, String field) throws StreamsError {
         if (t.isBefore(history.since()) || t.isAfter(now)) {
-            throw new StreamsError("InvalidExportTimeException", field + " " + t + " is not within the point in "
-                    + "time recovery window (" + history.since() + " to " + now + ")");
+            throw new StreamsError(
+                    "InvalidExportTimeException",
+                    field + " " + t + " is not within the point in " + "time recovery window (" + history.since()
+                            + " to " + now + ")");
         }
     }
 
@@ -244,14 +265,22 @@ final class ExportsApi implements AutoCloseable {
             d = (ObjectNode) export.path("Description").deepCopy();
         }
         try {
-            List<ObjectNode> lines = from == null ? fullLines(table, history, at) : incrementalLines(history, from, to,
-                    d.path("IncrementalExportSpecification").path("ExportViewType").asString());
+            List<ObjectNode> lines = from == null
+                    ? fullLines(table, history, at)
+                    : incrementalLines(
+                            history,
+                            from,
+                            to,
+                            d.path("IncrementalExportSpecification")
+                                    .path("ExportViewType")
+                                    .asString());
             new ExportFiles(s3, clock).write(d, lines);
             d.put("ExportStatus", "COMPLETED");
         } catch (RuntimeException e) {
             d.put("ExportStatus", "FAILED");
-            d.put("FailureCode", e instanceof software.amazon.awssdk.services.s3.model.S3Exception s3e
-                    ? "S3" + s3e.awsErrorDetails().errorCode() : "UNKNOWN");
+            d.put(
+                    "FailureCode",
+                    e instanceof S3Exception s3e ? "S3" + s3e.awsErrorDetails().errorCode() : "UNKNOWN");
             d.put("FailureMessage", String.valueOf(e.getMessage()));
         }
         d.put("EndTime", seconds(clock.instant()));
@@ -287,7 +316,8 @@ final class ExportsApi implements AutoCloseable {
             }
             for (JsonNode item : page.path("Items")) {
                 ObjectNode key = JSON.createObjectNode();
-                keySchema.forEach(k -> key.set(k.path("AttributeName").asString(),
+                keySchema.forEach(k -> key.set(
+                        k.path("AttributeName").asString(),
                         item.path(k.path("AttributeName").asString())));
                 items.put(key, item);
             }
@@ -336,9 +366,14 @@ final class ExportsApi implements AutoCloseable {
         String tableArn = request.path("TableArn").asString(null);
         ObjectNode answer = JSON.createObjectNode();
         ArrayNode list = answer.putArray("ExportSummaries");
-        exports.values().stream().map(ExportsApi::described).map(e -> e.path("ExportDescription"))
-                .filter(d -> tableArn == null || tableArn.equals(d.path("TableArn").asString()))
-                .sorted((a, b) -> a.path("ExportArn").asString().compareTo(b.path("ExportArn").asString()))
+        exports.values().stream()
+                .map(ExportsApi::described)
+                .map(e -> e.path("ExportDescription"))
+                .filter(d ->
+                        tableArn == null || tableArn.equals(d.path("TableArn").asString()))
+                .sorted((a, b) -> a.path("ExportArn")
+                        .asString()
+                        .compareTo(b.path("ExportArn").asString()))
                 .forEach(d -> {
                     ObjectNode s = list.addObject();
                     s.put("ExportArn", d.path("ExportArn").asString());

@@ -20,8 +20,8 @@ final class Forwarding {
         System.setProperty("sun.net.httpserver.nodelay", "true");
     }
 
-    private static final Set<String> HOP_HEADERS = Set.of("host", "content-length", "connection", "expect",
-            "transfer-encoding", "upgrade");
+    private static final Set<String> HOP_HEADERS =
+            Set.of("host", "content-length", "connection", "expect", "transfer-encoding", "upgrade");
 
     private final HttpClient client = HttpClient.newHttpClient();
     private final URI target;

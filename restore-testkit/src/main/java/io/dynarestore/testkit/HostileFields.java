@@ -17,32 +17,112 @@ import java.util.regex.Matcher;
  */
 public final class HostileFields {
 
-    static final List<String> URLS = List.of("http://a b/", "https://[::1/x", "https://exa mple.com/", "http://",
-            "https://", "https:///path", "//hooks.example.com/x", "hooks.example.com/x", "javascript:alert(1)",
-            "file:///etc/passwd", "gopher://127.0.0.1:6379/_FLUSHALL", "ftp://hooks.example.com/", "http://127.0.0.1/",
-            "https://localhost:8443/", "https://169.254.169.254/latest/meta-data/", "https://[fd00::1]/",
-            "https://[::ffff:10.0.0.1]/", "https://10.0.0.1/", "https://192.168.0.1:65535/", "https://100.64.1.1/",
-            "https://0.0.0.0/", "https://2130706433/", "https://0x7f.1/", "https://user:pass@hooks.example.com/",
-            "https://hooks.example.com@10.0.0.1/", "https://hooks.example.com:0/", "https://hooks.example.com:99999/",
-            "https://metadata.google.internal/", "https://printer.local/", "https://xn--80ak6aa92e.com/",
-            "https://hooks.example.com/%zz", "https://hooks.example.com/\r\nHost: evil", "https://h\u202eooks.example.com/",
-            "https://hooks.example.com/" + "x".repeat(3_000), "HTTPS://HOOKS.EXAMPLE.COM/", "https://hooks.example.com/ok",
+    static final List<String> URLS = List.of(
+            "http://a b/",
+            "https://[::1/x",
+            "https://exa mple.com/",
+            "http://",
+            "https://",
+            "https:///path",
+            "//hooks.example.com/x",
+            "hooks.example.com/x",
+            "javascript:alert(1)",
+            "file:///etc/passwd",
+            "gopher://127.0.0.1:6379/_FLUSHALL",
+            "ftp://hooks.example.com/",
+            "http://127.0.0.1/",
+            "https://localhost:8443/",
+            "https://169.254.169.254/latest/meta-data/",
+            "https://[fd00::1]/",
+            "https://[::ffff:10.0.0.1]/",
+            "https://10.0.0.1/",
+            "https://192.168.0.1:65535/",
+            "https://100.64.1.1/",
+            "https://0.0.0.0/",
+            "https://2130706433/",
+            "https://0x7f.1/",
+            "https://user:pass@hooks.example.com/",
+            "https://hooks.example.com@10.0.0.1/",
+            "https://hooks.example.com:0/",
+            "https://hooks.example.com:99999/",
+            "https://metadata.google.internal/",
+            "https://printer.local/",
+            "https://xn--80ak6aa92e.com/",
+            "https://hooks.example.com/%zz",
+            "https://hooks.example.com/\r\nHost: evil",
+            "https://h\u202eooks.example.com/",
+            "https://hooks.example.com/" + "x".repeat(3_000),
+            "HTTPS://HOOKS.EXAMPLE.COM/",
+            "https://hooks.example.com/ok",
             "https://hooks.example.com/restores?token=abc");
-    static final List<String> EMAILS = List.of("ops", "ops@", "@example.com", "a@b@example.com", "ops@example..com",
-            "ops@example.com\r\nBcc: all@example.com", "\"quoted\"@example.com", "ops@[127.0.0.1]", "o p@example.com",
-            "ops@example.com,eve@example.com", "x".repeat(300) + "@example.com", "ops@exam_ple.com", "ops@example.com",
-            "Zoë@example.com", "ops+restores@example.com");
-    static final List<String> TIMES = List.of("yesterday", "2026-13-01T00:00:00Z", "2026-02-30T10:00:00Z",
-            "2026-11-30T25:00:00Z", "2026-11-30T10:15:42", "2026-11-30 10:15:42Z", "1764583200", "-1", "latest ",
-            "LATEST", "+999999999-12-31T23:59:59Z", "2026-11-30T10:15:42.5Z", "2026-11-30T10:15:42+25:00",
-            "2026-11-30T10:15:42Z\nINFO forged", "2026-11", "", "latest", "2026-11-30T10:15:42Z");
-    static final List<String> IDS = List.of("", ".", "..", "../../etc", "a/b", "-x", "_x", "x".repeat(65), "a b",
-            "a\r\nb", "a\u0000b", "\u202eevil", "%2e%2e", "ok-1", "6f1c2a4e-0d7b-4c55-9a8e-2f0d9b1e7c31");
-    static final List<String> DESCRIPTIONS = List.of("aws-cli-v1.json", "aws-cli-v2.json", "javascript-sdk-v3.json",
-            "boto3-default-str.json");
-    static final List<String> TIMESTAMPS = List.of("1741944413.589", "\"1741944413.589\"",
-            "\"2025-03-14T09:26:53.589000+00:00\"", "\"2025-03-14T09:26:53.589Z\"", "\"2025-03-14 09:26:53.589000+00:00\"",
-            "\"2025-03-14T09:26:53\"", "\"last tuesday\"", "{}", "[]", "true", "1e400", "-1e300", "null", "\"\"");
+    static final List<String> EMAILS = List.of(
+            "ops",
+            "ops@",
+            "@example.com",
+            "a@b@example.com",
+            "ops@example..com",
+            "ops@example.com\r\nBcc: all@example.com",
+            "\"quoted\"@example.com",
+            "ops@[127.0.0.1]",
+            "o p@example.com",
+            "ops@example.com,eve@example.com",
+            "x".repeat(300) + "@example.com",
+            "ops@exam_ple.com",
+            "ops@example.com",
+            "Zoë@example.com",
+            "ops+restores@example.com");
+    static final List<String> TIMES = List.of(
+            "yesterday",
+            "2026-13-01T00:00:00Z",
+            "2026-02-30T10:00:00Z",
+            "2026-11-30T25:00:00Z",
+            "2026-11-30T10:15:42",
+            "2026-11-30 10:15:42Z",
+            "1764583200",
+            "-1",
+            "latest ",
+            "LATEST",
+            "+999999999-12-31T23:59:59Z",
+            "2026-11-30T10:15:42.5Z",
+            "2026-11-30T10:15:42+25:00",
+            "2026-11-30T10:15:42Z\nINFO forged",
+            "2026-11",
+            "",
+            "latest",
+            "2026-11-30T10:15:42Z");
+    static final List<String> IDS = List.of(
+            "",
+            ".",
+            "..",
+            "../../etc",
+            "a/b",
+            "-x",
+            "_x",
+            "x".repeat(65),
+            "a b",
+            "a\r\nb",
+            "a\u0000b",
+            "\u202eevil",
+            "%2e%2e",
+            "ok-1",
+            "6f1c2a4e-0d7b-4c55-9a8e-2f0d9b1e7c31");
+    static final List<String> DESCRIPTIONS =
+            List.of("aws-cli-v1.json", "aws-cli-v2.json", "javascript-sdk-v3.json", "boto3-default-str.json");
+    static final List<String> TIMESTAMPS = List.of(
+            "1741944413.589",
+            "\"1741944413.589\"",
+            "\"2025-03-14T09:26:53.589000+00:00\"",
+            "\"2025-03-14T09:26:53.589Z\"",
+            "\"2025-03-14 09:26:53.589000+00:00\"",
+            "\"2025-03-14T09:26:53\"",
+            "\"last tuesday\"",
+            "{}",
+            "[]",
+            "true",
+            "1e400",
+            "-1e300",
+            "null",
+            "\"\"");
 
     private final Random random;
     private final Mutations mutations;
@@ -76,7 +156,8 @@ public final class HostileFields {
         }
         if (random.nextBoolean()) {
             // a timestamp in another shape, or in none
-            return text.replaceFirst("(\"CreationDateTime\"\\s*:\\s*)(\"[^\"]*\"|[0-9.]+)",
+            return text.replaceFirst(
+                    "(\"CreationDateTime\"\\s*:\\s*)(\"[^\"]*\"|[0-9.]+)",
                     Matcher.quoteReplacement("\"CreationDateTime\": " + pick(TIMESTAMPS)));
         }
         return mutations.json(text);

@@ -10,10 +10,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * Compares tables item for item without holding their items: each item becomes its key (as a
@@ -22,8 +22,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  */
 public final class ItemDigests {
 
-    private ItemDigests() {
-    }
+    private ItemDigests() {}
 
     public static String canonical(Map<String, AttributeValue> item) {
         var sb = new StringBuilder();
@@ -33,7 +32,8 @@ public final class ItemDigests {
 
     public static String digest(Map<String, AttributeValue> item) {
         try {
-            byte[] hash = MessageDigest.getInstance("SHA-256").digest(canonical(item).getBytes(StandardCharsets.UTF_8));
+            byte[] hash =
+                    MessageDigest.getInstance("SHA-256").digest(canonical(item).getBytes(StandardCharsets.UTF_8));
             return Base64.getEncoder().encodeToString(hash);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
@@ -54,7 +54,10 @@ public final class ItemDigests {
         var result = new TreeMap<String, String>();
         Map<String, AttributeValue> start = null;
         do {
-            ScanResponse page = dynamo.scan(ScanRequest.builder().tableName(table).exclusiveStartKey(start).build());
+            ScanResponse page = dynamo.scan(ScanRequest.builder()
+                    .tableName(table)
+                    .exclusiveStartKey(start)
+                    .build());
             for (var item : page.items()) {
                 result.put(key(item, keyAttributes), digest(item));
             }
@@ -83,9 +86,15 @@ public final class ItemDigests {
             case B -> sb.append("B:").append(b64(v.b()));
             case BOOL -> sb.append("BOOL:").append(v.bool());
             case NUL -> sb.append("NULL");
-            case SS -> sb.append("SS:").append(sorted(v.ss().stream().map(ItemDigests::quote).toList()));
-            case NS -> sb.append("NS:").append(sorted(v.ns().stream().map(ItemDigests::num).toList()));
-            case BS -> sb.append("BS:").append(sorted(v.bs().stream().map(ItemDigests::b64).toList()));
+            case SS ->
+                sb.append("SS:")
+                        .append(sorted(v.ss().stream().map(ItemDigests::quote).toList()));
+            case NS ->
+                sb.append("NS:")
+                        .append(sorted(v.ns().stream().map(ItemDigests::num).toList()));
+            case BS ->
+                sb.append("BS:")
+                        .append(sorted(v.bs().stream().map(ItemDigests::b64).toList()));
             case L -> {
                 sb.append("L[");
                 for (AttributeValue e : v.l()) {

@@ -6,6 +6,8 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.kafka.KafkaContainer;
 
 /**
  * A real Kafka broker (KRaft) with the given topics and partition counts, automatic topic
@@ -52,18 +54,20 @@ public final class KafkaBroker implements AutoCloseable {
     }
 
     private static KafkaBroker startInDocker(Map<String, Integer> topics) {
-        if (!org.testcontainers.DockerClientFactory.instance().isDockerAvailable()) {
+        if (!DockerClientFactory.instance().isDockerAvailable()) {
             throw new IllegalStateException("dynarestore.kafka=testcontainers needs a Docker engine, and none answers "
                     + "here; leave the switch out to use the in-process broker");
         }
-        var container = new org.testcontainers.kafka.KafkaContainer(IMAGE)
+        var container = new KafkaContainer(IMAGE)
                 .withEnv("KAFKA_AUTO_CREATE_TOPICS_ENABLE", "false")
                 .withEnv("KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS", "0");
         container.start();
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                container.getBootstrapServers()))) {
+        try (Admin admin =
+                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, container.getBootstrapServers()))) {
             admin.createTopics(topics.entrySet().stream()
-                    .map(t -> new NewTopic(t.getKey(), t.getValue(), (short) 1)).toList()).all()
+                            .map(t -> new NewTopic(t.getKey(), t.getValue(), (short) 1))
+                            .toList())
+                    .all()
                     .get(60, TimeUnit.SECONDS);
         } catch (Exception e) {
             container.stop();

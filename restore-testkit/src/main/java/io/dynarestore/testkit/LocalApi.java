@@ -6,6 +6,5 @@ public final class LocalApi {
     public static final String HEADER = "X-Api-Key";
     public static final String KEY = "dynarestore-local-key";
 
-    private LocalApi() {
-    }
+    private LocalApi() {}
 }

@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLDecoder;
@@ -42,7 +43,7 @@ public final class LocalSts implements AutoCloseable {
         try {
             return new LocalSts();
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -73,7 +74,8 @@ public final class LocalSts implements AutoCloseable {
 
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
-            Map<String, String> form = form(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            Map<String, String> form =
+                    form(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
             if (!"AssumeRole".equals(form.get("Action"))) {
                 error(exchange, 400, "InvalidAction", "Could not find operation " + form.get("Action"));
                 return;
@@ -85,19 +87,32 @@ public final class LocalSts implements AutoCloseable {
             }
             if (demanded == null || !demanded.equals(form.get("ExternalId"))) {
                 refused.incrementAndGet();
-                error(exchange, 403, "AccessDenied", "User: arn:aws:iam::000000000000:user/dynarestore is not "
-                        + "authorized to perform: sts:AssumeRole on resource: " + role);
+                error(
+                        exchange,
+                        403,
+                        "AccessDenied",
+                        "User: arn:aws:iam::000000000000:user/dynarestore is not "
+                                + "authorized to perform: sts:AssumeRole on resource: " + role);
                 return;
             }
-            String accessKey = "ASIA" + UUID.randomUUID().toString().replace("-", "").substring(0, 16).toUpperCase();
+            String accessKey = "ASIA"
+                    + UUID.randomUUID()
+                            .toString()
+                            .replace("-", "")
+                            .substring(0, 16)
+                            .toUpperCase();
             issued.add(accessKey);
-            String expiration = Instant.now().plus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS).toString();
+            String expiration = Instant.now()
+                    .plus(1, ChronoUnit.HOURS)
+                    .truncatedTo(ChronoUnit.SECONDS)
+                    .toString();
             String session = form.getOrDefault("RoleSessionName", "session");
             String xml = "<AssumeRoleResponse xmlns=\"https://sts.amazonaws.com/doc/2011-06-15/\"><AssumeRoleResult>"
                     + "<Credentials><AccessKeyId>" + accessKey + "</AccessKeyId><SecretAccessKey>"
                     + UUID.randomUUID() + "</SecretAccessKey><SessionToken>" + UUID.randomUUID()
                     + "</SessionToken><Expiration>" + expiration + "</Expiration></Credentials>"
-                    + "<AssumedRoleUser><Arn>" + role.replace(":role/", ":assumed-role/").replace(":iam:", ":sts:")
+                    + "<AssumedRoleUser><Arn>"
+                    + role.replace(":role/", ":assumed-role/").replace(":iam:", ":sts:")
                     + "/" + session + "</Arn><AssumedRoleId>AROA0000000000000000:" + session + "</AssumedRoleId>"
                     + "</AssumedRoleUser></AssumeRoleResult><ResponseMetadata><RequestId>" + UUID.randomUUID()
                     + "</RequestId></ResponseMetadata></AssumeRoleResponse>";
@@ -106,9 +121,13 @@ public final class LocalSts implements AutoCloseable {
     }
 
     private static void error(HttpExchange exchange, int status, String code, String message) throws IOException {
-        send(exchange, status, "<ErrorResponse xmlns=\"https://sts.amazonaws.com/doc/2011-06-15/\"><Error>"
-                + "<Type>Sender</Type><Code>" + code + "</Code><Message>" + message + "</Message></Error><RequestId>"
-                + UUID.randomUUID() + "</RequestId></ErrorResponse>");
+        send(
+                exchange,
+                status,
+                "<ErrorResponse xmlns=\"https://sts.amazonaws.com/doc/2011-06-15/\"><Error>"
+                        + "<Type>Sender</Type><Code>" + code + "</Code><Message>" + message
+                        + "</Message></Error><RequestId>"
+                        + UUID.randomUUID() + "</RequestId></ErrorResponse>");
     }
 
     private static void send(HttpExchange exchange, int status, String xml) throws IOException {
@@ -125,7 +144,8 @@ public final class LocalSts implements AutoCloseable {
         for (String pair : body.split("&")) {
             int eq = pair.indexOf('=');
             if (eq > 0) {
-                map.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
+                map.put(
+                        URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
                         URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
             }
         }

@@ -1,16 +1,45 @@
 package io.dynarestore.testkit;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** Seeded mutations of bytes and JSON text, the way broken clients and damaged files break them. */
 public final class Mutations {
 
-    static final String[] NASTY = {"", " ", "null", "\"\"", "[]", "{}", "-1", "0", "1e309", "9999999999999999999999",
-            "\"../../etc/passwd\"", "\"..%2f..%2fvault\"", "\"a\\u0000b\"", "\"\\ud800\"", "\"<script>alert(1)</script>\"",
-            "\"' OR 1=1 --\"", "true", "\"" + "x".repeat(70_000) + "\"", "[" + "[".repeat(2_000) + "]".repeat(2_001),
-            "{\"type\": \"RECORDS\"}", "{\"condition\": \"Between\", \"values\": [\"z\", \"a\"]}", "\"FULL\"",
-            "\"EMAIL\"", "{\"$ref\": \"#\"}", "\"\\n\\r\\t\"", "\"\u202e\"", "1.5", "\"2026-13-45T99:99:99Z\""};
+    static final String[] NASTY = {
+        "",
+        " ",
+        "null",
+        "\"\"",
+        "[]",
+        "{}",
+        "-1",
+        "0",
+        "1e309",
+        "9999999999999999999999",
+        "\"../../etc/passwd\"",
+        "\"..%2f..%2fvault\"",
+        "\"a\\u0000b\"",
+        "\"\\ud800\"",
+        "\"<script>alert(1)</script>\"",
+        "\"' OR 1=1 --\"",
+        "true",
+        "\"" + "x".repeat(70_000) + "\"",
+        "[" + "[".repeat(2_000) + "]".repeat(2_001),
+        "{\"type\": \"RECORDS\"}",
+        "{\"condition\": \"Between\", \"values\": [\"z\", \"a\"]}",
+        "\"FULL\"",
+        "\"EMAIL\"",
+        "{\"$ref\": \"#\"}",
+        "\"\\n\\r\\t\"",
+        "\"\u202e\"",
+        "1.5",
+        "\"2026-13-45T99:99:99Z\""
+    };
 
     private final Random random;
 
@@ -30,7 +59,7 @@ public final class Mutations {
             switch (random.nextInt(8)) {
                 case 0 -> s = replaceValue(s);
                 case 1 -> s = dropMember(s);
-                case 2 -> s = s.replaceFirst("\\{", java.util.regex.Matcher.quoteReplacement("{\"" + word() + "\": " + nasty() + ", "));
+                case 2 -> s = s.replaceFirst("\\{", Matcher.quoteReplacement("{\"" + word() + "\": " + nasty() + ", "));
                 case 3 -> s = s.substring(0, random.nextInt(s.length() + 1));
                 case 4 -> s = flip(s);
                 case 5 -> s = replaceString(s);
@@ -45,7 +74,7 @@ public final class Mutations {
     public byte[] bytes(byte[] valid) {
         byte[] b = valid.clone();
         switch (random.nextInt(4)) {
-            case 0 -> b = java.util.Arrays.copyOf(b, random.nextInt(Math.max(1, b.length)));
+            case 0 -> b = Arrays.copyOf(b, random.nextInt(Math.max(1, b.length)));
             case 1 -> {
                 for (int i = 0, n = 1 + random.nextInt(8); i < n && b.length > 0; i++) {
                     b[random.nextInt(b.length)] ^= (byte) (1 + random.nextInt(255));
@@ -74,16 +103,32 @@ public final class Mutations {
     }
 
     private String word() {
-        String[] words = {"type", "values", "condition", "table", "backupId", "pointInTime", "snapId", "restoreId",
-                "destination", "scope", "keyFilters", "options", "tags", "x", "__proto__", "name"};
+        String[] words = {
+            "type",
+            "values",
+            "condition",
+            "table",
+            "backupId",
+            "pointInTime",
+            "snapId",
+            "restoreId",
+            "destination",
+            "scope",
+            "keyFilters",
+            "options",
+            "tags",
+            "x",
+            "__proto__",
+            "name"
+        };
         return words[random.nextInt(words.length)];
     }
 
     private String replaceValue(String s) {
-        var m = java.util.regex.Pattern.compile(":\\s*(\"[^\"]*\"|-?[0-9.]+|true|false|null)").matcher(s);
-        var starts = new java.util.ArrayList<int[]>();
+        var m = Pattern.compile(":\\s*(\"[^\"]*\"|-?[0-9.]+|true|false|null)").matcher(s);
+        var starts = new ArrayList<int[]>();
         while (m.find()) {
-            starts.add(new int[]{m.start(1), m.end(1)});
+            starts.add(new int[] {m.start(1), m.end(1)});
         }
         if (starts.isEmpty()) {
             return s;
@@ -93,10 +138,10 @@ public final class Mutations {
     }
 
     private String replaceString(String s) {
-        var m = java.util.regex.Pattern.compile("\"([^\"]*)\"").matcher(s);
-        var spans = new java.util.ArrayList<int[]>();
+        var m = Pattern.compile("\"([^\"]*)\"").matcher(s);
+        var spans = new ArrayList<int[]>();
         while (m.find()) {
-            spans.add(new int[]{m.start(1), m.end(1)});
+            spans.add(new int[] {m.start(1), m.end(1)});
         }
         if (spans.isEmpty()) {
             return s;
@@ -107,10 +152,11 @@ public final class Mutations {
     }
 
     private String dropMember(String s) {
-        var m = java.util.regex.Pattern.compile("\"[A-Za-z]+\":\\s*(\"[^\"]*\"|-?[0-9.]+|true|false|null),?").matcher(s);
-        var spans = new java.util.ArrayList<int[]>();
+        var m = Pattern.compile("\"[A-Za-z]+\":\\s*(\"[^\"]*\"|-?[0-9.]+|true|false|null),?")
+                .matcher(s);
+        var spans = new ArrayList<int[]>();
         while (m.find()) {
-            spans.add(new int[]{m.start(), m.end()});
+            spans.add(new int[] {m.start(), m.end()});
         }
         if (spans.isEmpty()) {
             return s;
@@ -120,8 +166,8 @@ public final class Mutations {
     }
 
     private String pickKey(String s) {
-        var m = java.util.regex.Pattern.compile("\"([A-Za-z]+)\":").matcher(s);
-        var keys = new java.util.ArrayList<String>();
+        var m = Pattern.compile("\"([A-Za-z]+)\":").matcher(s);
+        var keys = new ArrayList<String>();
         while (m.find()) {
             keys.add(m.group(1));
         }

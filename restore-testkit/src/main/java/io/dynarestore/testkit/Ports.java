@@ -7,19 +7,19 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.ThreadLocalRandom;
 
 /** Free local ports, and waiting for a server to accept connections. */
 public final class Ports {
 
-    private Ports() {
-    }
+    private Ports() {}
 
     /**
      * A port free now, below Linux's ephemeral range (32768 and up), so that outgoing connections
      * made before a server binds it cannot take it first.
      */
     public static int free() {
-        var random = java.util.concurrent.ThreadLocalRandom.current();
+        var random = ThreadLocalRandom.current();
         for (int attempt = 0; attempt < 200; attempt++) {
             int port = 20_000 + random.nextInt(12_000);
             try (ServerSocket s = new ServerSocket()) {
@@ -46,8 +46,8 @@ public final class Ports {
         Instant deadline = Instant.now().plus(timeout);
         while (!accepting(port)) {
             if (Instant.now().isAfter(deadline)) {
-                throw new IllegalStateException(what + " did not start listening on port " + port + " within "
-                        + timeout.toSeconds() + " s");
+                throw new IllegalStateException(
+                        what + " did not start listening on port " + port + " within " + timeout.toSeconds() + " s");
             }
             try {
                 Thread.sleep(50);

@@ -1,6 +1,7 @@
 package io.dynarestore.testkit;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,9 +18,11 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 public final class RandomHistory {
 
     /** One write: a new image, or {@code null} for a delete; {@code oldImage} as it was before. */
-    public record Write(Map<String, AttributeValue> keys, Map<String, AttributeValue> oldImage,
-                        Map<String, AttributeValue> newImage, long micros) {
-    }
+    public record Write(
+            Map<String, AttributeValue> keys,
+            Map<String, AttributeValue> oldImage,
+            Map<String, AttributeValue> newImage,
+            long micros) {}
 
     private final RandomItems items;
     private final List<String> keyAttributes;
@@ -29,10 +32,11 @@ public final class RandomHistory {
     /**
      * @param startMicros the base's time; writes fall in [startMicros, startMicros + spanMicros)
      */
-    public RandomHistory(long seed, RandomItems.Shape shape, int baseItems, int writeCount, long startMicros,
-                         long spanMicros) {
+    public RandomHistory(
+            long seed, RandomItems.Shape shape, int baseItems, int writeCount, long startMicros, long spanMicros) {
         this.items = new RandomItems(seed, shape);
-        this.keyAttributes = shape.sortKey() == null ? List.of(shape.partitionKey())
+        this.keyAttributes = shape.sortKey() == null
+                ? List.of(shape.partitionKey())
                 : List.of(shape.partitionKey(), shape.sortKey());
         Random r = new Random(seed ^ 0x5DEECE66DL);
         base = new ArrayList<>();
@@ -48,7 +52,7 @@ public final class RandomHistory {
         for (int i = 0; i < writeCount; i++) {
             times[i] = startMicros + (long) (r.nextDouble() * spanMicros);
         }
-        java.util.Arrays.sort(times);
+        Arrays.sort(times);
         writes = new ArrayList<>();
         Map<Long, Integer> versions = new HashMap<>();
         for (int i = 0; i < writeCount; i++) {

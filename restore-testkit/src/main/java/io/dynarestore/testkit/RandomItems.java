@@ -1,8 +1,12 @@
 package io.dynarestore.testkit;
 
 import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.MathContext;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -43,8 +47,8 @@ public final class RandomItems {
      * @param sortType S, N or B
      * @param indexKeys name to type of each index key attribute that is not a table key
      */
-    public record Shape(String partitionKey, String partitionType, String sortKey, String sortType,
-                        Map<String, String> indexKeys) {
+    public record Shape(
+            String partitionKey, String partitionType, String sortKey, String sortType, Map<String, String> indexKeys) {
         public static Shape simple() {
             return new Shape("pk", "S", "sk", "N", Map.of());
         }
@@ -59,7 +63,9 @@ public final class RandomItems {
         Random r = new Random(seed * 1_000_003L + index * 31L + version);
         var item = new LinkedHashMap<String, AttributeValue>();
         // seven items share a partition key when there is a sort key to tell them apart
-        item.put(shape.partitionKey(), keyValue(shape.partitionType(), "p" + (shape.sortKey() == null ? index : index / 7)));
+        item.put(
+                shape.partitionKey(),
+                keyValue(shape.partitionType(), "p" + (shape.sortKey() == null ? index : index / 7)));
         if (shape.sortKey() != null) {
             item.put(shape.sortKey(), keyValue(shape.sortType(), String.valueOf(index % 7)));
         }
@@ -91,8 +97,11 @@ public final class RandomItems {
         return switch (type) {
             case "S" -> AttributeValue.fromS(text);
             // the digits of the text: distinct texts of one kind ("p12", "p13") give distinct numbers
-            case "N" -> AttributeValue.fromN(text.replaceAll("\\D", "").isEmpty() ? "0"
-                    : new java.math.BigInteger(text.replaceAll("\\D", "")).toString());
+            case "N" ->
+                AttributeValue.fromN(
+                        text.replaceAll("\\D", "").isEmpty()
+                                ? "0"
+                                : new BigInteger(text.replaceAll("\\D", "")).toString());
             case "B" -> AttributeValue.fromB(SdkBytes.fromByteArray(text.getBytes(StandardCharsets.UTF_8)));
             default -> throw new IllegalArgumentException("key type " + type);
         };
@@ -121,7 +130,7 @@ public final class RandomItems {
             }
             case 6: {
                 var set = new LinkedHashSet<String>();
-                var seen = new java.util.HashSet<BigDecimal>();
+                var seen = new HashSet<BigDecimal>();
                 int n = 1 + r.nextInt(5);
                 while (set.size() < n) {
                     String x = number(r);
@@ -136,7 +145,7 @@ public final class RandomItems {
                 int n = 1 + r.nextInt(4);
                 while (set.size() < n) {
                     byte[] b = bytes(r, 1 + r.nextInt(16));
-                    set.put(java.util.Base64.getEncoder().encodeToString(b), SdkBytes.fromByteArray(b));
+                    set.put(Base64.getEncoder().encodeToString(b), SdkBytes.fromByteArray(b));
                 }
                 return AttributeValue.fromBs(new ArrayList<>(set.values()));
             }
@@ -180,14 +189,14 @@ public final class RandomItems {
         BigDecimal d = switch (r.nextInt(5)) {
             case 0 -> BigDecimal.valueOf(r.nextInt(2_000_001) - 1_000_000L);
             case 1 -> BigDecimal.valueOf(r.nextLong(), r.nextInt(10));
-            case 2 -> new BigDecimal(new java.math.BigInteger(120, r), r.nextInt(38)).negate();
+            case 2 -> new BigDecimal(new BigInteger(120, r), r.nextInt(38)).negate();
             case 3 -> BigDecimal.valueOf(r.nextInt(1000), -r.nextInt(20));
             default -> BigDecimal.valueOf(r.nextInt(1_000_000) + 1L, 30 + r.nextInt(8));
         };
         d = d.stripTrailingZeros();
         // DynamoDB keeps at most 38 significant digits
         if (d.precision() > 38) {
-            d = d.round(new java.math.MathContext(38)).stripTrailingZeros();
+            d = d.round(new MathContext(38)).stripTrailingZeros();
         }
         return d.signum() == 0 ? "0" : d.toPlainString();
     }

@@ -26,9 +26,8 @@ public final class RecordedWorkload {
      * One write: its key, its image ({@code null}: deleted), the seconds its call began and ended in,
      * and when it was answered (epoch milliseconds).
      */
-    public record Write(String key, Map<String, AttributeValue> image, long firstSecond, long lastSecond,
-                        long answeredMillis) {
-    }
+    public record Write(
+            String key, Map<String, AttributeValue> image, long firstSecond, long lastSecond, long answeredMillis) {}
 
     private final DynamoDbClient dynamo;
     private final String table;
@@ -43,7 +42,8 @@ public final class RecordedWorkload {
     public RecordedWorkload(DynamoDbClient dynamo, String table, RandomItems.Shape shape, long seed, int keys) {
         this.dynamo = dynamo;
         this.table = table;
-        this.keyAttributes = shape.sortKey() == null ? List.of(shape.partitionKey())
+        this.keyAttributes = shape.sortKey() == null
+                ? List.of(shape.partitionKey())
                 : List.of(shape.partitionKey(), shape.sortKey());
         this.items = new RandomItems(seed, shape);
         this.random = new Random(seed);

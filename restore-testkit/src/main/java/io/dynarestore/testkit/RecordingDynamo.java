@@ -3,6 +3,7 @@ package io.dynarestore.testkit;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpResponse;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
@@ -28,14 +30,13 @@ public final class RecordingDynamo implements AutoCloseable {
     private static final Pattern CREDENTIAL = Pattern.compile("Credential=([^/,\\s]+)/");
 
     /** A request as received. */
-    public record Sent(String operation, JsonNode body, String accessKeyId) {
-    }
+    public record Sent(String operation, JsonNode body, String accessKeyId) {}
 
     private final HttpServer server;
     private final Forwarding forwarding;
     private final List<Sent> sent = new CopyOnWriteArrayList<>();
     private volatile boolean gated;
-    private volatile java.util.function.Supplier<Set<String>> keys = Set::of;
+    private volatile Supplier<Set<String>> keys = Set::of;
 
     private RecordingDynamo(URI target) throws IOException {
         this.forwarding = new Forwarding(target);
@@ -49,7 +50,7 @@ public final class RecordingDynamo implements AutoCloseable {
         try {
             return new RecordingDynamo(dynamo);
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -58,7 +59,7 @@ public final class RecordingDynamo implements AutoCloseable {
     }
 
     /** From now on, refuse requests signed with an access key that {@code accessKeyIds} does not hold. */
-    public RecordingDynamo acceptOnly(java.util.function.Supplier<Set<String>> accessKeyIds) {
+    public RecordingDynamo acceptOnly(Supplier<Set<String>> accessKeyIds) {
         this.keys = accessKeyIds;
         gated = true;
         return this;
@@ -88,8 +89,11 @@ public final class RecordingDynamo implements AutoCloseable {
             String accessKey = m.find() ? m.group(1) : null;
             sent.add(new Sent(operation, body.length == 0 ? JSON.createObjectNode() : JSON.readTree(body), accessKey));
             if (gated && (accessKey == null || !keys.get().contains(accessKey))) {
-                Forwarding.reply(exchange, 400, "{\"__type\":\"com.amazon.coral.service#UnrecognizedClientException\","
-                        + "\"message\":\"The security token included in the request is invalid.\"}");
+                Forwarding.reply(
+                        exchange,
+                        400,
+                        "{\"__type\":\"com.amazon.coral.service#UnrecognizedClientException\","
+                                + "\"message\":\"The security token included in the request is invalid.\"}");
                 return;
             }
             HttpResponse<byte[]> response = forwarding.forward(exchange, body);

@@ -6,8 +6,7 @@ import java.nio.file.Path;
 /** The repository's root: where {@code node_modules/} (dynalite) is installed. */
 public final class RepoRoot {
 
-    private RepoRoot() {
-    }
+    private RepoRoot() {}
 
     public static Path find() {
         String configured = System.getProperty("dynarestore.repo.root");

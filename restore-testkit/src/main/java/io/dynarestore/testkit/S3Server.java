@@ -49,15 +49,20 @@ public final class S3Server implements AutoCloseable {
         var overrides = new Properties();
         String provider = dataDir == null ? "transient" : "filesystem";
         if (dataDir != null) {
-            overrides.setProperty("jclouds.filesystem.basedir", dataDir.toAbsolutePath().toString());
+            overrides.setProperty(
+                    "jclouds.filesystem.basedir", dataDir.toAbsolutePath().toString());
         }
-        BlobStoreContext context = ContextBuilder.newBuilder(provider).credentials("identity", "credential")
-                .overrides(overrides).build(BlobStoreContext.class);
+        BlobStoreContext context = ContextBuilder.newBuilder(provider)
+                .credentials("identity", "credential")
+                .overrides(overrides)
+                .build(BlobStoreContext.class);
         S3Proxy proxy = S3Proxy.builder()
                 .blobStore(context.getBlobStore())
                 .endpoint(URI.create("http://127.0.0.1:" + port))
-                .awsAuthentication(checkSignatures ? AuthenticationType.AWS_V2_OR_V4 : AuthenticationType.NONE,
-                        ACCESS_KEY, SECRET_KEY)
+                .awsAuthentication(
+                        checkSignatures ? AuthenticationType.AWS_V2_OR_V4 : AuthenticationType.NONE,
+                        ACCESS_KEY,
+                        SECRET_KEY)
                 .ignoreUnknownHeaders(true)
                 .build();
         try {
@@ -91,8 +96,12 @@ public final class S3Server implements AutoCloseable {
     }
 
     public static S3Client client(URI endpoint) {
-        return S3Client.builder().endpointOverride(endpoint).region(Region.US_EAST_1).forcePathStyle(true)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY)))
+        return S3Client.builder()
+                .endpointOverride(endpoint)
+                .region(Region.US_EAST_1)
+                .forcePathStyle(true)
+                .credentialsProvider(
+                        StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY)))
                 .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
                 .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
                 .httpClientBuilder(ApacheHttpClient.builder().maxConnections(32))

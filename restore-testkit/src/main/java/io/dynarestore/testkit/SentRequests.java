@@ -21,8 +21,7 @@ public final class SentRequests implements ExecutionInterceptor {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** A request body as it would have gone on the wire. */
-    public record Sent(String operation, JsonNode body) {
-    }
+    public record Sent(String operation, JsonNode body) {}
 
     /** Thrown in place of the call once its request is kept. */
     public static final class Captured extends RuntimeException {
@@ -35,15 +34,18 @@ public final class SentRequests implements ExecutionInterceptor {
 
     @Override
     public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
-        String target = context.httpRequest().firstMatchingHeader("X-Amz-Target").orElse("");
+        String target =
+                context.httpRequest().firstMatchingHeader("X-Amz-Target").orElse("");
         String operation = target.substring(target.indexOf('.') + 1);
-        JsonNode body = context.requestBody().map(b -> {
-            try (InputStream in = b.contentStreamProvider().newStream()) {
-                return JSON.readTree(in.readAllBytes());
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }).orElse(JSON.createObjectNode());
+        JsonNode body = context.requestBody()
+                .map(b -> {
+                    try (InputStream in = b.contentStreamProvider().newStream()) {
+                        return JSON.readTree(in.readAllBytes());
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                })
+                .orElse(JSON.createObjectNode());
         sent.add(new Sent(operation, body));
         throw new Captured(operation);
     }
@@ -54,7 +56,8 @@ public final class SentRequests implements ExecutionInterceptor {
 
     /** The one request of {@code operation}. */
     public Sent only(String operation) {
-        var matching = sent.stream().filter(s -> s.operation().equals(operation)).toList();
+        var matching =
+                sent.stream().filter(s -> s.operation().equals(operation)).toList();
         if (matching.size() != 1) {
             throw new AssertionError("expected one " + operation + " request, got " + matching.size() + ": " + sent);
         }

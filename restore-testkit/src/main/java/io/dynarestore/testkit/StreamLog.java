@@ -27,8 +27,8 @@ final class StreamLog {
 
     static final Duration ITERATOR_LIFETIME = Duration.ofMinutes(15);
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final DateTimeFormatter LABEL = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS")
-            .withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter LABEL =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
 
     private final String table;
     private final String streamArn;
@@ -37,6 +37,7 @@ final class StreamLog {
     private final List<Shard> shards = new ArrayList<>();
     /** Each partition's open shard (or its last, closed one). */
     private final Shard[] open;
+
     private final Clock clock;
     private boolean enabled = true;
 
@@ -80,7 +81,8 @@ final class StreamLog {
 
     /** Appends a record made now; {@code record} is its {@code dynamodb} member without the sequence number. */
     synchronized void append(ObjectNode record, String sequenceNumber, int recordsPerShard) {
-        int partition = open.length == 1 ? 0
+        int partition = open.length == 1
+                ? 0
                 : Math.floorMod(record.get("dynamodb").get("Keys").toString().hashCode(), open.length);
         Shard shard = open[partition];
         if (shard == null || shard.closed() || shard.size() >= recordsPerShard) {
@@ -150,14 +152,17 @@ final class StreamLog {
     synchronized ObjectNode records(String[] iterator, int limit) throws StreamsError {
         long issued = Long.parseLong(iterator[3]);
         if (clock.millis() - issued > ITERATOR_LIFETIME.toMillis()) {
-            throw new StreamsError("ExpiredIteratorException", "Iterator expired. The iterator was created at time "
-                    + issued + " while right now it is " + clock.millis() + ".");
+            throw new StreamsError(
+                    "ExpiredIteratorException",
+                    "Iterator expired. The iterator was created at time " + issued + " while right now it is "
+                            + clock.millis() + ".");
         }
         Shard s = shard(iterator[1]);
         long position = Long.parseLong(iterator[2]);
         if (position < s.trimmed) {
-            throw new StreamsError("TrimmedDataAccessException", "The operation attempted to read past the oldest "
-                    + "stream record in a shard.");
+            throw new StreamsError(
+                    "TrimmedDataAccessException",
+                    "The operation attempted to read past the oldest " + "stream record in a shard.");
         }
         ObjectNode out = JSON.createObjectNode();
         ArrayNode records = out.putArray("Records");
@@ -178,8 +183,9 @@ final class StreamLog {
                 return s;
             }
         }
-        throw new StreamsError("ResourceNotFoundException", "Requested resource not found: Shard: " + shardId
-                + " in Stream: " + streamArn + " not found");
+        throw new StreamsError(
+                "ResourceNotFoundException",
+                "Requested resource not found: Shard: " + shardId + " in Stream: " + streamArn + " not found");
     }
 
     private String encode(String shardId, long position, long issuedAt) {
@@ -222,6 +228,7 @@ final class StreamLog {
         private final List<Long> times = new ArrayList<>();
         /** Records before this absolute position are gone. */
         long trimmed;
+
         private boolean closed;
 
         Shard(String id, String parent, String startSequence) {
@@ -278,12 +285,15 @@ final class StreamLog {
                     break;
                 }
             }
-            if (trimmed > 0 && compare(sequence, startSequence) >= 0
+            if (trimmed > 0
+                    && compare(sequence, startSequence) >= 0
                     && (sequences.isEmpty() || compare(sequence, sequences.get(0)) < 0)) {
-                throw new StreamsError("TrimmedDataAccessException", "The operation attempted to read past the oldest "
-                        + "stream record in a shard.");
+                throw new StreamsError(
+                        "TrimmedDataAccessException",
+                        "The operation attempted to read past the oldest " + "stream record in a shard.");
             }
-            throw new StreamsError("InvalidArgumentException", "Invalid SequenceNumber " + sequence + " for shard " + id);
+            throw new StreamsError(
+                    "InvalidArgumentException", "Invalid SequenceNumber " + sequence + " for shard " + id);
         }
 
         void trimBefore(long oldestMillis) {

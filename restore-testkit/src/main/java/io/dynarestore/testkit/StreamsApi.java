@@ -44,9 +44,12 @@ final class StreamsApi {
                 ObjectNode o = JSON.createObjectNode();
                 StreamLog log = stream(request.path("StreamArn").asString());
                 log.trim(retention);
-                o.put("ShardIterator", log.iterator(
-                        request.path("ShardId").asString(), request.path("ShardIteratorType").asString(),
-                        request.path("SequenceNumber").asString(null)));
+                o.put(
+                        "ShardIterator",
+                        log.iterator(
+                                request.path("ShardId").asString(),
+                                request.path("ShardIteratorType").asString(),
+                                request.path("SequenceNumber").asString(null)));
                 yield o;
             }
             case "GetRecords" -> getRecords(request);
@@ -67,7 +70,9 @@ final class StreamsApi {
                 continue;
             }
             if (list.size() == limit) {
-                answer.put("LastEvaluatedStreamArn", list.get(list.size() - 1).path("StreamArn").asString());
+                answer.put(
+                        "LastEvaluatedStreamArn",
+                        list.get(list.size() - 1).path("StreamArn").asString());
                 break;
             }
             ObjectNode s = list.addObject();
@@ -114,7 +119,8 @@ final class StreamsApi {
         }
         StreamLog log = stream(iterator[0]);
         log.trim(retention);
-        ObjectNode answer = log.records(iterator, Math.min(1000, request.path("Limit").asInt(1000)));
+        ObjectNode answer =
+                log.records(iterator, Math.min(1000, request.path("Limit").asInt(1000)));
         recordsServed.addAndGet(answer.path("Records").size());
         return answer;
     }
@@ -122,10 +128,9 @@ final class StreamsApi {
     private StreamLog stream(String arn) throws StreamsError {
         StreamLog log = byArn.get(arn);
         if (log == null) {
-            throw new StreamsError("ResourceNotFoundException", "Requested resource not found: Stream: " + arn
-                    + " not found");
+            throw new StreamsError(
+                    "ResourceNotFoundException", "Requested resource not found: Stream: " + arn + " not found");
         }
         return log;
     }
-
 }

@@ -16,6 +16,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Supplier;
+import software.amazon.awssdk.services.s3.S3Client;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -59,19 +61,22 @@ public final class StreamsEndpoint implements AutoCloseable {
         this.target = target;
         this.clock = clock;
         this.forwarding = new Forwarding(target);
-        this.recorder = new WriteRecorder(forwarding, this::recording, this::getItem, clock, () -> recordsPerShard,
-                () -> region);
-        this.exports = new ExportsApi(new ExportsApi.Tables() {
-            @Override
-            public JsonNode call(String op, ObjectNode request) {
-                return StreamsEndpoint.this.call(op, request);
-            }
+        this.recorder = new WriteRecorder(
+                forwarding, this::recording, this::getItem, clock, () -> recordsPerShard, () -> region);
+        this.exports = new ExportsApi(
+                new ExportsApi.Tables() {
+                    @Override
+                    public JsonNode call(String op, ObjectNode request) {
+                        return StreamsEndpoint.this.call(op, request);
+                    }
 
-            @Override
-            public <T> T locked(String table, java.util.function.Supplier<T> action) {
-                return recorder.locked(table, action);
-            }
-        }, clock, ACCOUNT);
+                    @Override
+                    public <T> T locked(String table, Supplier<T> action) {
+                        return recorder.locked(table, action);
+                    }
+                },
+                clock,
+                ACCOUNT);
         this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
         server.createContext("/", this::handle);
         server.setExecutor(Executors.newFixedThreadPool(16));
@@ -125,7 +130,7 @@ public final class StreamsEndpoint implements AutoCloseable {
     }
 
     /** Where exports write their files (S3Proxy locally): without it, ExportTableToPointInTime fails. */
-    public StreamsEndpoint exportsTo(software.amazon.awssdk.services.s3.S3Client s3) {
+    public StreamsEndpoint exportsTo(S3Client s3) {
         exports.writeTo(s3);
         return this;
     }
@@ -151,8 +156,11 @@ public final class StreamsEndpoint implements AutoCloseable {
 
     private void exports(HttpExchange exchange, String op, byte[] body) throws IOException {
         try {
-            Forwarding.reply(exchange, 200, exports.answer(op, (ObjectNode) JSON.readTree(body), regionOf(exchange))
-                    .toString());
+            Forwarding.reply(
+                    exchange,
+                    200,
+                    exports.answer(op, (ObjectNode) JSON.readTree(body), regionOf(exchange))
+                            .toString());
         } catch (StreamsError e) {
             Forwarding.reply(exchange, 400, error(e.type, e.getMessage()));
         }
@@ -197,7 +205,8 @@ public final class StreamsEndpoint implements AutoCloseable {
     private void createTable(HttpExchange exchange, byte[] body) throws IOException, InterruptedException {
         ObjectNode request = (ObjectNode) JSON.readTree(body);
         var response = forwarding.forward(exchange, body);
-        if (response.statusCode() == 200 && request.path("StreamSpecification").path("StreamEnabled").asBoolean()) {
+        if (response.statusCode() == 200
+                && request.path("StreamSpecification").path("StreamEnabled").asBoolean()) {
             String table = request.path("TableName").asString();
             region = regionOf(exchange);
             StreamLog log = open(table, request.path("KeySchema"));
@@ -225,8 +234,14 @@ public final class StreamsEndpoint implements AutoCloseable {
         StreamLog current = latest.get(table);
         boolean enable = spec.path("StreamEnabled").asBoolean();
         if (enable == (current != null && current.enabled())) {
-            Forwarding.reply(exchange, 400, error("ValidationException", enable
-                    ? "Table already has an enabled stream: " + current.arn() : "Stream is already disabled"));
+            Forwarding.reply(
+                    exchange,
+                    400,
+                    error(
+                            "ValidationException",
+                            enable
+                                    ? "Table already has an enabled stream: " + current.arn()
+                                    : "Stream is already disabled"));
             return;
         }
         if (enable) {
@@ -312,7 +327,8 @@ public final class StreamsEndpoint implements AutoCloseable {
         if (stream == null && history == null) {
             return null;
         }
-        return new WriteRecorder.Recorded(table, stream != null ? stream.keySchema() : history.keySchema(), stream, history);
+        return new WriteRecorder.Recorded(
+                table, stream != null ? stream.keySchema() : history.keySchema(), stream, history);
     }
 
     private JsonNode getItem(String table, ObjectNode key) {
@@ -336,11 +352,15 @@ public final class StreamsEndpoint implements AutoCloseable {
                 .header("Content-Type", "application/x-amz-json-1.0")
                 .header("X-Amz-Target", DYNAMO + op)
                 .header("X-Amz-Date", "20260101T000000Z")
-                .header("Authorization", "AWS4-HMAC-SHA256 Credential=local/20260101/" + region
-                        + "/dynamodb/aws4_request, SignedHeaders=host, Signature=0")
-                .POST(HttpRequest.BodyPublishers.ofString(request.toString())).build();
+                .header(
+                        "Authorization",
+                        "AWS4-HMAC-SHA256 Credential=local/20260101/" + region
+                                + "/dynamodb/aws4_request, SignedHeaders=host, Signature=0")
+                .POST(HttpRequest.BodyPublishers.ofString(request.toString()))
+                .build();
         try {
-            return JSON.readTree(client.send(http, HttpResponse.BodyHandlers.ofByteArray()).body());
+            return JSON.readTree(
+                    client.send(http, HttpResponse.BodyHandlers.ofByteArray()).body());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

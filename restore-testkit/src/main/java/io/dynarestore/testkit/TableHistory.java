@@ -17,12 +17,10 @@ import tools.jackson.databind.node.ObjectNode;
 final class TableHistory {
 
     /** One write: {@code old} or {@code now} is null for a created or deleted item. */
-    record Write(long micros, ObjectNode key, JsonNode old, JsonNode now) {
-    }
+    record Write(long micros, ObjectNode key, JsonNode old, JsonNode now) {}
 
     /** The last write of a key in a window, with the key's image before the window. */
-    record Change(long micros, ObjectNode key, JsonNode before, JsonNode after) {
-    }
+    record Change(long micros, ObjectNode key, JsonNode before, JsonNode after) {}
 
     private final JsonNode keySchema;
     private final Instant since;

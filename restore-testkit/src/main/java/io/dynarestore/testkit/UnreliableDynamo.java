@@ -100,9 +100,12 @@ public final class UnreliableDynamo implements AutoCloseable {
                 }
                 if (roll < throttleRate) {
                     throttled.incrementAndGet();
-                    Forwarding.reply(exchange, 400, "{\"__type\":\"com.amazonaws.dynamodb.v20120810#"
-                            + "ProvisionedThroughputExceededException\",\"message\":\"The level of configured "
-                            + "provisioned throughput for the table was exceeded.\"}");
+                    Forwarding.reply(
+                            exchange,
+                            400,
+                            "{\"__type\":\"com.amazonaws.dynamodb.v20120810#"
+                                    + "ProvisionedThroughputExceededException\",\"message\":\"The level of configured "
+                                    + "provisioned throughput for the table was exceeded.\"}");
                     return;
                 }
                 if (discardWrites) {
@@ -136,7 +139,9 @@ public final class UnreliableDynamo implements AutoCloseable {
     /** Keeps the first half of each table's writes in {@code requestItems}; returns the rest. */
     private static ObjectNode split(ObjectNode requestItems) {
         ObjectNode rest = JSON.createObjectNode();
-        for (Iterator<Map.Entry<String, JsonNode>> it = requestItems.properties().iterator(); it.hasNext(); ) {
+        for (Iterator<Map.Entry<String, JsonNode>> it =
+                        requestItems.properties().iterator();
+                it.hasNext(); ) {
             Map.Entry<String, JsonNode> table = it.next();
             ArrayNode writes = (ArrayNode) table.getValue();
             if (writes.size() < 2) {

@@ -42,8 +42,13 @@ final class WriteRecorder {
     private final Map<String, ReentrantLock> tableLocks = new ConcurrentHashMap<>();
     private final AtomicLong sequence = new AtomicLong(100_000_000_000_000_000L);
 
-    WriteRecorder(Forwarding forwarding, Function<String, Recorded> recording, Items dynamo, Clock clock,
-                  IntSupplier recordsPerShard, Supplier<String> region) {
+    WriteRecorder(
+            Forwarding forwarding,
+            Function<String, Recorded> recording,
+            Items dynamo,
+            Clock clock,
+            IntSupplier recordsPerShard,
+            Supplier<String> region) {
         this.forwarding = forwarding;
         this.recording = recording;
         this.dynamo = dynamo;
@@ -71,7 +76,8 @@ final class WriteRecorder {
                 Recorded log = recording.apply(entry.getKey());
                 for (JsonNode w : entry.getValue()) {
                     if (log != null) {
-                        JsonNode image = w.has("PutRequest") ? w.path("PutRequest").path("Item")
+                        JsonNode image = w.has("PutRequest")
+                                ? w.path("PutRequest").path("Item")
                                 : w.path("DeleteRequest").path("Key");
                         writes.add(new KeyedWrite(log, keyOf(log, image)));
                     }
@@ -80,8 +86,8 @@ final class WriteRecorder {
         } else {
             Recorded log = recording.apply(request.path("TableName").asString());
             if (log != null) {
-                writes.add(new KeyedWrite(log, keyOf(log, "PutItem".equals(op) ? request.path("Item")
-                        : request.path("Key"))));
+                writes.add(new KeyedWrite(
+                        log, keyOf(log, "PutItem".equals(op) ? request.path("Item") : request.path("Key"))));
             }
         }
         if (writes.isEmpty()) {
@@ -89,8 +95,12 @@ final class WriteRecorder {
             Forwarding.copyBack(exchange, response, response.body());
             return;
         }
-        List<ReentrantLock> locks = writes.stream().map(w -> w.log.table).distinct().sorted()
-                .map(t -> tableLocks.computeIfAbsent(t, k -> new ReentrantLock())).toList();
+        List<ReentrantLock> locks = writes.stream()
+                .map(w -> w.log.table)
+                .distinct()
+                .sorted()
+                .map(t -> tableLocks.computeIfAbsent(t, k -> new ReentrantLock()))
+                .toList();
         locks.forEach(ReentrantLock::lock);
         try {
             for (KeyedWrite w : writes) {
@@ -113,7 +123,8 @@ final class WriteRecorder {
 
     private boolean isUnprocessed(JsonNode unprocessed, KeyedWrite w) {
         for (JsonNode left : unprocessed.path(w.log.table)) {
-            JsonNode image = left.has("PutRequest") ? left.path("PutRequest").path("Item")
+            JsonNode image = left.has("PutRequest")
+                    ? left.path("PutRequest").path("Item")
                     : left.path("DeleteRequest").path("Key");
             if (keyOf(w.log, image).equals(w.key)) {
                 return true;
@@ -161,15 +172,17 @@ final class WriteRecorder {
         if (old != null) {
             d.set("OldImage", old);
         }
-        d.put("SizeBytes", key.toString().length() + (now == null ? 0 : now.toString().length())
-                + (old == null ? 0 : old.toString().length()));
+        d.put(
+                "SizeBytes",
+                key.toString().length()
+                        + (now == null ? 0 : now.toString().length())
+                        + (old == null ? 0 : old.toString().length()));
         d.put("StreamViewType", "NEW_AND_OLD_IMAGES");
         log.append(record, Long.toString(sequence.incrementAndGet()), recordsPerShard.getAsInt());
     }
 
     /** Where one table's writes are recorded: its enabled stream (or null), its recovery history (or null). */
-    record Recorded(String table, JsonNode keySchema, StreamLog stream, TableHistory history) {
-    }
+    record Recorded(String table, JsonNode keySchema, StreamLog stream, TableHistory history) {}
 
     private static ObjectNode keyOf(Recorded log, JsonNode image) {
         ObjectNode key = JSON.createObjectNode();

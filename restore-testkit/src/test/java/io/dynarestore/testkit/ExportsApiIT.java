@@ -56,7 +56,8 @@ class ExportsApiIT {
         dynalite = Dynalite.start();
         s3Server = S3Server.start("exports");
         s3 = s3Server.client();
-        endpoint = StreamsEndpoint.inFrontOf(dynalite.endpoint()).exportsTo(s3)
+        endpoint = StreamsEndpoint.inFrontOf(dynalite.endpoint())
+                .exportsTo(s3)
                 .shortestIncrementalExport(Duration.ofMillis(10));
         dynamo = Dynalite.client(endpoint.endpoint());
     }
@@ -85,8 +86,13 @@ class ExportsApiIT {
                 dynamo.deleteItem(b -> b.tableName(table).key(Map.of("id", AttributeValue.fromS(id))));
                 image.remove(id);
             } else {
-                var item = Map.of("id", AttributeValue.fromS(id), "v", AttributeValue.fromN(
-                        Integer.toString(random.nextInt(1_000))), "tags", AttributeValue.fromSs(List.of("a", "b" + i)));
+                var item = Map.of(
+                        "id",
+                        AttributeValue.fromS(id),
+                        "v",
+                        AttributeValue.fromN(Integer.toString(random.nextInt(1_000))),
+                        "tags",
+                        AttributeValue.fromSs(List.of("a", "b" + i)));
                 dynamo.putItem(b -> b.tableName(table).item(item));
                 image.put(id, item);
             }
@@ -109,8 +115,11 @@ class ExportsApiIT {
     }
 
     private static ExportDescription completed(String arn) {
-        await().atMost(Duration.ofSeconds(20)).until(() -> dynamo.describeExport(b -> b.exportArn(arn))
-                .exportDescription().exportStatus() != ExportStatus.IN_PROGRESS);
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> dynamo.describeExport(b -> b.exportArn(arn))
+                                .exportDescription()
+                                .exportStatus()
+                        != ExportStatus.IN_PROGRESS);
         return dynamo.describeExport(b -> b.exportArn(arn)).exportDescription();
     }
 
@@ -119,7 +128,8 @@ class ExportsApiIT {
         String files = read(summary.path("manifestFilesS3Key").asString());
         for (String entry : files.split("\n")) {
             JsonNode file = JSON.readTree(entry);
-            byte[] gz = s3.getObjectAsBytes(b -> b.bucket("exports").key(file.path("dataFileS3Key").asString()))
+            byte[] gz = s3.getObjectAsBytes(b ->
+                            b.bucket("exports").key(file.path("dataFileS3Key").asString()))
                     .asByteArray();
             assertThat(file.path("md5Checksum").asString()).isEqualTo(md5(gz));
             try (var in = new GZIPInputStream(new ByteArrayInputStream(gz))) {
@@ -131,7 +141,9 @@ class ExportsApiIT {
                 throw new UncheckedIOException(e);
             }
         }
-        assertThat(lines).hasSize(summary.path("itemCount").asInt()).hasSize(export.itemCount().intValue());
+        assertThat(lines)
+                .hasSize(summary.path("itemCount").asInt())
+                .hasSize(export.itemCount().intValue());
         return lines;
     }
 
@@ -141,7 +153,8 @@ class ExportsApiIT {
 
     private static String md5(byte[] bytes) {
         try {
-            return Base64.getEncoder().encodeToString(MessageDigest.getInstance("MD5").digest(bytes));
+            return Base64.getEncoder()
+                    .encodeToString(MessageDigest.getInstance("MD5").digest(bytes));
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
@@ -156,8 +169,9 @@ class ExportsApiIT {
         // Given a table with point-in-time recovery, written in three phases with an instant between each
         String arn = createTable("exported");
         var recovery = dynamo.updateContinuousBackups(b -> b.tableName("exported")
-                .pointInTimeRecoverySpecification(p -> p.pointInTimeRecoveryEnabled(true)))
-                .continuousBackupsDescription().pointInTimeRecoveryDescription();
+                        .pointInTimeRecoverySpecification(p -> p.pointInTimeRecoveryEnabled(true)))
+                .continuousBackupsDescription()
+                .pointInTimeRecoveryDescription();
         assertThat(recovery.pointInTimeRecoveryStatus()).isEqualTo(PointInTimeRecoveryStatus.ENABLED);
         var random = new Random(19);
         var image = new HashMap<String, Map<String, AttributeValue>>();
@@ -170,13 +184,23 @@ class ExportsApiIT {
         writePhase("exported", random, image);
 
         // When the table is exported in full at T1, and incrementally over [T1, T2)
-        String full = dynamo.exportTableToPointInTime(b -> b.tableArn(arn).exportTime(t1).s3Bucket("exports")
-                .s3Prefix("vault/x").exportFormat(ExportFormat.DYNAMODB_JSON).clientToken("full-t1"))
-                .exportDescription().exportArn();
-        String incremental = dynamo.exportTableToPointInTime(b -> b.tableArn(arn).s3Bucket("exports")
-                .s3Prefix("vault/y").exportType(ExportType.INCREMENTAL_EXPORT)
-                .incrementalExportSpecification(s -> s.exportFromTime(t1).exportToTime(t2)
-                        .exportViewType(ExportViewType.NEW_AND_OLD_IMAGES))).exportDescription().exportArn();
+        String full = dynamo.exportTableToPointInTime(b -> b.tableArn(arn)
+                        .exportTime(t1)
+                        .s3Bucket("exports")
+                        .s3Prefix("vault/x")
+                        .exportFormat(ExportFormat.DYNAMODB_JSON)
+                        .clientToken("full-t1"))
+                .exportDescription()
+                .exportArn();
+        String incremental = dynamo.exportTableToPointInTime(b -> b.tableArn(arn)
+                        .s3Bucket("exports")
+                        .s3Prefix("vault/y")
+                        .exportType(ExportType.INCREMENTAL_EXPORT)
+                        .incrementalExportSpecification(s -> s.exportFromTime(t1)
+                                .exportToTime(t2)
+                                .exportViewType(ExportViewType.NEW_AND_OLD_IMAGES)))
+                .exportDescription()
+                .exportArn();
 
         // Then the full export holds the table as it was at T1, laid out as DynamoDB lays it out
         ExportDescription fullDone = completed(full);
@@ -189,8 +213,8 @@ class ExportsApiIT {
         assertThat(summary.path("exportType").asString()).isEqualTo("FULL_EXPORT");
         assertThat(summary.path("outputFormat").asString()).isEqualTo("DYNAMODB_JSON");
         assertThat(summary.path("tableArn").asString()).isEqualTo(arn);
-        assertThat(Instant.parse(summary.path("exportTime").asString())).isEqualTo(t1.truncatedTo(
-                java.time.temporal.ChronoUnit.MILLIS));
+        assertThat(Instant.parse(summary.path("exportTime").asString()))
+                .isEqualTo(t1.truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
         var exported = new HashMap<String, String>();
         for (JsonNode line : lines(fullDone, summary)) {
             exported.put(line.path("Item").path("id").path("S").asString(), v(line.path("Item")));
@@ -208,7 +232,10 @@ class ExportsApiIT {
         for (JsonNode line : lines(incDone, incSummary)) {
             String key = line.path("Keys").path("id").path("S").asString();
             assertThat(seen.put(key, line)).as("key %s twice", key).isNull();
-            assertThat(line.path("Metadata").path("WriteTimestampMicros").path("N").asLong())
+            assertThat(line.path("Metadata")
+                            .path("WriteTimestampMicros")
+                            .path("N")
+                            .asLong())
                     .isBetween(t1.toEpochMilli() * 1000, t2.toEpochMilli() * 1000);
             assertThat(line.has("OldImage") ? v(line.path("OldImage")) : null)
                     .isEqualTo(atT1.containsKey(key) ? atT1.get(key).get("v").n() : null);
@@ -231,32 +258,46 @@ class ExportsApiIT {
         String arn = createTable("unprotected");
 
         // Then an export of it is refused
-        assertThatThrownBy(() -> dynamo.exportTableToPointInTime(b -> b.tableArn(arn).s3Bucket("exports")))
+        assertThatThrownBy(() ->
+                        dynamo.exportTableToPointInTime(b -> b.tableArn(arn).s3Bucket("exports")))
                 .isInstanceOf(PointInTimeRecoveryUnavailableException.class);
-        assertThat(dynamo.describeContinuousBackups(b -> b.tableName("unprotected")).continuousBackupsDescription()
-                .pointInTimeRecoveryDescription().pointInTimeRecoveryStatus())
+        assertThat(dynamo.describeContinuousBackups(b -> b.tableName("unprotected"))
+                        .continuousBackupsDescription()
+                        .pointInTimeRecoveryDescription()
+                        .pointInTimeRecoveryStatus())
                 .isEqualTo(PointInTimeRecoveryStatus.DISABLED);
 
         // When recovery is enabled
-        dynamo.updateContinuousBackups(b -> b.tableName("unprotected")
-                .pointInTimeRecoverySpecification(p -> p.pointInTimeRecoveryEnabled(true)));
+        dynamo.updateContinuousBackups(b ->
+                b.tableName("unprotected").pointInTimeRecoverySpecification(p -> p.pointInTimeRecoveryEnabled(true)));
         sleep(20);
 
         // Then a time before it, or a value outside AWS's model, is refused
-        assertThatThrownBy(() -> dynamo.exportTableToPointInTime(b -> b.tableArn(arn).s3Bucket("exports")
-                .exportTime(Instant.now().minusSeconds(3600)))).isInstanceOf(InvalidExportTimeException.class);
-        assertThatThrownBy(() -> dynamo.exportTableToPointInTime(b -> b.tableArn(arn).s3Bucket("exports")
-                .exportFormat("XML"))).hasMessageContaining("ExportFormat");
+        assertThatThrownBy(() -> dynamo.exportTableToPointInTime(b -> b.tableArn(arn)
+                        .s3Bucket("exports")
+                        .exportTime(Instant.now().minusSeconds(3600))))
+                .isInstanceOf(InvalidExportTimeException.class);
+        assertThatThrownBy(() -> dynamo.exportTableToPointInTime(
+                        b -> b.tableArn(arn).s3Bucket("exports").exportFormat("XML")))
+                .hasMessageContaining("ExportFormat");
 
         // and the same client token gives the same export, with other parameters a conflict
         Instant at = Instant.now();
-        String first = dynamo.exportTableToPointInTime(b -> b.tableArn(arn).s3Bucket("exports").exportTime(at)
-                .clientToken("once")).exportDescription().exportArn();
-        String again = dynamo.exportTableToPointInTime(b -> b.tableArn(arn).s3Bucket("exports").exportTime(at)
-                .clientToken("once")).exportDescription().exportArn();
+        String first = dynamo.exportTableToPointInTime(
+                        b -> b.tableArn(arn).s3Bucket("exports").exportTime(at).clientToken("once"))
+                .exportDescription()
+                .exportArn();
+        String again = dynamo.exportTableToPointInTime(
+                        b -> b.tableArn(arn).s3Bucket("exports").exportTime(at).clientToken("once"))
+                .exportDescription()
+                .exportArn();
         assertThat(again).isEqualTo(first);
-        assertThatThrownBy(() -> dynamo.exportTableToPointInTime(b -> b.tableArn(arn).s3Bucket("exports")
-                .s3Prefix("elsewhere").exportTime(at).clientToken("once"))).isInstanceOf(ExportConflictException.class);
+        assertThatThrownBy(() -> dynamo.exportTableToPointInTime(b -> b.tableArn(arn)
+                        .s3Bucket("exports")
+                        .s3Prefix("elsewhere")
+                        .exportTime(at)
+                        .clientToken("once")))
+                .isInstanceOf(ExportConflictException.class);
         assertThat(completed(first).itemCount()).isZero();
         assertThat(dynamo.listExports(b -> b.tableArn(arn)).exportSummaries()).hasSize(1);
     }

@@ -37,8 +37,11 @@ class StreamsEndpointIT {
         dynalite = Dynalite.start();
         endpoint = StreamsEndpoint.inFrontOf(dynalite.endpoint());
         dynamo = Dynalite.client(endpoint.endpoint());
-        streams = DynamoDbStreamsClient.builder().endpointOverride(endpoint.endpoint()).region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("a", "b"))).build();
+        streams = DynamoDbStreamsClient.builder()
+                .endpointOverride(endpoint.endpoint())
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("a", "b")))
+                .build();
     }
 
     @AfterAll
@@ -64,15 +67,19 @@ class StreamsEndpointIT {
 
     private static List<Record> readAll(String arn) {
         var out = new ArrayList<Record>();
-        for (Shard shard : streams.describeStream(b -> b.streamArn(arn)).streamDescription().shards()) {
-            String it = streams.getShardIterator(b -> b.streamArn(arn).shardId(shard.shardId())
-                    .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
+        for (Shard shard : streams.describeStream(b -> b.streamArn(arn))
+                .streamDescription()
+                .shards()) {
+            String it = streams.getShardIterator(b ->
+                            b.streamArn(arn).shardId(shard.shardId()).shardIteratorType(ShardIteratorType.TRIM_HORIZON))
+                    .shardIterator();
             while (it != null) {
                 String current = it;
                 var page = streams.getRecords(b -> b.shardIterator(current));
                 out.addAll(page.records());
                 it = page.records().isEmpty() && shard.sequenceNumberRange().endingSequenceNumber() == null
-                        ? null : page.nextShardIterator();
+                        ? null
+                        : page.nextShardIterator();
             }
         }
         return out;
@@ -83,32 +90,48 @@ class StreamsEndpointIT {
         // Given a table with a NEW_AND_OLD_IMAGES stream
         String arn = createTable("streamed", true);
         assertThat(arn).contains("table/streamed/stream/");
-        assertThat(dynamo.describeTable(b -> b.tableName("streamed")).table().streamSpecification().streamEnabled())
+        assertThat(dynamo.describeTable(b -> b.tableName("streamed"))
+                        .table()
+                        .streamSpecification()
+                        .streamEnabled())
                 .isTrue();
 
         // When items are created, overwritten, rewritten unchanged, updated and deleted
         dynamo.putItem(b -> b.tableName("streamed").item(item("a", "1")));
         dynamo.putItem(b -> b.tableName("streamed").item(item("a", "2")));
         dynamo.putItem(b -> b.tableName("streamed").item(item("a", "2")));
-        dynamo.updateItem(b -> b.tableName("streamed").key(Map.of("id", AttributeValue.fromS("a")))
-                .updateExpression("SET v = :v").expressionAttributeValues(Map.of(":v", AttributeValue.fromS("3"))));
-        dynamo.batchWriteItem(b -> b.requestItems(Map.of("streamed", List.of(
-                WriteRequest.builder()
-                        .putRequest(p -> p.item(item("b", "1"))).build(),
-                WriteRequest.builder()
-                        .deleteRequest(d -> d.key(Map.of("id", AttributeValue.fromS("a")))).build()))));
+        dynamo.updateItem(b -> b.tableName("streamed")
+                .key(Map.of("id", AttributeValue.fromS("a")))
+                .updateExpression("SET v = :v")
+                .expressionAttributeValues(Map.of(":v", AttributeValue.fromS("3"))));
+        dynamo.batchWriteItem(b -> b.requestItems(Map.of(
+                "streamed",
+                List.of(
+                        WriteRequest.builder()
+                                .putRequest(p -> p.item(item("b", "1")))
+                                .build(),
+                        WriteRequest.builder()
+                                .deleteRequest(d -> d.key(Map.of("id", AttributeValue.fromS("a"))))
+                                .build()))));
         dynamo.deleteItem(b -> b.tableName("streamed").key(Map.of("id", AttributeValue.fromS("missing"))));
 
         // Then the stream holds one record per change, with both images, in order
         var records = readAll(arn);
-        assertThat(records).extracting(Record::eventName).containsExactly(OperationType.INSERT, OperationType.MODIFY,
-                OperationType.MODIFY, OperationType.INSERT, OperationType.REMOVE);
+        assertThat(records)
+                .extracting(Record::eventName)
+                .containsExactly(
+                        OperationType.INSERT,
+                        OperationType.MODIFY,
+                        OperationType.MODIFY,
+                        OperationType.INSERT,
+                        OperationType.REMOVE);
         assertThat(records.get(1).dynamodb().oldImage()).isEqualTo(item("a", "1"));
         assertThat(records.get(1).dynamodb().newImage()).isEqualTo(item("a", "2"));
         assertThat(records.get(2).dynamodb().newImage()).isEqualTo(item("a", "3"));
         assertThat(records.get(4).dynamodb().oldImage()).isEqualTo(item("a", "3"));
         assertThat(records.get(4).dynamodb().newImage()).isEmpty();
-        assertThat(records.get(0).dynamodb().approximateCreationDateTime().getNano()).isZero();
+        assertThat(records.get(0).dynamodb().approximateCreationDateTime().getNano())
+                .isZero();
         assertThat(records).extracting(r -> r.dynamodb().sequenceNumber()).isSorted();
         assertThat(streams.listStreams(b -> b.tableName("streamed")).streams()).hasSize(1);
     }
@@ -127,14 +150,20 @@ class StreamsEndpointIT {
             }
 
             // Then three shards chain parent to child, the first two closed, and every record is read once
-            var shards = streams.describeStream(b -> b.streamArn(arn)).streamDescription().shards();
+            var shards = streams.describeStream(b -> b.streamArn(arn))
+                    .streamDescription()
+                    .shards();
             assertThat(shards).hasSize(3);
             assertThat(shards.get(1).parentShardId()).isEqualTo(shards.get(0).shardId());
             assertThat(shards.get(2).parentShardId()).isEqualTo(shards.get(1).shardId());
-            assertThat(shards.get(0).sequenceNumberRange().endingSequenceNumber()).isNotNull();
-            assertThat(shards.get(2).sequenceNumberRange().endingSequenceNumber()).isNull();
-            String closed = streams.getShardIterator(b -> b.streamArn(arn).shardId(shards.get(0).shardId())
-                    .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
+            assertThat(shards.get(0).sequenceNumberRange().endingSequenceNumber())
+                    .isNotNull();
+            assertThat(shards.get(2).sequenceNumberRange().endingSequenceNumber())
+                    .isNull();
+            String closed = streams.getShardIterator(b -> b.streamArn(arn)
+                            .shardId(shards.get(0).shardId())
+                            .shardIteratorType(ShardIteratorType.TRIM_HORIZON))
+                    .shardIterator();
             var page = streams.getRecords(b -> b.shardIterator(closed));
             assertThat(page.records()).hasSize(3);
             assertThat(page.nextShardIterator()).isNull();
@@ -149,7 +178,10 @@ class StreamsEndpointIT {
         // Given a stream with a record, read up to it
         String arn = createTable("trimmed", true);
         dynamo.putItem(b -> b.tableName("trimmed").item(item("a", "1")));
-        var shard = streams.describeStream(b -> b.streamArn(arn)).streamDescription().shards().get(0);
+        var shard = streams.describeStream(b -> b.streamArn(arn))
+                .streamDescription()
+                .shards()
+                .get(0);
         String seq = shard.sequenceNumberRange().startingSequenceNumber();
         dynamo.putItem(b -> b.tableName("trimmed").item(item("b", "1")));
 
@@ -160,10 +192,14 @@ class StreamsEndpointIT {
             dynamo.putItem(b -> b.tableName("trimmed").item(item("c", "1")));
 
             // Then a position before the oldest record is refused as DynamoDB Streams refuses it
-            assertThatThrownBy(() -> streams.getShardIterator(b -> b.streamArn(arn).shardId(shard.shardId())
-                    .shardIteratorType(ShardIteratorType.AFTER_SEQUENCE_NUMBER).sequenceNumber(seq)))
+            assertThatThrownBy(() -> streams.getShardIterator(b -> b.streamArn(arn)
+                            .shardId(shard.shardId())
+                            .shardIteratorType(ShardIteratorType.AFTER_SEQUENCE_NUMBER)
+                            .sequenceNumber(seq)))
                     .isInstanceOf(TrimmedDataAccessException.class);
-            assertThat(readAll(arn)).extracting(r -> r.dynamodb().keys().get("id").s()).containsExactly("c");
+            assertThat(readAll(arn))
+                    .extracting(r -> r.dynamodb().keys().get("id").s())
+                    .containsExactly("c");
         } finally {
             endpoint.retention(Duration.ofHours(24));
         }
@@ -176,13 +212,16 @@ class StreamsEndpointIT {
         dynamo.putItem(b -> b.tableName("plain").item(item("before", "1")));
 
         // When UpdateTable enables one
-        var updated = dynamo.updateTable(b -> b.tableName("plain").streamSpecification(
-                s -> s.streamEnabled(true).streamViewType(StreamViewType.NEW_AND_OLD_IMAGES))).tableDescription();
+        var updated = dynamo.updateTable(b -> b.tableName("plain")
+                        .streamSpecification(
+                                s -> s.streamEnabled(true).streamViewType(StreamViewType.NEW_AND_OLD_IMAGES)))
+                .tableDescription();
         dynamo.putItem(b -> b.tableName("plain").item(item("after", "1")));
 
         // Then only the write made after it is in the stream
         assertThat(updated.latestStreamArn()).isNotNull();
-        assertThat(readAll(updated.latestStreamArn())).extracting(r -> r.dynamodb().keys().get("id").s())
+        assertThat(readAll(updated.latestStreamArn()))
+                .extracting(r -> r.dynamodb().keys().get("id").s())
                 .containsExactly("after");
     }
 }

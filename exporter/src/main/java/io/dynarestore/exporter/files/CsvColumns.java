@@ -18,8 +18,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 public final class CsvColumns {
 
     private final List<String> keyAttributes;
-    private final TreeSet<CsvColumn> seen = new TreeSet<>(Comparator.comparing(CsvColumn::name)
-            .thenComparing(CsvColumn::type));
+    private final TreeSet<CsvColumn> seen =
+            new TreeSet<>(Comparator.comparing(CsvColumn::name).thenComparing(CsvColumn::type));
 
     public CsvColumns(List<String> keyAttributes) {
         this.keyAttributes = List.copyOf(keyAttributes);

@@ -14,7 +14,9 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -26,9 +28,8 @@ import software.amazon.awssdk.services.s3.S3Client;
 public final class CsvExport {
 
     /** What was exported: items, the object's size and SHA-256, and whether the cap stopped it. */
-    public record Summary(String bucket, String key, long items, long bytes, String sha256, boolean capped,
-                          long matching) {
-    }
+    public record Summary(
+            String bucket, String key, long items, long bytes, String sha256, boolean capped, long matching) {}
 
     private final S3Client s3;
     private final int partSize;
@@ -43,8 +44,14 @@ public final class CsvExport {
      * @param cap      the most items to export
      * @param progress told the items written so far, now and then
      */
-    public Summary export(Backup backup, RecordFilter filter, List<String> keyAttributes, long cap, String bucket,
-                          String key, Consumer<Long> progress) {
+    public Summary export(
+            Backup backup,
+            RecordFilter filter,
+            List<String> keyAttributes,
+            long cap,
+            String bucket,
+            String key,
+            Consumer<Long> progress) {
         var columns = new CsvColumns(keyAttributes);
         long[] found = {0};
         boolean capped = !scan(backup, filter, cap + 1, item -> {
@@ -75,17 +82,18 @@ public final class CsvExport {
         }
         csv.close(); // completes the upload
         long written = csv.rows();
-        return new Summary(bucket, key, written, counted.count, HexFormat.of().formatHex(sha.digest()), capped,
-                found[0]);
+        return new Summary(
+                bucket, key, written, counted.count, HexFormat.of().formatHex(sha.digest()), capped, found[0]);
     }
 
     /** Feeds matching items to {@code sink}, at most {@code limit}; false when it stopped at the limit. */
-    private boolean scan(Backup backup, RecordFilter filter, long limit, Consumer<java.util.Map<String,
-            software.amazon.awssdk.services.dynamodb.model.AttributeValue>> sink) {
+    private boolean scan(Backup backup, RecordFilter filter, long limit, Consumer<Map<String, AttributeValue>> sink) {
         long n = 0;
         for (ManifestFile f : backup.files()) {
-            try (var reader = new DataFileReader(f.dataFileS3Key(),
-                    s3.getObject(b -> b.bucket(backup.dataBucket()).key(f.dataFileS3Key())), f.md5Checksum())) {
+            try (var reader = new DataFileReader(
+                    f.dataFileS3Key(),
+                    s3.getObject(b -> b.bucket(backup.dataBucket()).key(f.dataFileS3Key())),
+                    f.md5Checksum())) {
                 for (ExportLine line; (line = reader.next()) != null; ) {
                     var item = line.item();
                     if (item != null && (filter == null || filter.matches(item))) {

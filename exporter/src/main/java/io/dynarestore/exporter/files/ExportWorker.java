@@ -44,17 +44,23 @@ class ExportWorker implements SmartLifecycle {
     private final Counter exported;
     private volatile boolean running;
 
-    ExportWorker(KafkaProperties kafka, ExporterProperties properties, AwsClients aws, VaultCatalog catalog,
-                 EventPublisher publisher, MeterRegistry meters, ConsumerHealth health) {
+    ExportWorker(
+            KafkaProperties kafka,
+            ExporterProperties properties,
+            AwsClients aws,
+            VaultCatalog catalog,
+            EventPublisher publisher,
+            MeterRegistry meters,
+            ConsumerHealth health) {
         this.catalog = catalog;
         this.publisher = publisher;
         this.export = new CsvExport(aws.s3(), (int) properties.partSize().toBytes());
         this.exported = meters.counter("dynarestore.exporter.items");
         var config = new HashMap<>(kafka.buildConsumerProperties());
         config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1);
-        config.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, (int) properties.maxExport().toMillis());
-        this.follower = new TopicFollower(config, properties.group(), Topic.EXPORTS.topicName(), health,
-                this::handle);
+        config.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, (int)
+                properties.maxExport().toMillis());
+        this.follower = new TopicFollower(config, properties.group(), Topic.EXPORTS.topicName(), health, this::handle);
     }
 
     void handle(ConsumerRecord<String, byte[]> record) {
@@ -63,30 +69,57 @@ class ExportWorker implements SmartLifecycle {
             var parsed = Json.mapper().readValue(record.value(), ExportWork.class);
             work = (ExportDispatched) parsed;
         } catch (RuntimeException e) {
-            log.warn("{}-{}@{}: not a valid export work item; sent to the DLT", record.topic(), record.partition(),
+            log.warn(
+                    "{}-{}@{}: not a valid export work item; sent to the DLT",
+                    record.topic(),
+                    record.partition(),
                     record.offset());
-            DeadLetters.send(publisher, record, "INVALID_WORK_ITEM", "not a valid ExportDispatched message: "
-                    + e.getMessage(), null);
+            DeadLetters.send(
+                    publisher,
+                    record,
+                    "INVALID_WORK_ITEM",
+                    "not a valid ExportDispatched message: " + e.getMessage(),
+                    null);
             return;
         }
         try {
             var backup = catalog.findBackup(work.account(), work.region(), work.table(), work.backupId())
-                    .orElseThrow(() -> new IllegalStateException("backup " + work.backupId() + " of table "
-                            + work.table() + " is no longer in the vault"));
-            RecordFilter filter = work.filter() == null ? null
+                    .orElseThrow(() -> new IllegalStateException(
+                            "backup " + work.backupId() + " of table " + work.table() + " is no longer in the vault"));
+            RecordFilter filter = work.filter() == null
+                    ? null
                     : RecordFilter.compile(work.filter(), KeySchema.of(work.keyAttributes(), work.keyTypes()));
-            var summary = export.export(backup, filter, work.keyAttributes(), work.cap(), work.bucket(), work.key(),
+            var summary = export.export(
+                    backup,
+                    filter,
+                    work.keyAttributes(),
+                    work.cap(),
+                    work.bucket(),
+                    work.key(),
                     n -> log.info("restore {}: {} items exported so far", work.restoreId(), n));
             exported.increment(summary.items());
-            publisher.status(ExportCompleted.of(work.restoreId(), summary.bucket(), summary.key(), summary.items(),
-                    summary.bytes(), summary.sha256(), summary.capped(), summary.matching()));
-            log.info("restore {}: {} items ({} bytes) exported to s3://{}/{}{}", work.restoreId(), summary.items(),
-                    summary.bytes(), summary.bucket(), summary.key(), summary.capped() ? ", stopped at the cap" : "");
+            publisher.status(ExportCompleted.of(
+                    work.restoreId(),
+                    summary.bucket(),
+                    summary.key(),
+                    summary.items(),
+                    summary.bytes(),
+                    summary.sha256(),
+                    summary.capped(),
+                    summary.matching()));
+            log.info(
+                    "restore {}: {} items ({} bytes) exported to s3://{}/{}{}",
+                    work.restoreId(),
+                    summary.items(),
+                    summary.bytes(),
+                    summary.bucket(),
+                    summary.key(),
+                    summary.capped() ? ", stopped at the cap" : "");
         } catch (RuntimeException e) {
             // never a silent loss: the restore fails with the reason (a transient S3 failure too, for now)
             log.warn("restore {}: export failed", work.restoreId(), e);
-            publisher.status(SegmentFailed.of(work.restoreId(), 0, "the export failed: " + e.getMessage(), 0,
-                    "exporter"));
+            publisher.status(
+                    SegmentFailed.of(work.restoreId(), 0, "the export failed: " + e.getMessage(), 0, "exporter"));
             DeadLetters.send(publisher, record, "EXPORT_FAILED", e.getMessage(), null);
         }
     }

@@ -33,7 +33,8 @@ public final class S3Upload extends OutputStream {
         this.key = key;
         this.partSize = Math.max(MIN_PART, partSize);
         this.buffer = new ByteArrayOutputStream(this.partSize);
-        this.uploadId = s3.createMultipartUpload(b -> b.bucket(bucket).key(key).contentType(contentType)).uploadId();
+        this.uploadId = s3.createMultipartUpload(b -> b.bucket(bucket).key(key).contentType(contentType))
+                .uploadId();
     }
 
     @Override
@@ -62,8 +63,10 @@ public final class S3Upload extends OutputStream {
         byte[] bytes = buffer.toByteArray();
         buffer = new ByteArrayOutputStream(partSize);
         try {
-            String etag = s3.uploadPart(b -> b.bucket(bucket).key(key).uploadId(uploadId).partNumber(number),
-                    RequestBody.fromBytes(bytes)).eTag();
+            String etag = s3.uploadPart(
+                            b -> b.bucket(bucket).key(key).uploadId(uploadId).partNumber(number),
+                            RequestBody.fromBytes(bytes))
+                    .eTag();
             parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
         } catch (RuntimeException e) {
             abort();
@@ -81,8 +84,8 @@ public final class S3Upload extends OutputStream {
             upload();
         }
         closed = true;
-        s3.completeMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId)
-                .multipartUpload(m -> m.parts(parts)));
+        s3.completeMultipartUpload(
+                b -> b.bucket(bucket).key(key).uploadId(uploadId).multipartUpload(m -> m.parts(parts)));
     }
 
     /** Drops the upload and what was sent of it. */

@@ -23,8 +23,12 @@ public final class TopicFollower implements AutoCloseable {
 
     private final ConsumerThread thread;
 
-    public TopicFollower(Map<String, Object> baseConfig, String group, String topic, ConsumerHealth health,
-                         Consumer<ConsumerRecord<String, byte[]>> handler) {
+    public TopicFollower(
+            Map<String, Object> baseConfig,
+            String group,
+            String topic,
+            ConsumerHealth health,
+            Consumer<ConsumerRecord<String, byte[]>> handler) {
         var config = new HashMap<>(baseConfig);
         config.put(ConsumerConfig.GROUP_ID_CONFIG, group);
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
@@ -35,7 +39,8 @@ public final class TopicFollower implements AutoCloseable {
         thread.start();
     }
 
-    private void follow(KafkaConsumer<String, byte[]> c, String topic, Consumer<ConsumerRecord<String, byte[]>> handler) {
+    private void follow(
+            KafkaConsumer<String, byte[]> c, String topic, Consumer<ConsumerRecord<String, byte[]>> handler) {
         c.subscribe(List.of(topic));
         while (thread.running()) {
             var records = c.poll(Duration.ofMillis(500));

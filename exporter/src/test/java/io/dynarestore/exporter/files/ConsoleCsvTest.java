@@ -44,8 +44,7 @@ class ConsoleCsvTest {
     @MethodSource("seeds")
     void everyTypeRoundTripsThroughTheCsv(long seed) {
         // Given random items of every DynamoDB type, nested lists and maps, sets, binary, unicode
-        var items = new RandomItems(seed, new RandomItems.Shape("pk", "S", "sk", "N", Map.of("g", "S")))
-                .items(120);
+        var items = new RandomItems(seed, new RandomItems.Shape("pk", "S", "sk", "N", Map.of("g", "S"))).items(120);
 
         // When they are exported and the file is read back
         var back = read(export(items));
@@ -64,8 +63,10 @@ class ConsoleCsvTest {
     @Test
     void putsTheKeysFirstThenTheOtherAttributesByNameAndTypeWithTheConsolesHeaders() {
         // Given items whose attributes come in any order, one of them with two types
-        var a = DynamoJson.fromJson("{\"zeta\":{\"S\":\"z\"},\"sk\":{\"N\":\"1\"},\"alpha\":{\"N\":\"5\"},\"pk\":{\"S\":\"p\"}}");
-        var b = DynamoJson.fromJson("{\"pk\":{\"S\":\"q\"},\"sk\":{\"N\":\"2\"},\"alpha\":{\"S\":\"five\"},\"mid\":{\"BOOL\":true}}");
+        var a = DynamoJson.fromJson(
+                "{\"zeta\":{\"S\":\"z\"},\"sk\":{\"N\":\"1\"},\"alpha\":{\"N\":\"5\"},\"pk\":{\"S\":\"p\"}}");
+        var b = DynamoJson.fromJson(
+                "{\"pk\":{\"S\":\"q\"},\"sk\":{\"N\":\"2\"},\"alpha\":{\"S\":\"five\"},\"mid\":{\"BOOL\":true}}");
 
         // When they are exported
         String csv = export(List.of(a, b));
@@ -77,17 +78,20 @@ class ConsoleCsvTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
-            "string             | {\"S\":\"plain\"}                           | plain",
-            "number             | {\"N\":\"-12.50\"}                          | -12.50",
-            "binary as base64   | {\"B\":\"AAECAw==\"}                        | AAECAw==",
-            "bool               | {\"BOOL\":false}                            | false",
-            "null               | {\"NULL\":true}                             | true",
-            "string set         | {\"SS\":[\"a\",\"b\"]}                      | `[\"a\",\"b\"]`",
-            "number set         | {\"NS\":[\"1\",\"2.5\"]}                    | `[\"1\",\"2.5\"]`",
-            "list as DDB JSON   | {\"L\":[{\"S\":\"x\"},{\"N\":\"1\"}]}       | `[{\"S\":\"x\"},{\"N\":\"1\"}]`",
-            "map as DDB JSON    | {\"M\":{\"k\":{\"S\":\"v\"}}}               | `{\"k\":{\"S\":\"v\"}}`",
-    })
+    @CsvSource(
+            delimiter = '|',
+            quoteCharacter = '`',
+            value = {
+                "string             | {\"S\":\"plain\"}                           | plain",
+                "number             | {\"N\":\"-12.50\"}                          | -12.50",
+                "binary as base64   | {\"B\":\"AAECAw==\"}                        | AAECAw==",
+                "bool               | {\"BOOL\":false}                            | false",
+                "null               | {\"NULL\":true}                             | true",
+                "string set         | {\"SS\":[\"a\",\"b\"]}                      | `[\"a\",\"b\"]`",
+                "number set         | {\"NS\":[\"1\",\"2.5\"]}                    | `[\"1\",\"2.5\"]`",
+                "list as DDB JSON   | {\"L\":[{\"S\":\"x\"},{\"N\":\"1\"}]}       | `[{\"S\":\"x\"},{\"N\":\"1\"}]`",
+                "map as DDB JSON    | {\"M\":{\"k\":{\"S\":\"v\"}}}               | `{\"k\":{\"S\":\"v\"}}`",
+            })
     void writesEachTypeAsTheConsoleDoes(String name, String typed, String cell) {
         AttributeValue v = DynamoJson.fromJson("{\"a\":" + typed + "}").get("a");
         assertThat(ConsoleCsv.cell(v)).isEqualTo(cell);
@@ -104,15 +108,18 @@ class ConsoleCsvTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
-            "a formula                  | =HYPERLINK(\"http://evil.example\",\"x\") | `'=HYPERLINK(\"http://evil.example\",\"x\")`",
-            "a DDE payload              | `+cmd|' /C calc'!A0`                      | `'+cmd|' /C calc'!A0`",
-            "a minus formula            | -2+3+cmd                                  | '-2+3+cmd",
-            "an at formula              | @SUM(A1:A9)                               | '@SUM(A1:A9)",
-            "a leading tab              | `\tX`                                      | `'\tX`",
-            "a leading quote, kept      | 'quoted                                   | ''quoted",
-            "a quote in the middle      | it's                                      | it's",
-    })
+    @CsvSource(
+            delimiter = '|',
+            quoteCharacter = '`',
+            value = {
+                "a formula                  | =HYPERLINK(\"http://evil.example\",\"x\") | `'=HYPERLINK(\"http://evil.example\",\"x\")`",
+                "a DDE payload              | `+cmd|' /C calc'!A0`                      | `'+cmd|' /C calc'!A0`",
+                "a minus formula            | -2+3+cmd                                  | '-2+3+cmd",
+                "an at formula              | @SUM(A1:A9)                               | '@SUM(A1:A9)",
+                "a leading tab              | `\tX`                                      | `'\tX`",
+                "a leading quote, kept      | 'quoted                                   | ''quoted",
+                "a quote in the middle      | it's                                      | it's",
+            })
     void guardsStringCellsThatASpreadsheetWouldRunAndReadsThemBackExactly(String name, String value, String cell) {
         // Given a string that a spreadsheet would take for a formula
         String text = value.replace("\\t", "\t");
@@ -126,8 +133,8 @@ class ConsoleCsvTest {
     @Test
     void guardsHeadersAndBinaryButLeavesNegativeNumbersNumbers() {
         // Given an attribute whose name is a formula, a binary value whose base64 starts with '+', a negative number
-        var item = DynamoJson.fromJson("{\"pk\":{\"S\":\"p\"},\"sk\":{\"N\":\"-7\"},"
-                + "\"=1+1\":{\"S\":\"x\"},\"bin\":{\"B\":\"+/8=\"}}");
+        var item = DynamoJson.fromJson(
+                "{\"pk\":{\"S\":\"p\"},\"sk\":{\"N\":\"-7\"}," + "\"=1+1\":{\"S\":\"x\"},\"bin\":{\"B\":\"+/8=\"}}");
 
         // When it is exported and read back
         String csv = export(List.of(item));

@@ -1,10 +1,14 @@
 package io.dynarestore.writer.capacity;
 
 import io.dynarestore.contracts.Topic;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.TopicPartition;
@@ -27,12 +31,17 @@ public final class GroupLag implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
 
-    private final java.util.concurrent.atomic.AtomicLong total = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong total = new AtomicLong();
 
-    public GroupLag(Map<String, Object> adminConfig, String group, WriteBudgets budgets, Duration interval,
-                    io.micrometer.core.instrument.MeterRegistry meters) {
-        io.micrometer.core.instrument.Gauge.builder("dynarestore.writer.lag", total, java.util.concurrent.atomic.AtomicLong::get)
-                .description("work items of restore.segments not yet committed by the writer group").register(meters);
+    public GroupLag(
+            Map<String, Object> adminConfig,
+            String group,
+            WriteBudgets budgets,
+            Duration interval,
+            MeterRegistry meters) {
+        Gauge.builder("dynarestore.writer.lag", total, AtomicLong::get)
+                .description("work items of restore.segments not yet committed by the writer group")
+                .register(meters);
         this.admin = Admin.create(adminConfig);
         this.group = group;
         this.budgets = budgets;
@@ -66,10 +75,14 @@ public final class GroupLag implements AutoCloseable {
     }
 
     Map<Integer, Long> read() throws Exception {
-        var committed = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
+        var committed = admin.listConsumerGroupOffsets(group)
+                .partitionsToOffsetAndMetadata()
                 .get(10, TimeUnit.SECONDS);
-        var partitions = admin.describeTopics(java.util.List.of(Topic.SEGMENTS.topicName())).allTopicNames()
-                .get(10, TimeUnit.SECONDS).get(Topic.SEGMENTS.topicName()).partitions();
+        var partitions = admin.describeTopics(List.of(Topic.SEGMENTS.topicName()))
+                .allTopicNames()
+                .get(10, TimeUnit.SECONDS)
+                .get(Topic.SEGMENTS.topicName())
+                .partitions();
         var latest = new HashMap<TopicPartition, OffsetSpec>();
         var earliest = new HashMap<TopicPartition, OffsetSpec>();
         for (var p : partitions) {

@@ -1,5 +1,6 @@
 package io.dynarestore.writer.capacity;
 
+import java.util.Collection;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,11 +29,11 @@ final class ReplicaShare {
     private volatile double lagShare = -1;
     private double pending = -1;
 
-    void assigned(java.util.Collection<Integer> partitions) {
+    void assigned(Collection<Integer> partitions) {
         owned.addAll(partitions);
     }
 
-    void revoked(java.util.Collection<Integer> partitions) {
+    void revoked(Collection<Integer> partitions) {
         owned.removeAll(partitions); // the share itself changes with the next lag reading
     }
 

@@ -3,13 +3,16 @@ package io.dynarestore.writer.capacity;
 import io.dynarestore.contracts.work.SegmentDispatched.WriteTarget;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.codec.ItemSize;
+import io.dynarestore.core.retry.Pacer;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -38,12 +41,18 @@ public final class WriteBudgets {
      * @param recoveryStep        the share of the budget each second without throttling adds back
      * @param refresh             how often a table's capacity is read again
      */
-    public record Settings(double provisionedShare, long onDemandTarget, long onDemandInitialPeak, double batchShare,
-                           double throttleFloor, double recoveryStep, Duration refresh) {
-    }
+    public record Settings(
+            double provisionedShare,
+            long onDemandTarget,
+            long onDemandInitialPeak,
+            double batchShare,
+            double throttleFloor,
+            double recoveryStep,
+            Duration refresh) {}
 
     /** WCU per second assumed for a table whose capacity could not be read yet. */
     static final double UNKNOWN_BUDGET = 100;
+
     private static final long RAMP_NANOS = Duration.ofMinutes(30).toNanos();
 
     private final AwsClients aws;
@@ -64,11 +73,11 @@ public final class WriteBudgets {
         this.nanos = nanos;
     }
 
-    public void partitionsAssigned(java.util.Collection<Integer> partitions) {
+    public void partitionsAssigned(Collection<Integer> partitions) {
         share.assigned(partitions);
     }
 
-    public void partitionsRevoked(java.util.Collection<Integer> partitions) {
+    public void partitionsRevoked(Collection<Integer> partitions) {
         share.revoked(partitions);
     }
 
@@ -92,7 +101,7 @@ public final class WriteBudgets {
     public final class Lane {
         private final Table table;
         private final List<String> lsiSortKeys;
-        private final java.util.concurrent.atomic.AtomicLong throttledHere = new java.util.concurrent.atomic.AtomicLong();
+        private final AtomicLong throttledHere = new AtomicLong();
 
         /** Throttled calls of this lane (one segment's writes). */
         public long throttles() {
@@ -167,7 +176,7 @@ public final class WriteBudgets {
 
     private final class Table {
         final WriteTarget target;
-        final io.dynarestore.core.retry.Pacer pacer = new io.dynarestore.core.retry.Pacer();
+        final Pacer pacer = new Pacer();
         final Aimd aimd = new Aimd(settings.throttleFloor(), settings.recoveryStep());
         final long firstSeen = nanos.getAsLong();
         final Counter throttles;
@@ -180,20 +189,35 @@ public final class WriteBudgets {
 
         Table(WriteTarget target) {
             this.target = target;
-            this.throttles = Counter.builder("dynarestore.writer.throttles").tag("table", target.tableName())
-                    .description("writes DynamoDB throttled (exceptions and unprocessed batches)").register(meters);
-            this.consumed = Counter.builder("dynarestore.writer.wcu").tag("table", target.tableName())
-                    .description("write units sent").register(meters);
-            this.items = Counter.builder("dynarestore.writer.items").tag("table", target.tableName())
-                    .description("items DynamoDB took (puts and deletes)").register(meters);
-            this.bytes = Counter.builder("dynarestore.writer.bytes").tag("table", target.tableName())
-                    .description("bytes of the items put").baseUnit("bytes").register(meters);
-            this.retries = Counter.builder("dynarestore.writer.retries").tag("table", target.tableName())
-                    .description("calls to DynamoDB made again (throttled, unprocessed items, errors)").register(meters);
-            Gauge.builder("dynarestore.writer.rate", this, Table::rate).tag("table", target.tableName())
-                    .description("this replica's write rate for the table, WCU per second").register(meters);
-            Gauge.builder("dynarestore.writer.budget", this, t -> t.budget).tag("table", target.tableName())
-                    .description("the table's write budget across all replicas, WCU per second").register(meters);
+            this.throttles = Counter.builder("dynarestore.writer.throttles")
+                    .tag("table", target.tableName())
+                    .description("writes DynamoDB throttled (exceptions and unprocessed batches)")
+                    .register(meters);
+            this.consumed = Counter.builder("dynarestore.writer.wcu")
+                    .tag("table", target.tableName())
+                    .description("write units sent")
+                    .register(meters);
+            this.items = Counter.builder("dynarestore.writer.items")
+                    .tag("table", target.tableName())
+                    .description("items DynamoDB took (puts and deletes)")
+                    .register(meters);
+            this.bytes = Counter.builder("dynarestore.writer.bytes")
+                    .tag("table", target.tableName())
+                    .description("bytes of the items put")
+                    .baseUnit("bytes")
+                    .register(meters);
+            this.retries = Counter.builder("dynarestore.writer.retries")
+                    .tag("table", target.tableName())
+                    .description("calls to DynamoDB made again (throttled, unprocessed items, errors)")
+                    .register(meters);
+            Gauge.builder("dynarestore.writer.rate", this, Table::rate)
+                    .tag("table", target.tableName())
+                    .description("this replica's write rate for the table, WCU per second")
+                    .register(meters);
+            Gauge.builder("dynarestore.writer.budget", this, t -> t.budget)
+                    .tag("table", target.tableName())
+                    .description("the table's write budget across all replicas, WCU per second")
+                    .register(meters);
         }
 
         double rate() {
@@ -205,7 +229,8 @@ public final class WriteBudgets {
             if (budget < 0 || now - budgetReadAt > settings.refresh().toNanos()) {
                 try {
                     TableDescription d = aws.dynamo(target.account(), target.region())
-                            .describeTable(b -> b.tableName(target.tableName())).table();
+                            .describeTable(b -> b.tableName(target.tableName()))
+                            .table();
                     budget = budgetOf(d, now - firstSeen);
                 } catch (RuntimeException e) {
                     // unreadable for now (an outage, a deleted table): the writes themselves will say so;
@@ -224,7 +249,9 @@ public final class WriteBudgets {
                     && d.billingModeSummary().billingMode() == BillingMode.PAY_PER_REQUEST;
             var region = aws.region(target.account(), target.region());
             if (!onDemand && (region == null || region.enforcesCapacity())) {
-                Long wcu = d.provisionedThroughput() == null ? null : d.provisionedThroughput().writeCapacityUnits();
+                Long wcu = d.provisionedThroughput() == null
+                        ? null
+                        : d.provisionedThroughput().writeCapacityUnits();
                 return Math.max(1, (wcu == null ? 1 : wcu) * settings.provisionedShare());
             }
             double ramped = settings.onDemandInitialPeak() * Math.pow(2, Math.min(20, elapsed / RAMP_NANOS));

@@ -16,6 +16,10 @@ interface BatchApplier {
      * @param current the destination's items at the batch's keys, read before writing ({@code Map.of()}
      *                when the destination cannot hold them)
      */
-    void apply(BatchWriter.Destination destination, SegmentDispatched work, List<WriteOp> batch,
-               Map<List<AttributeValue>, Map<String, AttributeValue>> current, WriteTally tally);
+    void apply(
+            BatchWriter.Destination destination,
+            SegmentDispatched work,
+            List<WriteOp> batch,
+            Map<List<AttributeValue>, Map<String, AttributeValue>> current,
+            WriteTally tally);
 }

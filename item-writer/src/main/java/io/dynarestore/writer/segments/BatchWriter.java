@@ -41,9 +41,12 @@ final class BatchWriter {
     }
 
     /** The breaker and lane of one destination table, and the segment's abort flag. */
-    record Destination(DynamoDbClient dynamo, String table, WriteBudgets.Lane lane, CircuitBreaker breaker,
-                       BooleanSupplier aborted) {
-    }
+    record Destination(
+            DynamoDbClient dynamo,
+            String table,
+            WriteBudgets.Lane lane,
+            CircuitBreaker breaker,
+            BooleanSupplier aborted) {}
 
     /** One call of a batch: what it leaves to do, in words, or {@code null} when all is done. */
     @FunctionalInterface
@@ -67,10 +70,13 @@ final class BatchWriter {
     private void retryingWrite(Destination d, String table, List<WriteRequest> pending, int[] calls) {
         retrying(d, "write to", () -> units(d.lane(), pending), () -> {
             calls[0]++;
-            BatchWriteItemResponse response = d.dynamo().batchWriteItem(BatchWriteItemRequest.builder()
-                    .requestItems(Map.of(table, List.copyOf(pending))).build());
+            BatchWriteItemResponse response = d.dynamo()
+                    .batchWriteItem(BatchWriteItemRequest.builder()
+                            .requestItems(Map.of(table, List.copyOf(pending)))
+                            .build());
             List<WriteRequest> unprocessed = response.hasUnprocessedItems()
-                    ? response.unprocessedItems().getOrDefault(table, List.of()) : List.of();
+                    ? response.unprocessedItems().getOrDefault(table, List.of())
+                    : List.of();
             if (unprocessed.isEmpty()) {
                 return null;
             }
@@ -88,19 +94,23 @@ final class BatchWriter {
      * of a dry run ({@code paced}) are its only traffic, and pay one unit per key in the lane, so a
      * dry run goes no faster than the restore would.
      */
-    Map<List<AttributeValue>, Map<String, AttributeValue>> read(Destination d, List<String> keyAttributes,
-                                                                  List<Map<String, AttributeValue>> keys,
-                                                                  boolean paced) {
+    Map<List<AttributeValue>, Map<String, AttributeValue>> read(
+            Destination d, List<String> keyAttributes, List<Map<String, AttributeValue>> keys, boolean paced) {
         String table = d.table();
         var found = new HashMap<List<AttributeValue>, Map<String, AttributeValue>>();
-        KeysAndAttributes[] pending = {KeysAndAttributes.builder().keys(keys).consistentRead(true).build()};
+        KeysAndAttributes[] pending = {
+            KeysAndAttributes.builder().keys(keys).consistentRead(true).build()
+        };
         retrying(d, "read", paced ? () -> pending[0].keys().size() : null, () -> {
-            var response = d.dynamo().batchGetItem(BatchGetItemRequest.builder()
-                    .requestItems(Map.of(table, pending[0])).build());
+            var response = d.dynamo()
+                    .batchGetItem(BatchGetItemRequest.builder()
+                            .requestItems(Map.of(table, pending[0]))
+                            .build());
             for (var item : response.responses().getOrDefault(table, List.of())) {
                 found.put(keyAttributes.stream().map(item::get).toList(), item);
             }
-            var left = response.hasUnprocessedKeys() ? response.unprocessedKeys().get(table) : null;
+            var left =
+                    response.hasUnprocessedKeys() ? response.unprocessedKeys().get(table) : null;
             if (left == null || left.keys().isEmpty()) {
                 return null;
             }
@@ -130,13 +140,13 @@ final class BatchWriter {
                     return;
                 }
                 if (attempt >= backoff.maxAttempts()) {
-                    throw new TransientWriteException(left + " after " + attempt + " attempts (the table is "
-                            + "throttling)");
+                    throw new TransientWriteException(
+                            left + " after " + attempt + " attempts (the table is " + "throttling)");
                 }
             } catch (ResourceNotFoundException e) {
                 Outages.succeeded(d.breaker(), started);
-                throw new PermanentWriteException("table " + d.table() + " does not exist (deleted during the "
-                        + "restore?)", e);
+                throw new PermanentWriteException(
+                        "table " + d.table() + " does not exist (deleted during the " + "restore?)", e);
             } catch (DynamoDbException e) {
                 if (Throttling.of(e)) {
                     Outages.succeeded(d.breaker(), started);
@@ -147,12 +157,11 @@ final class BatchWriter {
                     Outages.failed(d.breaker(), started, e);
                 } else {
                     Outages.succeeded(d.breaker(), started);
-                    throw new PermanentWriteException("DynamoDB refused to " + what + " " + d.table() + ": "
-                            + message(e), e);
+                    throw new PermanentWriteException(
+                            "DynamoDB refused to " + what + " " + d.table() + ": " + message(e), e);
                 }
                 if (counting && attempt >= backoff.maxAttempts()) {
-                    throw new TransientWriteException("DynamoDB kept failing for " + d.table() + ": " + message(e),
-                            e);
+                    throw new TransientWriteException("DynamoDB kept failing for " + d.table() + ": " + message(e), e);
                 }
             } catch (SdkClientException e) {
                 Outages.failed(d.breaker(), started, e);
@@ -171,7 +180,9 @@ final class BatchWriter {
     }
 
     private static String message(DynamoDbException e) {
-        return e.awsErrorDetails() == null ? e.getMessage() : e.awsErrorDetails().errorMessage();
+        return e.awsErrorDetails() == null
+                ? e.getMessage()
+                : e.awsErrorDetails().errorMessage();
     }
 
     private static long units(WriteBudgets.Lane lane, List<WriteRequest> writes) {

@@ -21,8 +21,8 @@ final class Cancellations implements AutoCloseable {
     private final TopicLog log;
 
     Cancellations(Map<String, Object> consumerConfig, ConsumerHealth health) {
-        this.log = new TopicLog(consumerConfig, "item-writer-commands", Topic.COMMANDS.topicName(), health,
-                this::apply);
+        this.log =
+                new TopicLog(consumerConfig, "item-writer-commands", Topic.COMMANDS.topicName(), health, this::apply);
     }
 
     void start() {
@@ -31,8 +31,8 @@ final class Cancellations implements AutoCloseable {
 
     private void apply(ConsumerRecord<String, byte[]> record) {
         // the command's schema pins its restore id; a message that is not one the planner sends to the DLT
-        if (CommandReader.read(record.value())
-                instanceof CommandReader.Valid v && v.command() instanceof CancelRequested c) {
+        if (CommandReader.read(record.value()) instanceof CommandReader.Valid v
+                && v.command() instanceof CancelRequested c) {
             cancelled.add(c.restoreId());
         }
     }

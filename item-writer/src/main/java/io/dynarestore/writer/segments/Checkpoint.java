@@ -1,6 +1,7 @@
 package io.dynarestore.writer.segments;
 
 import io.dynarestore.contracts.Json;
+import java.nio.charset.StandardCharsets;
 
 /**
  * How far a segment got: its first {@code lines} lines are in the destination, with these counts.
@@ -9,11 +10,22 @@ import io.dynarestore.contracts.Json;
  * lines; the same figures go out in SegmentProgressed for dashboards. The checksums of the lines
  * so far go with it, so that a resumed segment's verification covers all of its lines.
  */
-record Checkpoint(String restoreId, int segment, long lines, long written, long overwritten, long unchanged,
-                  long deleted, long skipped, long bytes, long wcu, Long sourceChecksum, Long appliedChecksum) {
+record Checkpoint(
+        String restoreId,
+        int segment,
+        long lines,
+        long written,
+        long overwritten,
+        long unchanged,
+        long deleted,
+        long skipped,
+        long bytes,
+        long wcu,
+        Long sourceChecksum,
+        Long appliedChecksum) {
 
     String toJson() {
-        return new String(Json.toBytes(this), java.nio.charset.StandardCharsets.UTF_8);
+        return new String(Json.toBytes(this), StandardCharsets.UTF_8);
     }
 
     /** The checkpoint in {@code metadata} if it is one of this segment, else {@code null}. */

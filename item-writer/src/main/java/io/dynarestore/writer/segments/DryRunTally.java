@@ -14,11 +14,10 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 final class DryRunTally {
 
-    private DryRunTally() {
-    }
+    private DryRunTally() {}
 
-    static void count(List<WriteOp> batch, Map<List<AttributeValue>, Map<String, AttributeValue>> current,
-                      WriteTally tally) {
+    static void count(
+            List<WriteOp> batch, Map<List<AttributeValue>, Map<String, AttributeValue>> current, WriteTally tally) {
         for (WriteOp op : batch) {
             Map<String, AttributeValue> now = current.get(op.key());
             if (op.delete()) {
@@ -46,8 +45,8 @@ final class DryRunTally {
     static List<String> changed(Map<String, AttributeValue> before, Map<String, AttributeValue> after) {
         var names = new TreeSet<>(before.keySet());
         names.addAll(after.keySet());
-        names.removeIf(n -> before.containsKey(n) && after.containsKey(n)
-                && ItemEquality.same(before.get(n), after.get(n)));
+        names.removeIf(
+                n -> before.containsKey(n) && after.containsKey(n) && ItemEquality.same(before.get(n), after.get(n)));
         return List.copyOf(names);
     }
 }

@@ -35,8 +35,12 @@ record DynamoBatchApplier(BatchWriter batches, SegmentVault vault) implements Ba
     }
 
     @Override
-    public void apply(BatchWriter.Destination destination, SegmentDispatched work, List<WriteOp> batch,
-                      Map<List<AttributeValue>, Map<String, AttributeValue>> current, WriteTally tally) {
+    public void apply(
+            BatchWriter.Destination destination,
+            SegmentDispatched work,
+            List<WriteOp> batch,
+            Map<List<AttributeValue>, Map<String, AttributeValue>> current,
+            WriteTally tally) {
         var resolved = new Resolved();
         for (WriteOp op : batch) {
             resolve(destination, work, op, current.get(op.key()), tally, resolved);
@@ -58,8 +62,13 @@ record DynamoBatchApplier(BatchWriter batches, SegmentVault vault) implements Ba
         tally.wcu += resolved.wcu;
     }
 
-    private static void resolve(BatchWriter.Destination destination, SegmentDispatched work, WriteOp op,
-                                Map<String, AttributeValue> now, WriteTally tally, Resolved resolved) {
+    private static void resolve(
+            BatchWriter.Destination destination,
+            SegmentDispatched work,
+            WriteOp op,
+            Map<String, AttributeValue> now,
+            WriteTally tally,
+            Resolved resolved) {
         if (op.delete()) {
             if (work.readBeforeWrite() && now == null) {
                 if (Boolean.TRUE.equals(tally.taken(op))) {
@@ -71,7 +80,8 @@ record DynamoBatchApplier(BatchWriter batches, SegmentVault vault) implements Ba
                 return;
             }
             resolved.journal.add(new UndoJournal.Entry(op.keys(), now));
-            resolved.writes.add(WriteRequest.builder().deleteRequest(d -> d.key(op.keys())).build());
+            resolved.writes.add(
+                    WriteRequest.builder().deleteRequest(d -> d.key(op.keys())).build());
             resolved.ops.add(op);
             resolved.deleted++;
             return;
@@ -93,7 +103,9 @@ record DynamoBatchApplier(BatchWriter batches, SegmentVault vault) implements Ba
         }
         resolved.journal.add(new UndoJournal.Entry(op.keys(), now));
         resolved.ops.add(op);
-        resolved.writes.add(WriteRequest.builder().putRequest(PutRequest.builder().item(op.image()).build()).build());
+        resolved.writes.add(WriteRequest.builder()
+                .putRequest(PutRequest.builder().item(op.image()).build())
+                .build());
         resolved.written++;
         resolved.bytes += ItemSize.of(op.image());
         resolved.wcu += destination.lane().cost(op.image());

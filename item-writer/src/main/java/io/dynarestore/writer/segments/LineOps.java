@@ -33,17 +33,21 @@ final class LineOps {
         this.keyNames = work.target().keyAttributes();
         this.delta = work.role() == SegmentDispatched.Role.DELTA;
         this.skip = skip;
-        this.filter = work.filter() == null ? null
-                : RecordFilter.compile(work.filter(), KeySchema.of(keyNames, work.target().keyTypes()));
+        this.filter = work.filter() == null
+                ? null
+                : RecordFilter.compile(
+                        work.filter(), KeySchema.of(keyNames, work.target().keyTypes()));
     }
 
     /** The write line {@code number} asks for, or {@code null} when the restore skips it. */
     WriteOp of(ExportLine line, long number) {
         Map<String, AttributeValue> keyed = delta ? line.keys() : line.item();
         if (keyed == null) {
-            throw new PermanentWriteException(work.source().key() + " line " + number + " has no "
-                    + (delta ? "Keys" : "Item") + " member; it is not a " + (delta ? "delta" : "full-export")
-                    + " data file", null);
+            throw new PermanentWriteException(
+                    work.source().key() + " line " + number + " has no "
+                            + (delta ? "Keys" : "Item") + " member; it is not a " + (delta ? "delta" : "full-export")
+                            + " data file",
+                    null);
         }
         Map<String, AttributeValue> image = delta ? line.newImage() : line.item();
         List<AttributeValue> key = keyOf(keyed, number);
@@ -71,8 +75,10 @@ final class LineOps {
         for (String name : keyNames) {
             AttributeValue v = item.get(name);
             if (v == null) {
-                throw new PermanentWriteException(work.source().key() + " line " + number + " lacks key attribute "
-                        + name + " of table " + work.target().tableName(), null);
+                throw new PermanentWriteException(
+                        work.source().key() + " line " + number + " lacks key attribute " + name + " of table "
+                                + work.target().tableName(),
+                        null);
             }
             key.add(v);
         }

@@ -55,8 +55,8 @@ final class Outages {
                 return false;
             }
             if (System.nanoTime() - deadline > 0) {
-                throw new TransientWriteException(breaker.getName() + " has been unavailable for more than "
-                        + maxOutage.toSeconds() + " s");
+                throw new TransientWriteException(
+                        breaker.getName() + " has been unavailable for more than " + maxOutage.toSeconds() + " s");
             }
             try {
                 Thread.sleep(100);

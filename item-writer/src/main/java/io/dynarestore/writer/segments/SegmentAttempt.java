@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
  * dead letter; a failure while DynamoDB or S3 is down is an outage (no attempt spent); any other
  * failure is worth a retry; an abort (the partition moved, the replica stops) is redone elsewhere.
  */
-record SegmentAttempt(SegmentWriter writer, EventPublisher publisher, Cancellations cancellations, Outages outages,
-                      String writerId) {
+record SegmentAttempt(
+        SegmentWriter writer, EventPublisher publisher, Cancellations cancellations, Outages outages, String writerId) {
 
     private static final Logger log = LoggerFactory.getLogger(SegmentAttempt.class);
 
@@ -29,15 +29,30 @@ record SegmentAttempt(SegmentWriter writer, EventPublisher publisher, Cancellati
         }
     }
 
-    enum Kind { DONE, CANCELLED, FAILED, RETRY, OUTAGE, ABORTED }
+    enum Kind {
+        DONE,
+        CANCELLED,
+        FAILED,
+        RETRY,
+        OUTAGE,
+        ABORTED
+    }
 
     Outcome run(SegmentDispatched segment, AtomicBoolean abort, Checkpoint resume, Consumer<Checkpoint> checkpoints) {
         try {
-            writer.write(segment, writerId, abort::get, () -> cancellations.cancelled(segment.restoreId()), resume,
+            writer.write(
+                    segment,
+                    writerId,
+                    abort::get,
+                    () -> cancellations.cancelled(segment.restoreId()),
+                    resume,
                     checkpoints);
             return Outcome.of(Kind.DONE);
         } catch (SegmentCancelledException e) {
-            log.info("restore {} segment {} stopped by a cancel after {} items", segment.restoreId(), segment.segment(),
+            log.info(
+                    "restore {} segment {} stopped by a cancel after {} items",
+                    segment.restoreId(),
+                    segment.segment(),
                     e.items);
             publisher.status(SegmentCancelled.of(segment.restoreId(), segment.segment(), e.items, e.bytes, writerId));
             return Outcome.of(Kind.CANCELLED);
@@ -50,12 +65,18 @@ record SegmentAttempt(SegmentWriter writer, EventPublisher publisher, Cancellati
         } catch (RuntimeException e) {
             var t = segment.target();
             if (outages.down(t.account(), t.region(), t.tableName())) {
-                log.warn("restore {} segment {} waits for DynamoDB or S3 to come back: {}", segment.restoreId(),
-                        segment.segment(), e.toString());
+                log.warn(
+                        "restore {} segment {} waits for DynamoDB or S3 to come back: {}",
+                        segment.restoreId(),
+                        segment.segment(),
+                        e.toString());
                 return Outcome.of(Kind.OUTAGE);
             }
-            log.warn("restore {} segment {} interrupted by a transient failure: {}", segment.restoreId(),
-                    segment.segment(), e.toString());
+            log.warn(
+                    "restore {} segment {} interrupted by a transient failure: {}",
+                    segment.restoreId(),
+                    segment.segment(),
+                    e.toString());
             return Outcome.of(Kind.RETRY);
         }
     }

@@ -19,14 +19,24 @@ class SegmentBeans {
 
     @Bean
     Outages outages(WriterProperties properties) {
-        return new Outages(properties.resilience().openWait(), properties.resilience().maxOutage());
+        return new Outages(
+                properties.resilience().openWait(), properties.resilience().maxOutage());
     }
 
     @Bean
     WriteBudgets writeBudgets(WriterProperties properties, AwsClients aws, MeterRegistry meters) {
         var b = properties.budget();
-        return new WriteBudgets(aws, new WriteBudgets.Settings(b.provisionedShare(), b.onDemandTarget(),
-                b.onDemandInitialPeak(), b.batchShare(), b.throttleFloor(), b.recoveryStep(), b.refresh()), meters);
+        return new WriteBudgets(
+                aws,
+                new WriteBudgets.Settings(
+                        b.provisionedShare(),
+                        b.onDemandTarget(),
+                        b.onDemandInitialPeak(),
+                        b.batchShare(),
+                        b.throttleFloor(),
+                        b.recoveryStep(),
+                        b.refresh()),
+                meters);
     }
 
     @Bean
@@ -46,10 +56,24 @@ class SegmentBeans {
     }
 
     @Bean
-    SegmentWriter segmentWriter(WriterProperties properties, AwsClients aws, EventPublisher publisher,
-                                BatchWriter batches, BatchApplier applier, SegmentVault vault, WriteBudgets budgets,
-                                Outages outages) {
-        return new SegmentWriter(aws, publisher, batches, applier, vault, properties.progressInterval(),
-                Clock.systemUTC(), budgets, outages);
+    SegmentWriter segmentWriter(
+            WriterProperties properties,
+            AwsClients aws,
+            EventPublisher publisher,
+            BatchWriter batches,
+            BatchApplier applier,
+            SegmentVault vault,
+            WriteBudgets budgets,
+            Outages outages) {
+        return new SegmentWriter(
+                aws,
+                publisher,
+                batches,
+                applier,
+                vault,
+                properties.progressInterval(),
+                Clock.systemUTC(),
+                budgets,
+                outages);
     }
 }

@@ -28,7 +28,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -69,10 +68,18 @@ final class SegmentConsumer {
     private final Cancellations cancellations;
     private final MeterRegistry meters;
 
-    SegmentConsumer(Map<String, Object> config, SegmentWriter writer, EventPublisher publisher, ExecutorService pool,
-                    String name, int segmentAttempts, WriteBudgets budgets, Outages outages,
-                    Cancellations cancellations, MeterRegistry meters,
-                    ConsumerHealth health) {
+    SegmentConsumer(
+            Map<String, Object> config,
+            SegmentWriter writer,
+            EventPublisher publisher,
+            ExecutorService pool,
+            String name,
+            int segmentAttempts,
+            WriteBudgets budgets,
+            Outages outages,
+            Cancellations cancellations,
+            MeterRegistry meters,
+            ConsumerHealth health) {
         this.cancellations = cancellations;
         this.meters = meters;
         this.budgets = budgets;
@@ -82,8 +89,7 @@ final class SegmentConsumer {
         this.name = name;
         this.attempt = new SegmentAttempt(writer, publisher, cancellations, outages, name);
         this.segmentAttempts = segmentAttempts;
-        this.segmentBackoff = new Backoff(segmentAttempts, Duration.ofSeconds(1),
-                Duration.ofSeconds(30));
+        this.segmentBackoff = new Backoff(segmentAttempts, Duration.ofSeconds(1), Duration.ofSeconds(30));
         this.thread = new ConsumerThread("segment-consumer-" + name, config, health, this::loop);
     }
 
@@ -166,12 +172,18 @@ final class SegmentConsumer {
                 resume = Checkpoint.of(committed.metadata(), segment.restoreId(), segment.segment());
             }
         } catch (RuntimeException e) {
-            log.warn("could not read the checkpoint of {}; writing segment {} of {} from its start", tp,
-                    segment.segment(), segment.restoreId());
+            log.warn(
+                    "could not read the checkpoint of {}; writing segment {} of {} from its start",
+                    tp,
+                    segment.segment(),
+                    segment.restoreId());
         }
         if (resume != null) {
-            log.info("restore {} segment {}: resuming after line {} (its checkpoint)", segment.restoreId(),
-                    segment.segment(), resume.lines());
+            log.info(
+                    "restore {} segment {}: resuming after line {} (its checkpoint)",
+                    segment.restoreId(),
+                    segment.segment(),
+                    resume.lines());
         }
         var abort = new AtomicBoolean();
         var j = new Job(tp, record, segment, abort, new AtomicReference<>(resume));
@@ -190,8 +202,7 @@ final class SegmentConsumer {
     private void commitPast(KafkaConsumer<String, byte[]> c, TopicPartition tp, long offset) {
         try {
             c.commitSync(Map.of(tp, new OffsetAndMetadata(offset + 1)));
-        } catch (RebalanceInProgressException
-                 | CommitFailedException e) {
+        } catch (RebalanceInProgressException | CommitFailedException e) {
             log.info("{} offset {} not committed, a rebalance is under way; its next owner redoes it", tp, offset);
         }
     }
@@ -213,7 +224,8 @@ final class SegmentConsumer {
 
     private static boolean valid(byte[] value) {
         try {
-            return Schemas.validate("SegmentDispatched", Json.mapper().readTree(value)).isEmpty();
+            return Schemas.validate("SegmentDispatched", Json.mapper().readTree(value))
+                    .isEmpty();
         } catch (RuntimeException e) {
             return false;
         }
@@ -230,8 +242,10 @@ final class SegmentConsumer {
         }
         String key = j.segment.restoreId() + "/" + j.segment.segment();
         Timer.builder("dynarestore.writer.segment.duration")
-                .description("time one attempt at a segment took, by how it ended").tag("outcome", outcome.kind().name())
-                .register(meters).record(System.nanoTime() - j.started, TimeUnit.NANOSECONDS);
+                .description("time one attempt at a segment took, by how it ended")
+                .tag("outcome", outcome.kind().name())
+                .register(meters)
+                .record(System.nanoTime() - j.started, TimeUnit.NANOSECONDS);
         commitCheckpoint(c, j);
         switch (outcome.kind()) {
             case DONE, CANCELLED -> {
@@ -286,8 +300,11 @@ final class SegmentConsumer {
                 commitCheckpoint(consumer, job); // the next owner resumes from here
             }
             if (job != null && revoked.contains(job.partition)) {
-                log.info("partition {} moved away while segment {} of {} was being written; its new owner redoes it",
-                        job.partition, job.segment.segment(), job.segment.restoreId());
+                log.info(
+                        "partition {} moved away while segment {} of {} was being written; its new owner redoes it",
+                        job.partition,
+                        job.segment.segment(),
+                        job.segment.restoreId());
                 abortJob();
             }
         }
@@ -307,8 +324,10 @@ final class SegmentConsumer {
     }
 
     private static List<Integer> numbers(Collection<TopicPartition> partitions) {
-        return partitions.stream().filter(tp -> tp.topic().equals(Topic.SEGMENTS.topicName()))
-                .map(TopicPartition::partition).toList();
+        return partitions.stream()
+                .filter(tp -> tp.topic().equals(Topic.SEGMENTS.topicName()))
+                .map(TopicPartition::partition)
+                .toList();
     }
 
     /** The segment under way: its record, its worker's future and its latest and last committed checkpoints. */
@@ -322,8 +341,12 @@ final class SegmentConsumer {
         Checkpoint committed;
         final long started = System.nanoTime();
 
-        Job(TopicPartition partition, ConsumerRecord<String, byte[]> record, SegmentDispatched segment,
-            AtomicBoolean abort, AtomicReference<Checkpoint> latest) {
+        Job(
+                TopicPartition partition,
+                ConsumerRecord<String, byte[]> record,
+                SegmentDispatched segment,
+                AtomicBoolean abort,
+                AtomicReference<Checkpoint> latest) {
             this.partition = partition;
             this.record = record;
             this.segment = segment;

@@ -36,18 +36,23 @@ record SegmentVault(AwsClients aws, Outages outages, Clock clock) {
         }
         long started = System.nanoTime();
         try {
-            var reader = new DataFileReader(source.key(),
-                    aws.s3().getObject(b -> b.bucket(source.bucket()).key(source.key())), source.md5Checksum());
+            var reader = new DataFileReader(
+                    source.key(),
+                    aws.s3().getObject(b -> b.bucket(source.bucket()).key(source.key())),
+                    source.md5Checksum());
             Outages.succeeded(s3, started);
             return reader;
         } catch (NoSuchKeyException e) {
             Outages.succeeded(s3, started);
-            throw new PermanentWriteException("data file s3://" + source.bucket() + "/" + source.key()
-                    + " is missing from the vault", e);
+            throw new PermanentWriteException(
+                    "data file s3://" + source.bucket() + "/" + source.key() + " is missing from the vault", e);
         } catch (S3Exception e) {
-            throw failed(e, started, "access to s3://" + source.bucket() + "/" + source.key()
-                    + " is denied; grant s3:GetObject on the vault to item-writer", "S3 failed to serve "
-                    + source.key());
+            throw failed(
+                    e,
+                    started,
+                    "access to s3://" + source.bucket() + "/" + source.key()
+                            + " is denied; grant s3:GetObject on the vault to item-writer",
+                    "S3 failed to serve " + source.key());
         } catch (SdkClientException e) {
             Outages.failed(s3, started, e);
             throw new TransientWriteException("S3 is unreachable: " + e.getMessage(), e);
@@ -59,12 +64,22 @@ record SegmentVault(AwsClients aws, Outages outages, Clock clock) {
         var s3 = outages.s3();
         long startedAt = System.nanoTime();
         try {
-            UndoJournal.append(aws.s3(), work.journal().bucket(), work.journal().prefix(), work.segment(), line,
-                    writer, clock.millis(), entries);
+            UndoJournal.append(
+                    aws.s3(),
+                    work.journal().bucket(),
+                    work.journal().prefix(),
+                    work.segment(),
+                    line,
+                    writer,
+                    clock.millis(),
+                    entries);
             Outages.succeeded(s3, startedAt);
         } catch (S3Exception e) {
-            throw failed(e, startedAt, "item-writer may not write the undo journal to s3://"
-                    + work.journal().bucket() + "/" + work.journal().prefix() + "; grant it s3:PutObject there",
+            throw failed(
+                    e,
+                    startedAt,
+                    "item-writer may not write the undo journal to s3://"
+                            + work.journal().bucket() + "/" + work.journal().prefix() + "; grant it s3:PutObject there",
                     "the undo journal could not be saved to S3");
         } catch (SdkClientException e) {
             Outages.failed(s3, startedAt, e);
@@ -78,16 +93,31 @@ record SegmentVault(AwsClients aws, Outages outages, Clock clock) {
      */
     Map<KeyHash, Boolean> changedBefore(SegmentDispatched work, long after, List<String> keyNames) {
         try {
-            var taken = UndoJournal.changedAfter(aws.s3(), work.journal().bucket(), work.journal().prefix(),
-                    work.segment(), after, keyNames, TAKEN_LIMIT);
+            var taken = UndoJournal.changedAfter(
+                    aws.s3(),
+                    work.journal().bucket(),
+                    work.journal().prefix(),
+                    work.segment(),
+                    after,
+                    keyNames,
+                    TAKEN_LIMIT);
             if (taken == null) {
-                log.warn("restore {} segment {}: its earlier owners changed more than {} keys since line {}; items "
-                        + "they wrote count as unchanged", work.restoreId(), work.segment(), TAKEN_LIMIT, after);
+                log.warn(
+                        "restore {} segment {}: its earlier owners changed more than {} keys since line {}; items "
+                                + "they wrote count as unchanged",
+                        work.restoreId(),
+                        work.segment(),
+                        TAKEN_LIMIT,
+                        after);
             }
             return taken == null || taken.isEmpty() ? null : taken;
         } catch (RuntimeException e) {
-            log.warn("restore {} segment {}: its journal could not be read ({}); items its earlier owners wrote "
-                    + "count as unchanged", work.restoreId(), work.segment(), e.toString());
+            log.warn(
+                    "restore {} segment {}: its journal could not be read ({}); items its earlier owners wrote "
+                            + "count as unchanged",
+                    work.restoreId(),
+                    work.segment(),
+                    e.toString());
             return null;
         }
     }
@@ -102,7 +132,8 @@ record SegmentVault(AwsClients aws, Outages outages, Clock clock) {
         } else {
             Outages.succeeded(outages.s3(), startedNanos);
         }
-        return e.statusCode() == 403 ? new PermanentWriteException(denied, e)
+        return e.statusCode() == 403
+                ? new PermanentWriteException(denied, e)
                 : new TransientWriteException(failed + ": " + e.getMessage(), e);
     }
 }

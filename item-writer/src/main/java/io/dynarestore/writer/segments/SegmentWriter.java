@@ -54,8 +54,16 @@ final class SegmentWriter {
     private final WriteBudgets budgets;
     private final Outages outages;
 
-    SegmentWriter(AwsClients aws, EventPublisher publisher, BatchWriter batches, BatchApplier applier,
-                  SegmentVault vault, Duration progressInterval, Clock clock, WriteBudgets budgets, Outages outages) {
+    SegmentWriter(
+            AwsClients aws,
+            EventPublisher publisher,
+            BatchWriter batches,
+            BatchApplier applier,
+            SegmentVault vault,
+            Duration progressInterval,
+            Clock clock,
+            WriteBudgets budgets,
+            Outages outages) {
         this.aws = aws;
         this.publisher = publisher;
         this.batches = batches;
@@ -86,14 +94,22 @@ final class SegmentWriter {
      * @param cancelled polled between lines; when it turns true the segment stops for good, with
      *                  {@link SegmentCancelledException} carrying what was written
      */
-    SegmentCompleted write(SegmentDispatched work, String writer, BooleanSupplier aborted, BooleanSupplier cancelled,
-                           Checkpoint resume, Consumer<Checkpoint> checkpoints) {
+    SegmentCompleted write(
+            SegmentDispatched work,
+            String writer,
+            BooleanSupplier aborted,
+            BooleanSupplier cancelled,
+            Checkpoint resume,
+            Consumer<Checkpoint> checkpoints) {
         long started = clock.millis();
         BooleanSupplier stopped = () -> aborted.getAsBoolean() || cancelled.getAsBoolean();
         var target = work.target();
-        var destination = new BatchWriter.Destination(aws.dynamo(target.account(), target.region()),
-                target.tableName(), budgets.lane(target),
-                outages.table(target.account(), target.region(), target.tableName()), stopped);
+        var destination = new BatchWriter.Destination(
+                aws.dynamo(target.account(), target.region()),
+                target.tableName(),
+                budgets.lane(target),
+                outages.table(target.account(), target.region(), target.tableName()),
+                stopped);
         var tally = WriteTally.of(resume, work);
         tally.writer = writer;
         tally.keyNames = target.keyAttributes();
@@ -127,16 +143,24 @@ final class SegmentWriter {
     private static void skipWritten(DataFileReader reader, SegmentDispatched work, long resumedFrom) {
         for (long i = 0; i < resumedFrom; i++) {
             if (reader.next() == null) {
-                throw new PermanentWriteException(work.source().key() + " ended after " + i + " lines, before the "
-                        + resumedFrom + " lines its checkpoint says were written", null);
+                throw new PermanentWriteException(
+                        work.source().key() + " ended after " + i + " lines, before the " + resumedFrom
+                                + " lines its checkpoint says were written",
+                        null);
             }
         }
     }
 
     /** Writes the lines left in batches, with progress and checkpoints; returns how many lines the file held. */
-    private long writeLines(DataFileReader reader, LineOps ops, BatchWriter.Destination destination,
-                            SegmentDispatched work, WriteTally tally, BooleanSupplier aborted,
-                            BooleanSupplier cancelled, Consumer<Checkpoint> checkpoints) {
+    private long writeLines(
+            DataFileReader reader,
+            LineOps ops,
+            BatchWriter.Destination destination,
+            SegmentDispatched work,
+            WriteTally tally,
+            BooleanSupplier aborted,
+            BooleanSupplier cancelled,
+            Consumer<Checkpoint> checkpoints) {
         long nextProgress = clock.millis() + progressInterval.toMillis();
         var batch = new Batch();
         ExportLine line;
@@ -159,28 +183,40 @@ final class SegmentWriter {
                 flush(destination, work, batch, tally);
                 // everything read so far is in the table: this is the segment's checkpoint
                 Checkpoint checkpoint = tally.checkpoint(work, reader.lines());
-                publisher.send(Topic.STATUS, work.restoreId(), SegmentProgressed.of(work.restoreId(),
-                        work.segment(), work.dry() ? 0 : tally.written, tally.bytes, tally.writer, reader.lines(),
-                        tally.wcu, destination.lane().throttles()));
+                publisher.send(
+                        Topic.STATUS,
+                        work.restoreId(),
+                        SegmentProgressed.of(
+                                work.restoreId(),
+                                work.segment(),
+                                work.dry() ? 0 : tally.written,
+                                tally.bytes,
+                                tally.writer,
+                                reader.lines(),
+                                tally.wcu,
+                                destination.lane().throttles()));
                 checkpoints.accept(checkpoint);
                 nextProgress = clock.millis() + progressInterval.toMillis();
             }
         }
         flush(destination, work, batch, tally);
         if (reader.lines() != work.source().itemCount()) {
-            throw new PermanentWriteException(work.source().key() + " holds " + reader.lines()
-                    + " items but its manifest says " + work.source().itemCount()
-                    + "; the backup is inconsistent, so the segment was not counted as restored", null);
+            throw new PermanentWriteException(
+                    work.source().key() + " holds " + reader.lines()
+                            + " items but its manifest says " + work.source().itemCount()
+                            + "; the backup is inconsistent, so the segment was not counted as restored",
+                    null);
         }
         return reader.lines();
     }
 
     /** Adds a write to the batch, flushing first where it would hold its key twice or cost too much. */
-    private void add(WriteOp op, Batch batch, BatchWriter.Destination destination, SegmentDispatched work,
-                     WriteTally tally) {
+    private void add(
+            WriteOp op, Batch batch, BatchWriter.Destination destination, SegmentDispatched work, WriteTally tally) {
         long units = op.delete() ? 1 : destination.lane().cost(op.image());
         if (!batch.keys.add(op.key())
-                || !batch.ops.isEmpty() && tally.batchUnits + units > destination.lane().maxBatchUnits()) {
+                || !batch.ops.isEmpty()
+                        && tally.batchUnits + units > destination.lane().maxBatchUnits()) {
             // a batch never holds one key twice, and never costs more than a tenth of a second's budget
             flush(destination, work, batch, tally);
             batch.keys.add(op.key());
@@ -198,8 +234,11 @@ final class SegmentWriter {
             return;
         }
         Map<List<AttributeValue>, Map<String, AttributeValue>> current = work.readBeforeWrite()
-                ? batches.read(destination, work.target().keyAttributes(),
-                batch.ops.stream().map(WriteOp::keys).toList(), work.dry())
+                ? batches.read(
+                        destination,
+                        work.target().keyAttributes(),
+                        batch.ops.stream().map(WriteOp::keys).toList(),
+                        work.dry())
                 : Map.of();
         if (work.dry()) {
             DryRunTally.count(batch.ops, current, tally);
@@ -210,14 +249,27 @@ final class SegmentWriter {
     }
 
     /** The segment's completion: a dry run's diff (nothing written), or the counts with the verification's check. */
-    private static SegmentCompleted completion(SegmentDispatched work, WriteTally tally, long linesRead,
-                                               long durationMs) {
+    private static SegmentCompleted completion(
+            SegmentDispatched work, WriteTally tally, long linesRead, long durationMs) {
         if (work.dry()) {
-            return SegmentCompleted.of(work.restoreId(), work.segment(),
-                    new SegmentCompleted.Counts(0, 0, 0, 0, tally.skipped), 0, 0, tally.writer, durationMs)
+            return SegmentCompleted.of(
+                            work.restoreId(),
+                            work.segment(),
+                            new SegmentCompleted.Counts(0, 0, 0, 0, tally.skipped),
+                            0,
+                            0,
+                            tally.writer,
+                            durationMs)
                     .withDiff(tally.diff());
         }
-        return SegmentCompleted.of(work.restoreId(), work.segment(), tally.counts(), tally.bytes, tally.wcu,
-                tally.writer, durationMs).withCheck(tally.check(linesRead, work.source().itemCount()));
+        return SegmentCompleted.of(
+                        work.restoreId(),
+                        work.segment(),
+                        tally.counts(),
+                        tally.bytes,
+                        tally.wcu,
+                        tally.writer,
+                        durationMs)
+                .withCheck(tally.check(linesRead, work.source().itemCount()));
     }
 }

@@ -26,9 +26,15 @@ class SegmentsWiring implements SmartLifecycle {
     private final GroupLag lag;
     private final Cancellations cancellations;
 
-    SegmentsWiring(KafkaProperties kafka, WriterProperties properties, SegmentWriter segmentWriter,
-                   WriteBudgets budgets, Outages outages, EventPublisher publisher, MeterRegistry meters,
-                   ConsumerHealth health) {
+    SegmentsWiring(
+            KafkaProperties kafka,
+            WriterProperties properties,
+            SegmentWriter segmentWriter,
+            WriteBudgets budgets,
+            Outages outages,
+            EventPublisher publisher,
+            MeterRegistry meters,
+            ConsumerHealth health) {
         var b = properties.budget();
         this.lag = new GroupLag(kafka.buildAdminProperties(), properties.group(), budgets, b.lagInterval(), meters);
         this.workers = Executors.newFixedThreadPool(properties.consumers(), DaemonThreads.named("segment-writer"));
@@ -37,10 +43,20 @@ class SegmentsWiring implements SmartLifecycle {
         long pid = ProcessHandle.current().pid();
         for (int i = 0; i < properties.consumers(); i++) {
             String name = host + "/" + pid + "/" + i;
-            var config = SegmentConsumer.consumerConfig(kafka.buildConsumerProperties(), properties.group(),
-                    "item-writer-" + pid + "-" + i);
-            consumers.add(new SegmentConsumer(config, segmentWriter, publisher, workers, name,
-                    properties.segmentAttempts(), budgets, outages, cancellations, meters, health));
+            var config = SegmentConsumer.consumerConfig(
+                    kafka.buildConsumerProperties(), properties.group(), "item-writer-" + pid + "-" + i);
+            consumers.add(new SegmentConsumer(
+                    config,
+                    segmentWriter,
+                    publisher,
+                    workers,
+                    name,
+                    properties.segmentAttempts(),
+                    budgets,
+                    outages,
+                    cancellations,
+                    meters,
+                    health));
         }
     }
 

@@ -9,8 +9,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * batch's identity), the key as an item, the image to put or {@code null} to delete the key, and
  * the digest the verification sums.
  */
-record WriteOp(List<AttributeValue> key, Map<String, AttributeValue> keys, Map<String, AttributeValue> image,
-               long digest) {
+record WriteOp(
+        List<AttributeValue> key, Map<String, AttributeValue> keys, Map<String, AttributeValue> image, long digest) {
 
     boolean delete() {
         return image == null;

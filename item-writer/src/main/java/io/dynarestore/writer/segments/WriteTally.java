@@ -43,6 +43,7 @@ final class WriteTally {
      * segment, not as unchanged ({@code null}: none known).
      */
     Map<KeyHash, Boolean> taken;
+
     List<String> keyNames;
     private final List<SegmentCompleted.KeyImage> readBack = new ArrayList<>(READ_BACK);
     private final List<Diff.Sample> samples = new ArrayList<>();
@@ -74,8 +75,19 @@ final class WriteTally {
     }
 
     Checkpoint checkpoint(SegmentDispatched work, long lines) {
-        return new Checkpoint(work.restoreId(), work.segment(), lines, written, overwritten, unchanged, deleted,
-                skipped, bytes, wcu, sourceChecksum, appliedChecksum);
+        return new Checkpoint(
+                work.restoreId(),
+                work.segment(),
+                lines,
+                written,
+                overwritten,
+                unchanged,
+                deleted,
+                skipped,
+                bytes,
+                wcu,
+                sourceChecksum,
+                appliedChecksum);
     }
 
     /** Whether an earlier owner of the segment changed this key after the checkpoint ({@code null}: not known). */
@@ -90,12 +102,13 @@ final class WriteTally {
     void applied(WriteOp op) {
         appliedChecksum += op.digest();
         resolved++;
-        int slot = readBack.size() < READ_BACK ? readBack.size()
+        int slot = readBack.size() < READ_BACK
+                ? readBack.size()
                 : (int) Math.min(READ_BACK, (long) (sampler.nextDouble() * resolved));
         if (slot < READ_BACK) {
             // a put's digest is its image's; a delete leaves the key absent
-            var sample = new SegmentCompleted.KeyImage(DynamoJson.toJson(op.keys()),
-                    op.delete() ? null : ItemDigest.hex(op.digest()));
+            var sample = new SegmentCompleted.KeyImage(
+                    DynamoJson.toJson(op.keys()), op.delete() ? null : ItemDigest.hex(op.digest()));
             if (slot == readBack.size()) {
                 readBack.add(sample);
             } else {
@@ -118,7 +131,11 @@ final class WriteTally {
 
     /** The segment's check for the verification, once all {@code lines} were read. */
     SegmentCompleted.Check check(long lines, long manifestLines) {
-        return new SegmentCompleted.Check(lines, manifestLines, ItemDigest.hex(sourceChecksum),
-                ItemDigest.hex(appliedChecksum), List.copyOf(readBack));
+        return new SegmentCompleted.Check(
+                lines,
+                manifestLines,
+                ItemDigest.hex(sourceChecksum),
+                ItemDigest.hex(appliedChecksum),
+                List.copyOf(readBack));
     }
 }

@@ -1,23 +1,22 @@
 package io.dynarestore.writer.segments;
 
-import io.dynarestore.contracts.work.SegmentDispatched;
-import io.dynarestore.core.aws.AwsClients;
-import io.dynarestore.core.aws.AwsSettings;
-import io.dynarestore.writer.capacity.WriteBudgets;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.util.Map;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.dynarestore.contracts.work.SegmentDispatched;
+import io.dynarestore.core.aws.AwsClients;
+import io.dynarestore.core.aws.AwsSettings;
 import io.dynarestore.core.retry.Backoff;
 import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.RandomItems;
 import io.dynarestore.testkit.UnreliableDynamo;
+import io.dynarestore.writer.capacity.WriteBudgets;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -39,12 +38,23 @@ class BatchWriterIT {
     @BeforeAll
     static void start() {
         dynalite = Dynalite.start();
-        aws = new AwsClients(new AwsSettings("000000000000", "us-east-1", new AwsSettings.Credentials("a", "b"), null,
-                null, null, List.of(new AwsSettings.Account("000000000000", null, null,
-                Map.of("us-east-1", new AwsSettings.Region(dynalite.endpoint(), false, false, null, null))))));
+        aws = new AwsClients(new AwsSettings(
+                "000000000000",
+                "us-east-1",
+                new AwsSettings.Credentials("a", "b"),
+                null,
+                null,
+                null,
+                List.of(new AwsSettings.Account(
+                        "000000000000",
+                        null,
+                        null,
+                        Map.of("us-east-1", new AwsSettings.Region(dynalite.endpoint(), false, false, null, null))))));
         // a budget far above what the test writes: only the proxy's answers shape the retries here
-        budgets = new WriteBudgets(aws, new WriteBudgets.Settings(1e6, 4000, 4000, 1.0, 0.02, 0.05,
-                Duration.ofMinutes(1)), new SimpleMeterRegistry());
+        budgets = new WriteBudgets(
+                aws,
+                new WriteBudgets.Settings(1e6, 4000, 4000, 1.0, 0.02, 0.05, Duration.ofMinutes(1)),
+                new SimpleMeterRegistry());
     }
 
     @AfterAll
@@ -54,15 +64,16 @@ class BatchWriterIT {
     }
 
     static BatchWriter.Destination destination(DynamoDbClient dynamo, String table) {
-        var target = new SegmentDispatched.WriteTarget("000000000000", "us-east-1", table, List.of("pk", "sk"),
-                List.of("S", "N"));
-        return new BatchWriter.Destination(dynamo, table, budgets.lane(target),
-                outages.table("000000000000", "us-east-1", table), () -> false);
+        var target = new SegmentDispatched.WriteTarget(
+                "000000000000", "us-east-1", table, List.of("pk", "sk"), List.of("S", "N"));
+        return new BatchWriter.Destination(
+                dynamo, table, budgets.lane(target), outages.table("000000000000", "us-east-1", table), () -> false);
     }
 
     static DynamoDbClient client(java.net.URI endpoint) {
         // no SDK retries: every retry seen here is the BatchWriter's own
-        return DynamoDbClient.builder().endpointOverride(endpoint)
+        return DynamoDbClient.builder()
+                .endpointOverride(endpoint)
                 .region(software.amazon.awssdk.regions.Region.US_EAST_1)
                 .credentialsProvider(software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
                         software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create("a", "b")))
@@ -71,18 +82,24 @@ class BatchWriterIT {
     }
 
     static void createTable(String name) {
-        dynalite.client().createTable(b -> b.tableName(name)
-                .attributeDefinitions(a -> a.attributeName("pk").attributeType(ScalarAttributeType.S),
-                        a -> a.attributeName("sk").attributeType(ScalarAttributeType.N))
-                .keySchema(k -> k.attributeName("pk").keyType(KeyType.HASH), k -> k.attributeName("sk").keyType(KeyType.RANGE))
-                .provisionedThroughput(p -> p.readCapacityUnits(5L).writeCapacityUnits(5L)));
+        dynalite.client()
+                .createTable(b -> b.tableName(name)
+                        .attributeDefinitions(
+                                a -> a.attributeName("pk").attributeType(ScalarAttributeType.S),
+                                a -> a.attributeName("sk").attributeType(ScalarAttributeType.N))
+                        .keySchema(
+                                k -> k.attributeName("pk").keyType(KeyType.HASH),
+                                k -> k.attributeName("sk").keyType(KeyType.RANGE))
+                        .provisionedThroughput(p -> p.readCapacityUnits(5L).writeCapacityUnits(5L)));
         Dynalite.awaitActive(dynalite.client(), name);
     }
 
     static List<WriteRequest> puts(RandomItems items, int from, int to) {
         var batch = new ArrayList<WriteRequest>();
         for (int i = from; i < to; i++) {
-            batch.add(WriteRequest.builder().putRequest(PutRequest.builder().item(items.item(i)).build()).build());
+            batch.add(WriteRequest.builder()
+                    .putRequest(PutRequest.builder().item(items.item(i)).build())
+                    .build());
         }
         return batch;
     }
@@ -93,7 +110,7 @@ class BatchWriterIT {
         createTable("storm");
         var items = new RandomItems(3, RandomItems.Shape.simple());
         try (var proxy = UnreliableDynamo.inFrontOf(dynalite.endpoint(), 42, 0.4, 0.2);
-             var dynamo = client(proxy.endpoint())) {
+                var dynamo = client(proxy.endpoint())) {
             var writer = new BatchWriter(new Backoff(30, Duration.ofMillis(1), Duration.ofMillis(20)), outages);
 
             // When 2,000 items are written in batches of 25
@@ -116,10 +133,11 @@ class BatchWriterIT {
         createTable("hopeless");
         var items = new RandomItems(4, RandomItems.Shape.simple());
         try (var proxy = UnreliableDynamo.inFrontOf(dynalite.endpoint(), 7, 0.0, 1.0);
-             var dynamo = client(proxy.endpoint())) {
+                var dynamo = client(proxy.endpoint())) {
             var writer = new BatchWriter(new Backoff(3, Duration.ofMillis(1), Duration.ofMillis(5)), outages);
             assertThatThrownBy(() -> writer.write(destination(dynamo, "hopeless"), puts(items, 0, 25)))
-                    .isInstanceOf(TransientWriteException.class).hasMessageContaining("hopeless");
+                    .isInstanceOf(TransientWriteException.class)
+                    .hasMessageContaining("hopeless");
             assertThat(proxy.batchCalls()).isEqualTo(3);
         }
     }
@@ -130,7 +148,8 @@ class BatchWriterIT {
         try (var dynamo = client(dynalite.endpoint())) {
             var writer = new BatchWriter(new Backoff(3, Duration.ofMillis(1), Duration.ofMillis(5)), outages);
             assertThatThrownBy(() -> writer.write(destination(dynamo, "missing"), puts(items, 0, 5)))
-                    .isInstanceOf(PermanentWriteException.class).hasMessageContaining("missing");
+                    .isInstanceOf(PermanentWriteException.class)
+                    .hasMessageContaining("missing");
         }
     }
 }

@@ -23,7 +23,8 @@ class DryRunTallyTest {
 
     @Test
     void countsWhatABatchWouldDoAgainstTheItemsThere() {
-        // Given a table holding b (equal), c (different) and d; and a batch that creates a, writes b and c, deletes d and e
+        // Given a table holding b (equal), c (different) and d; and a batch that creates a, writes b and c, deletes d
+        // and e
         Map<List<AttributeValue>, Map<String, AttributeValue>> current = Map.of(
                 List.of(AttributeValue.fromS("b")), item("b", "1"),
                 List.of(AttributeValue.fromS("c")), item("c", "old"),
@@ -31,8 +32,8 @@ class DryRunTallyTest {
         var tally = WriteTally.of(null, SegmentWork.base());
 
         // When the dry run counts it
-        DryRunTally.count(List.of(put("a", "1"), put("b", "1"), put("c", "new"), delete("d"), delete("e")), current,
-                tally);
+        DryRunTally.count(
+                List.of(put("a", "1"), put("b", "1"), put("c", "new"), delete("d"), delete("e")), current, tally);
 
         // Then one create, one overwrite of v, one equal, one delete and one skipped delete
         Diff diff = tally.diff();
@@ -41,17 +42,32 @@ class DryRunTallyTest {
         assertThat(diff.equal()).isEqualTo(1);
         assertThat(diff.delete()).isEqualTo(1);
         assertThat(diff.skipped()).isEqualTo(1);
-        assertThat(diff.samples()).extracting(Diff.Sample::change).containsExactly(Diff.Change.CREATE,
-                Diff.Change.EQUAL, Diff.Change.OVERWRITE, Diff.Change.DELETE);
+        assertThat(diff.samples())
+                .extracting(Diff.Sample::change)
+                .containsExactly(Diff.Change.CREATE, Diff.Change.EQUAL, Diff.Change.OVERWRITE, Diff.Change.DELETE);
         assertThat(diff.samples().get(2).changedAttributes()).containsExactly("v");
     }
 
     @Test
     void namesEveryAttributeAddedRemovedOrChanged() {
-        var before = Map.of("pk", AttributeValue.fromS("a"), "gone", AttributeValue.fromN("1"),
-                "same", AttributeValue.fromS("x"), "changed", AttributeValue.fromS("1"));
-        var after = Map.of("pk", AttributeValue.fromS("a"), "added", AttributeValue.fromBool(true),
-                "same", AttributeValue.fromS("x"), "changed", AttributeValue.fromS("2"));
+        var before = Map.of(
+                "pk",
+                AttributeValue.fromS("a"),
+                "gone",
+                AttributeValue.fromN("1"),
+                "same",
+                AttributeValue.fromS("x"),
+                "changed",
+                AttributeValue.fromS("1"));
+        var after = Map.of(
+                "pk",
+                AttributeValue.fromS("a"),
+                "added",
+                AttributeValue.fromBool(true),
+                "same",
+                AttributeValue.fromS("x"),
+                "changed",
+                AttributeValue.fromS("2"));
         assertThat(DryRunTally.changed(before, after)).containsExactly("added", "changed", "gone");
     }
 }

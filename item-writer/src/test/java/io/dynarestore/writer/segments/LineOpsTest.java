@@ -46,9 +46,12 @@ class LineOpsTest {
         var ops = new LineOps(SegmentWork.records("keep"), null);
 
         // Then a matching image is written, another and a delete are skipped
-        assertThat(ops.of(ExportLine.change(key("keep-1"), null, item("keep-1", "x"), 1), 1)).isNotNull();
-        assertThat(ops.of(ExportLine.change(key("drop-1"), null, item("drop-1", "x"), 1), 2)).isNull();
-        assertThat(ops.of(ExportLine.change(key("keep-2"), item("keep-2", "x"), null, 1), 3)).isNull();
+        assertThat(ops.of(ExportLine.change(key("keep-1"), null, item("keep-1", "x"), 1), 1))
+                .isNotNull();
+        assertThat(ops.of(ExportLine.change(key("drop-1"), null, item("drop-1", "x"), 1), 2))
+                .isNull();
+        assertThat(ops.of(ExportLine.change(key("keep-2"), item("keep-2", "x"), null, 1), 3))
+                .isNull();
     }
 
     @Test
@@ -58,6 +61,7 @@ class LineOpsTest {
                 .isInstanceOf(PermanentWriteException.class)
                 .hasMessageContaining("line 7 has no Item member; it is not a full-export data file");
         assertThatThrownBy(() -> base.of(ExportLine.item(Map.of("v", AttributeValue.fromS("1"))), 8))
-                .isInstanceOf(PermanentWriteException.class).hasMessageContaining("line 8 lacks key attribute pk");
+                .isInstanceOf(PermanentWriteException.class)
+                .hasMessageContaining("line 8 lacks key attribute pk");
     }
 }

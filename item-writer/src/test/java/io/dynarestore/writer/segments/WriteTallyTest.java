@@ -40,7 +40,8 @@ class WriteTallyTest {
 
         // Then it starts with the same counts and checksums
         assertThat(resumed.counts()).isEqualTo(first.counts());
-        assertThat(resumed.check(3, 3).sourceChecksum()).isEqualTo(first.check(3, 3).sourceChecksum())
+        assertThat(resumed.check(3, 3).sourceChecksum())
+                .isEqualTo(first.check(3, 3).sourceChecksum())
                 .isEqualTo(first.check(3, 3).appliedChecksum());
     }
 
@@ -50,8 +51,7 @@ class WriteTallyTest {
         // Given 200 segments of 10 applied writes each (the sampler is seeded by restore and segment)
         var picks = new HashMap<String, Integer>();
         for (int segment = 0; segment < 200; segment++) {
-            var work = SegmentDispatched.of("r" + seed, segment, 200, SegmentWork.FILE,
-                    SegmentWork.TARGET);
+            var work = SegmentDispatched.of("r" + seed, segment, 200, SegmentWork.FILE, SegmentWork.TARGET);
             var tally = WriteTally.of(null, work);
             for (int i = 0; i < 10; i++) {
                 tally.applied(put(i));
@@ -74,8 +74,7 @@ class WriteTallyTest {
     void keepsAtMostFiveSamplesOfEachKindOfChange() {
         var tally = WriteTally.of(null, SegmentWork.base());
         for (int i = 0; i < 9; i++) {
-            tally.sample(Diff.Change.CREATE, Map.of("pk", AttributeValue.fromS("" + i)),
-                    null);
+            tally.sample(Diff.Change.CREATE, Map.of("pk", AttributeValue.fromS("" + i)), null);
         }
         assertThat(tally.diff().samples()).hasSize(Diff.SAMPLES_PER_KIND);
     }

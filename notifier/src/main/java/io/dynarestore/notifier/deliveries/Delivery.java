@@ -18,11 +18,24 @@ import java.util.HexFormat;
  * the target (an address, a webhook URL that may carry a token) appears only on
  * {@code restore.notifications}, which only the notifier reads.
  */
-public record Delivery(String id, String restoreId, Channel channel, String target, String messageId, String subject,
-                       byte[] body, boolean secret) {
+public record Delivery(
+        String id,
+        String restoreId,
+        Channel channel,
+        String target,
+        String messageId,
+        String subject,
+        byte[] body,
+        boolean secret) {
 
-    public Delivery(String id, String restoreId, Channel channel, String target, String messageId, String subject,
-                    byte[] body) {
+    public Delivery(
+            String id,
+            String restoreId,
+            Channel channel,
+            String target,
+            String messageId,
+            String subject,
+            byte[] body) {
         this(id, restoreId, channel, target, messageId, subject, body, false);
     }
 

@@ -26,8 +26,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  */
 public final class DeliveryLog implements AutoCloseable {
 
-    private record Subscription(NotificationsRequested targets, Instant at) {
-    }
+    private record Subscription(NotificationsRequested targets, Instant at) {}
 
     private final Map<String, Instant> finished = new ConcurrentHashMap<>();
     private final Map<String, Subscription> subscriptions = new ConcurrentHashMap<>();
@@ -36,12 +35,12 @@ public final class DeliveryLog implements AutoCloseable {
     private final Duration retain;
     private final AtomicLong folded = new AtomicLong();
 
-    public DeliveryLog(Map<String, Object> consumerConfig, EventPublisher publisher, ConsumerHealth health,
-                       Duration retain) {
+    public DeliveryLog(
+            Map<String, Object> consumerConfig, EventPublisher publisher, ConsumerHealth health, Duration retain) {
         this.publisher = publisher;
         this.retain = retain;
-        this.log = new TopicLog(consumerConfig, "notifier-deliveries", Topic.NOTIFICATIONS.topicName(), health,
-                this::apply);
+        this.log = new TopicLog(
+                consumerConfig, "notifier-deliveries", Topic.NOTIFICATIONS.topicName(), health, this::apply);
     }
 
     public void start() {

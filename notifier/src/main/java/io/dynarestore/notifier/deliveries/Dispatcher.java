@@ -49,8 +49,13 @@ public final class Dispatcher {
     private final MeterRegistry meters;
     private final AtomicInteger pending = new AtomicInteger();
 
-    public Dispatcher(DeliveryLog deliveries, Map<NotificationEvent.Channel, Channel> channels, Backoff retries,
-                      EventPublisher publisher, ScheduledExecutorService pool, MeterRegistry meters) {
+    public Dispatcher(
+            DeliveryLog deliveries,
+            Map<NotificationEvent.Channel, Channel> channels,
+            Backoff retries,
+            EventPublisher publisher,
+            ScheduledExecutorService pool,
+            MeterRegistry meters) {
         this.deliveries = deliveries;
         this.channels = channels;
         this.retries = retries;
@@ -70,7 +75,11 @@ public final class Dispatcher {
         var all = new ArrayList<CompletableFuture<Void>>();
         for (Delivery d : batch) {
             if (deliveries.finished(d.id())) {
-                meters.counter("dynarestore.notifier.skipped", "channel", d.channel().name()).increment();
+                meters.counter(
+                                "dynarestore.notifier.skipped",
+                                "channel",
+                                d.channel().name())
+                        .increment();
                 continue;
             }
             var done = new CompletableFuture<Void>();
@@ -97,7 +106,11 @@ public final class Dispatcher {
         try {
             channels.get(d.channel()).send(d);
             record(NotificationDelivered.of(d.restoreId(), d.id(), d.channel(), d.target(), attempt), d, done);
-            meters.counter("dynarestore.notifier.delivered", "channel", d.channel().name()).increment();
+            meters.counter(
+                            "dynarestore.notifier.delivered",
+                            "channel",
+                            d.channel().name())
+                    .increment();
             return;
         } catch (DeliveryFailed e) {
             error = e.getMessage();
@@ -116,8 +129,10 @@ public final class Dispatcher {
     }
 
     private void abandon(Delivery d, int attempts, String error, CompletableFuture<Void> done) {
-        byte[] body = d.secret() ? ("The body of delivery " + d.id() + " is withheld: it holds a link token. Send the "
-                + "link again from restore.links, or ask restore-api for a new one.").getBytes(StandardCharsets.UTF_8)
+        byte[] body = d.secret()
+                ? ("The body of delivery " + d.id() + " is withheld: it holds a link token. Send the "
+                                + "link again from restore.links, or ask restore-api for a new one.")
+                        .getBytes(StandardCharsets.UTF_8)
                 : d.body();
         var dead = new ProducerRecord<String, byte[]>(Topic.NOTIFICATIONS.dlt(), d.restoreId(), body);
         dead.headers().add(DeadLetters.RESTORE_ID, bytes(d.restoreId()));
@@ -133,7 +148,8 @@ public final class Dispatcher {
             log.warn("delivery {}: its dead letter could not be written: {}", d.id(), e.toString());
         }
         record(NotificationAbandoned.of(d.restoreId(), d.id(), d.channel(), d.target(), attempts, error), d, done);
-        meters.counter("dynarestore.notifier.abandoned", "channel", d.channel().name()).increment();
+        meters.counter("dynarestore.notifier.abandoned", "channel", d.channel().name())
+                .increment();
         log.warn("delivery {} to {} abandoned after {} tries: {}", d.id(), d.shown(), attempts, error);
     }
 
@@ -148,8 +164,12 @@ public final class Dispatcher {
             done.complete(null);
         } catch (RuntimeException e) {
             if (attempt >= RECORD_ATTEMPTS) {
-                log.error("delivery {} finished but could not be recorded on {} ({}); a restarted notifier may send "
-                        + "it again", d.id(), Topic.NOTIFICATIONS.topicName(), e.toString());
+                log.error(
+                        "delivery {} finished but could not be recorded on {} ({}); a restarted notifier may send "
+                                + "it again",
+                        d.id(),
+                        Topic.NOTIFICATIONS.topicName(),
+                        e.toString());
                 done.complete(null);
                 return;
             }

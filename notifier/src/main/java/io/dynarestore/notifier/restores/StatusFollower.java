@@ -51,8 +51,13 @@ public final class StatusFollower implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(StatusFollower.class);
 
     /** An accepted restore: what its notices need, and the deliveries under way once it ended. */
-    private record Open(RestoreRequested request, String principal, long offset, Instant acceptedAt,
-                        ExportCompleted file, CompletableFuture<Void> delivering) {
+    private record Open(
+            RestoreRequested request,
+            String principal,
+            long offset,
+            Instant acceptedAt,
+            ExportCompleted file,
+            CompletableFuture<Void> delivering) {
         Open withFile(ExportCompleted f) {
             return new Open(request, principal, offset, acceptedAt, f, delivering);
         }
@@ -81,13 +86,22 @@ public final class StatusFollower implements AutoCloseable {
     /**
      * @param maxPending deliveries waiting at most before this member pauses its partitions
      */
-    public StatusFollower(Map<String, Object> baseConfig, String group, DeliveryLog deliveries,
-                          Map<String, Object> linkConsumerConfig, Dispatcher dispatcher, String publicUrl,
-                          Duration logWait, Duration maxOpen, int maxPending, ConsumerHealth health) {
+    public StatusFollower(
+            Map<String, Object> baseConfig,
+            String group,
+            DeliveryLog deliveries,
+            Map<String, Object> linkConsumerConfig,
+            Dispatcher dispatcher,
+            String publicUrl,
+            Duration logWait,
+            Duration maxOpen,
+            int maxPending,
+            ConsumerHealth health) {
         var config = new HashMap<>(baseConfig);
         config.put(ConsumerConfig.GROUP_ID_CONFIG, group);
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        config.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, (int) Duration.ofMinutes(10).toMillis());
+        config.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, (int)
+                Duration.ofMinutes(10).toMillis());
         config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 100);
         this.deliveries = deliveries;
         this.links = new LinkBook(linkConsumerConfig, health);
@@ -143,8 +157,8 @@ public final class StatusFollower implements AutoCloseable {
         if (!paused && pending >= maxPending) {
             paused = true;
             c.pause(c.assignment());
-            log.warn("{} deliveries are waiting; reading {} pauses until they drain", pending,
-                    Topic.STATUS.topicName());
+            log.warn(
+                    "{} deliveries are waiting; reading {} pauses until they drain", pending, Topic.STATUS.topicName());
         } else if (paused && pending < maxPending / 2) {
             paused = false;
             c.resume(c.paused());
@@ -160,8 +174,15 @@ public final class StatusFollower implements AutoCloseable {
             return;
         }
         if (event instanceof RestoreAccepted accepted && accepted.request() != null) {
-            state.open.putIfAbsent(event.restoreId(), new Open(accepted.request(), accepted.principal(),
-                    record.offset(), accepted.occurredAt() == null ? Instant.now() : accepted.occurredAt(), null, null));
+            state.open.putIfAbsent(
+                    event.restoreId(),
+                    new Open(
+                            accepted.request(),
+                            accepted.principal(),
+                            record.offset(),
+                            accepted.occurredAt() == null ? Instant.now() : accepted.occurredAt(),
+                            null,
+                            null));
         } else if (event instanceof ExportCompleted file) {
             state.open.computeIfPresent(event.restoreId(), (id, open) -> open.withFile(file));
         }
@@ -173,8 +194,13 @@ public final class StatusFollower implements AutoCloseable {
             return; // rejected before acceptance, accepted before this notifier's history, or under way already
         }
         try {
-            var batch = notices.of(open.request(), open.principal(), targets(event.restoreId(), open.request()),
-                    open.file(), link(event.restoreId(), open.request()), event);
+            var batch = notices.of(
+                    open.request(),
+                    open.principal(),
+                    targets(event.restoreId(), open.request()),
+                    open.file(),
+                    link(event.restoreId(), open.request()),
+                    event);
             if (batch.isEmpty()) {
                 state.open.remove(event.restoreId());
                 return;
@@ -197,7 +223,9 @@ public final class StatusFollower implements AutoCloseable {
             found = deliveries.targets(restoreId);
         }
         if (found.isEmpty()) {
-            log.warn("restore {} asked for notifications, but {} holds none for it; nobody is told", restoreId,
+            log.warn(
+                    "restore {} asked for notifications, but {} holds none for it; nobody is told",
+                    restoreId,
                     Topic.NOTIFICATIONS.topicName());
         }
         return found.orElse(null);
@@ -210,7 +238,8 @@ public final class StatusFollower implements AutoCloseable {
         }
         LinkIssued link = links.of(restoreId, logWait).orElse(null);
         if (link == null) {
-            log.warn("restore {} asks for an email link, but restore-api issued none; its recipients get no mail",
+            log.warn(
+                    "restore {} asks for an email link, but restore-api issued none; its recipients get no mail",
                     restoreId);
         }
         return link;
@@ -230,12 +259,16 @@ public final class StatusFollower implements AutoCloseable {
                 }
                 boolean stale = open.acceptedAt().isBefore(oldest);
                 if (stale) {
-                    log.warn("restore {} is open since {}; it no longer holds the committed offset back and will "
-                            + "not be notified", open.request().restoreId(), open.acceptedAt());
+                    log.warn(
+                            "restore {} is open since {}; it no longer holds the committed offset back and will "
+                                    + "not be notified",
+                            open.request().restoreId(),
+                            open.acceptedAt());
                 }
                 return stale;
             });
-            long offset = state.open.values().stream().mapToLong(Open::offset).min().orElse(state.next);
+            long offset =
+                    state.open.values().stream().mapToLong(Open::offset).min().orElse(state.next);
             offsets.put(tp, new OffsetAndMetadata(offset));
         }
         if (!offsets.isEmpty()) {

@@ -39,8 +39,8 @@ import org.apache.hc.core5.util.Timeout;
  */
 public final class WebhookChannel implements Channel, AutoCloseable {
 
-    private static final ScheduledExecutorService DEADLINES = Executors.newSingleThreadScheduledExecutor(
-            DaemonThreads.named("webhook-deadlines"));
+    private static final ScheduledExecutorService DEADLINES =
+            Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("webhook-deadlines"));
 
     private final CloseableHttpClient http;
     private final String secret;
@@ -61,11 +61,16 @@ public final class WebhookChannel implements Channel, AutoCloseable {
         this.http = HttpClients.custom()
                 .setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create()
                         .setDnsResolver(new CheckedResolver(addresses))
-                        .setDefaultConnectionConfig(ConnectionConfig.custom().setConnectTimeout(t).setSocketTimeout(t)
+                        .setDefaultConnectionConfig(ConnectionConfig.custom()
+                                .setConnectTimeout(t)
+                                .setSocketTimeout(t)
                                 .build())
-                        .setMaxConnTotal(64).setMaxConnPerRoute(4)
+                        .setMaxConnTotal(64)
+                        .setMaxConnPerRoute(4)
                         .build())
-                .setDefaultRequestConfig(RequestConfig.custom().setConnectionRequestTimeout(t).setResponseTimeout(t)
+                .setDefaultRequestConfig(RequestConfig.custom()
+                        .setConnectionRequestTimeout(t)
+                        .setResponseTimeout(t)
                         .build())
                 .disableRedirectHandling()
                 .disableAutomaticRetries()
@@ -96,8 +101,14 @@ public final class WebhookChannel implements Channel, AutoCloseable {
         } catch (UnknownHostException e) {
             throw new DeliveryFailed("POST to " + d.shown() + " failed: its host does not resolve", true, e);
         } catch (IOException e) {
-            throw new DeliveryFailed("POST to " + d.shown() + " failed: " + (post.isCancelled()
-                    ? "no answer within " + timeout.multipliedBy(2).toSeconds() + " s" : e.toString()), true, e);
+            throw new DeliveryFailed(
+                    "POST to " + d.shown() + " failed: "
+                            + (post.isCancelled()
+                                    ? "no answer within "
+                                            + timeout.multipliedBy(2).toSeconds() + " s"
+                                    : e.toString()),
+                    true,
+                    e);
         } finally {
             deadline.cancel(false);
         }

@@ -18,8 +18,8 @@ class DeliveryLogTest {
     @Test
     void forgetsTargetsAndFinishedDeliveriesOlderThanTheRetention() {
         var log = new DeliveryLog(Map.of(), null, new ConsumerHealth(), Duration.ofDays(8));
-        log.fold(new NotificationsRequested("e1", "r-1", 1, Instant.parse("2026-11-01T00:00:00Z"),
-                List.of("a@example.com"), null));
+        log.fold(new NotificationsRequested(
+                "e1", "r-1", 1, Instant.parse("2026-11-01T00:00:00Z"), List.of("a@example.com"), null));
         log.fold(NotificationDelivered.of("r-1", "r-1/end-mail/abc", Channel.EMAIL, "a@example.com", 1));
         assertThat(log.targets("r-1")).isPresent();
 

@@ -53,7 +53,10 @@ class WebhookChannelTest {
     }
 
     static WebhookChannel channel(List<String> allow, WebhookAddresses.Resolver dns) {
-        return new WebhookChannel(SECRET, Duration.ofSeconds(2), Clock.systemUTC(),
+        return new WebhookChannel(
+                SECRET,
+                Duration.ofSeconds(2),
+                Clock.systemUTC(),
                 new WebhookAddresses(new WebhookTargets(true, allow), dns, Duration.ofSeconds(1)));
     }
 
@@ -61,8 +64,9 @@ class WebhookChannelTest {
     void refusesANameThatResolvesInsideTheNetworkWhenDelivering() throws Exception {
         // Given a name that resolved to a public address when the request was taken, and now (rebinding) to loopback
         var answers = new AtomicInteger();
-        WebhookAddresses.Resolver dns = host -> new InetAddress[]{InetAddress.getByName(
-                answers.getAndIncrement() == 0 ? "93.184.216.34" : "127.0.0.1")};
+        WebhookAddresses.Resolver dns = host ->
+                new InetAddress[] {InetAddress.getByName(answers.getAndIncrement() == 0 ? "93.184.216.34" : "127.0.0.1")
+                };
         var intake = new WebhookAddresses(new WebhookTargets(true, List.of()), dns, Duration.ofSeconds(1));
         String url = "http://rebind.example.com:" + receiver.getAddress().getPort() + "/hook";
         assertThat(intake.refusal(url)).isNull();
@@ -71,7 +75,8 @@ class WebhookChannelTest {
         // When the notifier delivers to it
         try (var channel = channel(List.of(), dns)) {
             // Then the delivery is refused for good, naming the address, and the receiver got nothing
-            assertThatThrownBy(() -> channel.send(to(url))).isInstanceOf(DeliveryFailed.class)
+            assertThatThrownBy(() -> channel.send(to(url)))
+                    .isInstanceOf(DeliveryFailed.class)
                     .hasMessageContaining("resolves to 127.0.0.1")
                     .satisfies(e -> assertThat(((DeliveryFailed) e).retryable()).isFalse());
         }
@@ -85,13 +90,14 @@ class WebhookChannelTest {
             if (!host.equals("hooks.corp.internal")) {
                 throw new java.net.UnknownHostException(host);
             }
-            return new InetAddress[]{InetAddress.getByName("127.0.0.1")};
+            return new InetAddress[] {InetAddress.getByName("127.0.0.1")};
         };
         int before = hits.get();
 
         // When a webhook is posted to it
         try (var channel = channel(List.of("hooks.corp.internal"), dns)) {
-            channel.send(to("http://hooks.corp.internal:" + receiver.getAddress().getPort() + "/hook"));
+            channel.send(
+                    to("http://hooks.corp.internal:" + receiver.getAddress().getPort() + "/hook"));
         }
 
         // Then it arrived: the only way to reach the receiver was the address the check returned
@@ -102,10 +108,13 @@ class WebhookChannelTest {
     void refusesLiteralAddressesInsideTheNetworkWithoutConnecting() throws Exception {
         int before = hits.get();
         try (var channel = channel(List.of(), host -> InetAddress.getAllByName(host))) {
-            assertThatThrownBy(() -> channel.send(to("http://127.0.0.1:" + receiver.getAddress().getPort() + "/")))
-                    .isInstanceOf(DeliveryFailed.class).hasMessageContaining("loopback");
+            assertThatThrownBy(() -> channel.send(
+                            to("http://127.0.0.1:" + receiver.getAddress().getPort() + "/")))
+                    .isInstanceOf(DeliveryFailed.class)
+                    .hasMessageContaining("loopback");
             assertThatThrownBy(() -> channel.send(to("http://169.254.169.254/latest/meta-data/")))
-                    .isInstanceOf(DeliveryFailed.class).hasMessageContaining("link-local");
+                    .isInstanceOf(DeliveryFailed.class)
+                    .hasMessageContaining("link-local");
         }
         assertThat(hits.get()).isEqualTo(before);
     }

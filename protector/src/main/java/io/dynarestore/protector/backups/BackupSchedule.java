@@ -37,8 +37,9 @@ public final class BackupSchedule {
 
     /** Whether the policy asks for an on-demand backup the vault does not list yet. */
     public boolean onDemandDue(ProtectionSet policy) {
-        return policy.backupRequestedAt() != null && catalog.findBackup(policy.account(), policy.region(),
-                policy.table(), policy.onDemandBackupId()).isEmpty();
+        return policy.backupRequestedAt() != null
+                && catalog.findBackup(policy.account(), policy.region(), policy.table(), policy.onDemandBackupId())
+                        .isEmpty();
     }
 
     /**
@@ -51,14 +52,15 @@ public final class BackupSchedule {
             return Optional.empty();
         }
         Instant previous = policy.slotAt(slot.minusMillis(1));
-        if (!listed(policy, previous) && catalog.backupBegun(policy.account(),
-                policy.region(), policy.table(), backupIdOf(previous))) {
+        if (!listed(policy, previous)
+                && catalog.backupBegun(policy.account(), policy.region(), policy.table(), backupIdOf(previous))) {
             return Optional.of(previous);
         }
         return Optional.of(slot);
     }
 
     private boolean listed(ProtectionSet policy, Instant slot) {
-        return catalog.findBackup(policy.account(), policy.region(), policy.table(), backupIdOf(slot)).isPresent();
+        return catalog.findBackup(policy.account(), policy.region(), policy.table(), backupIdOf(slot))
+                .isPresent();
     }
 }

@@ -11,10 +11,10 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.ContinuousBackupsDescription;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.Tag;
-import software.amazon.awssdk.services.dynamodb.model.ContinuousBackupsDescription;
 import software.amazon.awssdk.services.dynamodb.model.TimeToLiveDescription;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -38,7 +38,7 @@ public final class BackupTaker {
     private final AtomicLong read = new AtomicLong();
     private final SegmentScan scan;
     private SegmentRunner segments;
-    private LongConsumer progress = n -> { };
+    private LongConsumer progress = n -> {};
 
     public BackupTaker(DynamoDbClient dynamo, S3Client s3, VaultLayout layout) {
         this.dynamo = dynamo;
@@ -68,18 +68,34 @@ public final class BackupTaker {
     public Backup take(String account, String region, String table, Settings settings) {
         Instant takenAt = settings.takenAt() != null ? settings.takenAt() : Instant.now();
         String backupId = settings.backupId() != null ? settings.backupId() : newBackupId(takenAt);
-        TableDescription description = dynamo.describeTable(b -> b.tableName(table)).table();
-        List<Tag> tags = dynamo.listTagsOfResource(b -> b.resourceArn(description.tableArn())).tags();
-        TimeToLiveDescription ttl = dynamo.describeTimeToLive(b -> b.tableName(table)).timeToLiveDescription();
+        TableDescription description =
+                dynamo.describeTable(b -> b.tableName(table)).table();
+        List<Tag> tags = dynamo.listTagsOfResource(b -> b.resourceArn(description.tableArn()))
+                .tags();
+        TimeToLiveDescription ttl =
+                dynamo.describeTimeToLive(b -> b.tableName(table)).timeToLiveDescription();
         ContinuousBackupsDescription continuous = continuousBackups(table);
         // a backup taken again stands for its first attempt's start: its files hold items read from then on
-        takenAt = earliestBegun(new SegmentScan.Job(account, region, table, backupId, settings.scanSegments(),
-                settings.itemsPerFile(), settings.pageLimit(), takenAt));
-        var job = new SegmentScan.Job(account, region, table, backupId, settings.scanSegments(),
-                settings.itemsPerFile(), settings.pageLimit(), takenAt);
+        takenAt = earliestBegun(new SegmentScan.Job(
+                account,
+                region,
+                table,
+                backupId,
+                settings.scanSegments(),
+                settings.itemsPerFile(),
+                settings.pageLimit(),
+                takenAt));
+        var job = new SegmentScan.Job(
+                account,
+                region,
+                table,
+                backupId,
+                settings.scanSegments(),
+                settings.itemsPerFile(),
+                settings.pageLimit(),
+                takenAt);
         try {
-            segments.scanAll(job, description, settings.readUnitsPerSecond(),
-                    n -> progress.accept(read.addAndGet(n)));
+            segments.scanAll(job, description, settings.readUnitsPerSecond(), n -> progress.accept(read.addAndGet(n)));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("backup of " + table + " was interrupted", e);
@@ -89,16 +105,16 @@ public final class BackupTaker {
         for (int segment = 0; segment < settings.scanSegments(); segment++) {
             ScanCheckpoint done = scan.checkpoint(job, segment);
             if (done == null || !done.done()) {
-                throw new IllegalStateException("backup " + backupId + " of " + table + ": segment " + segment
-                        + " of " + settings.scanSegments() + " is not scanned to its end");
+                throw new IllegalStateException("backup " + backupId + " of " + table + ": segment " + segment + " of "
+                        + settings.scanSegments() + " is not scanned to its end");
             }
             writer.adopt(done.uploaded());
         }
         // writes made during the Scan may be in it or not: only from its end is the backup exact, unless it
         // is said to stand for a quiet table's past (a fixture's history)
         Instant scanned = settings.history() ? null : Instant.now();
-        Backup backup = writer.finish(description, tags, ttl, continuous, takenAt, takenAt.plus(settings.retention()),
-                scanned);
+        Backup backup =
+                writer.finish(description, tags, ttl, continuous, takenAt, takenAt.plus(settings.retention()), scanned);
         scan.deleteCheckpoints(job);
         return backup;
     }
@@ -120,7 +136,8 @@ public final class BackupTaker {
         try {
             return dynamo.describeContinuousBackups(b -> b.tableName(table)).continuousBackupsDescription();
         } catch (DynamoDbException e) {
-            String code = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
+            String code =
+                    e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
             if (code != null && code.endsWith("UnknownOperationException")) {
                 return null;
             }
@@ -142,8 +159,15 @@ public final class BackupTaker {
      * @param readUnitsPerSecond the read budget the segments share (0: unpaced)
      * @param pageLimit          items per Scan page at most (a paced Scan takes pages of a twentieth of its budget)
      */
-    public record Settings(int itemsPerFile, int scanSegments, Duration retention, String backupId, Instant takenAt,
-                           double readUnitsPerSecond, int pageLimit, boolean history) {
+    public record Settings(
+            int itemsPerFile,
+            int scanSegments,
+            Duration retention,
+            String backupId,
+            Instant takenAt,
+            double readUnitsPerSecond,
+            int pageLimit,
+            boolean history) {
         public static Settings defaults() {
             return new Settings(10_000, 4, Duration.ofDays(35), null, null, 0, 1_000, false);
         }
@@ -153,7 +177,8 @@ public final class BackupTaker {
          * write since (a fixture, the demo's history), which a Scan of a live table never is.
          */
         public Settings asOf(Instant t) {
-            return new Settings(itemsPerFile, scanSegments, retention, backupId, t, readUnitsPerSecond, pageLimit, true);
+            return new Settings(
+                    itemsPerFile, scanSegments, retention, backupId, t, readUnitsPerSecond, pageLimit, true);
         }
 
         public Settings withItemsPerFile(int n) {
@@ -161,15 +186,18 @@ public final class BackupTaker {
         }
 
         public Settings withRetention(Duration d) {
-            return new Settings(itemsPerFile, scanSegments, d, backupId, takenAt, readUnitsPerSecond, pageLimit, history);
+            return new Settings(
+                    itemsPerFile, scanSegments, d, backupId, takenAt, readUnitsPerSecond, pageLimit, history);
         }
 
         public Settings withTakenAt(Instant t) {
-            return new Settings(itemsPerFile, scanSegments, retention, backupId, t, readUnitsPerSecond, pageLimit, history);
+            return new Settings(
+                    itemsPerFile, scanSegments, retention, backupId, t, readUnitsPerSecond, pageLimit, history);
         }
 
         public Settings withBackupId(String id) {
-            return new Settings(itemsPerFile, scanSegments, retention, id, takenAt, readUnitsPerSecond, pageLimit, history);
+            return new Settings(
+                    itemsPerFile, scanSegments, retention, id, takenAt, readUnitsPerSecond, pageLimit, history);
         }
 
         public Settings withScanSegments(int n) {

@@ -20,8 +20,9 @@ final class LocalSegments implements SegmentRunner {
     }
 
     @Override
-    public void scanAll(SegmentScan.Job job, TableDescription description, double readUnitsPerSecond,
-                        LongConsumer itemsRead) throws InterruptedException {
+    public void scanAll(
+            SegmentScan.Job job, TableDescription description, double readUnitsPerSecond, LongConsumer itemsRead)
+            throws InterruptedException {
         ExecutorService pool = Executors.newFixedThreadPool(job.segments(), DaemonThreads.named("scan-" + job.table()));
         var pacer = new Pacer();
         try {
@@ -34,8 +35,8 @@ final class LocalSegments implements SegmentRunner {
                 f.get();
             }
         } catch (ExecutionException e) {
-            throw new IllegalStateException("backup of " + job.table() + " failed: " + e.getCause().getMessage(),
-                    e.getCause());
+            throw new IllegalStateException(
+                    "backup of " + job.table() + " failed: " + e.getCause().getMessage(), e.getCause());
         } finally {
             pool.shutdownNow();
         }

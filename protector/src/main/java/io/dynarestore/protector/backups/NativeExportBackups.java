@@ -26,8 +26,7 @@ import software.amazon.awssdk.services.dynamodb.model.TimeToLiveDescription;
 public final class NativeExportBackups {
 
     /** A completed backup. */
-    public record Taken(BackupMetadata metadata, long itemCount) {
-    }
+    public record Taken(BackupMetadata metadata, long itemCount) {}
 
     private final VaultCatalog catalog;
     private final TableExports exports;
@@ -44,16 +43,31 @@ public final class NativeExportBackups {
     public Taken take(DynamoDbClient dynamo, ProtectionSet policy, String backupId, Instant at) {
         String table = policy.table();
         ContinuousBackupsDescription continuous = TableExports.recovery(dynamo, table);
-        Instant exportTime = exportTime(at, continuous.pointInTimeRecoveryDescription().earliestRestorableDateTime());
-        TableDescription description = dynamo.describeTable(b -> b.tableName(table)).table();
-        List<Tag> tags = dynamo.listTagsOfResource(b -> b.resourceArn(description.tableArn())).tags();
-        TimeToLiveDescription ttl = dynamo.describeTimeToLive(b -> b.tableName(table)).timeToLiveDescription();
+        Instant exportTime =
+                exportTime(at, continuous.pointInTimeRecoveryDescription().earliestRestorableDateTime());
+        TableDescription description =
+                dynamo.describeTable(b -> b.tableName(table)).table();
+        List<Tag> tags = dynamo.listTagsOfResource(b -> b.resourceArn(description.tableArn()))
+                .tags();
+        TimeToLiveDescription ttl =
+                dynamo.describeTimeToLive(b -> b.tableName(table)).timeToLiveDescription();
         VaultLayout layout = catalog.layout();
         String folder = layout.backupPrefix(policy.account(), policy.region(), table, backupId);
-        TableExports.Completed done = exports.run(dynamo, request(description.tableArn(), exportTime, backupId,
-                layout.bucket(), folder));
-        BackupMetadata metadata = BackupMetadata.of(backupId, exportTime, exportTime.plus(policy.backupRetention()),
-                policy.account(), policy.region(), description, tags, ttl, continuous, null, null).at(done.location());
+        TableExports.Completed done =
+                exports.run(dynamo, request(description.tableArn(), exportTime, backupId, layout.bucket(), folder));
+        BackupMetadata metadata = BackupMetadata.of(
+                        backupId,
+                        exportTime,
+                        exportTime.plus(policy.backupRetention()),
+                        policy.account(),
+                        policy.region(),
+                        description,
+                        tags,
+                        ttl,
+                        continuous,
+                        null,
+                        null)
+                .at(done.location());
         catalog.put(folder + VaultLayout.BACKUP_JSON, metadata);
         return new Taken(metadata, done.itemCount());
     }
@@ -80,11 +94,16 @@ public final class NativeExportBackups {
     }
 
     /** The export of backup {@code backupId} into {@code folder} (the backup's own, ending in '/') of the vault. */
-    public static ExportTableToPointInTimeRequest request(String tableArn, Instant exportTime, String backupId,
-                                                          String bucket, String folder) {
-        return ExportTableToPointInTimeRequest.builder().tableArn(tableArn).exportTime(exportTime)
+    public static ExportTableToPointInTimeRequest request(
+            String tableArn, Instant exportTime, String backupId, String bucket, String folder) {
+        return ExportTableToPointInTimeRequest.builder()
+                .tableArn(tableArn)
+                .exportTime(exportTime)
                 .clientToken(TableExports.clientToken(tableArn + "/backup/" + backupId))
-                .s3Bucket(bucket).s3Prefix(folder.substring(0, folder.length() - 1))
-                .exportFormat(ExportFormat.DYNAMODB_JSON).exportType(ExportType.FULL_EXPORT).build();
+                .s3Bucket(bucket)
+                .s3Prefix(folder.substring(0, folder.length() - 1))
+                .exportFormat(ExportFormat.DYNAMODB_JSON)
+                .exportType(ExportType.FULL_EXPORT)
+                .build();
     }
 }

@@ -59,6 +59,5 @@ final class PartitionSegments<S> {
         committed = Math.max(committed, at);
     }
 
-    private record Running<S>(String key, S segment) {
-    }
+    private record Running<S>(String key, S segment) {}
 }

@@ -21,6 +21,7 @@ public final class ScanBackups {
 
     /** What an on-demand table is assumed to serve: DynamoDB's default maximum for a new one. */
     public static final long ON_DEMAND_READ_UNITS = 4_000;
+
     static final int DEFAULT_READ_SHARE = 25;
 
     private final S3Client s3;
@@ -36,8 +37,8 @@ public final class ScanBackups {
     }
 
     /** A backup's segments scanned by {@code shared} (the replicas over Kafka), or here where it is {@code null}. */
-    public ScanBackups(S3Client s3, VaultLayout layout, int itemsPerFile, int segments, int pageLimit,
-                       SegmentRunner shared) {
+    public ScanBackups(
+            S3Client s3, VaultLayout layout, int itemsPerFile, int segments, int pageLimit, SegmentRunner shared) {
         this.s3 = s3;
         this.layout = layout;
         this.itemsPerFile = itemsPerFile;
@@ -53,19 +54,31 @@ public final class ScanBackups {
      */
     public static double readBudget(TableDescription table, ProtectionSet policy, boolean capacityEnforced) {
         Integer share = policy.backups().readSharePercent();
-        boolean onDemand = !capacityEnforced || table.billingModeSummary() != null
-                && table.billingModeSummary().billingMode() == BillingMode.PAY_PER_REQUEST;
-        long units = table.provisionedThroughput() == null ? 0 : table.provisionedThroughput().readCapacityUnits();
+        boolean onDemand = !capacityEnforced
+                || table.billingModeSummary() != null
+                        && table.billingModeSummary().billingMode() == BillingMode.PAY_PER_REQUEST;
+        long units = table.provisionedThroughput() == null
+                ? 0
+                : table.provisionedThroughput().readCapacityUnits();
         long capacity = onDemand || units <= 0 ? ON_DEMAND_READ_UNITS : units;
         return capacity * (share == null ? DEFAULT_READ_SHARE : share) / 100.0;
     }
 
     /** Takes the backup; {@code progress} hears the items read so far, after every page. */
-    public Backup take(DynamoDbClient dynamo, boolean capacityEnforced, ProtectionSet policy, String backupId,
-                       Instant startedAt, LongConsumer progress) {
-        TableDescription table = dynamo.describeTable(b -> b.tableName(policy.table())).table();
-        var settings = BackupTaker.Settings.defaults().withItemsPerFile(itemsPerFile).withScanSegments(segments)
-                .withRetention(policy.backupRetention()).withBackupId(backupId)
+    public Backup take(
+            DynamoDbClient dynamo,
+            boolean capacityEnforced,
+            ProtectionSet policy,
+            String backupId,
+            Instant startedAt,
+            LongConsumer progress) {
+        TableDescription table =
+                dynamo.describeTable(b -> b.tableName(policy.table())).table();
+        var settings = BackupTaker.Settings.defaults()
+                .withItemsPerFile(itemsPerFile)
+                .withScanSegments(segments)
+                .withRetention(policy.backupRetention())
+                .withBackupId(backupId)
                 .withTakenAt(Instant.ofEpochSecond(startedAt.getEpochSecond()))
                 .withReadBudget(readBudget(table, policy, capacityEnforced), pageLimit);
         var taker = new BackupTaker(dynamo, s3, layout).onProgress(progress);

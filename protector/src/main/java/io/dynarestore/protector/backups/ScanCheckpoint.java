@@ -1,7 +1,11 @@
 package io.dynarestore.protector.backups;
 
+import io.dynarestore.contracts.Json;
 import io.dynarestore.core.vault.BackupWriter;
 import io.dynarestore.core.vault.VaultLayout;
+import java.time.Instant;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 
 /**
  * How far one segment of a backup's Scan has got, durably: the key of the last item in its last
@@ -18,24 +22,30 @@ import io.dynarestore.core.vault.VaultLayout;
  * @param takenAt  when the backup's first attempt began its Scan: what a backup taken again stands for,
  *                 since its files hold items read from then on ({@code null} in checkpoints written before it)
  */
-public record ScanCheckpoint(int segment, int segments, String lastKey, BackupWriter.Uploaded uploaded,
-                             boolean done, java.time.Instant takenAt) {
+public record ScanCheckpoint(
+        int segment, int segments, String lastKey, BackupWriter.Uploaded uploaded, boolean done, Instant takenAt) {
 
     /** The checkpoint of {@code segment} of {@code job}, or {@code null} where it has none. */
-    public static ScanCheckpoint read(software.amazon.awssdk.services.s3.S3Client s3, VaultLayout layout,
-                                      SegmentScan.Job job, int segment) {
+    public static ScanCheckpoint read(S3Client s3, VaultLayout layout, SegmentScan.Job job, int segment) {
         String key = key(layout, job.account(), job.region(), job.table(), job.backupId(), segment, job.segments());
         try {
-            byte[] body = s3.getObjectAsBytes(b -> b.bucket(layout.bucket()).key(key)).asByteArray();
-            return io.dynarestore.contracts.Json.mapper().readValue(body, ScanCheckpoint.class);
-        } catch (software.amazon.awssdk.services.s3.model.NoSuchKeyException e) {
+            byte[] body =
+                    s3.getObjectAsBytes(b -> b.bucket(layout.bucket()).key(key)).asByteArray();
+            return Json.mapper().readValue(body, ScanCheckpoint.class);
+        } catch (NoSuchKeyException e) {
             return null;
         }
     }
 
     /** The checkpoint's key under the backup's folder. */
-    public static String key(VaultLayout layout, String account, String region, String table, String backupId,
-                      int segment, int segments) {
+    public static String key(
+            VaultLayout layout,
+            String account,
+            String region,
+            String table,
+            String backupId,
+            int segment,
+            int segments) {
         return layout.backupPrefix(account, region, table, backupId) + "_scan/segment-" + segment + "-of-" + segments
                 + ".json";
     }

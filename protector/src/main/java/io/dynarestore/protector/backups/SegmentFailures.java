@@ -24,14 +24,16 @@ final class SegmentFailures {
     }
 
     void record(SegmentScan.Job job, int segment, String reason) {
-        s3.putObject(b -> b.bucket(layout.bucket()).key(key(job, segment)).contentType("text/plain"),
+        s3.putObject(
+                b -> b.bucket(layout.bucket()).key(key(job, segment)).contentType("text/plain"),
                 RequestBody.fromString(reason, StandardCharsets.UTF_8));
     }
 
     Optional<String> of(SegmentScan.Job job, int segment) {
         try {
-            return Optional.of(s3.getObjectAsBytes(b -> b.bucket(layout.bucket()).key(key(job, segment)))
-                    .asUtf8String());
+            return Optional.of(
+                    s3.getObjectAsBytes(b -> b.bucket(layout.bucket()).key(key(job, segment)))
+                            .asUtf8String());
         } catch (NoSuchKeyException e) {
             return Optional.empty();
         }
@@ -43,8 +45,8 @@ final class SegmentFailures {
 
     /** Where the failure of {@code segment} is recorded. */
     String key(SegmentScan.Job job, int segment) {
-        String checkpoint = ScanCheckpoint.key(layout, job.account(), job.region(), job.table(), job.backupId(),
-                segment, job.segments());
+        String checkpoint = ScanCheckpoint.key(
+                layout, job.account(), job.region(), job.table(), job.backupId(), segment, job.segments());
         return checkpoint.substring(0, checkpoint.length() - ".json".length()) + ".failed";
     }
 }

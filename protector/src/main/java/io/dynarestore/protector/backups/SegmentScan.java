@@ -6,6 +6,7 @@ import io.dynarestore.core.codec.ItemSize;
 import io.dynarestore.core.retry.Pacer;
 import io.dynarestore.core.vault.BackupWriter;
 import io.dynarestore.core.vault.VaultLayout;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,9 +51,15 @@ public final class SegmentScan {
      * @param pageLimit    items per Scan page at most
      * @param takenAt      what the backup stands for: when its first attempt began to scan
      */
-    public record Job(String account, String region, String table, String backupId, int segments, int itemsPerFile,
-                      int pageLimit, java.time.Instant takenAt) {
-    }
+    public record Job(
+            String account,
+            String region,
+            String table,
+            String backupId,
+            int segments,
+            int itemsPerFile,
+            int pageLimit,
+            Instant takenAt) {}
 
     /**
      * Scans {@code segment} of {@code job} (or goes on from its checkpoint) and returns what its files hold.
@@ -60,17 +67,25 @@ public final class SegmentScan {
      * that share one budget. {@code itemsRead} hears how many more items the segment holds, page by page
      * (what a resumed segment held already first).
      */
-    public BackupWriter.Uploaded scan(Job job, TableDescription description, int segment, Pacer pacer,
-                                      double unitsPerSecond, LongConsumer itemsRead) throws InterruptedException {
+    public BackupWriter.Uploaded scan(
+            Job job,
+            TableDescription description,
+            int segment,
+            Pacer pacer,
+            double unitsPerSecond,
+            LongConsumer itemsRead)
+            throws InterruptedException {
         ScanCheckpoint resumed = checkpoint(job, segment);
         BackupWriter.Uploaded earlier = resumed == null ? BackupWriter.Uploaded.NOTHING : resumed.uploaded();
         itemsRead.accept(earlier.items());
         if (resumed != null && resumed.done()) {
             return earlier;
         }
-        List<String> keyNames = description.keySchema().stream().map(k -> k.attributeName()).toList();
-        var writer = new BackupWriter(s3, layout, job.account(), job.region(), job.table(), job.backupId(),
-                job.itemsPerFile()).countingIndexesOf(description);
+        List<String> keyNames =
+                description.keySchema().stream().map(k -> k.attributeName()).toList();
+        var writer = new BackupWriter(
+                        s3, layout, job.account(), job.region(), job.table(), job.backupId(), job.itemsPerFile())
+                .countingIndexesOf(description);
         boolean paced = unitsPerSecond > 0;
         // pages small against the budget (a twentieth of a second's worth), so that no second runs far over
         double unitsPerPage = Math.max(1, unitsPerSecond / 20);
@@ -82,22 +97,36 @@ public final class SegmentScan {
         try {
             do {
                 long average = itemsScanned > 0 ? Math.max(1, bytesScanned / itemsScanned) : averageItemBytes;
-                int limit = paced ? (int) Math.max(1, Math.min(job.pageLimit(), unitsPerPage * 4_096 / average))
+                int limit = paced
+                        ? (int) Math.max(1, Math.min(job.pageLimit(), unitsPerPage * 4_096 / average))
                         : job.pageLimit();
                 long estimate = Math.max(1, (limit * average + 4_095) / 4_096);
                 if (paced) {
                     // reserve what the page will likely cost before reading it
                     pause(pacer.reserve(estimate, unitsPerSecond, System.nanoTime()));
                 }
-                var request = ScanRequest.builder().tableName(job.table()).segment(segment)
-                        .totalSegments(job.segments()).consistentRead(true).exclusiveStartKey(start).limit(limit).build();
+                var request = ScanRequest.builder()
+                        .tableName(job.table())
+                        .segment(segment)
+                        .totalSegments(job.segments())
+                        .consistentRead(true)
+                        .exclusiveStartKey(start)
+                        .limit(limit)
+                        .build();
                 ScanResponse page = dynamo.scan(request);
                 long bytes = 0;
                 for (Map<String, AttributeValue> item : page.items()) {
                     if (part.write(item)) {
                         // a data file is uploaded and ends with this item: a Scan resumed after it misses nothing
-                        save(job, new ScanCheckpoint(segment, job.segments(), keyOf(item, keyNames),
-                                plus(earlier, part.uploaded()), false, job.takenAt()));
+                        save(
+                                job,
+                                new ScanCheckpoint(
+                                        segment,
+                                        job.segments(),
+                                        keyOf(item, keyNames),
+                                        plus(earlier, part.uploaded()),
+                                        false,
+                                        job.takenAt()));
                     }
                     bytes += ItemSize.of(item);
                 }
@@ -109,7 +138,9 @@ public final class SegmentScan {
                 if (paced && units > estimate) {
                     pause(pacer.reserve(units - estimate, unitsPerSecond, System.nanoTime()));
                 }
-                start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+                start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty()
+                        ? page.lastEvaluatedKey()
+                        : null;
             } while (start != null);
             part.close();
         } catch (RuntimeException | InterruptedException e) {
@@ -129,16 +160,23 @@ public final class SegmentScan {
     /** Deletes the segments' checkpoints: once the backup is listed, nothing resumes it. */
     public void deleteCheckpoints(Job job) {
         for (int segment = 0; segment < job.segments(); segment++) {
-            String key = ScanCheckpoint.key(layout, job.account(), job.region(), job.table(), job.backupId(), segment,
-                    job.segments());
+            String key = ScanCheckpoint.key(
+                    layout, job.account(), job.region(), job.table(), job.backupId(), segment, job.segments());
             s3.deleteObject(b -> b.bucket(layout.bucket()).key(key));
         }
     }
 
     private void save(Job job, ScanCheckpoint checkpoint) {
-        String key = ScanCheckpoint.key(layout, job.account(), job.region(), job.table(), job.backupId(),
-                checkpoint.segment(), checkpoint.segments());
-        s3.putObject(b -> b.bucket(layout.bucket()).key(key).contentType("application/json"),
+        String key = ScanCheckpoint.key(
+                layout,
+                job.account(),
+                job.region(),
+                job.table(),
+                job.backupId(),
+                checkpoint.segment(),
+                checkpoint.segments());
+        s3.putObject(
+                b -> b.bucket(layout.bucket()).key(key).contentType("application/json"),
                 RequestBody.fromBytes(Json.toBytes(checkpoint)));
     }
 
@@ -153,8 +191,8 @@ public final class SegmentScan {
         files.addAll(b.files());
         var units = new TreeMap<>(a.indexUnits());
         b.indexUnits().forEach((index, u) -> units.merge(index, u, Long::sum));
-        return new BackupWriter.Uploaded(files, a.items() + b.items(), a.bytes() + b.bytes(),
-                a.writeUnits() + b.writeUnits(), units);
+        return new BackupWriter.Uploaded(
+                files, a.items() + b.items(), a.bytes() + b.bytes(), a.writeUnits() + b.writeUnits(), units);
     }
 
     private static void pause(long nanos) throws InterruptedException {

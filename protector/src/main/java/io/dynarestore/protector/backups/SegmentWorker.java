@@ -2,17 +2,17 @@ package io.dynarestore.protector.backups;
 
 import io.dynarestore.contracts.Json;
 import io.dynarestore.contracts.Topic;
+import io.dynarestore.contracts.protection.ProtectionRejectionCode;
 import io.dynarestore.contracts.protection.ScanSegmentRequested;
 import io.dynarestore.contracts.protection.ScanWork;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.ConsumerThread;
 import io.dynarestore.core.kafka.EventPublisher;
-import io.dynarestore.contracts.protection.ProtectionRejectionCode;
-import io.dynarestore.protector.rejections.Rejections;
 import io.dynarestore.core.retry.Pacer;
 import io.dynarestore.core.threads.DaemonThreads;
 import io.dynarestore.core.vault.VaultLayout;
+import io.dynarestore.protector.rejections.Rejections;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
@@ -22,6 +22,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -35,11 +36,13 @@ import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.RetriableCommitFailedException;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.exception.AbortedException;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 
 /**
  * Scans the SCAN-backup segments this replica is assigned on {@code restore.protection.scans}
@@ -68,8 +71,15 @@ public final class SegmentWorker implements AutoCloseable {
     private final Map<TopicPartition, PartitionSegments<Segment>> running = new HashMap<>();
     private volatile Set<Integer> assigned = Set.of();
 
-    public SegmentWorker(AwsClients aws, VaultLayout layout, EventPublisher publisher, int workers, String group,
-                         Map<String, Object> consumerConfig, ConsumerHealth health, MeterRegistry registry) {
+    public SegmentWorker(
+            AwsClients aws,
+            VaultLayout layout,
+            EventPublisher publisher,
+            int workers,
+            String group,
+            Map<String, Object> consumerConfig,
+            ConsumerHealth health,
+            MeterRegistry registry) {
         this.aws = aws;
         this.layout = layout;
         this.rejections = new Rejections(publisher);
@@ -80,15 +90,15 @@ public final class SegmentWorker implements AutoCloseable {
         var config = new HashMap<>(consumerConfig);
         config.put(ConsumerConfig.GROUP_ID_CONFIG, group + "-scans");
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1); // a record is hours of work: take one when a worker is free
+        config.put(
+                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1); // a record is hours of work: take one when a worker is free
         // a replica that joins or leaves moves only the partitions it must: the others' scans go on
         config.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
         this.thread = new ConsumerThread("protector-scans", config, health, this::loop);
     }
 
     /** A segment scanning here; {@code ended} once its thread has left it (a cancelled future may still run). */
-    private record Segment(String key, Future<?> future, CountDownLatch ended) {
-    }
+    private record Segment(String key, Future<?> future, CountDownLatch ended) {}
 
     public void start() {
         thread.start();
@@ -105,7 +115,7 @@ public final class SegmentWorker implements AutoCloseable {
     }
 
     private static Set<Integer> partitionsOf(KafkaConsumer<String, byte[]> consumer) {
-        var partitions = new java.util.TreeSet<Integer>();
+        var partitions = new TreeSet<Integer>();
         consumer.assignment().forEach(tp -> partitions.add(tp.partition()));
         return Set.copyOf(partitions);
     }
@@ -196,8 +206,11 @@ public final class SegmentWorker implements AutoCloseable {
                 throw new IllegalArgumentException(problem);
             }
         } catch (RuntimeException e) {
-            rejections.reject(record, ProtectionRejectionCode.INVALID_SCAN_SEGMENT, "not a valid ScanSegmentRequested: "
-                    + e.getMessage() + "; fix the producer (only protector replicas write this topic)");
+            rejections.reject(
+                    record,
+                    ProtectionRejectionCode.INVALID_SCAN_SEGMENT,
+                    "not a valid ScanSegmentRequested: " + e.getMessage()
+                            + "; fix the producer (only protector replicas write this topic)");
             r.passed(record.offset());
             return;
         }
@@ -234,10 +247,16 @@ public final class SegmentWorker implements AutoCloseable {
     }
 
     private void scan(ScanSegmentRequested r) throws InterruptedException {
-        var job = new SegmentScan.Job(r.account(), r.region(), r.table(), r.backupId(), r.segments(), r.itemsPerFile(),
-                r.pageLimit(), r.takenAt());
-        String listed = layout.backupPrefix(r.account(), r.region(), r.table(), r.backupId())
-                + VaultLayout.BACKUP_JSON;
+        var job = new SegmentScan.Job(
+                r.account(),
+                r.region(),
+                r.table(),
+                r.backupId(),
+                r.segments(),
+                r.itemsPerFile(),
+                r.pageLimit(),
+                r.takenAt());
+        String listed = layout.backupPrefix(r.account(), r.region(), r.table(), r.backupId()) + VaultLayout.BACKUP_JSON;
         try {
             if (exists(listed)) {
                 log.info("segment {}: backup {} is listed already, nothing to scan", r.subject(), r.backupId());
@@ -245,14 +264,14 @@ public final class SegmentWorker implements AutoCloseable {
             }
             var dynamo = aws.dynamo(r.account(), r.region());
             var description = dynamo.describeTable(b -> b.tableName(r.table())).table();
-            new SegmentScan(dynamo, aws.s3(), layout).scan(job, description, r.segment(), new Pacer(),
-                    r.readUnitsPerSecond(), n -> { });
+            new SegmentScan(dynamo, aws.s3(), layout)
+                    .scan(job, description, r.segment(), new Pacer(), r.readUnitsPerSecond(), n -> {});
             scanned.increment();
         } catch (InterruptedException e) {
             throw e; // taken away or stopping: the next assignee goes on from the checkpoint
         } catch (RuntimeException e) {
             if (Thread.currentThread().isInterrupted()
-                    || e instanceof software.amazon.awssdk.core.exception.AbortedException
+                    || e instanceof AbortedException
                     || e.getCause() instanceof InterruptedException) {
                 return; // an SDK call cut short by the stop; nothing is recorded, the next assignee goes on
             }
@@ -265,7 +284,7 @@ public final class SegmentWorker implements AutoCloseable {
         try {
             aws.s3().headObject(b -> b.bucket(layout.bucket()).key(key));
             return true;
-        } catch (software.amazon.awssdk.services.s3.model.NoSuchKeyException e) {
+        } catch (NoSuchKeyException e) {
             return false;
         }
     }

@@ -30,8 +30,8 @@ public final class SharedSegments implements SegmentRunner {
     private final Duration pollEvery;
     private final Duration stall;
 
-    public SharedSegments(EventPublisher publisher, S3Client s3, VaultLayout layout, Duration pollEvery,
-                          Duration stall) {
+    public SharedSegments(
+            EventPublisher publisher, S3Client s3, VaultLayout layout, Duration pollEvery, Duration stall) {
         this.publisher = publisher;
         this.s3 = s3;
         this.layout = layout;
@@ -51,13 +51,23 @@ public final class SharedSegments implements SegmentRunner {
     }
 
     @Override
-    public void scanAll(SegmentScan.Job job, TableDescription description, double readUnitsPerSecond,
-                        LongConsumer itemsRead) throws InterruptedException {
+    public void scanAll(
+            SegmentScan.Job job, TableDescription description, double readUnitsPerSecond, LongConsumer itemsRead)
+            throws InterruptedException {
         int n = job.segments();
         for (int segment = 0; segment < n; segment++) {
             failures.clear(job, segment);
-            var request = ScanSegmentRequested.of(job.account(), job.region(), job.table(), job.backupId(), segment,
-                    n, job.itemsPerFile(), job.pageLimit(), readUnitsPerSecond / n, job.takenAt());
+            var request = ScanSegmentRequested.of(
+                    job.account(),
+                    job.region(),
+                    job.table(),
+                    job.backupId(),
+                    segment,
+                    n,
+                    job.itemsPerFile(),
+                    job.pageLimit(),
+                    readUnitsPerSecond / n,
+                    job.takenAt());
             EventPublisher.await(publisher.send(Topic.PROTECTION_SCANS, request.subject(), request));
         }
         long[] items = new long[n];
@@ -74,11 +84,11 @@ public final class SharedSegments implements SegmentRunner {
                     continue;
                 }
                 if (objects.containsKey(failures.key(job, segment))) {
-                    throw new IllegalStateException("segment " + segment + " of " + n + " of backup "
-                            + job.backupId() + " failed: " + failures.of(job, segment).orElse("(reason gone)"));
+                    throw new IllegalStateException("segment " + segment + " of " + n + " of backup " + job.backupId()
+                            + " failed: " + failures.of(job, segment).orElse("(reason gone)"));
                 }
-                String etag = objects.get(ScanCheckpoint.key(layout, job.account(), job.region(), job.table(),
-                        job.backupId(), segment, n));
+                String etag = objects.get(ScanCheckpoint.key(
+                        layout, job.account(), job.region(), job.table(), job.backupId(), segment, n));
                 if (etag == null || etag.equals(seen[segment])) {
                     continue;
                 }

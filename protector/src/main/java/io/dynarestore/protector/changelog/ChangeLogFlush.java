@@ -45,9 +45,20 @@ final class ChangeLogFlush {
      * @param finished         the shards read to their end with no write left after {@code to}
      * @param group            the shard group captured, or null: every shard
      */
-    ChangeLogFlush(S3Client s3, VaultLayout layout, String account, String region, String table, String streamArn,
-                   Instant from, Instant to, List<CapturedWrite> writes, Map<String, String> flushedSequences,
-                   List<String> finished, int linesPerFile, ShardGroup group) {
+    ChangeLogFlush(
+            S3Client s3,
+            VaultLayout layout,
+            String account,
+            String region,
+            String table,
+            String streamArn,
+            Instant from,
+            Instant to,
+            List<CapturedWrite> writes,
+            Map<String, String> flushedSequences,
+            List<String> finished,
+            int linesPerFile,
+            ShardGroup group) {
         this.s3 = s3;
         this.layout = layout;
         this.account = account;
@@ -64,8 +75,7 @@ final class ChangeLogFlush {
     }
 
     /** What a flush put into the vault, and each shard's position after it. */
-    record Written(ExportMetadata export, long records, Map<String, String> sequences) {
-    }
+    record Written(ExportMetadata export, long records, Map<String, String> sequences) {}
 
     Written write() {
         var sequences = new HashMap<>(flushedSequences);
@@ -81,7 +91,8 @@ final class ChangeLogFlush {
         String exportId = StreamCapture.exportPrefix(group) + BackupIds.stamp(from);
         // a change log is written all day and read rarely: gzip's fastest level, a tenth larger, a third of the CPU
         var writer = new IncrementalExportWriter(s3, layout, account, region, table, exportId, from, to, linesPerFile)
-                .compressionLevel(Deflater.BEST_SPEED).shardGroup(group);
+                .compressionLevel(Deflater.BEST_SPEED)
+                .shardGroup(group);
         long second = Long.MIN_VALUE;
         int ordinal = 0;
         try (var part = writer.openPart()) {
@@ -92,8 +103,10 @@ final class ChangeLogFlush {
             }
         }
         var checkpoint = new CaptureCheckpoint(streamArn, to, sequences, finished);
-        s3.putObject(b -> b.bucket(layout.bucket()).key(layout.exportPrefix(account, region, table, exportId)
-                        + CaptureCheckpoint.FILE).contentType("application/json"),
+        s3.putObject(
+                b -> b.bucket(layout.bucket())
+                        .key(layout.exportPrefix(account, region, table, exportId) + CaptureCheckpoint.FILE)
+                        .contentType("application/json"),
                 RequestBody.fromBytes(Json.toBytes(checkpoint)));
         return new Written(writer.finish(), writes.size(), Map.copyOf(sequences));
     }

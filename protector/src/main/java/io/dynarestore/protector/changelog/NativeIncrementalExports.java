@@ -32,8 +32,7 @@ public final class NativeIncrementalExports {
     public static final String PREFIX = "native-";
 
     /** [{@code from}, {@code to}): one export's window. */
-    public record Window(Instant from, Instant to) {
-    }
+    public record Window(Instant from, Instant to) {}
 
     /**
      * What one step did: the export it recorded, the gap it had to leave before it, or that no
@@ -56,12 +55,14 @@ public final class NativeIncrementalExports {
      * times of the table's backups and the recovery window [{@code earliest}, {@code latest}];
      * empty while its end is not yet inside the recovery window or no backup can start it.
      */
-    public static Optional<Window> next(Instant chainEnd, List<Instant> backups, Instant earliest, Instant latest,
-                                        Duration period) {
+    public static Optional<Window> next(
+            Instant chainEnd, List<Instant> backups, Instant earliest, Instant latest, Duration period) {
         Instant from = chainEnd;
         if (from == null || from.isBefore(earliest)) {
-            from = backups.stream().filter(t -> !t.isBefore(earliest) && (chainEnd == null || t.isAfter(chainEnd)))
-                    .min(Instant::compareTo).orElse(null);
+            from = backups.stream()
+                    .filter(t -> !t.isBefore(earliest) && (chainEnd == null || t.isAfter(chainEnd)))
+                    .min(Instant::compareTo)
+                    .orElse(null);
         }
         if (from == null) {
             return Optional.empty();
@@ -76,18 +77,27 @@ public final class NativeIncrementalExports {
         String region = policy.region();
         String table = policy.table();
         List<ExportMetadata> chain = catalog.listExports(account, region, table).stream()
-                .filter(e -> e.exportId().startsWith(PREFIX)).toList();
+                .filter(e -> e.exportId().startsWith(PREFIX))
+                .toList();
         Instant chainEnd = chain.isEmpty() ? null : chain.get(chain.size() - 1).to();
         Instant now = Instant.now();
-        List<Instant> backups = catalog.listBackups(account, region, table).stream().filter(b -> !b.expiredAt(now))
-                .map(BackupSummary::takenAt).toList();
-        PointInTimeRecoveryDescription pitr = TableExports.recovery(dynamo, table).pointInTimeRecoveryDescription();
-        Optional<Window> due = next(chainEnd, backups, pitr.earliestRestorableDateTime(),
-                pitr.latestRestorableDateTime(), policy.flushInterval());
+        List<Instant> backups = catalog.listBackups(account, region, table).stream()
+                .filter(b -> !b.expiredAt(now))
+                .map(BackupSummary::takenAt)
+                .toList();
+        PointInTimeRecoveryDescription pitr =
+                TableExports.recovery(dynamo, table).pointInTimeRecoveryDescription();
+        Optional<Window> due = next(
+                chainEnd,
+                backups,
+                pitr.earliestRestorableDateTime(),
+                pitr.latestRestorableDateTime(),
+                policy.flushInterval());
         if (due.isEmpty()) {
             boolean noBase = (chainEnd == null || chainEnd.isBefore(pitr.earliestRestorableDateTime()))
-                    && backups.stream().noneMatch(t -> !t.isBefore(pitr.earliestRestorableDateTime())
-                    && (chainEnd == null || t.isAfter(chainEnd)));
+                    && backups.stream()
+                            .noneMatch(t -> !t.isBefore(pitr.earliestRestorableDateTime())
+                                    && (chainEnd == null || t.isAfter(chainEnd)));
             return noBase ? new Outcome(null, null, true) : Outcome.NOTHING_DUE;
         }
         Window w = due.get();
@@ -96,21 +106,35 @@ public final class NativeIncrementalExports {
         String folder = layout.exportPrefix(account, region, table, exportId);
         String tableArn = dynamo.describeTable(b -> b.tableName(table)).table().tableArn();
         TableExports.Completed done = exports.run(dynamo, request(tableArn, w, exportId, layout.bucket(), folder));
-        var metadata = new ExportMetadata(ExportMetadata.FORMAT_VERSION, exportId, account, region, table, w.from(),
-                w.to(), true, done.itemCount(), done.location());
+        var metadata = new ExportMetadata(
+                ExportMetadata.FORMAT_VERSION,
+                exportId,
+                account,
+                region,
+                table,
+                w.from(),
+                w.to(),
+                true,
+                done.itemCount(),
+                done.location());
         catalog.put(folder + VaultLayout.EXPORT_JSON, metadata);
         Window gap = chainEnd != null && w.from().isAfter(chainEnd) ? new Window(chainEnd, w.from()) : null;
         return new Outcome(metadata, gap, false);
     }
 
     /** The export of window {@code w} as change-log export {@code exportId} into {@code folder} (ending in '/'). */
-    public static ExportTableToPointInTimeRequest request(String tableArn, Window w, String exportId, String bucket,
-                                                          String folder) {
-        return ExportTableToPointInTimeRequest.builder().tableArn(tableArn)
+    public static ExportTableToPointInTimeRequest request(
+            String tableArn, Window w, String exportId, String bucket, String folder) {
+        return ExportTableToPointInTimeRequest.builder()
+                .tableArn(tableArn)
                 .clientToken(TableExports.clientToken(tableArn + "/changelog/" + exportId))
-                .s3Bucket(bucket).s3Prefix(folder.substring(0, folder.length() - 1))
-                .exportFormat(ExportFormat.DYNAMODB_JSON).exportType(ExportType.INCREMENTAL_EXPORT)
-                .incrementalExportSpecification(s -> s.exportFromTime(w.from()).exportToTime(w.to())
-                        .exportViewType(ExportViewType.NEW_AND_OLD_IMAGES)).build();
+                .s3Bucket(bucket)
+                .s3Prefix(folder.substring(0, folder.length() - 1))
+                .exportFormat(ExportFormat.DYNAMODB_JSON)
+                .exportType(ExportType.INCREMENTAL_EXPORT)
+                .incrementalExportSpecification(s -> s.exportFromTime(w.from())
+                        .exportToTime(w.to())
+                        .exportViewType(ExportViewType.NEW_AND_OLD_IMAGES))
+                .build();
     }
 }

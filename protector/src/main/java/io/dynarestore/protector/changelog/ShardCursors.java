@@ -2,12 +2,8 @@ package io.dynarestore.protector.changelog;
 
 import io.dynarestore.core.aws.StreamRecordBodies;
 import io.dynarestore.core.aws.StreamRecordBodies.Body;
-import io.dynarestore.core.vault.ChangeBodies;
 import io.dynarestore.core.threads.DaemonThreads;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import io.dynarestore.core.vault.ChangeBodies;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,6 +13,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import software.amazon.awssdk.services.dynamodb.model.ExpiredIteratorException;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
@@ -38,8 +38,8 @@ final class ShardCursors {
      * Where pages are read ahead: each shard being read has at most one GetRecords in flight there, so its
      * threads are bounded by the shards the replica reads.
      */
-    private static final ExecutorService READ_AHEAD = Executors.newCachedThreadPool(
-            DaemonThreads.named("stream-read-ahead"));
+    private static final ExecutorService READ_AHEAD =
+            Executors.newCachedThreadPool(DaemonThreads.named("stream-read-ahead"));
 
     /** Records per GetRecords call (DynamoDB Streams' maximum). */
     static final int LIMIT = 1_000;
@@ -55,6 +55,7 @@ final class ShardCursors {
     private final Map<String, String> waiting = new HashMap<>();
     /** A shard was read to its end since the last listing: its children may not be known yet. */
     private boolean finishedSinceListing;
+
     private Instant refreshedAt = Instant.MIN;
 
     /** The shard group read here, or null: every shard. */
@@ -106,7 +107,8 @@ final class ShardCursors {
         for (Shard shard : listed) {
             String seq = checkpoint.shards().get(shard.shardId());
             if (seq != null && !finished.contains(shard.shardId())) {
-                var c = new Cursor(shard.shardId(), shard.parentShardId(), ShardIteratorType.AFTER_SEQUENCE_NUMBER, seq);
+                var c = new Cursor(
+                        shard.shardId(), shard.parentShardId(), ShardIteratorType.AFTER_SEQUENCE_NUMBER, seq);
                 cursors.put(c.shardId, c);
                 c.open();
             }
@@ -141,8 +143,8 @@ final class ShardCursors {
                 c.open();
                 c.closed = closed;
                 // a child's writes come after its parent's: what is older than the parent's last is all read
-                c.lastReadSecond = parent == null ? Long.MIN_VALUE
-                        : lastSecondOfFinished.getOrDefault(parent, Long.MIN_VALUE);
+                c.lastReadSecond =
+                        parent == null ? Long.MIN_VALUE : lastSecondOfFinished.getOrDefault(parent, Long.MIN_VALUE);
             } else {
                 waiting.put(id, parent);
             }
@@ -247,8 +249,7 @@ final class ShardCursors {
     }
 
     /** A page of GetRecords: its records, the next iterator, when it was asked for. */
-    private record Page(List<Body> records, String next, Instant issued) {
-    }
+    private record Page(List<Body> records, String next, Instant issued) {}
 
     /** Records the SDK read whole, as the bodies the interceptor would have cut from the answer. */
     private static List<Body> encoded(List<Record> records) {
@@ -256,10 +257,14 @@ final class ShardCursors {
         var encoder = new ChangeBodies(); // one per page: pages are read on two threads
         for (Record r : records) {
             var d = r.dynamodb();
-            bodies.add(new Body(d.sequenceNumber(), d.approximateCreationDateTime().getEpochSecond(),
-                    d.sizeBytes() == null ? 0 : d.sizeBytes(), encoder.encode(d.keys(),
-                    d.hasOldImage() && !d.oldImage().isEmpty() ? d.oldImage() : null,
-                    d.hasNewImage() && !d.newImage().isEmpty() ? d.newImage() : null)));
+            bodies.add(new Body(
+                    d.sequenceNumber(),
+                    d.approximateCreationDateTime().getEpochSecond(),
+                    d.sizeBytes() == null ? 0 : d.sizeBytes(),
+                    encoder.encode(
+                            d.keys(),
+                            d.hasOldImage() && !d.oldImage().isEmpty() ? d.oldImage() : null,
+                            d.hasNewImage() && !d.newImage().isEmpty() ? d.newImage() : null)));
         }
         return bodies;
     }
@@ -299,8 +304,8 @@ final class ShardCursors {
                     iterator = iterator(start, startSequence);
                 }
             } catch (TrimmedDataAccessException e) {
-                throw new CaptureGap("the stream trimmed shard " + shardId + " past the capture's position: "
-                        + e.getMessage());
+                throw new CaptureGap(
+                        "the stream trimmed shard " + shardId + " past the capture's position: " + e.getMessage());
             } catch (ResourceNotFoundException e) {
                 throw new CaptureGap("shard " + shardId + " is gone from the stream: " + e.getMessage());
             }
@@ -329,8 +334,11 @@ final class ShardCursors {
         }
 
         private String iterator(ShardIteratorType type, String sequence) {
-            return streams.getShardIterator(b -> b.streamArn(streamArn).shardId(shardId).shardIteratorType(type)
-                    .sequenceNumber(sequence)).shardIterator();
+            return streams.getShardIterator(b -> b.streamArn(streamArn)
+                            .shardId(shardId)
+                            .shardIteratorType(type)
+                            .sequenceNumber(sequence))
+                    .shardIterator();
         }
 
         /**

@@ -3,6 +3,8 @@ package io.dynarestore.protector.changelog;
 import io.dynarestore.contracts.Json;
 import io.dynarestore.core.vault.ExportMetadata.ShardGroup;
 import io.dynarestore.core.vault.VaultLayout;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -39,8 +41,7 @@ public final class ShardGroups {
      * capture starts at the stream's head (first, or after a gap), so that the table's owner takes a
      * backup from which every group's chain goes on.
      */
-    public record Started(String streamArn, Instant from) {
-    }
+    public record Started(String streamArn, Instant from) {}
 
     private final S3Client s3;
     private final VaultLayout layout;
@@ -64,13 +65,16 @@ public final class ShardGroups {
 
     /** Records that this group's chain begins (again) at {@code from}. */
     void started(String streamArn, Instant from) {
-        s3.putObject(b -> b.bucket(layout.bucket()).key(startedPrefix + group.index() + ".json")
-                .contentType("application/json"), RequestBody.fromBytes(Json.toBytes(new Started(streamArn, from))));
+        s3.putObject(
+                b -> b.bucket(layout.bucket())
+                        .key(startedPrefix + group.index() + ".json")
+                        .contentType("application/json"),
+                RequestBody.fromBytes(Json.toBytes(new Started(streamArn, from))));
     }
 
     /** Where each group's chain of {@code of} last began (null for a group that has not started). */
-    public static Started[] starts(S3Client s3, VaultLayout layout, String account, String region, String table,
-                                   int of) {
+    public static Started[] starts(
+            S3Client s3, VaultLayout layout, String account, String region, String table, int of) {
         String prefix = startedPrefix(layout, account, region, table, of);
         var starts = new Started[of];
         for (int i = 0; i < of; i++) {
@@ -79,8 +83,8 @@ public final class ShardGroups {
                 starts[i] = Json.mapper().readValue(in, Started.class);
             } catch (NoSuchKeyException e) {
                 starts[i] = null;
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
         }
         return starts;
@@ -107,10 +111,13 @@ public final class ShardGroups {
         }
         if (group.index() == 0 && !assigned.equals(before)) {
             known = new Assignment(streamArn, group.of(), listedAt, assigned);
-            s3.putObject(b -> b.bucket(layout.bucket()).key(key).contentType("application/json"),
+            s3.putObject(
+                    b -> b.bucket(layout.bucket()).key(key).contentType("application/json"),
                     RequestBody.fromBytes(Json.toBytes(known)));
         }
-        return listed.stream().filter(s -> assigned.get(s.shardId()) == group.index()).toList();
+        return listed.stream()
+                .filter(s -> assigned.get(s.shardId()) == group.index())
+                .toList();
     }
 
     /** The shard's group: as the vault names it, else its parent's, else a hash of its id. */
@@ -152,8 +159,8 @@ public final class ShardGroups {
             if (e.statusCode() != 304) {
                 throw e;
             }
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 }

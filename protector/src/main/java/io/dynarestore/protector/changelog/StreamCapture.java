@@ -73,6 +73,7 @@ public final class StreamCapture {
     private CompletableFuture<ChangeLogFlush.Written> inFlight;
     /** Writes in the flush in flight (0 when none), for {@link #buffered()}. */
     private int flushingCount;
+
     private final Map<String, String> flushedSequences = new HashMap<>();
     private ShardCursors cursors;
     private volatile Instant from;
@@ -94,8 +95,7 @@ public final class StreamCapture {
      *                     bound, passed only while one second holds more writes than it
      * @param linesPerFile writes per data file of an export
      */
-    public record Settings(Duration flushEvery, Duration settle, int maxBuffered, int linesPerFile) {
-    }
+    public record Settings(Duration flushEvery, Duration settle, int maxBuffered, int linesPerFile) {}
 
     /** What the capture tells the service. */
     public interface Listener {
@@ -104,9 +104,18 @@ public final class StreamCapture {
         void gapped(Instant from, Instant to, String reason);
     }
 
-    public StreamCapture(DynamoDbStreamsClient streams, DynamoDbClient dynamo, S3Client s3, VaultLayout layout,
-                         String account, String region, String table, Settings settings, Clock clock,
-                         Executor writers, Listener listener) {
+    public StreamCapture(
+            DynamoDbStreamsClient streams,
+            DynamoDbClient dynamo,
+            S3Client s3,
+            VaultLayout layout,
+            String account,
+            String region,
+            String table,
+            Settings settings,
+            Clock clock,
+            Executor writers,
+            Listener listener) {
         this(streams, dynamo, s3, layout, account, region, table, null, settings, clock, writers, listener);
     }
 
@@ -114,11 +123,21 @@ public final class StreamCapture {
      * A capture of one shard group of the table's stream ({@code group} null: of every shard), into its
      * own chain of exports (ADR 0025).
      */
-    public StreamCapture(DynamoDbStreamsClient streams, DynamoDbClient dynamo, S3Client s3, VaultLayout layout,
-                         String account, String region, String table, ShardGroup group, Settings settings,
-                         Clock clock, Executor writers, Listener listener) {
-        this.groups = group == null || group.of() == 1 ? null
-                : new ShardGroups(s3, layout, account, region, table, group);
+    public StreamCapture(
+            DynamoDbStreamsClient streams,
+            DynamoDbClient dynamo,
+            S3Client s3,
+            VaultLayout layout,
+            String account,
+            String region,
+            String table,
+            ShardGroup group,
+            Settings settings,
+            Clock clock,
+            Executor writers,
+            Listener listener) {
+        this.groups =
+                group == null || group.of() == 1 ? null : new ShardGroups(s3, layout, account, region, table, group);
         this.streams = streams;
         this.dynamo = dynamo;
         this.s3 = s3;
@@ -172,8 +191,11 @@ public final class StreamCapture {
         }
         if (!checkpoint.streamArn().equals(arn)) {
             startAtHead(arn);
-            listener.gapped(checkpoint.to(), from, "the table's stream was replaced (" + checkpoint.streamArn()
-                    + " by " + arn + "); writes in between were not captured");
+            listener.gapped(
+                    checkpoint.to(),
+                    from,
+                    "the table's stream was replaced (" + checkpoint.streamArn() + " by " + arn
+                            + "); writes in between were not captured");
             return;
         }
         try {
@@ -218,14 +240,15 @@ public final class StreamCapture {
      */
     public boolean step() {
         try {
-            if (inFlight != null && (inFlight.isDone() || pending.size() >= settings.maxBuffered()
-                    || (behind && caughtUp))) {
+            if (inFlight != null
+                    && (inFlight.isDone() || pending.size() >= settings.maxBuffered() || (behind && caughtUp))) {
                 // waits when full (reading on would pass the memory bound) or caught up after a backlog
                 // (what is left is flushed next, at once)
                 completeFlush();
             }
             Instant now = clock.instant();
-            if (cursors.endedSinceListing() || Duration.between(cursors.refreshedAt(), now).toMillis() >= 1_000) {
+            if (cursors.endedSinceListing()
+                    || Duration.between(cursors.refreshedAt(), now).toMillis() >= 1_000) {
                 cursors.refresh(); // at once after a shard ended: its children hold the writes that follow
             }
             boolean full = pending.size() >= settings.maxBuffered();
@@ -255,8 +278,8 @@ public final class StreamCapture {
         if (record.second() < from.getEpochSecond()) {
             return; // before the capture's start: no export covers it
         }
-        pending.add(new CapturedWrite(shardId, record.sequenceNumber(), record.second(), record.members(),
-                record.sizeBytes()));
+        pending.add(new CapturedWrite(
+                shardId, record.sequenceNumber(), record.second(), record.members(), record.sizeBytes()));
     }
 
     /** Waits for the flush in flight, if any, and applies it; what it failed with is thrown. */
@@ -298,8 +321,19 @@ public final class StreamCapture {
         }
         var finished = new TreeSet<>(cursors.finished());
         kept.forEach(w -> finished.remove(w.shardId()));
-        var flush = new ChangeLogFlush(s3, layout, account, region, table, cursors.streamArn(), from, to, batch,
-                Map.copyOf(flushedSequences), List.copyOf(finished), settings.linesPerFile(),
+        var flush = new ChangeLogFlush(
+                s3,
+                layout,
+                account,
+                region,
+                table,
+                cursors.streamArn(),
+                from,
+                to,
+                batch,
+                Map.copyOf(flushedSequences),
+                List.copyOf(finished),
+                settings.linesPerFile(),
                 groups == null ? null : groups.group());
         pending = kept;
         flushingCount = batch.size();
@@ -330,7 +364,8 @@ public final class StreamCapture {
         String prefix = layout.exportsPrefix(account, region, table);
         var ids = new ArrayList<String>();
         String chain = prefix + exportPrefix(groups == null ? null : groups.group());
-        for (var page : s3.listObjectsV2Paginator(b -> b.bucket(layout.bucket()).prefix(chain).delimiter("/"))) {
+        for (var page : s3.listObjectsV2Paginator(
+                b -> b.bucket(layout.bucket()).prefix(chain).delimiter("/"))) {
             for (CommonPrefix cp : page.commonPrefixes()) {
                 // the whole table's chain is stream-<time>: a group's folders (stream-g...) are not in it
                 if (Character.isDigit(cp.prefix().charAt(chain.length()))) {
@@ -342,8 +377,10 @@ public final class StreamCapture {
         var catalog = new VaultCatalog(s3, layout);
         for (int i = ids.size() - 1; i >= 0; i--) {
             String folder = ids.get(i);
-            if (catalog.read(layout.bucket(), folder + VaultLayout.EXPORT_JSON, ExportMetadata.class).isPresent()) {
-                var checkpoint = catalog.read(layout.bucket(), folder + CaptureCheckpoint.FILE, CaptureCheckpoint.class);
+            if (catalog.read(layout.bucket(), folder + VaultLayout.EXPORT_JSON, ExportMetadata.class)
+                    .isPresent()) {
+                var checkpoint =
+                        catalog.read(layout.bucket(), folder + CaptureCheckpoint.FILE, CaptureCheckpoint.class);
                 if (checkpoint.isPresent()) {
                     return checkpoint.get();
                 }
@@ -351,5 +388,4 @@ public final class StreamCapture {
         }
         return null;
     }
-
 }

@@ -29,8 +29,7 @@ public final class TableExports {
     private final Duration timeout;
 
     /** A completed export: where its files lie, and the items its summary manifest counts. */
-    public record Completed(ExportLocation location, long itemCount) {
-    }
+    public record Completed(ExportLocation location, long itemCount) {}
 
     public TableExports(VaultCatalog catalog, Duration poll, Duration timeout) {
         this.catalog = catalog;
@@ -45,8 +44,8 @@ public final class TableExports {
 
     /** The table's continuous backups, whose point-in-time recovery every export needs; refused with the fix when it is off. */
     public static ContinuousBackupsDescription recovery(DynamoDbClient dynamo, String table) {
-        ContinuousBackupsDescription continuous = dynamo.describeContinuousBackups(b -> b.tableName(table))
-                .continuousBackupsDescription();
+        ContinuousBackupsDescription continuous =
+                dynamo.describeContinuousBackups(b -> b.tableName(table)).continuousBackupsDescription();
         PointInTimeRecoveryDescription pitr = continuous.pointInTimeRecoveryDescription();
         if (pitr == null || pitr.pointInTimeRecoveryStatus() != PointInTimeRecoveryStatus.ENABLED) {
             throw new ExportFailedException("table " + table + " has no point-in-time recovery, which a native "
@@ -75,8 +74,8 @@ public final class TableExports {
             export = dynamo.describeExport(b -> b.exportArn(arn)).exportDescription();
         }
         if (export.exportStatus() != ExportStatus.COMPLETED) {
-            throw new ExportFailedException("export " + export.exportArn() + " " + export.exportStatusAsString()
-                    + ": " + export.failureCode() + " " + export.failureMessage());
+            throw new ExportFailedException("export " + export.exportArn() + " " + export.exportStatusAsString() + ": "
+                    + export.failureCode() + " " + export.failureMessage());
         }
         // its files lie in the folder of its summary manifest
         String manifest = export.exportManifest();

@@ -45,8 +45,8 @@ public final class Rejections {
         }
         log.warn("{} (key {}) goes to the dead-letter topic: {}", position, abbreviated(record.key()), reason);
         DeadLetters.send(publisher, record, code.name(), reason, null);
-        var event = ProtectionMessageRejected.of(record.key(), record.topic(), record.partition(), record.offset(),
-                code, reason);
+        var event = ProtectionMessageRejected.of(
+                record.key(), record.topic(), record.partition(), record.offset(), code, reason);
         publisher.send(Topic.PROTECTION_EVENTS, event.subject(), event).whenComplete((m, e) -> {
             if (e != null) {
                 log.warn("could not report the rejection of {}: {}", position, e.toString());

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
@@ -30,8 +31,7 @@ public final class Expiry {
     private final Duration grace;
 
     /** What was deleted. */
-    public record Expired(List<BackupSummary> backups, List<ExportMetadata> exports) {
-    }
+    public record Expired(List<BackupSummary> backups, List<ExportMetadata> exports) {}
 
     public Expiry(S3Client s3, VaultCatalog catalog, Duration grace) {
         this.s3 = s3;
@@ -45,8 +45,13 @@ public final class Expiry {
      *                          one per shard group, whose latest export is kept: it holds the chain's checkpoint)
      * @param held              the backups restores in progress read: kept, and with them the change log after them
      */
-    public Expired run(String account, String region, String table, List<String> ownExportPrefixes,
-                       RestoreHolds.Held held, Instant now) {
+    public Expired run(
+            String account,
+            String region,
+            String table,
+            List<String> ownExportPrefixes,
+            RestoreHolds.Held held,
+            Instant now) {
         var backups = catalog.listBackups(account, region, table);
         var gone = new ArrayList<BackupSummary>();
         for (BackupSummary b : backups) {
@@ -56,15 +61,20 @@ public final class Expiry {
                 gone.add(b);
             }
         }
-        Instant keepFrom = backups.stream().filter(b -> !gone.contains(b)).map(BackupSummary::takenAt)
-                .min(Comparator.naturalOrder()).orElse(now);
+        Instant keepFrom = backups.stream()
+                .filter(b -> !gone.contains(b))
+                .map(BackupSummary::takenAt)
+                .min(Comparator.naturalOrder())
+                .orElse(now);
         var exports = catalog.listExports(account, region, table);
         var expired = new ArrayList<ExportMetadata>();
-        var chains = new java.util.LinkedHashMap<String, List<ExportMetadata>>();
+        var chains = new LinkedHashMap<String, List<ExportMetadata>>();
         for (String ownPrefix : ownExportPrefixes) {
             // one chain per prefix, and one per shard group under it (ADR 0025): each keeps its latest export
-            exports.stream().filter(e -> e.exportId().startsWith(ownPrefix)).forEach(e -> chains.computeIfAbsent(
-                    ownPrefix + " " + e.shardGroup(), k -> new ArrayList<>()).add(e));
+            exports.stream()
+                    .filter(e -> e.exportId().startsWith(ownPrefix))
+                    .forEach(e -> chains.computeIfAbsent(ownPrefix + " " + e.shardGroup(), k -> new ArrayList<>())
+                            .add(e));
         }
         for (var own : chains.values()) {
             for (int i = 0; i < own.size() - 1; i++) {
@@ -98,7 +108,8 @@ public final class Expiry {
             return;
         }
         var batch = List.copyOf(keys);
-        s3.deleteObjects(b -> b.bucket(layout.bucket()).delete(d -> d.objects(batch).quiet(true)));
+        s3.deleteObjects(
+                b -> b.bucket(layout.bucket()).delete(d -> d.objects(batch).quiet(true)));
         keys.clear();
     }
 }

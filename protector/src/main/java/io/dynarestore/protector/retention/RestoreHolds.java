@@ -30,12 +30,14 @@ public final class RestoreHolds {
     /** What one restore in progress reads; {@code account}/{@code region} null when the request left them to defaults. */
     record Hold(String account, String region, String table, String backupId, Instant pointInTime, Instant since) {
         boolean covers(String account, String region, String table) {
-            return this.table.equals(table) && (this.account == null || this.account.equals(account))
+            return this.table.equals(table)
+                    && (this.account == null || this.account.equals(account))
                     && (this.region == null || this.region.equals(region));
         }
 
         boolean holds(BackupSummary backup) {
-            return backupId != null ? backupId.equals(backup.backupId())
+            return backupId != null
+                    ? backupId.equals(backup.backupId())
                     : pointInTime != null && !backup.takenAt().isAfter(pointInTime);
         }
     }
@@ -63,15 +65,24 @@ public final class RestoreHolds {
     public synchronized void fold(RestoreEvent event) {
         String id = event.restoreId();
         Instant at = event.occurredAt() == null ? Instant.now() : event.occurredAt();
-        if (event instanceof RestoreAccepted accepted && accepted.request() != null
-                && accepted.request().source() != null && accepted.request().source().table() != null) {
+        if (event instanceof RestoreAccepted accepted
+                && accepted.request() != null
+                && accepted.request().source() != null
+                && accepted.request().source().table() != null) {
             Source s = accepted.request().source();
             if (s.kind() == Source.Kind.BACKUP) {
                 put(id, new Hold(s.account(), s.region(), s.table(), s.backupId(), null, at));
             } else if (s.kind() == Source.Kind.POINT_IN_TIME) {
                 // a second it could not tell ("latest" unresolved): the whole table, until the plan says
-                put(id, new Hold(s.account(), s.region(), s.table(), null,
-                        secondOf(accepted.pointInTime(), s.pointInTime()), at));
+                put(
+                        id,
+                        new Hold(
+                                s.account(),
+                                s.region(),
+                                s.table(),
+                                null,
+                                secondOf(accepted.pointInTime(), s.pointInTime()),
+                                at));
             }
         } else if (event instanceof RestorePlanned planned && planned.source() != null) {
             var s = planned.source();
@@ -79,11 +90,20 @@ public final class RestoreHolds {
                 holds.remove(id); // a Snap restore reads AWS's backup, not the vault
             } else if (s.table() != null) {
                 Hold before = holds.get(id);
-                put(id, new Hold(s.account(), s.region(), s.table(), s.backupId(), null,
-                        before == null ? at : before.since()));
+                put(
+                        id,
+                        new Hold(
+                                s.account(),
+                                s.region(),
+                                s.table(),
+                                s.backupId(),
+                                null,
+                                before == null ? at : before.since()));
             }
-        } else if (event instanceof RestoreCompleted || event instanceof RestoreFailed
-                || event instanceof RestoreCancelled || event instanceof RestoreRejected) {
+        } else if (event instanceof RestoreCompleted
+                || event instanceof RestoreFailed
+                || event instanceof RestoreCancelled
+                || event instanceof RestoreRejected) {
             holds.remove(id);
         }
     }
@@ -123,8 +143,9 @@ public final class RestoreHolds {
             return backup -> true;
         }
         Instant oldest = now.minus(maxAge);
-        var relevant = holds.values().stream().filter(h -> h.covers(account, region, table)
-                && !h.since().isBefore(oldest)).toList();
+        var relevant = holds.values().stream()
+                .filter(h -> h.covers(account, region, table) && !h.since().isBefore(oldest))
+                .toList();
         return relevant.isEmpty() ? Held.NOTHING : backup -> relevant.stream().anyMatch(h -> h.holds(backup));
     }
 

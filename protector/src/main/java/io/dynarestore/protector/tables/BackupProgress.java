@@ -24,7 +24,10 @@ final class BackupProgress implements LongConsumer {
         this.backupId = backupId;
         Long count = null;
         try {
-            count = services.dynamo(p).describeTable(b -> b.tableName(p.table())).table().itemCount();
+            count = services.dynamo(p)
+                    .describeTable(b -> b.tableName(p.table()))
+                    .table()
+                    .itemCount();
         } catch (RuntimeException e) {
             // the count is a hint; the backup goes on without it
         }
@@ -36,8 +39,9 @@ final class BackupProgress implements LongConsumer {
         long now = System.nanoTime();
         if (now - nextAt >= 0) {
             nextAt = now + EVERY.toNanos();
-            services.events().publish(BackupProgressed.of(p.account(), p.region(), p.table(), backupId,
-                    BackupMethod.SCAN, itemsRead, tableItems));
+            services.events()
+                    .publish(BackupProgressed.of(
+                            p.account(), p.region(), p.table(), backupId, BackupMethod.SCAN, itemsRead, tableItems));
         }
     }
 }

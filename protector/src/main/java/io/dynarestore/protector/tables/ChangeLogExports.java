@@ -50,7 +50,8 @@ final class ChangeLogExports {
      * that are due, one after another, on the export pool (an export runs for minutes on AWS).
      */
     void maybeRun(ProtectionSet p, Instant now) {
-        if (p.changeLogMethod() != ChangeLogMethod.NATIVE_INCREMENTAL || now.isBefore(nextExportCheck)
+        if (p.changeLogMethod() != ChangeLogMethod.NATIVE_INCREMENTAL
+                || now.isBefore(nextExportCheck)
                 || !busy.compareAndSet(false, true)) {
             return;
         }
@@ -64,16 +65,30 @@ final class ChangeLogExports {
             do {
                 outcome = services.incrementals().step(services.dynamo(p), p);
                 if (outcome.gap() != null) {
-                    services.events().publish(ChangeLogGapped.of(p.account(), p.region(), p.table(), outcome.gap().from(),
-                            outcome.gap().to(), "point-in-time recovery no longer reached the change log's end; it "
-                                    + "restarted at the first backup since"));
+                    services.events()
+                            .publish(ChangeLogGapped.of(
+                                    p.account(),
+                                    p.region(),
+                                    p.table(),
+                                    outcome.gap().from(),
+                                    outcome.gap().to(),
+                                    "point-in-time recovery no longer reached the change log's end; it "
+                                            + "restarted at the first backup since"));
                 }
                 ExportMetadata e = outcome.exported();
                 if (e != null) {
                     Duration lag = Duration.between(e.to(), clock.instant());
                     services.metrics().flushed(e.itemCount(), lag);
-                    services.events().publish(ChangeLogFlushed.of(p.account(), p.region(), p.table(), e.exportId(), e.from(), e.to(),
-                            e.itemCount(), Math.max(0, lag.toMillis())));
+                    services.events()
+                            .publish(ChangeLogFlushed.of(
+                                    p.account(),
+                                    p.region(),
+                                    p.table(),
+                                    e.exportId(),
+                                    e.from(),
+                                    e.to(),
+                                    e.itemCount(),
+                                    Math.max(0, lag.toMillis())));
                 }
                 if (outcome.needsBase()) {
                     backupNow.run(); // the chain starts at a backup inside the recovery window
@@ -81,12 +96,16 @@ final class ChangeLogExports {
             } while (outcome.exported() != null && !Thread.currentThread().isInterrupted());
         } catch (RuntimeException e) {
             log.warn("change-log export of {} failed: {}", p.subject(), e.toString());
-            services.events().publish(ChangeLogFailed.of(p.account(), p.region(), p.table(), ChangeLogMethod.NATIVE_INCREMENTAL,
-                    String.valueOf(e.getMessage())));
+            services.events()
+                    .publish(ChangeLogFailed.of(
+                            p.account(),
+                            p.region(),
+                            p.table(),
+                            ChangeLogMethod.NATIVE_INCREMENTAL,
+                            String.valueOf(e.getMessage())));
             nextExportCheck = clock.instant().plus(RETRY);
         } finally {
             busy.set(false);
         }
     }
-
 }

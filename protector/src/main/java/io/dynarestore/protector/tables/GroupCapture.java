@@ -73,10 +73,19 @@ final class GroupCapture {
         try {
             captures.step(clock.instant());
         } catch (RuntimeException e) {
-            log.warn("capturing shard group {} of {} of {} failed: {}", index, p.shardGroups(), p.subject(),
+            log.warn(
+                    "capturing shard group {} of {} of {} failed: {}",
+                    index,
+                    p.shardGroups(),
+                    p.subject(),
                     e.toString());
-            services.events().publish(ChangeLogFailed.of(p.account(), p.region(), p.table(), ChangeLogMethod.STREAMS,
-                    "shard group " + index + " of " + p.shardGroups() + ": " + e.getMessage()));
+            services.events()
+                    .publish(ChangeLogFailed.of(
+                            p.account(),
+                            p.region(),
+                            p.table(),
+                            ChangeLogMethod.STREAMS,
+                            "shard group " + index + " of " + p.shardGroups() + ": " + e.getMessage()));
             captures.failed(clock.instant().plusSeconds(5));
         }
     }
@@ -86,18 +95,38 @@ final class GroupCapture {
         public void flushed(ExportMetadata export, long records, Duration lag) {
             ProtectionSet p = policy;
             services.metrics().flushed(records, lag);
-            services.events().publish(ChangeLogFlushed.of(p.account(), p.region(), p.table(), export.exportId(),
-                    export.from(), export.to(), records, Math.max(0, lag.toMillis())));
+            services.events()
+                    .publish(ChangeLogFlushed.of(
+                            p.account(),
+                            p.region(),
+                            p.table(),
+                            export.exportId(),
+                            export.from(),
+                            export.to(),
+                            records,
+                            Math.max(0, lag.toMillis())));
         }
 
         @Override
         public void gapped(Instant from, Instant to, String reason) {
             ProtectionSet p = policy;
-            log.warn("shard group {} of {} of {} has a gap from {} to {}: {}", index, p.shardGroups(), p.subject(),
-                    from, to, reason);
+            log.warn(
+                    "shard group {} of {} of {} has a gap from {} to {}: {}",
+                    index,
+                    p.shardGroups(),
+                    p.subject(),
+                    from,
+                    to,
+                    reason);
             // the table's owner sees where this group's chain began again and takes a backup from there
-            services.events().publish(ChangeLogGapped.of(p.account(), p.region(), p.table(), from, to,
-                    "shard group " + index + " of " + p.shardGroups() + ": " + reason));
+            services.events()
+                    .publish(ChangeLogGapped.of(
+                            p.account(),
+                            p.region(),
+                            p.table(),
+                            from,
+                            to,
+                            "shard group " + index + " of " + p.shardGroups() + ": " + reason));
         }
     }
 }

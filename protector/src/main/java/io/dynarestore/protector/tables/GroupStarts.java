@@ -34,8 +34,8 @@ final class GroupStarts {
             return started && !now.isBefore(latest);
         }
         readAt = now;
-        var starts = ShardGroups.starts(services.aws().s3(), services.layout(), p.account(), p.region(), p.table(),
-                p.shardGroups());
+        var starts = ShardGroups.starts(
+                services.aws().s3(), services.layout(), p.account(), p.region(), p.table(), p.shardGroups());
         Instant last = null;
         for (int i = 1; i < starts.length; i++) {
             if (starts[i] == null || !starts[i].streamArn().equals(streamArn)) {

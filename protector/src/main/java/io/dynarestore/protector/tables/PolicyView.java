@@ -21,15 +21,14 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 final class PolicyView implements AutoCloseable {
 
     /** A policy and the partition of the policy topic it is keyed to. */
-    record Placed(ProtectionSet policy, int partition) {
-    }
+    record Placed(ProtectionSet policy, int partition) {}
 
     private final Map<String, Placed> policies = new ConcurrentHashMap<>();
     private final TopicLog log;
 
     PolicyView(Map<String, Object> consumerConfig, ConsumerHealth health, Runnable changed) {
-        this.log = new TopicLog(consumerConfig, "protector-policy-view", Topic.PROTECTION.topicName(), health,
-                record -> {
+        this.log =
+                new TopicLog(consumerConfig, "protector-policy-view", Topic.PROTECTION.topicName(), health, record -> {
                     if (apply(record)) {
                         changed.run();
                     }

@@ -1,11 +1,8 @@
 package io.dynarestore.protector.tables;
 
-import io.dynarestore.protector.backups.NativeExportBackups;
-import io.dynarestore.protector.changelog.NativeIncrementalExports;
-import io.dynarestore.protector.changelog.StreamCapture;
-import io.dynarestore.protector.exports.TableExports;
 import io.dynarestore.contracts.Json;
 import io.dynarestore.contracts.Topic;
+import io.dynarestore.contracts.protection.ChangeLogMethod;
 import io.dynarestore.contracts.protection.ProtectionPolicyEvent;
 import io.dynarestore.contracts.protection.ProtectionRejectionCode;
 import io.dynarestore.contracts.protection.ProtectionSet;
@@ -17,8 +14,12 @@ import io.dynarestore.core.threads.DaemonThreads;
 import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.protector.ProtectorProperties;
 import io.dynarestore.protector.backups.BackupSchedule;
+import io.dynarestore.protector.backups.NativeExportBackups;
 import io.dynarestore.protector.backups.ScanBackups;
 import io.dynarestore.protector.backups.SharedSegments;
+import io.dynarestore.protector.changelog.NativeIncrementalExports;
+import io.dynarestore.protector.changelog.StreamCapture;
+import io.dynarestore.protector.exports.TableExports;
 import io.dynarestore.protector.rejections.Rejections;
 import io.dynarestore.protector.retention.Expiry;
 import io.dynarestore.protector.retention.RestoreHolds;
@@ -31,15 +32,18 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,7 +77,8 @@ public final class Protector implements AutoCloseable {
     /** The shard groups (other than 0) this replica captures, by table and group. */
     private final Map<String, GroupCapture> groups = new ConcurrentHashMap<>();
     /** The policy partitions assigned here; changed only under {@link #groupsLock}. */
-    private final java.util.Set<Integer> owned = ConcurrentHashMap.newKeySet();
+    private final Set<Integer> owned = ConcurrentHashMap.newKeySet();
+
     private final Object groupsLock = new Object();
     private final PolicyView view;
     private volatile int policyPartitions;
@@ -82,37 +87,76 @@ public final class Protector implements AutoCloseable {
     /** How often a backup whose segments are shared looks at their checkpoints. */
     private static final Duration SHARED_POLL = Duration.ofSeconds(1);
 
-    public Protector(AwsClients aws, VaultCatalog catalog, ProtectorProperties properties, EventPublisher publisher,
-                     MeterRegistry registry, Map<String, Object> consumerConfig, ConsumerHealth health, Clock clock) {
+    public Protector(
+            AwsClients aws,
+            VaultCatalog catalog,
+            ProtectorProperties properties,
+            EventPublisher publisher,
+            MeterRegistry registry,
+            Map<String, Object> consumerConfig,
+            ConsumerHealth health,
+            Clock clock) {
         this.clock = clock;
         this.rejections = new Rejections(publisher);
         this.pollInterval = properties.capture().pollInterval();
-        this.scheduler = Executors.newScheduledThreadPool(properties.capture().threads(),
-                DaemonThreads.named("protect"));
-        this.backupPool = Executors.newFixedThreadPool(properties.backups().concurrent(),
-                DaemonThreads.named("backup"));
+        this.scheduler =
+                Executors.newScheduledThreadPool(properties.capture().threads(), DaemonThreads.named("protect"));
+        this.backupPool =
+                Executors.newFixedThreadPool(properties.backups().concurrent(), DaemonThreads.named("backup"));
         // captures write their flushes here while their stepping threads read on
         this.flushPool = Executors.newFixedThreadPool(properties.capture().threads(), DaemonThreads.named("flush"));
         // native change-log exports mostly wait for DynamoDB; they never hold up the backups' threads
         this.exportPool = Executors.newFixedThreadPool(properties.capture().threads(), DaemonThreads.named("export"));
         // retention of every owned table, one round at a time: cheap, and it may wait for the restores' fold
         this.expiryPool = Executors.newSingleThreadExecutor(DaemonThreads.named("expiry"));
-        var exports = new TableExports(catalog, properties.exports().pollInterval(),
+        var exports = new TableExports(
+                catalog,
+                properties.exports().pollInterval(),
                 properties.exports().timeout());
-        this.restores = new RestoresInProgress(consumerConfig, health, new RestoreHolds(
-                properties.retention().maxHolds(), properties.retention().holdAtMost()));
-        var metrics = new ProtectorMetrics(registry, guards::size,
-                () -> captures().mapToInt(StreamCapture::shardsRead).sum(), this::secondsBehind);
+        this.restores = new RestoresInProgress(
+                consumerConfig,
+                health,
+                new RestoreHolds(
+                        properties.retention().maxHolds(),
+                        properties.retention().holdAtMost()));
+        var metrics = new ProtectorMetrics(
+                registry,
+                guards::size,
+                () -> captures().mapToInt(StreamCapture::shardsRead).sum(),
+                this::secondsBehind);
         this.view = new PolicyView(consumerConfig, health, this::placeGroups);
-        this.services = new TableServices(aws, catalog.layout(), new BackupSchedule(catalog),
-                new ScanBackups(aws.s3(), catalog.layout(), properties.backups().itemsPerFile(),
-                        properties.backups().scanSegments(), properties.backups().pageLimit(),
-                        properties.backups().shared() ? new SharedSegments(publisher, aws.s3(), catalog.layout(),
-                                SHARED_POLL, properties.backups().segmentStall()) : null),
-                new NativeExportBackups(catalog, exports), new NativeIncrementalExports(catalog, exports),
-                new Expiry(aws.s3(), catalog, properties.retention().grace()), restores, backupPool, flushPool, exportPool, expiryPool,
-                new ProtectionEvents(publisher), metrics, properties.capture(), properties.retention(),
-                properties.exports(), clock);
+        this.services = new TableServices(
+                aws,
+                catalog.layout(),
+                new BackupSchedule(catalog),
+                new ScanBackups(
+                        aws.s3(),
+                        catalog.layout(),
+                        properties.backups().itemsPerFile(),
+                        properties.backups().scanSegments(),
+                        properties.backups().pageLimit(),
+                        properties.backups().shared()
+                                ? new SharedSegments(
+                                        publisher,
+                                        aws.s3(),
+                                        catalog.layout(),
+                                        SHARED_POLL,
+                                        properties.backups().segmentStall())
+                                : null),
+                new NativeExportBackups(catalog, exports),
+                new NativeIncrementalExports(catalog, exports),
+                new Expiry(aws.s3(), catalog, properties.retention().grace()),
+                restores,
+                backupPool,
+                flushPool,
+                exportPool,
+                expiryPool,
+                new ProtectionEvents(publisher),
+                metrics,
+                properties.capture(),
+                properties.retention(),
+                properties.exports(),
+                clock);
         var config = new HashMap<>(consumerConfig);
         config.put(ConsumerConfig.GROUP_ID_CONFIG, properties.group());
         config.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
@@ -127,16 +171,21 @@ public final class Protector implements AutoCloseable {
     }
 
     /** Every capture running here: the owned tables' (group 0, or all shards) and the other groups'. */
-    private java.util.stream.Stream<StreamCapture> captures() {
-        return java.util.stream.Stream.concat(guards.values().stream().map(TableGuard::capture),
-                groups.values().stream().map(GroupCapture::capture)).filter(java.util.Objects::nonNull);
+    private Stream<StreamCapture> captures() {
+        return Stream.concat(
+                        guards.values().stream().map(TableGuard::capture),
+                        groups.values().stream().map(GroupCapture::capture))
+                .filter(Objects::nonNull);
     }
 
     private double secondsBehind() {
         Instant now = clock.instant();
-        return captures().filter(c -> c.coveredUntil() != null)
-                .mapToDouble(c -> Math.max(0, Duration.between(c.coveredUntil(), now).toMillis() / 1000.0))
-                .max().orElse(0);
+        return captures()
+                .filter(c -> c.coveredUntil() != null)
+                .mapToDouble(c ->
+                        Math.max(0, Duration.between(c.coveredUntil(), now).toMillis() / 1000.0))
+                .max()
+                .orElse(0);
     }
 
     /**
@@ -151,13 +200,11 @@ public final class Protector implements AutoCloseable {
             if (partitions == 0) {
                 return; // not subscribed yet: placed once partitions are assigned
             }
-            record Wanted(ProtectionSet policy, int index, int partition) {
-            }
+            record Wanted(ProtectionSet policy, int index, int partition) {}
             var wanted = new HashMap<String, Wanted>();
             for (PolicyView.Placed placed : view.policies()) {
                 ProtectionSet p = placed.policy();
-                if (p.changeLogMethod() != io.dynarestore.contracts.protection.ChangeLogMethod.STREAMS
-                        || p.shardGroups() < 2) {
+                if (p.changeLogMethod() != ChangeLogMethod.STREAMS || p.shardGroups() < 2) {
                     continue;
                 }
                 for (int g = 1; g < p.shardGroups(); g++) {
@@ -191,7 +238,8 @@ public final class Protector implements AutoCloseable {
     }
 
     private void loop(KafkaConsumer<String, byte[]> consumer) {
-        policyPartitions = consumer.partitionsFor(Topic.PROTECTION.topicName(), Duration.ofSeconds(60)).size();
+        policyPartitions = consumer.partitionsFor(Topic.PROTECTION.topicName(), Duration.ofSeconds(60))
+                .size();
         consumer.subscribe(List.of(Topic.PROTECTION.topicName()), new ConsumerRebalanceListener() {
             @Override
             public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
@@ -207,7 +255,8 @@ public final class Protector implements AutoCloseable {
             public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
                 consumer.seekToBeginning(partitions);
                 if (policyPartitions == 0) { // the topic had no partitions to list before the first assignment
-                    policyPartitions = consumer.partitionsFor(Topic.PROTECTION.topicName()).size();
+                    policyPartitions =
+                            consumer.partitionsFor(Topic.PROTECTION.topicName()).size();
                 }
                 synchronized (groupsLock) {
                     partitions.forEach(tp -> owned.add(tp.partition()));
@@ -237,16 +286,22 @@ public final class Protector implements AutoCloseable {
         try {
             policy = (ProtectionSet) Json.mapper().readValue(record.value(), ProtectionPolicyEvent.class);
         } catch (RuntimeException e) {
-            rejections.reject(record, ProtectionRejectionCode.INVALID_POLICY, "not a readable ProtectionSet ("
-                    + e.getMessage() + "); write policies with PUT /tables/{t}/protection or as its JSON Schema says");
+            rejections.reject(
+                    record,
+                    ProtectionRejectionCode.INVALID_POLICY,
+                    "not a readable ProtectionSet (" + e.getMessage()
+                            + "); write policies with PUT /tables/{t}/protection or as its JSON Schema says");
             return;
         }
         var problems = policy.problems();
         if (!policy.subject().equals(key) || !problems.isEmpty()) {
             // the table keeps the policy it had, if any, until a valid one comes
-            rejections.reject(record, ProtectionRejectionCode.INVALID_POLICY, problems.isEmpty()
-                    ? "its key " + key + " is not its table's (key a policy by account/region/table)"
-                    : String.join(" ", problems));
+            rejections.reject(
+                    record,
+                    ProtectionRejectionCode.INVALID_POLICY,
+                    problems.isEmpty()
+                            ? "its key " + key + " is not its table's (key a policy by account/region/table)"
+                            : String.join(" ", problems));
             return;
         }
         TableGuard guard = guards.get(key);
@@ -257,8 +312,12 @@ public final class Protector implements AutoCloseable {
         guard = new TableGuard(services, policy, record.partition(), clock);
         guards.put(key, guard);
         guard.start(scheduler, pollInterval);
-        log.info("protecting {} ({} backups every {}, change log {})", key, policy.backups().method(),
-                policy.backups().every(), policy.changeLogMethod());
+        log.info(
+                "protecting {} ({} backups every {}, change log {})",
+                key,
+                policy.backups().method(),
+                policy.backups().every(),
+                policy.changeLogMethod());
     }
 
     private void release(Collection<TopicPartition> partitions) {

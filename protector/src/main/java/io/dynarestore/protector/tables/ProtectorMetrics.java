@@ -19,14 +19,19 @@ final class ProtectorMetrics {
     private final Counter captured;
     private final Timer flushLag;
 
-    ProtectorMetrics(MeterRegistry registry, Supplier<Number> tables, Supplier<Number> shards,
-                     Supplier<Number> behindSeconds) {
+    ProtectorMetrics(
+            MeterRegistry registry, Supplier<Number> tables, Supplier<Number> shards, Supplier<Number> behindSeconds) {
         this.backups = Timer.builder("dynarestore.protector.backup.duration").register(registry);
-        this.captured = Counter.builder("dynarestore.protector.records.captured").register(registry);
+        this.captured =
+                Counter.builder("dynarestore.protector.records.captured").register(registry);
         this.flushLag = Timer.builder("dynarestore.protector.flush.lag").register(registry);
-        registry.gauge("dynarestore.protector.tables.owned", tables, s -> s.get().doubleValue());
+        registry.gauge(
+                "dynarestore.protector.tables.owned", tables, s -> s.get().doubleValue());
         registry.gauge("dynarestore.protector.shards.read", shards, s -> s.get().doubleValue());
-        registry.gauge("dynarestore.protector.changelog.behind.seconds", behindSeconds, s -> s.get().doubleValue());
+        registry.gauge(
+                "dynarestore.protector.changelog.behind.seconds",
+                behindSeconds,
+                s -> s.get().doubleValue());
     }
 
     void backupTook(Duration d) {

@@ -15,9 +15,9 @@ import io.dynarestore.contracts.protection.ProtectionEvent;
 import io.dynarestore.contracts.protection.ProtectionSet;
 import io.dynarestore.core.vault.Backup;
 import io.dynarestore.core.vault.BackupMetadata;
-import io.dynarestore.protector.backups.BackupTaker;
 import io.dynarestore.core.vault.ExportMetadata;
 import io.dynarestore.protector.backups.BackupSchedule;
+import io.dynarestore.protector.backups.BackupTaker;
 import io.dynarestore.protector.changelog.StreamCapture;
 import io.dynarestore.protector.retention.Expiry;
 import java.time.Clock;
@@ -50,6 +50,7 @@ final class TableGuard {
     private volatile ProtectionSet policy;
     /** The capture of group 0 (of every shard, when the table is not split): a tick's slice, then backups and expiry. */
     private final CaptureStepper captures;
+
     private volatile boolean captureStarted;
     private final AtomicBoolean backupRunning = new AtomicBoolean();
     private volatile boolean backupNow;
@@ -57,6 +58,7 @@ final class TableGuard {
     private final AtomicBoolean expiring = new AtomicBoolean();
     /** How long one expiry round waits for the fold of the restores in progress to catch up. */
     private static final Duration HOLDS_WAIT = Duration.ofSeconds(10);
+
     private volatile Instant nextBackupAttempt = Instant.MIN;
     private volatile Instant slotListed;
     private volatile String onDemandListed;
@@ -95,10 +97,11 @@ final class TableGuard {
     void update(ProtectionSet next) {
         if (next.changeLogMethod() != policy.changeLogMethod() || next.shardGroups() != policy.shardGroups()) {
             // other groups are other chains: the new ones start at the stream's head, and a backup follows
-            ticks.exclusive(() -> { // the capture is stepped by one thread at a time
-                captures.stop();
-                captureStarted = false;
-            });
+            ticks.exclusive(
+                    () -> { // the capture is stepped by one thread at a time
+                        captures.stop();
+                        captureStarted = false;
+                    });
         } else if (!next.flushInterval().equals(policy.flushInterval())) {
             captures.flushEvery(next.flushInterval());
         }
@@ -148,8 +151,8 @@ final class TableGuard {
             ProtectionSet p = policy;
             if (captures.capture() != null) {
                 // what it read since its last flush is read again from the checkpoint: nothing is lost
-                publish(ChangeLogFailed.of(p.account(), p.region(), p.table(), ChangeLogMethod.STREAMS,
-                        String.valueOf(e.getMessage())));
+                publish(ChangeLogFailed.of(
+                        p.account(), p.region(), p.table(), ChangeLogMethod.STREAMS, String.valueOf(e.getMessage())));
             }
             captures.failed(clock.instant().plusSeconds(5));
             captureStarted = false;
@@ -180,8 +183,9 @@ final class TableGuard {
                 && (!captureStarted || capture == null || now.isBefore(capture.coveredUntil()))) {
             return; // a backup before the change log starts would have no restorable second after it
         }
-        if (p.changeLogMethod() == ChangeLogMethod.STREAMS && p.shardGroups() > 1 && !groupStarts.allStarted(p,
-                capture.streamArn(), now)) {
+        if (p.changeLogMethod() == ChangeLogMethod.STREAMS
+                && p.shardGroups() > 1
+                && !groupStarts.allStarted(p, capture.streamArn(), now)) {
             return; // and so would one before every shard group's chain starts
         }
         String id;
@@ -189,7 +193,9 @@ final class TableGuard {
         Instant requested = p.backupRequestedAt();
         // the vault is asked about a slot (or an on-demand id) until it lists its backup, not at every tick
         Instant current = p.slotAt(now);
-        var due = current.equals(slotListed) ? Optional.<Instant>empty() : services.schedule().due(p, now);
+        var due = current.equals(slotListed)
+                ? Optional.<Instant>empty()
+                : services.schedule().due(p, now);
         if (due.isEmpty()) {
             slotListed = current;
         }
@@ -198,7 +204,9 @@ final class TableGuard {
             backupNow = false;
             slot = due.orElse(now);
             id = due.isPresent() ? BackupSchedule.backupIdOf(slot) : BackupTaker.newBackupId(now);
-        } else if (requested != null && !requested.isAfter(now) && !p.onDemandBackupId().equals(onDemandListed)
+        } else if (requested != null
+                && !requested.isAfter(now)
+                && !p.onDemandBackupId().equals(onDemandListed)
                 && onDemandDue(p)) {
             slot = requested;
             id = p.onDemandBackupId();
@@ -234,15 +242,29 @@ final class TableGuard {
                 metadata = taken.metadata();
                 items = taken.itemCount();
             } else {
-                Backup b = services.scans().take(services.dynamo(p), services.capacityEnforced(p), p, id, started,
-                        new BackupProgress(services, p, id));
+                Backup b = services.scans()
+                        .take(
+                                services.dynamo(p),
+                                services.capacityEnforced(p),
+                                p,
+                                id,
+                                started,
+                                new BackupProgress(services, p, id));
                 metadata = b.metadata();
                 items = b.itemCount();
             }
             Duration took = Duration.between(started, clock.instant());
             services.metrics().backupTook(took);
-            publish(BackupCompleted.of(p.account(), p.region(), p.table(), id, method, metadata.takenAt(),
-                    metadata.expiresAt(), items, took.toMillis()));
+            publish(BackupCompleted.of(
+                    p.account(),
+                    p.region(),
+                    p.table(),
+                    id,
+                    method,
+                    metadata.takenAt(),
+                    metadata.expiresAt(),
+                    items,
+                    took.toMillis()));
         } catch (RuntimeException e) {
             log.warn("backup {} of {} failed: {}", id, key(), e.toString());
             publish(BackupFailed.of(p.account(), p.region(), p.table(), id, method, String.valueOf(e.getMessage())));
@@ -265,18 +287,19 @@ final class TableGuard {
                 log.info("expiry of {} waits for the restores in progress to be read", key());
                 return;
             }
-            gone = services.expiry().run(p.account(), p.region(), p.table(), services.ownExportPrefixes(),
-                    held.get(), now);
+            gone = services.expiry()
+                    .run(p.account(), p.region(), p.table(), services.ownExportPrefixes(), held.get(), now);
         } catch (RuntimeException e) {
             // what could not be deleted stays listed; the next round tries again, and the capture goes on
             log.warn("expiry of {} failed: {}", key(), e.toString());
             publish(ExpiryFailed.of(p.account(), p.region(), p.table(), String.valueOf(e.getMessage())));
             return;
         }
-        gone.backups().forEach(b -> publish(BackupExpired.of(p.account(), p.region(), p.table(), b.backupId(),
-                b.expiresAt())));
-        gone.exports().forEach(e -> publish(ChangeLogExpired.of(p.account(), p.region(), p.table(), e.exportId(),
-                e.to())));
+        gone.backups()
+                .forEach(b ->
+                        publish(BackupExpired.of(p.account(), p.region(), p.table(), b.backupId(), b.expiresAt())));
+        gone.exports()
+                .forEach(e -> publish(ChangeLogExpired.of(p.account(), p.region(), p.table(), e.exportId(), e.to())));
     }
 
     private void publish(ProtectionEvent event) {
@@ -293,8 +316,15 @@ final class TableGuard {
         public void flushed(ExportMetadata export, long records, Duration lag) {
             ProtectionSet p = policy;
             services.metrics().flushed(records, lag);
-            publish(ChangeLogFlushed.of(p.account(), p.region(), p.table(), export.exportId(), export.from(),
-                    export.to(), records, Math.max(0, lag.toMillis())));
+            publish(ChangeLogFlushed.of(
+                    p.account(),
+                    p.region(),
+                    p.table(),
+                    export.exportId(),
+                    export.from(),
+                    export.to(),
+                    records,
+                    Math.max(0, lag.toMillis())));
         }
 
         @Override

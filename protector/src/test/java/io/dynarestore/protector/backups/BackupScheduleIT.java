@@ -33,8 +33,13 @@ class BackupScheduleIT {
     }
 
     private static ProtectionSet everyMinute(String table) {
-        return ProtectionSet.of("000000000000", "us-east-1", table, new ProtectionSet.Backups(BackupMethod.SCAN,
-                "PT1M", "P1D", null), new ProtectionSet.ChangeLog(ChangeLogMethod.NONE, null), "test");
+        return ProtectionSet.of(
+                "000000000000",
+                "us-east-1",
+                table,
+                new ProtectionSet.Backups(BackupMethod.SCAN, "PT1M", "P1D", null),
+                new ProtectionSet.ChangeLog(ChangeLogMethod.NONE, null),
+                "test");
     }
 
     private static void begin(String table, Instant slot) {

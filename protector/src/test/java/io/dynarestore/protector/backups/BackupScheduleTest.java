@@ -35,7 +35,8 @@ class BackupScheduleTest {
         // Then the slot holds t, every instant of it maps to it, and the next slot has its own id
         assertThat(slot).isBeforeOrEqualTo(t);
         assertThat(t).isBefore(slot.plus(every));
-        assertThat(BackupSchedule.slotOf(slot.plus(every).minusMillis(1), every)).isEqualTo(slot);
+        assertThat(BackupSchedule.slotOf(slot.plus(every).minusMillis(1), every))
+                .isEqualTo(slot);
         assertThat(BackupSchedule.backupIdOf(slot)).isNotEqualTo(BackupSchedule.backupIdOf(slot.plus(every)));
         assertThat(BackupSchedule.backupIdOf(slot)).endsWith("-scheduled");
     }
@@ -47,24 +48,40 @@ class BackupScheduleTest {
         assertThat(BackupSchedule.backupIdOf(Instant.parse("2026-12-01T10:00:00Z")))
                 .isEqualTo("20261201T100000Z-scheduled");
         assertThat(ProtectionSet.of("000000000000", "us-east-1", "t", null, null, "p")
-                .requestingBackup(Instant.parse("2026-12-01T10:00:05Z"), "p").onDemandBackupId())
+                        .requestingBackup(Instant.parse("2026-12-01T10:00:05Z"), "p")
+                        .onDemandBackupId())
                 .isEqualTo("20261201T100005Z-on-demand");
     }
 
     @Test
     void aScanMayUseItsShareOfAProvisionedTablesReadsOrOfFourThousandOnDemandOrWhereNothingIsEnforced() {
-        var half = ProtectionSet.of("000000000000", "us-east-1", "t", new ProtectionSet.Backups(BackupMethod.SCAN,
-                "PT1H", "P1D", 50), new ProtectionSet.ChangeLog(ChangeLogMethod.NONE, null), "p");
-        var unset = ProtectionSet.of("000000000000", "us-east-1", "t", new ProtectionSet.Backups(BackupMethod.SCAN,
-                "PT1H", "P1D", null), null, "p");
-        var provisioned = TableDescription.builder().billingModeSummary(b -> b.billingMode(BillingMode.PROVISIONED))
-                .provisionedThroughput(t -> t.readCapacityUnits(400L).writeCapacityUnits(10L)).build();
-        var onDemand = TableDescription.builder().billingModeSummary(b -> b.billingMode(BillingMode.PAY_PER_REQUEST))
-                .provisionedThroughput(t -> t.readCapacityUnits(0L).writeCapacityUnits(0L)).build();
+        var half = ProtectionSet.of(
+                "000000000000",
+                "us-east-1",
+                "t",
+                new ProtectionSet.Backups(BackupMethod.SCAN, "PT1H", "P1D", 50),
+                new ProtectionSet.ChangeLog(ChangeLogMethod.NONE, null),
+                "p");
+        var unset = ProtectionSet.of(
+                "000000000000",
+                "us-east-1",
+                "t",
+                new ProtectionSet.Backups(BackupMethod.SCAN, "PT1H", "P1D", null),
+                null,
+                "p");
+        var provisioned = TableDescription.builder()
+                .billingModeSummary(b -> b.billingMode(BillingMode.PROVISIONED))
+                .provisionedThroughput(t -> t.readCapacityUnits(400L).writeCapacityUnits(10L))
+                .build();
+        var onDemand = TableDescription.builder()
+                .billingModeSummary(b -> b.billingMode(BillingMode.PAY_PER_REQUEST))
+                .provisionedThroughput(t -> t.readCapacityUnits(0L).writeCapacityUnits(0L))
+                .build();
         assertThat(ScanBackups.readBudget(provisioned, half, true)).isEqualTo(200.0);
         assertThat(ScanBackups.readBudget(onDemand, half, true)).isEqualTo(2_000.0);
         assertThat(ScanBackups.readBudget(provisioned, unset, true)).isEqualTo(100.0);
-        assertThat(ScanBackups.readBudget(provisioned, half, false)).as("where capacity is not enforced")
+        assertThat(ScanBackups.readBudget(provisioned, half, false))
+                .as("where capacity is not enforced")
                 .isEqualTo(2_000.0);
     }
 }

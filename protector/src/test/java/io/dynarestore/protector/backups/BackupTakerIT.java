@@ -64,15 +64,21 @@ class BackupTakerIT {
 
         // When it is backed up with 4 scan segments, 400 items per data file
         var taker = new BackupTaker(dynamo, s3.client(), new VaultLayout("vault", ""));
-        Backup backup = taker.take("000000000000", "us-east-1", "live",
+        Backup backup = taker.take(
+                "000000000000",
+                "us-east-1",
+                "live",
                 BackupTaker.Settings.defaults().withItemsPerFile(400));
 
         // Then the backup has all 3,000 items, in files of at most 400, with the table's schema
         assertThat(backup.itemCount()).isEqualTo(3_000);
         assertThat(backup.files()).allSatisfy(f -> assertThat(f.itemCount()).isBetween(1L, 400L));
-        assertThat(backup.files().stream().mapToLong(ManifestFile::itemCount).sum()).isEqualTo(3_000);
+        assertThat(backup.files().stream().mapToLong(ManifestFile::itemCount).sum())
+                .isEqualTo(3_000);
         var table = backup.metadata().tableDescription();
-        assertThat(table.globalSecondaryIndexes()).extracting(g -> g.indexName()).containsExactly("byG");
+        assertThat(table.globalSecondaryIndexes())
+                .extracting(g -> g.indexName())
+                .containsExactly("byG");
         assertThat(table.localSecondaryIndexes()).extracting(l -> l.indexName()).containsExactly("byL");
 
         // and its items equal the table's
@@ -90,26 +96,33 @@ class BackupTakerIT {
         Dynalite.awaitActive(dynamo, "crashing");
         fill(dynamo, "crashing", items, 3_000);
         Instant firstStart = Instant.now().minusSeconds(60).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
-        var settings = BackupTaker.Settings.defaults().withItemsPerFile(100).withScanSegments(2)
-                .withReadBudget(0, 50).withBackupId("b-crash").withTakenAt(firstStart);
+        var settings = BackupTaker.Settings.defaults()
+                .withItemsPerFile(100)
+                .withScanSegments(2)
+                .withReadBudget(0, 50)
+                .withBackupId("b-crash")
+                .withTakenAt(firstStart);
         var layout = new VaultLayout("vault", "");
 
         // When the first attempt dies on its 31st Scan page (about half the table read)
         var dying = new ScanCounting(dynamo, 31);
-        assertThatThrownBy(() -> new BackupTaker(dying.client(), s3.client(), layout).take("000000000000",
-                "us-east-1", "crashing", settings)).hasMessageContaining("the replica died");
+        assertThatThrownBy(() -> new BackupTaker(dying.client(), s3.client(), layout)
+                        .take("000000000000", "us-east-1", "crashing", settings))
+                .hasMessageContaining("the replica died");
         assertThat(new VaultCatalog(s3.client(), layout).listBackups("000000000000", "us-east-1", "crashing"))
-                .as("a half-done backup is not listed").isEmpty();
+                .as("a half-done backup is not listed")
+                .isEmpty();
 
         // and the backup is taken again under the same id, a minute later
         var second = new ScanCounting(dynamo, Integer.MAX_VALUE);
-        Backup backup = new BackupTaker(second.client(), s3.client(), layout).take("000000000000", "us-east-1",
-                "crashing", settings.withTakenAt(firstStart.plusSeconds(60)));
+        Backup backup = new BackupTaker(second.client(), s3.client(), layout)
+                .take("000000000000", "us-east-1", "crashing", settings.withTakenAt(firstStart.plusSeconds(60)));
 
         // Then it stands for its first attempt's start, since its files hold items read from then on
         assertThat(backup.metadata().takenAt()).isEqualTo(firstStart);
 
-        System.out.printf("a Scan cut short after %d pages was resumed in %d pages%n", dying.pages() - 1, second.pages());
+        System.out.printf(
+                "a Scan cut short after %d pages was resumed in %d pages%n", dying.pages() - 1, second.pages());
         // and it read about the half the first did not (at most a file a segment again), not the whole table
         assertThat(second.pages()).as("pages the second attempt read").isLessThanOrEqualTo(60 - 30 + 2 * 2 + 2);
         // and it holds every item once, counted once, with the checkpoints gone
@@ -118,12 +131,22 @@ class BackupTakerIT {
         assertThat(ItemDigests.of(read, List.of("pk", "sk")))
                 .isEqualTo(ItemDigests.ofTable(dynamo, "crashing", List.of("pk", "sk")));
         assertThat(backup.itemCount()).isEqualTo(3_000);
-        assertThat(backup.metadata().writeUnits()).isEqualTo(read.stream()
-                .mapToLong(i -> io.dynarestore.core.codec.ItemSize.wcu(io.dynarestore.core.codec.ItemSize.of(i))).sum());
-        assertThat(backup.metadata().indexWriteUnits().get("byL")).isEqualTo(read.stream().filter(i -> i.containsKey("l"))
-                .mapToLong(i -> io.dynarestore.core.codec.ItemSize.wcu(io.dynarestore.core.codec.ItemSize.of(i))).sum());
-        assertThat(s3.client().listObjectsV2(b -> b.bucket("vault")
-                .prefix(layout.backupPrefix("000000000000", "us-east-1", "crashing", "b-crash") + "_scan/")).keyCount())
+        assertThat(backup.metadata().writeUnits())
+                .isEqualTo(read.stream()
+                        .mapToLong(
+                                i -> io.dynarestore.core.codec.ItemSize.wcu(io.dynarestore.core.codec.ItemSize.of(i)))
+                        .sum());
+        assertThat(backup.metadata().indexWriteUnits().get("byL"))
+                .isEqualTo(read.stream()
+                        .filter(i -> i.containsKey("l"))
+                        .mapToLong(
+                                i -> io.dynarestore.core.codec.ItemSize.wcu(io.dynarestore.core.codec.ItemSize.of(i)))
+                        .sum());
+        assertThat(s3.client()
+                        .listObjectsV2(b -> b.bucket("vault")
+                                .prefix(layout.backupPrefix("000000000000", "us-east-1", "crashing", "b-crash")
+                                        + "_scan/"))
+                        .keyCount())
                 .isZero();
     }
 
@@ -131,9 +154,13 @@ class BackupTakerIT {
     static void fill(DynamoDbClient dynamo, String table, RandomItems items, int n) {
         var batch = new ArrayList<WriteRequest>();
         for (int i = 0; i < n; i++) {
-            batch.add(WriteRequest.builder().putRequest(PutRequest.builder().item(items.item(i)).build()).build());
+            batch.add(WriteRequest.builder()
+                    .putRequest(PutRequest.builder().item(items.item(i)).build())
+                    .build());
             if (batch.size() == 25 || i == n - 1) {
-                dynamo.batchWriteItem(BatchWriteItemRequest.builder().requestItems(Map.of(table, batch)).build());
+                dynamo.batchWriteItem(BatchWriteItemRequest.builder()
+                        .requestItems(Map.of(table, batch))
+                        .build());
                 batch.clear();
             }
         }
@@ -143,8 +170,10 @@ class BackupTakerIT {
     static List<Map<String, AttributeValue>> itemsOf(Backup backup) {
         var read = new ArrayList<Map<String, AttributeValue>>();
         for (ManifestFile f : backup.files()) {
-            try (var reader = new DataFileReader(f.dataFileS3Key(),
-                    s3.client().getObject(b -> b.bucket("vault").key(f.dataFileS3Key())), f.md5Checksum())) {
+            try (var reader = new DataFileReader(
+                    f.dataFileS3Key(),
+                    s3.client().getObject(b -> b.bucket("vault").key(f.dataFileS3Key())),
+                    f.md5Checksum())) {
                 for (ExportLine line; (line = reader.next()) != null; ) {
                     read.add(line.item());
                 }
@@ -169,8 +198,10 @@ class BackupTakerIT {
         }
 
         DynamoDbClient client() {
-            return (DynamoDbClient) java.lang.reflect.Proxy.newProxyInstance(DynamoDbClient.class.getClassLoader(),
-                    new Class<?>[]{DynamoDbClient.class}, (proxy, method, args) -> {
+            return (DynamoDbClient) java.lang.reflect.Proxy.newProxyInstance(
+                    DynamoDbClient.class.getClassLoader(),
+                    new Class<?>[] {DynamoDbClient.class},
+                    (proxy, method, args) -> {
                         if (method.getName().equals("scan") && pages.incrementAndGet() >= failAt) {
                             throw new IllegalStateException("the replica died");
                         }
@@ -185,21 +216,41 @@ class BackupTakerIT {
 
     static void createTable(DynamoDbClient dynamo, String name) {
         dynamo.createTable(b -> b.tableName(name)
-                .attributeDefinitions(attr("pk", ScalarAttributeType.S), attr("sk", ScalarAttributeType.N),
-                        attr("g", ScalarAttributeType.S), attr("l", ScalarAttributeType.S))
+                .attributeDefinitions(
+                        attr("pk", ScalarAttributeType.S),
+                        attr("sk", ScalarAttributeType.N),
+                        attr("g", ScalarAttributeType.S),
+                        attr("l", ScalarAttributeType.S))
                 .keySchema(key("pk", KeyType.HASH), key("sk", KeyType.RANGE))
-                .provisionedThroughput(ProvisionedThroughput.builder().readCapacityUnits(5L).writeCapacityUnits(5L).build())
-                .globalSecondaryIndexes(GlobalSecondaryIndex.builder().indexName("byG").keySchema(key("g", KeyType.HASH))
-                        .projection(Projection.builder().projectionType(ProjectionType.ALL).build())
-                        .provisionedThroughput(ProvisionedThroughput.builder().readCapacityUnits(1L).writeCapacityUnits(1L).build())
+                .provisionedThroughput(ProvisionedThroughput.builder()
+                        .readCapacityUnits(5L)
+                        .writeCapacityUnits(5L)
                         .build())
-                .localSecondaryIndexes(LocalSecondaryIndex.builder().indexName("byL")
+                .globalSecondaryIndexes(GlobalSecondaryIndex.builder()
+                        .indexName("byG")
+                        .keySchema(key("g", KeyType.HASH))
+                        .projection(Projection.builder()
+                                .projectionType(ProjectionType.ALL)
+                                .build())
+                        .provisionedThroughput(ProvisionedThroughput.builder()
+                                .readCapacityUnits(1L)
+                                .writeCapacityUnits(1L)
+                                .build())
+                        .build())
+                .localSecondaryIndexes(LocalSecondaryIndex.builder()
+                        .indexName("byL")
                         .keySchema(key("pk", KeyType.HASH), key("l", KeyType.RANGE))
-                        .projection(Projection.builder().projectionType(ProjectionType.KEYS_ONLY).build()).build()));
+                        .projection(Projection.builder()
+                                .projectionType(ProjectionType.KEYS_ONLY)
+                                .build())
+                        .build()));
     }
 
     static AttributeDefinition attr(String name, ScalarAttributeType type) {
-        return AttributeDefinition.builder().attributeName(name).attributeType(type).build();
+        return AttributeDefinition.builder()
+                .attributeName(name)
+                .attributeType(type)
+                .build();
     }
 
     static KeySchemaElement key(String name, KeyType type) {

@@ -70,7 +70,10 @@ class PartitionSegmentsTest {
                 }
                 offset++;
             } else if (!unended.isEmpty()) {
-                long end = unended.stream().skip(random.nextInt(unended.size())).findFirst().orElseThrow();
+                long end = unended.stream()
+                        .skip(random.nextInt(unended.size()))
+                        .findFirst()
+                        .orElseThrow();
                 unended.remove(end);
                 p.reap(s -> s == end);
             }

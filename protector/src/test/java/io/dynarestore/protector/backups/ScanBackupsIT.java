@@ -44,9 +44,12 @@ class ScanBackupsIT {
     void aScanBackupStaysWithinItsShareOfTheTablesReadCapacityInEverySecond() {
         // Given a provisioned table of 40 RCU holding about 600 KB, and a policy that gives backups half of its reads
         dynamo.createTable(b -> b.tableName("metered")
-                .attributeDefinitions(a -> a.attributeName("pk").attributeType("S"),
+                .attributeDefinitions(
+                        a -> a.attributeName("pk").attributeType("S"),
                         a -> a.attributeName("sk").attributeType("N"))
-                .keySchema(k -> k.attributeName("pk").keyType("HASH"), k -> k.attributeName("sk").keyType("RANGE"))
+                .keySchema(
+                        k -> k.attributeName("pk").keyType("HASH"),
+                        k -> k.attributeName("sk").keyType("RANGE"))
                 .provisionedThroughput(t -> t.readCapacityUnits(40L).writeCapacityUnits(1_000L)));
         Dynalite.awaitActive(dynamo, "metered");
         var items = new RandomItems(3, RandomItems.Shape.simple());
@@ -54,9 +57,13 @@ class ScanBackupsIT {
             int n = i;
             dynamo.putItem(b -> b.tableName("metered").item(items.largeItem(n, 1_500)));
         }
-        var policy = ProtectionSet.of("000000000000", "us-east-1", "metered",
+        var policy = ProtectionSet.of(
+                "000000000000",
+                "us-east-1",
+                "metered",
                 new ProtectionSet.Backups(BackupMethod.SCAN, "PT1H", "P1D", 50),
-                new ProtectionSet.ChangeLog(ChangeLogMethod.NONE, null), "test");
+                new ProtectionSet.ChangeLog(ChangeLogMethod.NONE, null),
+                "test");
         var table = dynamo.describeTable(b -> b.tableName("metered")).table();
         double budget = ScanBackups.readBudget(table, policy, true);
         assertThat(budget).isEqualTo(20.0);
@@ -75,7 +82,8 @@ class ScanBackupsIT {
         long total = perSecond.values().stream().mapToLong(Long::longValue).sum();
         System.out.println("SCAN backup read units per second " + perSecond.values() + ", budget " + budget);
         assertThat(total).isGreaterThan(100);
-        assertThat(perSecond.values()).allSatisfy(units -> assertThat(units).isLessThanOrEqualTo((long) (budget * 1.1)));
+        assertThat(perSecond.values())
+                .allSatisfy(units -> assertThat(units).isLessThanOrEqualTo((long) (budget * 1.1)));
         assertThat(perSecond.size()).as("seconds the backup took").isGreaterThanOrEqualTo((int) (total / budget) - 1);
 
         // and it stands for its Scan's start but is exact only from its end: a write during the Scan may be in it

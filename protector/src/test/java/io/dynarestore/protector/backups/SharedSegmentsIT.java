@@ -2,9 +2,13 @@ package io.dynarestore.protector.backups;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.dynarestore.contracts.Json;
 import io.dynarestore.contracts.Topic;
 import io.dynarestore.contracts.protection.BackupMethod;
 import io.dynarestore.contracts.protection.ChangeLogMethod;
+import io.dynarestore.contracts.protection.ProtectionEvent;
+import io.dynarestore.contracts.protection.ProtectionMessageRejected;
+import io.dynarestore.contracts.protection.ProtectionRejectionCode;
 import io.dynarestore.contracts.protection.ProtectionSet;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.aws.AwsSettings;
@@ -22,6 +26,7 @@ import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.KafkaBroker;
 import io.dynarestore.testkit.RandomItems;
 import io.dynarestore.testkit.S3Server;
+import io.dynarestore.testkit.TopicRecorder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -30,13 +35,11 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.utils.Utils;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
@@ -73,14 +76,21 @@ class SharedSegmentsIT {
         dynalite = Dynalite.start();
         proxy = CapacityProxy.inFrontOf(dynalite.endpoint());
         s3 = S3Server.start("vault");
-        aws = new AwsClients(new AwsSettings(ACCOUNT, REGION,
+        aws = new AwsClients(new AwsSettings(
+                ACCOUNT,
+                REGION,
                 new AwsSettings.Credentials(S3Server.ACCESS_KEY, S3Server.SECRET_KEY),
-                new AwsSettings.S3(s3.endpoint(), REGION, true), null, null,
-                List.of(new AwsSettings.Account(ACCOUNT, null, null, Map.of(
-                        REGION, new AwsSettings.Region(proxy.endpoint(), false, false, true, null))))));
+                new AwsSettings.S3(s3.endpoint(), REGION, true),
+                null,
+                null,
+                List.of(new AwsSettings.Account(
+                        ACCOUNT,
+                        null,
+                        null,
+                        Map.of(REGION, new AwsSettings.Region(proxy.endpoint(), false, false, true, null))))));
         dynamo = aws.dynamo(ACCOUNT, REGION);
-        publisher = new EventPublisher(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
-                "protector");
+        publisher = new EventPublisher(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), "protector");
     }
 
     @AfterAll
@@ -104,14 +114,18 @@ class SharedSegmentsIT {
         // Given a provisioned table of 40 RCU holding about 600 KB, whose backups may use half of its reads
         fill("shared", 400);
         var policy = policy("shared");
-        double budget = ScanBackups.readBudget(dynamo.describeTable(b -> b.tableName("shared")).table(), policy, true);
+        double budget = ScanBackups.readBudget(
+                dynamo.describeTable(b -> b.tableName("shared")).table(), policy, true);
         assertThat(budget).isEqualTo(20.0);
         // and two replicas, and a backup id whose four segments fall on both replicas' partitions
         var a = worker();
         var b = worker();
         awaitAssigned(a, b);
-        String backupId = backupIdWhere("shared", 4, partitions -> partitions.stream()
-                .anyMatch(a.assignedPartitions()::contains) && partitions.stream().anyMatch(b.assignedPartitions()::contains));
+        String backupId = backupIdWhere(
+                "shared",
+                4,
+                partitions -> partitions.stream().anyMatch(a.assignedPartitions()::contains)
+                        && partitions.stream().anyMatch(b.assignedPartitions()::contains));
 
         // When the backup is taken with its segments shared
         var progress = new java.util.concurrent.atomic.AtomicLong();
@@ -126,10 +140,14 @@ class SharedSegmentsIT {
         assertThat(scanned(a) + scanned(b)).isEqualTo(4);
         Map<Long, Long> perSecond = proxy.readPerSecond("shared");
         System.out.println("shared SCAN backup read units per second " + perSecond.values() + ", budget " + budget);
-        assertThat(perSecond.values()).allSatisfy(units -> assertThat(units).isLessThanOrEqualTo((long) (budget * 1.1)));
+        assertThat(perSecond.values())
+                .allSatisfy(units -> assertThat(units).isLessThanOrEqualTo((long) (budget * 1.1)));
         // and nothing of its Scan is left in the vault but the backup
-        assertThat(s3.client().listObjectsV2(r -> r.bucket("vault")
-                .prefix(LAYOUT.backupPrefix(ACCOUNT, REGION, "shared", backupId) + "_scan/")).keyCount()).isZero();
+        assertThat(s3.client()
+                        .listObjectsV2(r -> r.bucket("vault")
+                                .prefix(LAYOUT.backupPrefix(ACCOUNT, REGION, "shared", backupId) + "_scan/"))
+                        .keyCount())
+                .isZero();
     }
 
     @Test
@@ -140,27 +158,35 @@ class SharedSegmentsIT {
         var a = worker();
         var b = worker();
         awaitAssigned(a, b);
-        String backupId = backupIdWhere("handed-over", 4, partitions -> a.assignedPartitions().containsAll(partitions));
+        String backupId = backupIdWhere(
+                "handed-over", 4, partitions -> a.assignedPartitions().containsAll(partitions));
 
         // When the backup is taken, and replica a stops once its segments have uploaded a data file
         var taking = new java.util.concurrent.CompletableFuture<Backup>();
         var owner = new Thread(() -> {
             try {
-                taking.complete(shared().take(dynamo, true, policy, backupId, Instant.now(), n -> { }));
+                taking.complete(shared().take(dynamo, true, policy, backupId, Instant.now(), n -> {}));
             } catch (RuntimeException e) {
                 taking.completeExceptionally(e);
             }
         });
         owner.start();
         String scanPrefix = LAYOUT.backupPrefix(ACCOUNT, REGION, "handed-over", backupId) + "_scan/";
-        Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                .until(() -> s3.client().listObjectsV2(r -> r.bucket("vault").prefix(scanPrefix)).keyCount() > 0);
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> s3.client()
+                                .listObjectsV2(r -> r.bucket("vault").prefix(scanPrefix))
+                                .keyCount()
+                        > 0);
         a.close();
         workers.remove(a);
         Backup backup = taking.get(120, java.util.concurrent.TimeUnit.SECONDS);
 
         // Then replica b scanned the segments on, and the backup holds every item exactly once
-        assertThat(scanned(a)).as("segments replica a finished before it stopped").isLessThan(4);
+        assertThat(scanned(a))
+                .as("segments replica a finished before it stopped")
+                .isLessThan(4);
         assertThat(scanned(b)).as("segments replica b scanned on").isPositive();
         assertThat(keysOf(backup)).hasSize(400);
         assertThat(backup.itemCount()).isEqualTo(400);
@@ -178,57 +204,56 @@ class SharedSegmentsIT {
         String key = Topic.scanKey(ACCOUNT, REGION, "after-garbage", backupId, 0);
 
         // When a record that is no request lands on the segment's partition before the real request
-        publisher.sendRecord(new ProducerRecord<>(Topic.PROTECTION_SCANS.topicName(), key,
+        publisher.sendRecord(new ProducerRecord<>(
+                Topic.PROTECTION_SCANS.topicName(),
+                key,
                 "{\"type\":\"ScanSegmentRequested\",\"segment\":\"x\"}".getBytes(StandardCharsets.UTF_8)));
         Backup backup = new ScanBackups(s3.client(), LAYOUT, 10, 1, 20, sharedSegments())
-                .take(dynamo, true, policy("after-garbage"), backupId, Instant.now(), n -> { });
+                .take(dynamo, true, policy("after-garbage"), backupId, Instant.now(), n -> {});
 
         // Then the record is on the dead-letter topic with its reason, and the request after it was scanned
         assertThat(backup.itemCount()).isEqualTo(40);
-        try (var consumer = new KafkaConsumer<String, byte[]>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                ConsumerConfig.GROUP_ID_CONFIG, "dlt-reader", ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
-                new StringDeserializer(), new ByteArrayDeserializer())) {
-            consumer.subscribe(List.of(Topic.PROTECTION_SCANS.dlt()));
-            var dead = new ArrayList<org.apache.kafka.clients.consumer.ConsumerRecord<String, byte[]>>();
-            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> {
-                consumer.poll(Duration.ofMillis(500)).forEach(dead::add);
-                return dead.stream().anyMatch(r -> key.equals(r.key()));
-            });
-            var record = dead.stream().filter(r -> key.equals(r.key())).findFirst().orElseThrow();
-            assertThat(new String(record.headers().lastHeader(DeadLetters.REASON_CODE).value(), StandardCharsets.UTF_8))
-                    .isEqualTo("INVALID_SCAN_SEGMENT");
-            assertThat(new String(record.headers().lastHeader(DeadLetters.EXCEPTION_MESSAGE).value(),
-                    StandardCharsets.UTF_8)).contains("not a valid ScanSegmentRequested");
-        }
-        // and a rejection event names the table, where the record was, and why
-        try (var consumer = new KafkaConsumer<String, byte[]>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                ConsumerConfig.GROUP_ID_CONFIG, "events-reader", ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
-                new StringDeserializer(), new ByteArrayDeserializer())) {
-            consumer.subscribe(List.of(Topic.PROTECTION_EVENTS.topicName()));
-            var rejected = new ArrayList<io.dynarestore.contracts.protection.ProtectionMessageRejected>();
-            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> {
-                for (var r : consumer.poll(Duration.ofMillis(500))) {
-                    if (io.dynarestore.contracts.Json.mapper().readValue(r.value(),
-                            io.dynarestore.contracts.protection.ProtectionEvent.class)
-                            instanceof io.dynarestore.contracts.protection.ProtectionMessageRejected m) {
-                        rejected.add(m);
-                    }
-                }
-                return rejected.stream().anyMatch(m -> "after-garbage".equals(m.table()));
-            });
-            var event = rejected.stream().filter(m -> "after-garbage".equals(m.table())).findFirst().orElseThrow();
-            assertThat(event.code()).isEqualTo(io.dynarestore.contracts.protection.ProtectionRejectionCode
-                    .INVALID_SCAN_SEGMENT);
+        try (var recorded = TopicRecorder.follow(
+                kafka.bootstrapServers(), Topic.PROTECTION_SCANS.dlt(), Topic.PROTECTION_EVENTS.topicName())) {
+            var record = Awaitility.await()
+                    .atMost(Duration.ofSeconds(30))
+                    .until(
+                            () -> recorded.on(Topic.PROTECTION_SCANS.dlt()).stream()
+                                    .filter(r -> key.equals(r.key()))
+                                    .findFirst(),
+                            Optional::isPresent)
+                    .orElseThrow();
+            assertThat(record.headers().get(DeadLetters.REASON_CODE)).isEqualTo("INVALID_SCAN_SEGMENT");
+            assertThat(record.headers().get(DeadLetters.EXCEPTION_MESSAGE))
+                    .contains("not a valid ScanSegmentRequested");
+
+            // and a rejection event names the table, where the record was, and why
+            var event = Awaitility.await()
+                    .atMost(Duration.ofSeconds(30))
+                    .until(
+                            () -> recorded.on(Topic.PROTECTION_EVENTS.topicName()).stream()
+                                    .map(r -> Json.mapper().readValue(r.value(), ProtectionEvent.class))
+                                    .filter(e -> e instanceof ProtectionMessageRejected m
+                                            && "after-garbage".equals(m.table()))
+                                    .map(ProtectionMessageRejected.class::cast)
+                                    .findFirst(),
+                            Optional::isPresent)
+                    .orElseThrow();
+            assertThat(event.code()).isEqualTo(ProtectionRejectionCode.INVALID_SCAN_SEGMENT);
             assertThat(event.topic()).isEqualTo(Topic.PROTECTION_SCANS.topicName());
             assertThat(event.reason()).contains("not a valid ScanSegmentRequested");
         }
     }
 
     private SegmentWorker worker() {
-        var w = new SegmentWorker(aws, LAYOUT, publisher, 2, "protector-it",
-                Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), new ConsumerHealth(),
+        var w = new SegmentWorker(
+                aws,
+                LAYOUT,
+                publisher,
+                2,
+                "protector-it",
+                Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
+                new ConsumerHealth(),
                 new SimpleMeterRegistry());
         workers.add(w);
         w.start();
@@ -250,18 +275,21 @@ class SharedSegmentsIT {
 
     /** Waits until the replicas share every partition of the topic between them. */
     private static void awaitAssigned(SegmentWorker... replicas) {
-        Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
-            Set<Integer> all = new HashSet<>();
-            int sum = 0;
-            for (SegmentWorker w : replicas) {
-                if (w.assignedPartitions().isEmpty()) {
-                    return false;
-                }
-                all.addAll(w.assignedPartitions());
-                sum += w.assignedPartitions().size();
-            }
-            return all.size() == PARTITIONS && sum == PARTITIONS;
-        });
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> {
+                    Set<Integer> all = new HashSet<>();
+                    int sum = 0;
+                    for (SegmentWorker w : replicas) {
+                        if (w.assignedPartitions().isEmpty()) {
+                            return false;
+                        }
+                        all.addAll(w.assignedPartitions());
+                        sum += w.assignedPartitions().size();
+                    }
+                    return all.size() == PARTITIONS && sum == PARTITIONS;
+                });
     }
 
     /**
@@ -283,15 +311,23 @@ class SharedSegmentsIT {
     }
 
     private static ProtectionSet policy(String table) {
-        return ProtectionSet.of(ACCOUNT, REGION, table, new ProtectionSet.Backups(BackupMethod.SCAN, "PT1H", "P1D", 50),
-                new ProtectionSet.ChangeLog(ChangeLogMethod.NONE, null), "test");
+        return ProtectionSet.of(
+                ACCOUNT,
+                REGION,
+                table,
+                new ProtectionSet.Backups(BackupMethod.SCAN, "PT1H", "P1D", 50),
+                new ProtectionSet.ChangeLog(ChangeLogMethod.NONE, null),
+                "test");
     }
 
     private static void fill(String table, int n) {
         dynamo.createTable(b -> b.tableName(table)
-                .attributeDefinitions(x -> x.attributeName("pk").attributeType("S"),
+                .attributeDefinitions(
+                        x -> x.attributeName("pk").attributeType("S"),
                         x -> x.attributeName("sk").attributeType("N"))
-                .keySchema(k -> k.attributeName("pk").keyType("HASH"), k -> k.attributeName("sk").keyType("RANGE"))
+                .keySchema(
+                        k -> k.attributeName("pk").keyType("HASH"),
+                        k -> k.attributeName("sk").keyType("RANGE"))
                 .provisionedThroughput(t -> t.readCapacityUnits(40L).writeCapacityUnits(1_000L)));
         Dynalite.awaitActive(dynamo, table);
         var items = new RandomItems(3, RandomItems.Shape.simple());
@@ -312,8 +348,10 @@ class SharedSegmentsIT {
     private static List<Map<String, AttributeValue>> itemsOf(Backup backup) {
         var read = new ArrayList<Map<String, AttributeValue>>();
         for (ManifestFile f : backup.files()) {
-            try (var reader = new DataFileReader(f.dataFileS3Key(),
-                    s3.client().getObject(b -> b.bucket("vault").key(f.dataFileS3Key())), f.md5Checksum())) {
+            try (var reader = new DataFileReader(
+                    f.dataFileS3Key(),
+                    s3.client().getObject(b -> b.bucket("vault").key(f.dataFileS3Key())),
+                    f.md5Checksum())) {
                 for (ExportLine line; (line = reader.next()) != null; ) {
                     read.add(line.item());
                 }

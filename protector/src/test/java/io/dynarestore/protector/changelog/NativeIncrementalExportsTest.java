@@ -24,30 +24,66 @@ class NativeIncrementalExportsTest {
 
     static Stream<Arguments> chains() {
         return Stream.of(
-                Arguments.of("the first export starts at the first backup inside the recovery window",
-                        null, List.of(at("08:00"), at("10:00"), at("11:00")), at("09:00"), at("12:00"),
+                Arguments.of(
+                        "the first export starts at the first backup inside the recovery window",
+                        null,
+                        List.of(at("08:00"), at("10:00"), at("11:00")),
+                        at("09:00"),
+                        at("12:00"),
                         Optional.of(new Window(at("10:00"), at("10:15")))),
-                Arguments.of("the next export starts where the last one ended",
-                        at("10:15"), List.of(at("10:00")), at("09:00"), at("12:00"),
+                Arguments.of(
+                        "the next export starts where the last one ended",
+                        at("10:15"),
+                        List.of(at("10:00")),
+                        at("09:00"),
+                        at("12:00"),
                         Optional.of(new Window(at("10:15"), at("10:30")))),
-                Arguments.of("nothing is due while the window's end is not restorable yet",
-                        at("11:50"), List.of(at("10:00")), at("09:00"), at("12:00"), Optional.empty()),
-                Arguments.of("a window ending exactly at the latest restorable instant is due",
-                        at("11:45"), List.of(at("10:00")), at("09:00"), at("12:00"),
+                Arguments.of(
+                        "nothing is due while the window's end is not restorable yet",
+                        at("11:50"),
+                        List.of(at("10:00")),
+                        at("09:00"),
+                        at("12:00"),
+                        Optional.empty()),
+                Arguments.of(
+                        "a window ending exactly at the latest restorable instant is due",
+                        at("11:45"),
+                        List.of(at("10:00")),
+                        at("09:00"),
+                        at("12:00"),
                         Optional.of(new Window(at("11:45"), at("12:00")))),
-                Arguments.of("a chain recovery no longer reaches restarts at the first backup after its end",
-                        at("10:15"), List.of(at("10:00"), at("11:00"), at("11:30")), at("10:40"), at("12:00"),
+                Arguments.of(
+                        "a chain recovery no longer reaches restarts at the first backup after its end",
+                        at("10:15"),
+                        List.of(at("10:00"), at("11:00"), at("11:30")),
+                        at("10:40"),
+                        at("12:00"),
                         Optional.of(new Window(at("11:00"), at("11:15")))),
-                Arguments.of("without a backup inside the recovery window nothing can start",
-                        null, List.of(at("08:00")), at("09:00"), at("12:00"), Optional.empty()),
-                Arguments.of("a broken chain waits for a backup taken after it",
-                        at("10:15"), List.of(at("10:00")), at("10:40"), at("12:00"), Optional.empty()));
+                Arguments.of(
+                        "without a backup inside the recovery window nothing can start",
+                        null,
+                        List.of(at("08:00")),
+                        at("09:00"),
+                        at("12:00"),
+                        Optional.empty()),
+                Arguments.of(
+                        "a broken chain waits for a backup taken after it",
+                        at("10:15"),
+                        List.of(at("10:00")),
+                        at("10:40"),
+                        at("12:00"),
+                        Optional.empty()));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("chains")
-    void choosesTheNextWindowOfTheChain(String name, Instant chainEnd, List<Instant> backups, Instant earliest,
-                                        Instant latest, Optional<Window> expected) {
+    void choosesTheNextWindowOfTheChain(
+            String name,
+            Instant chainEnd,
+            List<Instant> backups,
+            Instant earliest,
+            Instant latest,
+            Optional<Window> expected) {
         // Given a chain's end, the table's backups and its recovery window; When the next window is asked for
         var next = NativeIncrementalExports.next(chainEnd, backups, earliest, latest, PERIOD);
 

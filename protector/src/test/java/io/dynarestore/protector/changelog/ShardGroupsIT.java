@@ -59,23 +59,32 @@ class ShardGroupsIT {
         var g2 = group("lineage", 2);
 
         // When group 0 lists them, and then every group lists them
-        assertThat(g0.mine(ARN, listed, Instant.now())).extracting(Shard::shardId).containsExactly(other);
+        assertThat(g0.mine(ARN, listed, Instant.now()))
+                .extracting(Shard::shardId)
+                .containsExactly(other);
 
         // Then the child is read with its parent, by group 1 only
-        assertThat(g1.mine(ARN, listed, Instant.now())).extracting(Shard::shardId).containsExactly(root, child);
+        assertThat(g1.mine(ARN, listed, Instant.now()))
+                .extracting(Shard::shardId)
+                .containsExactly(root, child);
         assertThat(g2.mine(ARN, listed, Instant.now())).isEmpty();
 
         // and when the stream has trimmed the parent, the child stays in group 1, not in its own hash's group 2,
         // for the groups that read it before and for new captures of them
         var trimmed = List.of(shard(child, root), shard(other, null));
-        assertThat(g0.mine(ARN, trimmed, Instant.now())).extracting(Shard::shardId).containsExactly(other);
-        assertThat(group("lineage", 1).mine(ARN, trimmed, Instant.now())).extracting(Shard::shardId)
+        assertThat(g0.mine(ARN, trimmed, Instant.now()))
+                .extracting(Shard::shardId)
+                .containsExactly(other);
+        assertThat(group("lineage", 1).mine(ARN, trimmed, Instant.now()))
+                .extracting(Shard::shardId)
                 .containsExactly(child);
         assertThat(group("lineage", 2).mine(ARN, trimmed, Instant.now())).isEmpty();
         // and a capture of group 0 that starts again (another replica) keeps the names already given
-        assertThat(group("lineage", 0).mine(ARN, trimmed, Instant.now())).extracting(Shard::shardId)
+        assertThat(group("lineage", 0).mine(ARN, trimmed, Instant.now()))
+                .extracting(Shard::shardId)
                 .containsExactly(other);
-        assertThat(group("lineage", 1).mine(ARN, trimmed, Instant.now())).extracting(Shard::shardId)
+        assertThat(group("lineage", 1).mine(ARN, trimmed, Instant.now()))
+                .extracting(Shard::shardId)
                 .containsExactly(child);
     }
 

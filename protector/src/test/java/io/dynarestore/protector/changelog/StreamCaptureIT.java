@@ -3,10 +3,10 @@ package io.dynarestore.protector.changelog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dynarestore.core.pitr.PitrCoverage;
-import io.dynarestore.protector.backups.BackupTaker;
 import io.dynarestore.core.vault.ExportMetadata;
 import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.core.vault.VaultLayout;
+import io.dynarestore.protector.backups.BackupTaker;
 import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.S3Server;
 import io.dynarestore.testkit.StreamsEndpoint;
@@ -40,8 +40,8 @@ class StreamCaptureIT {
     private static DynamoDbStreamsClient streams;
     private static VaultLayout layout;
     private static VaultCatalog catalog;
-    private static final java.util.concurrent.ExecutorService WRITERS = java.util.concurrent.Executors
-            .newFixedThreadPool(2);
+    private static final java.util.concurrent.ExecutorService WRITERS =
+            java.util.concurrent.Executors.newFixedThreadPool(2);
 
     @BeforeAll
     static void start() {
@@ -49,8 +49,11 @@ class StreamCaptureIT {
         endpoint = StreamsEndpoint.inFrontOf(dynalite.endpoint());
         s3 = S3Server.start("vault");
         dynamo = Dynalite.client(endpoint.endpoint());
-        streams = DynamoDbStreamsClient.builder().endpointOverride(endpoint.endpoint()).region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("a", "b"))).build();
+        streams = DynamoDbStreamsClient.builder()
+                .endpointOverride(endpoint.endpoint())
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("a", "b")))
+                .build();
         layout = new VaultLayout("vault", "");
         catalog = new VaultCatalog(s3.client(), layout);
     }
@@ -65,7 +68,8 @@ class StreamCaptureIT {
     }
 
     private static void createTable(String table) {
-        dynamo.createTable(b -> b.tableName(table).billingMode("PAY_PER_REQUEST")
+        dynamo.createTable(b -> b.tableName(table)
+                .billingMode("PAY_PER_REQUEST")
                 .attributeDefinitions(a -> a.attributeName("id").attributeType("S"))
                 .keySchema(k -> k.attributeName("id").keyType("HASH"))
                 .streamSpecification(s -> s.streamEnabled(true).streamViewType(StreamViewType.NEW_AND_OLD_IMAGES)));
@@ -82,8 +86,8 @@ class StreamCaptureIT {
     }
 
     private static void put(String table, String id, int v) {
-        dynamo.putItem(b -> b.tableName(table).item(Map.of("id", AttributeValue.fromS(id),
-                "v", AttributeValue.fromN(String.valueOf(v)))));
+        dynamo.putItem(b -> b.tableName(table)
+                .item(Map.of("id", AttributeValue.fromS(id), "v", AttributeValue.fromN(String.valueOf(v)))));
     }
 
     private static final class Events implements StreamCapture.Listener {
@@ -99,20 +103,40 @@ class StreamCaptureIT {
         @Override
         public void gapped(Instant from, Instant to, String reason) {
             gaps.add(reason);
-            gapRanges.add(new Instant[]{from, to});
+            gapRanges.add(new Instant[] {from, to});
         }
     }
 
     private static StreamCapture capture(String table, Events events) {
         var settings = new StreamCapture.Settings(Duration.ofMillis(300), Duration.ofMillis(200), 10_000, 100);
-        return new StreamCapture(streams, dynamo, s3.client(), layout, ACCOUNT, REGION, table, settings,
-                Clock.systemUTC(), WRITERS, events);
+        return new StreamCapture(
+                streams,
+                dynamo,
+                s3.client(),
+                layout,
+                ACCOUNT,
+                REGION,
+                table,
+                settings,
+                Clock.systemUTC(),
+                WRITERS,
+                events);
     }
 
     /** A capture of {@code table} started at the stream's head, once its first second has begun. */
     private static StreamCapture started(String table, StreamCapture.Settings settings, Events events) {
-        var capture = new StreamCapture(streams, dynamo, s3.client(), layout, ACCOUNT, REGION, table, settings,
-                Clock.systemUTC(), WRITERS, events);
+        var capture = new StreamCapture(
+                streams,
+                dynamo,
+                s3.client(),
+                layout,
+                ACCOUNT,
+                REGION,
+                table,
+                settings,
+                Clock.systemUTC(),
+                WRITERS,
+                events);
         capture.start();
         Instant start = capture.coveredUntil();
         Awaitility.await().until(() -> Instant.now().isAfter(start));
@@ -120,15 +144,20 @@ class StreamCaptureIT {
     }
 
     private static PitrCoverage coverage(String table) {
-        return PitrCoverage.of(catalog.listBackups(ACCOUNT, REGION, table), catalog.listExports(ACCOUNT, REGION, table),
+        return PitrCoverage.of(
+                catalog.listBackups(ACCOUNT, REGION, table),
+                catalog.listExports(ACCOUNT, REGION, table),
                 Instant.now());
     }
 
     private static void stepUntil(StreamCapture capture, java.util.function.BooleanSupplier done) {
-        Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(() -> {
-            capture.step();
-            return done.getAsBoolean();
-        });
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> {
+                    capture.step();
+                    return done.getAsBoolean();
+                });
     }
 
     @Test
@@ -144,7 +173,12 @@ class StreamCaptureIT {
         for (int i = 0; i < 20; i++) {
             put(table, "k" + i, 1);
         }
-        stepUntil(first, () -> events.flushed.stream().mapToLong(ExportMetadata::itemCount).sum() == 20);
+        stepUntil(
+                first,
+                () -> events.flushed.stream()
+                                .mapToLong(ExportMetadata::itemCount)
+                                .sum()
+                        == 20);
         for (int i = 0; i < 10; i++) {
             put(table, "k" + i, 2);
         }
@@ -159,8 +193,14 @@ class StreamCaptureIT {
         }
 
         // Then it continues the chain where the vault's checkpoint ends, and every write is in the vault once
-        assertThat(second.coveredUntil()).isEqualTo(events.flushed.get(events.flushed.size() - 1).to());
-        stepUntil(second, () -> events.flushed.stream().mapToLong(ExportMetadata::itemCount).sum() == 35);
+        assertThat(second.coveredUntil())
+                .isEqualTo(events.flushed.get(events.flushed.size() - 1).to());
+        stepUntil(
+                second,
+                () -> events.flushed.stream()
+                                .mapToLong(ExportMetadata::itemCount)
+                                .sum()
+                        == 35);
         var exports = catalog.listExports(ACCOUNT, REGION, table);
         for (int i = 1; i < exports.size(); i++) {
             assertThat(exports.get(i).from()).isEqualTo(exports.get(i - 1).to());
@@ -200,9 +240,13 @@ class StreamCaptureIT {
             // (what it holds and what is being written: each at most the bound and one shard's page), and every
             // write is in the vault once, in exports that chain
             assertThat(most).isLessThanOrEqualTo(2 * (20 + 20));
-            assertThat(events.flushed.stream().mapToLong(ExportMetadata::itemCount).sum()).isEqualTo(120);
+            assertThat(events.flushed.stream()
+                            .mapToLong(ExportMetadata::itemCount)
+                            .sum())
+                    .isEqualTo(120);
             var exports = catalog.listExports(ACCOUNT, REGION, table);
-            assertThat(exports.stream().mapToLong(ExportMetadata::itemCount).sum()).isEqualTo(120);
+            assertThat(exports.stream().mapToLong(ExportMetadata::itemCount).sum())
+                    .isEqualTo(120);
             for (int i = 1; i < exports.size(); i++) {
                 assertThat(exports.get(i).from()).isEqualTo(exports.get(i - 1).to());
             }
@@ -224,7 +268,8 @@ class StreamCaptureIT {
         for (int i = 0; i < 2_500; i++) {
             String id = "k" + i;
             batch.add(software.amazon.awssdk.services.dynamodb.model.WriteRequest.builder()
-                    .putRequest(r -> r.item(Map.of("id", AttributeValue.fromS(id)))).build());
+                    .putRequest(r -> r.item(Map.of("id", AttributeValue.fromS(id))))
+                    .build());
             if (batch.size() == 25) {
                 var requests = List.copyOf(batch);
                 dynamo.batchWriteItem(b -> b.requestItems(Map.of(table, requests)));
@@ -235,10 +280,16 @@ class StreamCaptureIT {
         Awaitility.await().until(() -> Instant.now().getEpochSecond() > last);
 
         // When it reads them: full buffers force flushes, and the rest is left when it reaches the head
-        stepUntil(capture, () -> events.flushed.stream().mapToLong(ExportMetadata::itemCount).sum() >= 2_500);
+        stepUntil(
+                capture,
+                () -> events.flushed.stream()
+                                .mapToLong(ExportMetadata::itemCount)
+                                .sum()
+                        >= 2_500);
 
         // Then all of it is in the vault long before the hour is out, the last part flushed on catching up
-        assertThat(events.flushed.stream().mapToLong(ExportMetadata::itemCount).sum()).isEqualTo(2_500);
+        assertThat(events.flushed.stream().mapToLong(ExportMetadata::itemCount).sum())
+                .isEqualTo(2_500);
         assertThat(events.flushed.size()).isGreaterThanOrEqualTo(2);
 
         // And a write made once it has caught up waits for the interval, as a capture at the head does
@@ -260,8 +311,7 @@ class StreamCaptureIT {
     }
 
     @Test
-    void threeShardGroupsEachCaptureTheirOwnShardsIntoTheirOwnChainsAndTogetherRecordEveryWriteOnce()
-            throws Exception {
+    void threeShardGroupsEachCaptureTheirOwnShardsIntoTheirOwnChainsAndTogetherRecordEveryWriteOnce() throws Exception {
         // Given a table whose stream has 4 partitions, each a lineage of shards of 25 records, and a capture
         // of each of its 3 shard groups
         String table = "grouped";
@@ -275,11 +325,25 @@ class StreamCaptureIT {
         var settings = new StreamCapture.Settings(Duration.ofMillis(300), Duration.ofMillis(200), 10_000, 100);
         var captures = new ArrayList<StreamCapture>();
         for (int g = 0; g < 3; g++) {
-            captures.add(new StreamCapture(streams, dynamo, s3.client(), layout, ACCOUNT, REGION, table,
-                    new ExportMetadata.ShardGroup(g, 3), settings, Clock.systemUTC(), WRITERS, events));
+            captures.add(new StreamCapture(
+                    streams,
+                    dynamo,
+                    s3.client(),
+                    layout,
+                    ACCOUNT,
+                    REGION,
+                    table,
+                    new ExportMetadata.ShardGroup(g, 3),
+                    settings,
+                    Clock.systemUTC(),
+                    WRITERS,
+                    events));
         }
         captures.forEach(StreamCapture::start);
-        Instant start = captures.stream().map(StreamCapture::coveredUntil).max(Instant::compareTo).orElseThrow();
+        Instant start = captures.stream()
+                .map(StreamCapture::coveredUntil)
+                .max(Instant::compareTo)
+                .orElseThrow();
         Awaitility.await().until(() -> Instant.now().isAfter(start));
 
         // When 60 keys are written 4 times while all three step and flush, once more, group 1's capture dies
@@ -290,26 +354,50 @@ class StreamCaptureIT {
             }
             captures.forEach(StreamCapture::step);
         }
-        Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> {
-            captures.forEach(StreamCapture::step);
-            return events.flushed.stream().mapToLong(ExportMetadata::itemCount).sum() >= 240;
-        });
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> {
+                    captures.forEach(StreamCapture::step);
+                    return events.flushed.stream()
+                                    .mapToLong(ExportMetadata::itemCount)
+                                    .sum()
+                            >= 240;
+                });
         for (int k = 0; k < 60; k++) {
             put(table, "k" + k, 4);
         }
         captures.forEach(StreamCapture::step);
         captures.get(1).stop();
-        captures.set(1, new StreamCapture(streams, dynamo, s3.client(), layout, ACCOUNT, REGION, table,
-                new ExportMetadata.ShardGroup(1, 3), settings, Clock.systemUTC(), WRITERS, events));
+        captures.set(
+                1,
+                new StreamCapture(
+                        streams,
+                        dynamo,
+                        s3.client(),
+                        layout,
+                        ACCOUNT,
+                        REGION,
+                        table,
+                        new ExportMetadata.ShardGroup(1, 3),
+                        settings,
+                        Clock.systemUTC(),
+                        WRITERS,
+                        events));
         captures.get(1).start();
         for (int k = 0; k < 60; k++) {
             put(table, "k" + k, 5);
         }
-        Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> {
-            captures.forEach(StreamCapture::step);
-            return catalog.listExports(ACCOUNT, REGION, table).stream().mapToLong(ExportMetadata::itemCount).sum()
-                    >= 360;
-        });
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> {
+                    captures.forEach(StreamCapture::step);
+                    return catalog.listExports(ACCOUNT, REGION, table).stream()
+                                    .mapToLong(ExportMetadata::itemCount)
+                                    .sum()
+                            >= 360;
+                });
         Thread.sleep(500);
         captures.forEach(StreamCapture::step);
         captures.forEach(StreamCapture::stop);
@@ -319,7 +407,8 @@ class StreamCaptureIT {
         var exports = catalog.listExports(ACCOUNT, REGION, table);
         assertThat(exports).allSatisfy(e -> assertThat(e.shardGroup()).isNotNull());
         var byGroup = new java.util.TreeMap<Integer, List<ExportMetadata>>();
-        exports.forEach(e -> byGroup.computeIfAbsent(e.shardGroup().index(), g -> new ArrayList<>()).add(e));
+        exports.forEach(e -> byGroup.computeIfAbsent(e.shardGroup().index(), g -> new ArrayList<>())
+                .add(e));
         for (var chain : byGroup.values()) {
             for (int i = 1; i < chain.size(); i++) {
                 assertThat(chain.get(i).from()).isEqualTo(chain.get(i - 1).to());
@@ -328,11 +417,16 @@ class StreamCaptureIT {
         // (the groups holding writes are those of the partitions' root shards, whose ids the stream draws at
         // random: all four land in one group in 3 runs of 81, so the test says which it expects)
         String arn = dynamo.describeTable(b -> b.tableName(table)).table().latestStreamArn();
-        var shards = streams.describeStream(b -> b.streamArn(arn)).streamDescription().shards();
-        var ids = shards.stream().map(software.amazon.awssdk.services.dynamodb.model.Shard::shardId)
+        var shards = streams.describeStream(b -> b.streamArn(arn))
+                .streamDescription()
+                .shards();
+        var ids = shards.stream()
+                .map(software.amazon.awssdk.services.dynamodb.model.Shard::shardId)
                 .collect(java.util.stream.Collectors.toSet());
-        var rootGroups = shards.stream().filter(sh -> sh.parentShardId() == null || !ids.contains(sh.parentShardId()))
-                .map(sh -> Math.floorMod(sh.shardId().hashCode(), 3)).collect(java.util.stream.Collectors.toSet());
+        var rootGroups = shards.stream()
+                .filter(sh -> sh.parentShardId() == null || !ids.contains(sh.parentShardId()))
+                .map(sh -> Math.floorMod(sh.shardId().hashCode(), 3))
+                .collect(java.util.stream.Collectors.toSet());
         var holding = new java.util.TreeSet<Integer>();
         byGroup.forEach((g, chain) -> {
             if (chain.stream().mapToLong(ExportMetadata::itemCount).sum() > 0) {
@@ -348,8 +442,12 @@ class StreamCaptureIT {
         var lines = new ArrayList<Map.Entry<Integer, io.dynarestore.core.vault.ExportLine>>();
         for (ExportMetadata e : exports) {
             for (var f : catalog.exportFiles(e)) {
-                try (var reader = new io.dynarestore.core.vault.DataFileReader(f.dataFileS3Key(), s3.client()
-                        .getObject(b -> b.bucket(catalog.exportBucket(e)).key(f.dataFileS3Key())), f.md5Checksum())) {
+                try (var reader = new io.dynarestore.core.vault.DataFileReader(
+                        f.dataFileS3Key(),
+                        s3.client()
+                                .getObject(
+                                        b -> b.bucket(catalog.exportBucket(e)).key(f.dataFileS3Key())),
+                        f.md5Checksum())) {
                     for (io.dynarestore.core.vault.ExportLine line; (line = reader.next()) != null; ) {
                         lines.add(Map.entry(e.shardGroup().index(), line));
                     }
@@ -359,17 +457,25 @@ class StreamCaptureIT {
         lines.sort(java.util.Comparator.comparingLong(l -> l.getValue().writeTimestampMicros()));
         for (var l : lines) {
             String id = l.getValue().keys().get("id").s();
-            versions.computeIfAbsent(id, k -> new ArrayList<>()).add(Integer.parseInt(l.getValue().newImage().get("v").n()));
+            versions.computeIfAbsent(id, k -> new ArrayList<>())
+                    .add(Integer.parseInt(l.getValue().newImage().get("v").n()));
             groupsOfKey.computeIfAbsent(id, k -> new java.util.TreeSet<>()).add(l.getKey());
         }
         assertThat(versions).hasSize(60);
         assertThat(versions.values()).allSatisfy(v -> assertThat(v).containsExactly(0, 1, 2, 3, 4, 5));
         assertThat(groupsOfKey.values()).allSatisfy(g -> assertThat(g).hasSize(1));
         // and the table is restorable up to where the slowest group flushed
-        Instant slowest = byGroup.values().stream().map(c -> c.get(c.size() - 1).to()).min(Instant::compareTo)
+        Instant slowest = byGroup.values().stream()
+                .map(c -> c.get(c.size() - 1).to())
+                .min(Instant::compareTo)
                 .orElseThrow();
-        assertThat(PitrCoverage.of(List.of(new VaultCatalog.BackupSummary("base", start, null, ACCOUNT,
-                REGION, table, 0, 0, null)), exports, Instant.now()).availability().latestRestorable())
+        assertThat(PitrCoverage.of(
+                                List.of(new VaultCatalog.BackupSummary(
+                                        "base", start, null, ACCOUNT, REGION, table, 0, 0, null)),
+                                exports,
+                                Instant.now())
+                        .availability()
+                        .latestRestorable())
                 .isEqualTo(slowest.minusSeconds(1));
     }
 
@@ -387,8 +493,9 @@ class StreamCaptureIT {
                 int v = version;
                 String id = "k" + k;
                 batch.add(software.amazon.awssdk.services.dynamodb.model.WriteRequest.builder()
-                        .putRequest(r -> r.item(Map.of("id", AttributeValue.fromS(id),
-                                "v", AttributeValue.fromN(String.valueOf(v))))).build());
+                        .putRequest(r -> r.item(
+                                Map.of("id", AttributeValue.fromS(id), "v", AttributeValue.fromN(String.valueOf(v)))))
+                        .build());
                 if (batch.size() == 25) {
                     var requests = List.copyOf(batch);
                     dynamo.batchWriteItem(b -> b.requestItems(Map.of(table, requests)));
@@ -398,10 +505,16 @@ class StreamCaptureIT {
         }
 
         // When it reads them (the next page asked for while each full one is handed on) and flushes
-        stepUntil(capture, () -> events.flushed.stream().mapToLong(ExportMetadata::itemCount).sum() >= 3_500);
+        stepUntil(
+                capture,
+                () -> events.flushed.stream()
+                                .mapToLong(ExportMetadata::itemCount)
+                                .sum()
+                        >= 3_500);
         capture.stop();
 
-        // Then every write is in the vault once (each key's seven versions, in the order written), in exports that chain
+        // Then every write is in the vault once (each key's seven versions, in the order written), in exports that
+        // chain
         var exports = catalog.listExports(ACCOUNT, REGION, table);
         assertThat(exports.stream().mapToLong(ExportMetadata::itemCount).sum()).isEqualTo(3_500);
         for (int i = 1; i < exports.size(); i++) {
@@ -411,8 +524,12 @@ class StreamCaptureIT {
         var lines = new ArrayList<io.dynarestore.core.vault.ExportLine>();
         for (ExportMetadata e : exports) {
             for (var f : catalog.exportFiles(e)) {
-                try (var reader = new io.dynarestore.core.vault.DataFileReader(f.dataFileS3Key(), s3.client()
-                        .getObject(b -> b.bucket(catalog.exportBucket(e)).key(f.dataFileS3Key())), f.md5Checksum())) {
+                try (var reader = new io.dynarestore.core.vault.DataFileReader(
+                        f.dataFileS3Key(),
+                        s3.client()
+                                .getObject(
+                                        b -> b.bucket(catalog.exportBucket(e)).key(f.dataFileS3Key())),
+                        f.md5Checksum())) {
                     for (io.dynarestore.core.vault.ExportLine line; (line = reader.next()) != null; ) {
                         lines.add(line);
                     }
@@ -440,10 +557,18 @@ class StreamCaptureIT {
         first.start();
         Instant start = first.coveredUntil();
         Awaitility.await().until(() -> Instant.now().isAfter(start.plusSeconds(1)));
-        new BackupTaker(dynamo, s3.client(), layout).take(ACCOUNT, REGION, table, BackupTaker.Settings.defaults()
-                .withTakenAt(Instant.ofEpochSecond(Instant.now().getEpochSecond())));
+        new BackupTaker(dynamo, s3.client(), layout)
+                .take(
+                        ACCOUNT,
+                        REGION,
+                        table,
+                        BackupTaker.Settings.defaults()
+                                .withTakenAt(Instant.ofEpochSecond(Instant.now().getEpochSecond())));
         put(table, "a", 1);
-        stepUntil(first, () -> !events.flushed.isEmpty() && events.flushed.get(events.flushed.size() - 1).itemCount() > 0);
+        stepUntil(
+                first,
+                () -> !events.flushed.isEmpty()
+                        && events.flushed.get(events.flushed.size() - 1).itemCount() > 0);
 
         // When the capture stops, writes go on, and the stream trims them before a capture reads them
         first.stop();
@@ -463,9 +588,17 @@ class StreamCaptureIT {
             assertThat(gapTo).isAfter(gapFrom);
 
             // and no second inside the gap can be restored, whatever backups came before it
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> Instant.now().isAfter(gapTo.plusSeconds(1)));
-            new BackupTaker(dynamo, s3.client(), layout).take(ACCOUNT, REGION, table, BackupTaker.Settings.defaults()
-                    .withTakenAt(Instant.ofEpochSecond(Instant.now().getEpochSecond())));
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> Instant.now().isAfter(gapTo.plusSeconds(1)));
+            new BackupTaker(dynamo, s3.client(), layout)
+                    .take(
+                            ACCOUNT,
+                            REGION,
+                            table,
+                            BackupTaker.Settings.defaults()
+                                    .withTakenAt(
+                                            Instant.ofEpochSecond(Instant.now().getEpochSecond())));
             put(table, "c", 1);
             stepUntil(second, () -> coverage(table).availability().windows().size() == 2);
             var coverage = coverage(table);

@@ -54,15 +54,17 @@ class ExportRequestsContractTest {
         String folder = VAULT.backupPrefix("111122223333", "eu-west-1", "orders", id);
 
         // When its export request is sent
-        var request = send(NativeExportBackups.request(TABLE_ARN, Instant.parse("2026-12-01T12:00:00Z"), id,
-                VAULT.bucket(), folder));
+        var request = send(NativeExportBackups.request(
+                TABLE_ARN, Instant.parse("2026-12-01T12:00:00Z"), id, VAULT.bucket(), folder));
 
         // Then it conforms to the model and exports the table as it was at the slot, into the backup's folder
-        assertThat(ApiShapes.dynamodb().violations("ExportTableToPointInTime", request.body())).isEmpty();
+        assertThat(ApiShapes.dynamodb().violations("ExportTableToPointInTime", request.body()))
+                .isEmpty();
         assertThat(request.body().path("ExportType").asString()).isEqualTo("FULL_EXPORT");
         assertThat(request.body().path("ExportFormat").asString()).isEqualTo("DYNAMODB_JSON");
         assertThat(request.body().path("ExportTime").asLong()).isEqualTo(1_796_126_400L);
-        assertThat(request.body().path("S3Prefix").asString()).isEqualTo("dr/111122223333/eu-west-1/orders/backups/" + id);
+        assertThat(request.body().path("S3Prefix").asString())
+                .isEqualTo("dr/111122223333/eu-west-1/orders/backups/" + id);
         assertThat(request.body().path("ClientToken").asString())
                 .isEqualTo(TableExports.clientToken(TABLE_ARN + "/backup/" + id));
     }
@@ -70,16 +72,18 @@ class ExportRequestsContractTest {
     @Test
     void sendsAnIncrementalExportOfOneWindowAsTheApiDefinesIt() {
         // Given the next window of a chain
-        var window = new NativeIncrementalExports.Window(Instant.parse("2026-12-01T12:00:00Z"),
+        var window = new NativeIncrementalExports.Window(
+                Instant.parse("2026-12-01T12:00:00Z"),
                 Instant.parse("2026-12-01T12:00:00Z").plus(Duration.ofMinutes(15)));
         String id = "native-20261201T121500Z";
 
         // When its export request is sent
-        var request = send(NativeIncrementalExports.request(TABLE_ARN, window, id, VAULT.bucket(),
-                VAULT.exportPrefix("111122223333", "eu-west-1", "orders", id)));
+        var request = send(NativeIncrementalExports.request(
+                TABLE_ARN, window, id, VAULT.bucket(), VAULT.exportPrefix("111122223333", "eu-west-1", "orders", id)));
 
         // Then it conforms to the model and asks for both images of the window's writes
-        assertThat(ApiShapes.dynamodb().violations("ExportTableToPointInTime", request.body())).isEmpty();
+        assertThat(ApiShapes.dynamodb().violations("ExportTableToPointInTime", request.body()))
+                .isEmpty();
         assertThat(request.body().path("ExportType").asString()).isEqualTo("INCREMENTAL_EXPORT");
         var spec = request.body().path("IncrementalExportSpecification");
         assertThat(spec.path("ExportFromTime").asLong()).isEqualTo(1_796_126_400L);
@@ -90,7 +94,8 @@ class ExportRequestsContractTest {
 
     @Test
     void theClientTokenIsTheSameForTheSamePurposeOnEveryReplicaAndDiffersOtherwise() {
-        assertThat(TableExports.clientToken(TABLE_ARN + "/backup/a")).isEqualTo(TableExports.clientToken(TABLE_ARN
-                + "/backup/a")).isNotEqualTo(TableExports.clientToken(TABLE_ARN + "/backup/b"));
+        assertThat(TableExports.clientToken(TABLE_ARN + "/backup/a"))
+                .isEqualTo(TableExports.clientToken(TABLE_ARN + "/backup/a"))
+                .isNotEqualTo(TableExports.clientToken(TABLE_ARN + "/backup/b"));
     }
 }

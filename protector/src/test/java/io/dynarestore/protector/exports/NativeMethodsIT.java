@@ -60,7 +60,8 @@ class NativeMethodsIT {
     static void start() {
         dynalite = Dynalite.start();
         s3 = S3Server.start("vault");
-        endpoint = StreamsEndpoint.inFrontOf(dynalite.endpoint()).exportsTo(s3.client())
+        endpoint = StreamsEndpoint.inFrontOf(dynalite.endpoint())
+                .exportsTo(s3.client())
                 .shortestIncrementalExport(Duration.ofSeconds(1));
         recording = RecordingDynamo.inFrontOf(endpoint.endpoint());
         dynamo = Dynalite.client(recording.endpoint());
@@ -78,17 +79,27 @@ class NativeMethodsIT {
 
     static ProtectionSet policy(String table) {
         // a 3-second period, which only the test endpoint accepts (DynamoDB's shortest is 15 minutes)
-        return new ProtectionSet("e", 1, Instant.now(), ACCOUNT, REGION, table,
+        return new ProtectionSet(
+                "e",
+                1,
+                Instant.now(),
+                ACCOUNT,
+                REGION,
+                table,
                 new ProtectionSet.Backups(BackupMethod.NATIVE_EXPORT, "PT1H", "P1D", null),
-                new ProtectionSet.ChangeLog(ChangeLogMethod.NATIVE_INCREMENTAL, PERIOD.toString()), "test", null);
+                new ProtectionSet.ChangeLog(ChangeLogMethod.NATIVE_INCREMENTAL, PERIOD.toString()),
+                "test",
+                null);
     }
 
     private static TreeMap<String, String> backupImage(String table, String backupId, List<String> keys) {
         var backup = catalog.findBackup(ACCOUNT, REGION, table, backupId).orElseThrow();
         var items = new ArrayList<Map<String, AttributeValue>>();
         for (ManifestFile f : backup.files()) {
-            try (var reader = new DataFileReader(f.dataFileS3Key(), s3.client().getObject(b -> b
-                    .bucket(backup.dataBucket()).key(f.dataFileS3Key())), f.md5Checksum())) {
+            try (var reader = new DataFileReader(
+                    f.dataFileS3Key(),
+                    s3.client().getObject(b -> b.bucket(backup.dataBucket()).key(f.dataFileS3Key())),
+                    f.md5Checksum())) {
                 ExportLine line;
                 while ((line = reader.next()) != null) {
                     items.add(line.item());
@@ -103,8 +114,8 @@ class NativeMethodsIT {
         // Given a table with point-in-time recovery, written at random for 10 seconds
         String table = "natively";
         StreamedTables.create(dynamo, table, RandomItems.Shape.simple());
-        dynamo.updateContinuousBackups(b -> b.tableName(table)
-                .pointInTimeRecoverySpecification(p -> p.pointInTimeRecoveryEnabled(true)));
+        dynamo.updateContinuousBackups(
+                b -> b.tableName(table).pointInTimeRecoverySpecification(p -> p.pointInTimeRecoveryEnabled(true)));
         var workload = new RecordedWorkload(dynamo, table, RandomItems.Shape.simple(), 29, 80);
         long begin = Instant.now().getEpochSecond();
         while (Instant.now().getEpochSecond() < begin + 10) {
@@ -129,15 +140,18 @@ class NativeMethodsIT {
 
         // Then it is the table at its slot, listed with the export's location, from one export
         assertThat(taken.metadata().takenAt()).isEqualTo(slot);
-        assertThat(taken.metadata().location().prefix()).startsWith("000000000000/us-east-1/natively/backups/"
-                + "b-native/AWSDynamoDB/");
-        assertThat(catalog.listBackups(ACCOUNT, REGION, table)).extracting(VaultCatalog.BackupSummary::backupId)
+        assertThat(taken.metadata().location().prefix())
+                .startsWith("000000000000/us-east-1/natively/backups/" + "b-native/AWSDynamoDB/");
+        assertThat(catalog.listBackups(ACCOUNT, REGION, table))
+                .extracting(VaultCatalog.BackupSummary::backupId)
                 .containsExactly("b-native");
         var keys = workload.keyAttributes();
-        assertThat(backupImage(table, "b-native", keys)).isEqualTo(workload.imageAt(slot.minusSeconds(1)))
+        assertThat(backupImage(table, "b-native", keys))
+                .isEqualTo(workload.imageAt(slot.minusSeconds(1)))
                 .hasSize((int) taken.itemCount());
         assertThat(dynamo.listExports(b -> b.tableArn("arn:aws:dynamodb:us-east-1:000000000000:table/" + table))
-                .exportSummaries()).hasSize(1);
+                        .exportSummaries())
+                .hasSize(1);
 
         // When the change log exports every window that is due
         var chain = new NativeIncrementalExports(catalog, exports);
@@ -155,8 +169,8 @@ class NativeMethodsIT {
             assertThat(recorded.get(i).from()).isEqualTo(recorded.get(i - 1).to());
         }
         assertThat(recorded).allSatisfy(e -> assertThat(e.compacted()).isTrue());
-        assertThat(recorded.get(recorded.size() - 1).to()).isAfterOrEqualTo(Instant.ofEpochSecond(begin + 10)
-                .minus(PERIOD));
+        assertThat(recorded.get(recorded.size() - 1).to())
+                .isAfterOrEqualTo(Instant.ofEpochSecond(begin + 10).minus(PERIOD));
 
         // and the second before each export's end restores to exactly what had been written, and no second inside one
         var image = new VaultImage(s3.client(), catalog);
@@ -164,11 +178,13 @@ class NativeMethodsIT {
         for (ExportMetadata e : recorded) {
             Instant last = e.to().minusSeconds(1);
             if (!workload.isAmbiguous(last.getEpochSecond())) {
-                assertThat(image.at(ACCOUNT, REGION, table, last, keys)).as("restore to %s", last)
+                assertThat(image.at(ACCOUNT, REGION, table, last, keys))
+                        .as("restore to %s", last)
                         .contains(workload.imageAt(last));
                 checked++;
             }
-            assertThat(image.coverage(ACCOUNT, REGION, table).resolve(e.from())).as("inside %s", e.exportId())
+            assertThat(image.coverage(ACCOUNT, REGION, table).resolve(e.from()))
+                    .as("inside %s", e.exportId())
                     .isEmpty();
         }
         assertThat(checked).isGreaterThanOrEqualTo(recorded.size() / 2);
@@ -176,10 +192,12 @@ class NativeMethodsIT {
         // and every export request the protector sent conforms to AWS's model
         var sent = recording.sent("ExportTableToPointInTime");
         assertThat(sent).hasSize(recorded.size() + 2);
-        assertThat(sent).allSatisfy(s -> assertThat(ApiShapes.dynamodb().violations("ExportTableToPointInTime",
-                s.body())).isEmpty());
-        assertThat(recording.sent("DescribeExport")).allSatisfy(s -> assertThat(ApiShapes.dynamodb()
-                .violations("DescribeExport", s.body())).isEmpty());
+        assertThat(sent)
+                .allSatisfy(s -> assertThat(ApiShapes.dynamodb().violations("ExportTableToPointInTime", s.body()))
+                        .isEmpty());
+        assertThat(recording.sent("DescribeExport"))
+                .allSatisfy(s -> assertThat(ApiShapes.dynamodb().violations("DescribeExport", s.body()))
+                        .isEmpty());
     }
 
     @Test
@@ -189,7 +207,8 @@ class NativeMethodsIT {
         StreamedTables.create(dynamo, table, RandomItems.Shape.simple());
 
         // Then neither native method can protect it, and each says how to fix it
-        assertThatThrownBy(() -> new NativeExportBackups(catalog, exports).take(dynamo, policy(table), "b", Instant.now()))
+        assertThatThrownBy(
+                        () -> new NativeExportBackups(catalog, exports).take(dynamo, policy(table), "b", Instant.now()))
                 .isInstanceOf(TableExports.ExportFailedException.class)
                 .hasMessageContaining("update-continuous-backups --table-name unrecovered");
         assertThatThrownBy(() -> new NativeIncrementalExports(catalog, exports).step(dynamo, policy(table)))

@@ -56,7 +56,9 @@ class ExpiryIT {
     @BeforeEach
     void givenAVaultOfThreeBackupsAndAStreamChangeLogAndAUsersExport() {
         for (var page : s3.client().listObjectsV2Paginator(b -> b.bucket("vault"))) {
-            page.contents().forEach(o -> s3.client().deleteObject(b -> b.bucket("vault").key(o.key())));
+            page.contents()
+                    .forEach(
+                            o -> s3.client().deleteObject(b -> b.bucket("vault").key(o.key())));
         }
         // b-1 and b-2 expired more than the grace ago; b-3 is kept
         backup("b-1", hoursAgo(50), hoursAgo(3));
@@ -77,11 +79,13 @@ class ExpiryIT {
         // Then b-1 and b-2 are deleted, every object of them, and b-3 stays
         assertThat(gone.backups()).extracting(BackupSummary::backupId).containsExactly("b-1", "b-2");
         assertThat(backups()).containsExactly("b-3");
-        assertThat(objectsUnder(catalog.layout().backupPrefix(ACCOUNT, REGION, TABLE, "b-1"))).isZero();
+        assertThat(objectsUnder(catalog.layout().backupPrefix(ACCOUNT, REGION, TABLE, "b-1")))
+                .isZero();
         // and the capture's exports that end at or before b-3 (taken 30 h ago) are deleted; the user's is not
         assertThat(gone.exports()).extracting(ExportMetadata::exportId).containsExactly("stream-0", "stream-1");
         assertThat(exports()).containsExactly("stream-2", "stream-3", "stream-4", "user-export");
-        assertThat(objectsUnder(catalog.layout().exportPrefix(ACCOUNT, REGION, TABLE, "stream-0"))).isZero();
+        assertThat(objectsUnder(catalog.layout().exportPrefix(ACCOUNT, REGION, TABLE, "stream-0")))
+                .isZero();
     }
 
     @Test
@@ -112,8 +116,13 @@ class ExpiryIT {
     @Test
     void aBackupInsideItsGraceStaysAndNoChangeLogExportIsEverTheLatestDeleted() {
         // When retention runs half an hour after b-2 expired, with the grace of an hour
-        var gone = expiry.run(ACCOUNT, REGION, TABLE, OWN, RestoreHolds.Held.NOTHING, hoursAgo(2).plus(Duration
-                .ofMinutes(30)));
+        var gone = expiry.run(
+                ACCOUNT,
+                REGION,
+                TABLE,
+                OWN,
+                RestoreHolds.Held.NOTHING,
+                hoursAgo(2).plus(Duration.ofMinutes(30)));
 
         // Then only b-1 (expired 3 h before) goes
         assertThat(gone.backups()).extracting(BackupSummary::backupId).containsExactly("b-1");
@@ -135,7 +144,8 @@ class ExpiryIT {
 
         // Then each chain keeps its latest export (group 0's holds the checkpoint its next capture resumes
         // from), and the earlier exports that end before b-3 go
-        assertThat(gone.exports()).extracting(ExportMetadata::exportId)
+        assertThat(gone.exports())
+                .extracting(ExportMetadata::exportId)
                 .containsExactlyInAnyOrder("stream-0", "stream-1", "stream-g0of2-0", "stream-g1of2-0");
         assertThat(exports()).contains("stream-g0of2-1", "stream-g1of2-1", "stream-4");
     }
@@ -151,10 +161,23 @@ class ExpiryIT {
                 part.write(items.item(i));
             }
         }
-        writer.finish(TableDescription.builder().tableName(TABLE).keySchema(
-                KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build(),
-                KeySchemaElement.builder().attributeName("sk").keyType(KeyType.RANGE).build()).build(),
-                List.of(), null, takenAt, expiresAt);
+        writer.finish(
+                TableDescription.builder()
+                        .tableName(TABLE)
+                        .keySchema(
+                                KeySchemaElement.builder()
+                                        .attributeName("pk")
+                                        .keyType(KeyType.HASH)
+                                        .build(),
+                                KeySchemaElement.builder()
+                                        .attributeName("sk")
+                                        .keyType(KeyType.RANGE)
+                                        .build())
+                        .build(),
+                List.of(),
+                null,
+                takenAt,
+                expiresAt);
     }
 
     private void export(String id, Instant from, Instant to) {
@@ -162,22 +185,32 @@ class ExpiryIT {
     }
 
     private void export(String id, Instant from, Instant to, ExportMetadata.ShardGroup group) {
-        var writer = new IncrementalExportWriter(s3.client(), catalog.layout(), ACCOUNT, REGION, TABLE, id, from, to,
-                100).shardGroup(group);
+        var writer = new IncrementalExportWriter(
+                        s3.client(), catalog.layout(), ACCOUNT, REGION, TABLE, id, from, to, 100)
+                .shardGroup(group);
         Map<String, AttributeValue> item = items.item(1);
         try (var part = writer.openPart()) {
-            part.write(ExportLine.change(Map.of("pk", item.get("pk"), "sk", item.get("sk")), null, item,
+            part.write(ExportLine.change(
+                    Map.of("pk", item.get("pk"), "sk", item.get("sk")),
+                    null,
+                    item,
                     from.getEpochSecond() * 1_000_000L));
         }
         writer.finish();
     }
 
     private List<String> backups() {
-        return catalog.listBackups(ACCOUNT, REGION, TABLE).stream().map(BackupSummary::backupId).sorted().toList();
+        return catalog.listBackups(ACCOUNT, REGION, TABLE).stream()
+                .map(BackupSummary::backupId)
+                .sorted()
+                .toList();
     }
 
     private List<String> exports() {
-        return catalog.listExports(ACCOUNT, REGION, TABLE).stream().map(ExportMetadata::exportId).sorted().toList();
+        return catalog.listExports(ACCOUNT, REGION, TABLE).stream()
+                .map(ExportMetadata::exportId)
+                .sorted()
+                .toList();
     }
 
     private long objectsUnder(String prefix) {

@@ -2,7 +2,7 @@ package io.dynarestore.protector.retention;
 
 import io.dynarestore.contracts.request.Destination;
 import io.dynarestore.contracts.request.RestoreRequested;
-import io.dynarestore.contracts.request.Scope;
+import io.dynarestore.contracts.request.RestoreRequests;
 import io.dynarestore.contracts.request.Source;
 import io.dynarestore.contracts.status.RestoreAccepted;
 import io.dynarestore.contracts.status.RestoreCompleted;
@@ -19,16 +19,18 @@ final class RestoreEvents {
     static final String REGION = "us-east-1";
     static final String TABLE = "orders";
 
-    private RestoreEvents() {
-    }
+    private RestoreEvents() {}
 
     static RestoreAccepted acceptedOfBackup(String restoreId, String backupId) {
         return RestoreAccepted.of(request(restoreId, new Source(ACCOUNT, REGION, TABLE, backupId, null, null)));
     }
 
     static RestoreAccepted acceptedAt(String restoreId, Instant pointInTime) {
-        return RestoreAccepted.of(request(restoreId, new Source(ACCOUNT, REGION, TABLE, null, pointInTime.toString(),
-                null)), pointInTime, null, "ann");
+        return RestoreAccepted.of(
+                request(restoreId, new Source(ACCOUNT, REGION, TABLE, null, pointInTime.toString(), null)),
+                pointInTime,
+                null,
+                "ann");
     }
 
     static RestoreAccepted acceptedOfLatest(String restoreId) {
@@ -36,8 +38,15 @@ final class RestoreEvents {
     }
 
     static RestorePlanned plannedOn(String restoreId, String backupId, Instant takenAt) {
-        return RestorePlanned.of(restoreId, RestorePlanned.Strategy.ITEM_WRITES, new SourceRef(ACCOUNT, REGION, TABLE, backupId,
-                takenAt), new TableRef(ACCOUNT, REGION, "orders-restored"), 1, 10, 1_000, 10);
+        return RestorePlanned.of(
+                restoreId,
+                RestorePlanned.Strategy.ITEM_WRITES,
+                new SourceRef(ACCOUNT, REGION, TABLE, backupId, takenAt),
+                new TableRef(ACCOUNT, REGION, "orders-restored"),
+                1,
+                10,
+                1_000,
+                10);
     }
 
     static RestoreCompleted completed(String restoreId) {
@@ -49,8 +58,10 @@ final class RestoreEvents {
     }
 
     private static RestoreRequested request(String restoreId, Source source) {
-        return new RestoreRequested(restoreId, RestoreRequested.TYPE, RestoreRequested.SCHEMA_VERSION, null, null,
-                "ann", source, new Scope.Full(), new Destination.NewTable(ACCOUNT, REGION, "orders-restored", null),
-                null, null);
+        return RestoreRequests.aRestore(restoreId)
+                .requestedBy("ann")
+                .from(source)
+                .into(new Destination.NewTable(ACCOUNT, REGION, "orders-restored", null))
+                .normalized();
     }
 }

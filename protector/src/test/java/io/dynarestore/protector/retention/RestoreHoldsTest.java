@@ -16,7 +16,8 @@ class RestoreHoldsTest {
     private final RestoreHolds holds = new RestoreHolds(100, Duration.ofDays(7));
 
     private static BackupSummary backup(String id, Instant takenAt) {
-        return new BackupSummary(id, takenAt, takenAt.plus(Duration.ofDays(1)), ACCOUNT, REGION, TABLE, 10, 1_000, null);
+        return new BackupSummary(
+                id, takenAt, takenAt.plus(Duration.ofDays(1)), ACCOUNT, REGION, TABLE, 10, 1_000, null);
     }
 
     private boolean held(BackupSummary backup) {
@@ -66,7 +67,8 @@ class RestoreHoldsTest {
 
         // Then any backup of that table is held, in the default account, but not another table's
         assertThat(held(backup("b-new", NOW))).isTrue();
-        assertThat(holds.of(ACCOUNT, REGION, "customers", NOW).holds(backup("b-new", NOW))).isFalse();
+        assertThat(holds.of(ACCOUNT, REGION, "customers", NOW).holds(backup("b-new", NOW)))
+                .isFalse();
     }
 
     @Test
@@ -75,8 +77,12 @@ class RestoreHoldsTest {
         holds.fold(RestoreEvents.acceptedOfBackup("r-4", "b-2"));
 
         // Then eight days later it holds nothing
-        assertThat(holds.of(ACCOUNT, REGION, TABLE, NOW.plus(Duration.ofDays(8))).holds(backup("b-2", NOW))).isFalse();
-        assertThat(holds.of(ACCOUNT, REGION, TABLE, NOW.plus(Duration.ofDays(6))).holds(backup("b-2", NOW))).isTrue();
+        assertThat(holds.of(ACCOUNT, REGION, TABLE, NOW.plus(Duration.ofDays(8)))
+                        .holds(backup("b-2", NOW)))
+                .isFalse();
+        assertThat(holds.of(ACCOUNT, REGION, TABLE, NOW.plus(Duration.ofDays(6)))
+                        .holds(backup("b-2", NOW)))
+                .isTrue();
     }
 
     @Test
@@ -91,10 +97,13 @@ class RestoreHoldsTest {
 
         // Then it keeps two, and every backup is held, since what r-1 read is no longer known
         assertThat(bounded.size()).isEqualTo(2);
-        assertThat(bounded.of(ACCOUNT, REGION, TABLE, NOW).holds(backup("b-9", NOW))).isTrue();
-        assertThat(bounded.of(ACCOUNT, REGION, "customers", NOW).holds(backup("b-9", NOW))).isTrue();
+        assertThat(bounded.of(ACCOUNT, REGION, TABLE, NOW).holds(backup("b-9", NOW)))
+                .isTrue();
+        assertThat(bounded.of(ACCOUNT, REGION, "customers", NOW).holds(backup("b-9", NOW)))
+                .isTrue();
         // and once r-1 would have been stale, only the known holds count
         var later = NOW.plus(Duration.ofDays(7)).plusSeconds(60);
-        assertThat(bounded.of(ACCOUNT, REGION, TABLE, later).holds(backup("b-9", NOW))).isFalse();
+        assertThat(bounded.of(ACCOUNT, REGION, TABLE, later).holds(backup("b-9", NOW)))
+                .isFalse();
     }
 }

@@ -39,12 +39,15 @@ class SerialTaskTest {
         var lastRan = new AtomicBoolean();
         var stopped = new CountDownLatch(1);
         new Thread(() -> {
-            task.stop(() -> lastRan.set(true));
-            stopped.countDown();
-        }).start();
+                    task.stop(() -> lastRan.set(true));
+                    stopped.countDown();
+                })
+                .start();
 
         // Then the stop waits for the step, runs its last action, and no step follows
-        assertThat(stopped.await(200, TimeUnit.MILLISECONDS)).as("returned while a step ran").isFalse();
+        assertThat(stopped.await(200, TimeUnit.MILLISECONDS))
+                .as("returned while a step ran")
+                .isFalse();
         release.countDown();
         assertThat(stopped.await(5, TimeUnit.SECONDS)).isTrue();
         assertThat(lastRan).isTrue();
@@ -74,7 +77,7 @@ class SerialTaskTest {
                 }
             });
         }
-        task.stop(() -> { });
+        task.stop(() -> {});
 
         // Then none of it ran while a step did
         assertThat(overlaps).hasValue(0);

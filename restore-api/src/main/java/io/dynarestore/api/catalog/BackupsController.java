@@ -28,23 +28,23 @@ class BackupsController {
 
     @Operation(summary = "A table's backups", description = "Account and region default to the configured ones.")
     @GetMapping(path = "/tables/{table}/backups", produces = MediaType.APPLICATION_JSON_VALUE)
-    Backups backups(@PathVariable String table, @RequestParam(required = false) String account,
-                    @RequestParam(required = false) String region) {
+    Backups backups(
+            @PathVariable String table,
+            @RequestParam(required = false) String account,
+            @RequestParam(required = false) String region) {
         var ref = TableRefs.of(table, account, region, aws);
         Instant now = clock.instant();
         var list = catalog.listBackups(ref.account(), ref.region(), table).stream()
-                .map(b -> new BackupEntry(b.backupId(), b.takenAt(), b.expiresAt(), b.expiredAt(now), b.itemCount(),
-                        b.sizeBytes()))
+                .map(b -> new BackupEntry(
+                        b.backupId(), b.takenAt(), b.expiresAt(), b.expiredAt(now), b.itemCount(), b.sizeBytes()))
                 .toList();
         return new Backups(table, ref.account(), ref.region(), list);
     }
 
     /** A table's backups. */
-    record Backups(String table, String account, String region, List<BackupEntry> backups) {
-    }
+    record Backups(String table, String account, String region, List<BackupEntry> backups) {}
 
     /** One backup; {@code expired} ones are listed but cannot be restored. */
-    record BackupEntry(String backupId, Instant takenAt, Instant expiresAt, boolean expired, long itemCount,
-                       long sizeBytes) {
-    }
+    record BackupEntry(
+            String backupId, Instant takenAt, Instant expiresAt, boolean expired, long itemCount, long sizeBytes) {}
 }

@@ -40,7 +40,9 @@ class ExportsController {
     ExportsController(VaultCatalog catalog, AwsClients aws, ApiProperties properties) {
         this.catalog = catalog;
         this.aws = aws;
-        this.exports = new NativeExports(catalog, properties.exports().allowedLocations(),
+        this.exports = new NativeExports(
+                catalog,
+                properties.exports().allowedLocations(),
                 properties.exports().retention());
     }
 
@@ -50,22 +52,32 @@ class ExportsController {
      *                         AWS CLI or SDK prints it; when absent, the live table is described
      * @param expiresAt        when a full export stops being restorable (absent: after api.exports.retention)
      */
-    record Registration(String s3Uri, String account, String region, JsonNode tableDescription, Instant expiresAt) {
-    }
+    record Registration(String s3Uri, String account, String region, JsonNode tableDescription, Instant expiresAt) {}
 
-    @Operation(summary = "Register a native DynamoDB export without copying it",
+    @Operation(
+            summary = "Register a native DynamoDB export without copying it",
             description = "A FULL_EXPORT becomes a backup (its ExportId is the backupId); an INCREMENTAL_EXPORT "
                     + "becomes point-in-time coverage. Needs the role register-exports (and cross-account for "
                     + "another account). The export must lie in a configured export location and be an export of "
                     + "this very table (its manifest's tableArn). Answers 201, or 200 when it was registered already.")
-    @PostMapping(path = "/tables/{table}/exports", consumes = MediaType.APPLICATION_JSON_VALUE,
+    @PostMapping(
+            path = "/tables/{table}/exports",
+            consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<NativeExports.Registered> register(@PathVariable String table, @RequestBody Registration body) {
         if (body == null || body.s3Uri() == null) {
-            throw new ApiProblem(400, "INVALID_REQUEST", "Give s3Uri, the export's folder such as "
-                    + "s3://bucket/prefix/AWSDynamoDB/<ExportId>/.", null);
+            throw new ApiProblem(
+                    400,
+                    "INVALID_REQUEST",
+                    "Give s3Uri, the export's folder such as " + "s3://bucket/prefix/AWSDynamoDB/<ExportId>/.",
+                    null);
         }
-        var ref = TableRefs.of(table, body.account(), body.region(), aws, Access::toRegisterExports,
+        var ref = TableRefs.of(
+                table,
+                body.account(),
+                body.region(),
+                aws,
+                Access::toRegisterExports,
                 "Registering an export in account");
         ExportLocation location;
         try {
@@ -85,9 +97,11 @@ class ExportsController {
                 } else {
                     var dynamo = aws.dynamo(ref.account(), ref.region());
                     try {
-                        description = dynamo.describeTable(b -> b.tableName(table)).table();
+                        description =
+                                dynamo.describeTable(b -> b.tableName(table)).table();
                         String arn = description.tableArn();
-                        tags = dynamo.listTagsOfResource(b -> b.resourceArn(arn)).tags();
+                        tags = dynamo.listTagsOfResource(b -> b.resourceArn(arn))
+                                .tags();
                     } catch (ResourceNotFoundException e) {
                         throw new NativeExports.RegistrationException("Table " + table + " does not exist in account "
                                 + ref.account() + " region " + ref.region() + ", so it cannot be described; give "
@@ -95,9 +109,10 @@ class ExportsController {
                     }
                 }
             }
-            var registered = exports.register(location, summary, ref.account(), ref.region(), table, description,
-                    tags, body.expiresAt());
-            return ResponseEntity.status(registered.alreadyRegistered() ? 200 : 201).body(registered);
+            var registered = exports.register(
+                    location, summary, ref.account(), ref.region(), table, description, tags, body.expiresAt());
+            return ResponseEntity.status(registered.alreadyRegistered() ? 200 : 201)
+                    .body(registered);
         } catch (NativeExports.RegistrationException e) {
             throw new ApiProblem(422, "EXPORT_NOT_REGISTERED", e.getMessage(), null);
         }
@@ -109,16 +124,21 @@ class ExportsController {
             return SdkJson.tableDescription(json);
         } catch (SdkJson.InvalidJsonException e) {
             String field = "/tableDescription" + e.path();
-            throw new ApiProblem(400, "INVALID_REQUEST", field.substring(1) + " " + e.reason() + ". Give the output "
-                    + "of 'aws dynamodb describe-table' as the AWS CLI (v1 or v2) or an SDK prints it.",
+            throw new ApiProblem(
+                    400,
+                    "INVALID_REQUEST",
+                    field.substring(1) + " " + e.reason() + ". Give the output "
+                            + "of 'aws dynamodb describe-table' as the AWS CLI (v1 or v2) or an SDK prints it.",
                     List.of(new FieldError(field, e.reason())));
         }
     }
 
     @Operation(summary = "A table's incremental exports, oldest first")
     @GetMapping(path = "/tables/{table}/exports", produces = MediaType.APPLICATION_JSON_VALUE)
-    List<ExportMetadata> list(@PathVariable String table, @RequestParam(required = false) String account,
-                              @RequestParam(required = false) String region) {
+    List<ExportMetadata> list(
+            @PathVariable String table,
+            @RequestParam(required = false) String account,
+            @RequestParam(required = false) String region) {
         var ref = TableRefs.of(table, account, region, aws);
         return catalog.listExports(ref.account(), ref.region(), table);
     }

@@ -59,10 +59,11 @@ public final class NativeExports {
                 return null;
             }
         }
-        return allowedLocations.isEmpty() ? "no export locations are configured (api.exports.allowed-locations); an "
-                + "operator lists the buckets DynamoDB exports into"
+        return allowedLocations.isEmpty()
+                ? "no export locations are configured (api.exports.allowed-locations); an "
+                        + "operator lists the buckets DynamoDB exports into"
                 : location.uri() + " is not in the configured export locations (" + String.join(", ", allowedLocations)
-                + "); an operator adds the bucket to api.exports.allowed-locations";
+                        + "); an operator adds the bucket to api.exports.allowed-locations";
     }
 
     /** Why the export summarized by {@code summary} is not one of table {@code tableName}, or {@code null}. */
@@ -70,8 +71,8 @@ public final class NativeExports {
         String expected = ":dynamodb:" + region + ":" + account + ":table/" + tableName;
         String arn = summary.tableArn();
         if (arn == null || !arn.matches("arn:aws[a-z-]*:dynamodb:[a-z0-9-]+:[0-9]{12}:table/[A-Za-z0-9_.-]{3,255}")) {
-            return "its manifest names no table (tableArn " + (arn == null ? "missing" : "'" + arn + "'") + "); only an "
-                    + "export DynamoDB wrote can be registered";
+            return "its manifest names no table (tableArn " + (arn == null ? "missing" : "'" + arn + "'")
+                    + "); only an " + "export DynamoDB wrote can be registered";
         }
         if (!arn.substring(arn.indexOf(':', 4)).equals(expected)) {
             return "it is an export of " + arn + ", not of table " + tableName + " in account " + account + " region "
@@ -85,9 +86,15 @@ public final class NativeExports {
     }
 
     /** What a registration made. */
-    public record Registered(String kind, String id, Instant takenAt, Instant from, Instant to, long itemCount,
-                             String location, boolean alreadyRegistered) {
-    }
+    public record Registered(
+            String kind,
+            String id,
+            Instant takenAt,
+            Instant from,
+            Instant to,
+            long itemCount,
+            String location,
+            boolean alreadyRegistered) {}
 
     /**
      * The summary manifest at {@code location}, read only where exports may be registered from,
@@ -100,11 +107,12 @@ public final class NativeExports {
         }
         Optional<ManifestSummary> read;
         try {
-            read = catalog.read(location.bucket(), location.prefix() + VaultLayout.MANIFEST_SUMMARY,
-                    ManifestSummary.class);
+            read = catalog.read(
+                    location.bucket(), location.prefix() + VaultLayout.MANIFEST_SUMMARY, ManifestSummary.class);
         } catch (S3Exception e) {
-            throw new RegistrationException("The export at " + location.uri() + " cannot be read (S3 answered "
-                    + e.statusCode() + "); give this installation s3:GetObject and s3:ListBucket on the export bucket.");
+            throw new RegistrationException(
+                    "The export at " + location.uri() + " cannot be read (S3 answered " + e.statusCode()
+                            + "); give this installation s3:GetObject and s3:ListBucket on the export bucket.");
         } catch (RuntimeException e) {
             throw new RegistrationException("The " + VaultLayout.MANIFEST_SUMMARY + " at " + location.uri()
                     + " is not an export manifest DynamoDB wrote: " + e.getMessage());
@@ -125,17 +133,25 @@ public final class NativeExports {
      * @param tags      the table's tags, kept with a full export
      * @param expiresAt when a full export stops being restorable, or {@code null} for never
      */
-    public Registered register(ExportLocation location, ManifestSummary summary, String account, String region,
-                               String tableName, TableDescription table, List<Tag> tags, Instant expiresAt) {
+    public Registered register(
+            ExportLocation location,
+            ManifestSummary summary,
+            String account,
+            String region,
+            String tableName,
+            TableDescription table,
+            List<Tag> tags,
+            Instant expiresAt) {
         String notThisTable = tableRefusal(summary, account, region, tableName);
         if (notThisTable != null) {
-            throw new RegistrationException("The export at " + location.uri() + " cannot be registered: "
-                    + notThisTable + ".");
+            throw new RegistrationException(
+                    "The export at " + location.uri() + " cannot be registered: " + notThisTable + ".");
         }
         String id = exportId(summary, location);
         if (!BackupIds.valid(id)) {
-            throw new RegistrationException("The export at " + location.uri() + " has the id '" + id + "', which is not "
-                    + "an id DynamoDB gives (letters, digits, '_', '.', ':', '-'); it cannot name a backup.");
+            throw new RegistrationException(
+                    "The export at " + location.uri() + " has the id '" + id + "', which is not "
+                            + "an id DynamoDB gives (letters, digits, '_', '.', ':', '-'); it cannot name a backup.");
         }
         long items = summary.itemCount() == null ? 0 : summary.itemCount();
         VaultLayout layout = catalog.layout();
@@ -146,13 +162,28 @@ public final class NativeExports {
             }
             String key = layout.exportPrefix(account, region, tableName, id) + VaultLayout.EXPORT_JSON;
             var existing = catalog.read(layout.bucket(), key, ExportMetadata.class);
-            var metadata = existing.orElseGet(() -> new ExportMetadata(ExportMetadata.FORMAT_VERSION, id, account,
-                    region, tableName, time("exportFromTime", summary.exportFromTime()),
-                    time("exportToTime", summary.exportToTime()), true, items, location));
+            var metadata = existing.orElseGet(() -> new ExportMetadata(
+                    ExportMetadata.FORMAT_VERSION,
+                    id,
+                    account,
+                    region,
+                    tableName,
+                    time("exportFromTime", summary.exportFromTime()),
+                    time("exportToTime", summary.exportToTime()),
+                    true,
+                    items,
+                    location));
             if (existing.isEmpty()) {
                 catalog.put(key, metadata);
             }
-            return new Registered("INCREMENTAL", id, null, metadata.from(), metadata.to(), items, location.uri(),
+            return new Registered(
+                    "INCREMENTAL",
+                    id,
+                    null,
+                    metadata.from(),
+                    metadata.to(),
+                    items,
+                    location.uri(),
                     existing.isPresent());
         }
         if (table == null) {
@@ -161,12 +192,15 @@ public final class NativeExports {
         }
         String key = layout.backupPrefix(account, region, tableName, id) + VaultLayout.BACKUP_JSON;
         var existing = catalog.read(layout.bucket(), key, BackupMetadata.class);
-        Instant takenAt = summary.exportTime() != null ? time("exportTime", summary.exportTime())
+        Instant takenAt = summary.exportTime() != null
+                ? time("exportTime", summary.exportTime())
                 : time("startTime", summary.startTime());
         if (existing.isEmpty()) {
             Instant expires = expiresAt != null ? expiresAt : takenAt.plus(retention);
-            catalog.put(key, BackupMetadata.of(id, takenAt, expires, account, region, table, tags, null, null)
-                    .at(location));
+            catalog.put(
+                    key,
+                    BackupMetadata.of(id, takenAt, expires, account, region, table, tags, null, null)
+                            .at(location));
         }
         return new Registered("FULL", id, takenAt, null, null, items, location.uri(), existing.isPresent());
     }
@@ -186,7 +220,8 @@ public final class NativeExports {
         if (arn != null && arn.contains("/export/")) {
             return arn.substring(arn.lastIndexOf('/') + 1);
         }
-        String p = location.prefix().endsWith("/") ? location.prefix().substring(0, location.prefix().length() - 1)
+        String p = location.prefix().endsWith("/")
+                ? location.prefix().substring(0, location.prefix().length() - 1)
                 : location.prefix();
         return p.substring(p.lastIndexOf('/') + 1);
     }

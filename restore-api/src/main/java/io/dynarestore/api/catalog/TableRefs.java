@@ -26,18 +26,29 @@ public record TableRefs(String table, String account, String region) {
      * @param rule the roles it takes to do {@code what} in an account, given the account and the
      *             installation's default (one of {@link Access}'s rules)
      */
-    public static TableRefs of(String table, String account, String region, AwsClients aws,
-                               BiFunction<String, String, Set<Role>> rule, String what) {
+    public static TableRefs of(
+            String table,
+            String account,
+            String region,
+            AwsClients aws,
+            BiFunction<String, String, Set<Role>> rule,
+            String what) {
         if (!table.matches("[A-Za-z0-9_.-]{3,255}")) {
-            throw new ApiProblem(400, "INVALID_REQUEST", "'" + table + "' is not a DynamoDB table name: use 3 to "
-                    + "255 of A-Z a-z 0-9 _ - .", List.of(new FieldError("/table", "not a table name")));
+            throw new ApiProblem(
+                    400,
+                    "INVALID_REQUEST",
+                    "'" + table + "' is not a DynamoDB table name: use 3 to " + "255 of A-Z a-z 0-9 _ - .",
+                    List.of(new FieldError("/table", "not a table name")));
         }
         String acct = account != null ? account : aws.defaultAccount();
         String reg = region != null ? region : aws.defaultRegion();
         Callers.require(rule.apply(acct, aws.defaultAccount()), what + " " + acct);
         if (!aws.allows(acct, reg)) {
-            throw new ApiProblem(422, "UNKNOWN_ACCOUNT", "Account " + acct + " region " + reg
-                    + " is not in the account registry.", null);
+            throw new ApiProblem(
+                    422,
+                    "UNKNOWN_ACCOUNT",
+                    "Account " + acct + " region " + reg + " is not in the account registry.",
+                    null);
         }
         return new TableRefs(table, acct, reg);
     }

@@ -25,10 +25,10 @@ class TablesController {
     }
 
     /** The tables of an account and region. */
-    record Tables(String account, String region, List<String> tables) {
-    }
+    record Tables(String account, String region, List<String> tables) {}
 
-    @Operation(summary = "Tables with backups or history in the vault",
+    @Operation(
+            summary = "Tables with backups or history in the vault",
             description = "Account and region default to the configured ones.")
     @GetMapping(path = "/tables", produces = MediaType.APPLICATION_JSON_VALUE)
     Tables tables(@RequestParam(required = false) String account, @RequestParam(required = false) String region) {
@@ -36,8 +36,12 @@ class TablesController {
         String r = region == null ? aws.defaultRegion() : region;
         Callers.require(Access.toReadCatalog(a, aws.defaultAccount()), "Reading the catalog of account " + a);
         if (!aws.allows(a, r)) {
-            throw new ApiProblem(422, "UNKNOWN_ACCOUNT", "Account " + a + " region " + r + " is not in the account "
-                    + "registry; GET /accounts lists those that are.", null);
+            throw new ApiProblem(
+                    422,
+                    "UNKNOWN_ACCOUNT",
+                    "Account " + a + " region " + r + " is not in the account "
+                            + "registry; GET /accounts lists those that are.",
+                    null);
         }
         return new Tables(a, r, catalog.listTables(a, r));
     }

@@ -7,6 +7,7 @@ import io.dynarestore.contracts.links.PasscodeAccepted;
 import io.dynarestore.contracts.links.PasscodeTried;
 import java.time.Instant;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -30,7 +31,8 @@ final class LinkLedger {
         final List<String> recipients;
         final String message;
         /** Tries by id, with their offsets on the log, in log order. */
-        private final Map<String, Long> tries = new java.util.LinkedHashMap<>();
+        private final Map<String, Long> tries = new LinkedHashMap<>();
+
         private final Set<String> accepted = new HashSet<>();
 
         Link(LinkIssued issued) {

@@ -33,28 +33,21 @@ import org.springframework.security.crypto.argon2.Argon2PasswordEncoder;
 public final class Links implements SmartLifecycle {
 
     /** What the submitter is shown once: the passcode and when the link expires. */
-    public record IssuedLink(String linkId, String passcode, Instant expiresAt) {
-    }
+    public record IssuedLink(String linkId, String passcode, Instant expiresAt) {}
 
     /** The outcome of one passcode try. */
     sealed interface Verdict {
-        record Accepted(LinkLedger.Link link) implements Verdict {
-        }
+        record Accepted(LinkLedger.Link link) implements Verdict {}
 
-        record Wrong(int triesLeft) implements Verdict {
-        }
+        record Wrong(int triesLeft) implements Verdict {}
 
-        record Locked() implements Verdict {
-        }
+        record Locked() implements Verdict {}
 
-        record Expired(Instant at) implements Verdict {
-        }
+        record Expired(Instant at) implements Verdict {}
 
-        record Unknown() implements Verdict {
-        }
+        record Unknown() implements Verdict {}
 
-        record Unavailable() implements Verdict {
-        }
+        record Unavailable() implements Verdict {}
     }
 
     private final LinkLedger ledger = new LinkLedger();
@@ -66,8 +59,13 @@ public final class Links implements SmartLifecycle {
     private final Argon2PasswordEncoder argon2 = Argon2PasswordEncoder.defaultsForSpringSecurity_v5_8();
     private final MeterRegistry meters;
 
-    Links(Map<String, Object> consumerConfig, EventPublisher publisher, ApiProperties.Links settings,
-          Clock clock, MeterRegistry meters, ConsumerHealth health) {
+    Links(
+            Map<String, Object> consumerConfig,
+            EventPublisher publisher,
+            ApiProperties.Links settings,
+            Clock clock,
+            MeterRegistry meters,
+            ConsumerHealth health) {
         this.log = new TopicLog(consumerConfig, "restore-api-links", Topic.LINKS.topicName(), health, ledger::apply);
         this.publisher = publisher;
         this.settings = settings;
@@ -84,8 +82,14 @@ public final class Links implements SmartLifecycle {
     public IssuedLink issue(String linkId, String restoreId, List<String> recipients, String message) {
         String passcode = secrets.passcode();
         Instant expiresAt = clock.instant().plus(settings.expiry()).truncatedTo(ChronoUnit.SECONDS);
-        var issued = LinkIssued.of(restoreId, linkId, secrets.token(), argon2.encode(Secrets.normalize(passcode)),
-                recipients, message, expiresAt);
+        var issued = LinkIssued.of(
+                restoreId,
+                linkId,
+                secrets.token(),
+                argon2.encode(Secrets.normalize(passcode)),
+                recipients,
+                message,
+                expiresAt);
         var at = EventPublisher.await(publisher.send(Topic.LINKS, linkId, issued));
         log.awaitPosition(at.partition(), at.offset(), settings.logWait());
         return new IssuedLink(linkId, passcode, expiresAt);
@@ -126,8 +130,8 @@ public final class Links implements SmartLifecycle {
             return count(new Verdict.Locked());
         }
         String tryId = UUID.randomUUID().toString();
-        var at = EventPublisher.await(publisher.send(Topic.LINKS, link.linkId,
-                PasscodeTried.of(link.restoreId, link.linkId, tryId)));
+        var at = EventPublisher.await(
+                publisher.send(Topic.LINKS, link.linkId, PasscodeTried.of(link.restoreId, link.linkId, tryId)));
         if (!log.awaitPosition(at.partition(), at.offset(), settings.logWait())) {
             return new Verdict.Unavailable();
         }
@@ -138,14 +142,17 @@ public final class Links implements SmartLifecycle {
         if (!argon2.matches(Secrets.normalize(entered), link.passcodeHash)) {
             return count(new Verdict.Wrong(settings.maxTries() - before - 1));
         }
-        EventPublisher.await(publisher.send(Topic.LINKS, link.linkId,
-                PasscodeAccepted.of(link.restoreId, link.linkId, tryId)));
+        EventPublisher.await(
+                publisher.send(Topic.LINKS, link.linkId, PasscodeAccepted.of(link.restoreId, link.linkId, tryId)));
         link.accepted(tryId); // the log says so too; this replica need not wait to read it back
         return count(new Verdict.Accepted(link));
     }
 
     private Verdict count(Verdict verdict) {
-        meters.counter("dynarestore.links.tries", "outcome", verdict.getClass().getSimpleName().toLowerCase())
+        meters.counter(
+                        "dynarestore.links.tries",
+                        "outcome",
+                        verdict.getClass().getSimpleName().toLowerCase())
                 .increment();
         return verdict;
     }
@@ -157,8 +164,10 @@ public final class Links implements SmartLifecycle {
         log.start();
         // serve links only with every try made before this replica started counted
         if (!log.awaitCaughtUp(settings.logWait().multipliedBy(6))) {
-            LoggerFactory.getLogger(Links.class).warn("{} was not read to its end at start; links are "
-                    + "looked up again as they are asked for", Topic.LINKS.topicName());
+            LoggerFactory.getLogger(Links.class)
+                    .warn(
+                            "{} was not read to its end at start; links are " + "looked up again as they are asked for",
+                            Topic.LINKS.topicName());
         }
         running = true;
     }

@@ -37,26 +37,33 @@ class LinksController {
 
     @Operation(summary = "The page of an email link: asks for the passcode")
     @GetMapping(path = "/links/{token}")
-    ResponseEntity<StreamingResponseBody> page(@PathVariable String token,
-                                @RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept) {
+    ResponseEntity<StreamingResponseBody> page(
+            @PathVariable String token, @RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept) {
         Usable usable = usable(token, accept);
         return usable.refusal() != null ? usable.refusal() : html(200, form(usable.link(), null));
     }
 
-    @Operation(summary = "Open an email link with its passcode: streams the file",
+    @Operation(
+            summary = "Open an email link with its passcode: streams the file",
             description = "Form field passcode. 200 with the CSV file; 403 for a wrong passcode (the answer says "
                     + "how many tries are left); 423 once the link is locked after too many wrong passcodes; 410 "
                     + "once it expired; 409 while the file is not written yet; 404 for an unknown link.")
     @PostMapping(path = "/links/{token}", consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE)
-    ResponseEntity<StreamingResponseBody> open(@PathVariable String token, @RequestParam(name = "passcode", required = false) String passcode,
-                           @RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept) {
+    ResponseEntity<StreamingResponseBody> open(
+            @PathVariable String token,
+            @RequestParam(name = "passcode", required = false) String passcode,
+            @RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept) {
         Usable usable = usable(token, accept);
         if (usable.refusal() != null) {
             return usable.refusal();
         }
         LinkLedger.Link link = usable.link();
         if (passcode == null || passcode.isBlank()) {
-            return refuse(accept, 400, "PASSCODE_MISSING", "Enter the passcode",
+            return refuse(
+                    accept,
+                    400,
+                    "PASSCODE_MISSING",
+                    "Enter the passcode",
                     "Send the passcode you were given (form field passcode).");
         }
         Links.Verdict verdict = links.tryPasscode(token, passcode);
@@ -66,31 +73,48 @@ class LinksController {
         }
         if (verdict instanceof Links.Verdict.Wrong wrong) {
             if (wantsJson(accept)) {
-                throw new ApiProblem(403, "PASSCODE_WRONG", "The passcode is wrong; " + wrong.triesLeft()
-                        + " tries left before the link locks.", null);
+                throw new ApiProblem(
+                        403,
+                        "PASSCODE_WRONG",
+                        "The passcode is wrong; " + wrong.triesLeft() + " tries left before the link locks.",
+                        null);
             }
-            return html(403, form(link, "That passcode is wrong. " + wrong.triesLeft()
-                    + (wrong.triesLeft() == 1 ? " try is" : " tries are") + " left before the link locks."));
+            return html(
+                    403,
+                    form(
+                            link,
+                            "That passcode is wrong. " + wrong.triesLeft()
+                                    + (wrong.triesLeft() == 1 ? " try is" : " tries are")
+                                    + " left before the link locks."));
         }
         if (verdict instanceof Links.Verdict.Expired) {
             return expired(link, accept);
         }
         if (verdict instanceof Links.Verdict.Unavailable) {
-            return refuse(accept, 503, "TRY_AGAIN", "Try again in a minute",
+            return refuse(
+                    accept,
+                    503,
+                    "TRY_AGAIN",
+                    "Try again in a minute",
                     "The passcode could not be checked just now; nothing was counted against the link.");
         }
         return locked(accept);
     }
 
     /** A link that can be opened now, or the answer that says why not. */
-    private record Usable(LinkLedger.Link link, ResponseEntity<StreamingResponseBody> refusal) {
-    }
+    private record Usable(LinkLedger.Link link, ResponseEntity<StreamingResponseBody> refusal) {}
 
     private Usable usable(String token, String accept) {
         var link = links.find(token);
         if (link.isEmpty()) {
-            return new Usable(null, refuse(accept, 404, "LINK_NOT_FOUND", "This link does not exist",
-                    "The link is not known. Check that the whole link was copied from the email."));
+            return new Usable(
+                    null,
+                    refuse(
+                            accept,
+                            404,
+                            "LINK_NOT_FOUND",
+                            "This link does not exist",
+                            "The link is not known. Check that the whole link was copied from the email."));
         }
         return new Usable(link.get(), closed(link.get(), accept).orElse(null));
     }
@@ -105,28 +129,48 @@ class LinksController {
         }
         if (files.file(link.restoreId).isEmpty()) {
             var summary = files.summary(link.restoreId);
-            boolean ended = summary.isPresent() && summary.get().state() != null && summary.get().state().terminal();
-            return Optional.of(ended
-                    ? refuse(accept, 409, "FILE_NOT_AVAILABLE", "There is no file",
-                    "The export of this file did not complete (" + summary.get().state() + "); ask the sender "
-                            + "to run it again.")
-                    : refuse(accept, 409, "FILE_NOT_READY", "The file is being prepared",
-                    "The file is not written yet; open the link again in a few minutes."));
+            boolean ended = summary.isPresent()
+                    && summary.get().state() != null
+                    && summary.get().state().terminal();
+            return Optional.of(
+                    ended
+                            ? refuse(
+                                    accept,
+                                    409,
+                                    "FILE_NOT_AVAILABLE",
+                                    "There is no file",
+                                    "The export of this file did not complete ("
+                                            + summary.get().state() + "); ask the sender " + "to run it again.")
+                            : refuse(
+                                    accept,
+                                    409,
+                                    "FILE_NOT_READY",
+                                    "The file is being prepared",
+                                    "The file is not written yet; open the link again in a few minutes."));
         }
         return Optional.empty();
     }
 
     private ResponseEntity<StreamingResponseBody> expired(LinkLedger.Link link, String accept) {
-        return refuse(accept, 410, "LINK_EXPIRED", "This link has expired",
+        return refuse(
+                accept,
+                410,
+                "LINK_EXPIRED",
+                "This link has expired",
                 "The link expired at " + link.expiresAt + "; ask the sender for a new one.");
     }
 
     private ResponseEntity<StreamingResponseBody> locked(String accept) {
-        return refuse(accept, 423, "LINK_LOCKED", "This link is locked",
+        return refuse(
+                accept,
+                423,
+                "LINK_LOCKED",
+                "This link is locked",
                 "The link locked after too many wrong passcodes; ask the sender for a new one.");
     }
 
-    private static ResponseEntity<StreamingResponseBody> refuse(String accept, int status, String code, String title, String detail) {
+    private static ResponseEntity<StreamingResponseBody> refuse(
+            String accept, int status, String code, String title, String detail) {
         if (wantsJson(accept)) {
             throw new ApiProblem(status, code, detail, null);
         }
@@ -140,20 +184,31 @@ class LinksController {
     private String form(LinkLedger.Link link, String error) {
         ExportCompleted file = files.file(link.restoreId).orElseThrow();
         var body = new StringBuilder();
-        body.append("<p>A file of ").append(file.items()).append(" records (")
-                .append(HtmlUtils.htmlEscape(RestoreFiles.fileName(file))).append(", ").append(file.bytes())
+        body.append("<p>A file of ")
+                .append(file.items())
+                .append(" records (")
+                .append(HtmlUtils.htmlEscape(RestoreFiles.fileName(file)))
+                .append(", ")
+                .append(file.bytes())
                 .append(" bytes) was shared with you.</p>");
         if (link.message != null && !link.message.isBlank()) {
-            body.append("<blockquote>").append(HtmlUtils.htmlEscape(link.message)).append("</blockquote>");
+            body.append("<blockquote>")
+                    .append(HtmlUtils.htmlEscape(link.message))
+                    .append("</blockquote>");
         }
         if (error != null) {
-            body.append("<p class=\"error\" role=\"alert\">").append(HtmlUtils.htmlEscape(error)).append("</p>");
+            body.append("<p class=\"error\" role=\"alert\">")
+                    .append(HtmlUtils.htmlEscape(error))
+                    .append("</p>");
         }
         body.append("<form method=\"post\"><label for=\"passcode\">Passcode (given to you separately)</label>")
                 .append("<input id=\"passcode\" name=\"passcode\" autocomplete=\"off\" required autofocus>")
                 .append("<button type=\"submit\">Download</button></form>")
-                .append("<p class=\"note\">The link works until ").append(link.expiresAt).append(" and locks after ")
-                .append(links.triesLeft(link)).append(" more wrong passcodes.</p>");
+                .append("<p class=\"note\">The link works until ")
+                .append(link.expiresAt)
+                .append(" and locks after ")
+                .append(links.triesLeft(link))
+                .append(" more wrong passcodes.</p>");
         return document("Download a restored file", body.toString());
     }
 

@@ -13,8 +13,13 @@ import org.springframework.context.annotation.Configuration;
 class LinksWiring {
 
     @Bean
-    Links links(KafkaProperties kafka, EventPublisher publisher, ApiProperties properties, Clock clock,
-                MeterRegistry meters, ConsumerHealth health) {
+    Links links(
+            KafkaProperties kafka,
+            EventPublisher publisher,
+            ApiProperties properties,
+            Clock clock,
+            MeterRegistry meters,
+            ConsumerHealth health) {
         return new Links(kafka.buildConsumerProperties(), publisher, properties.links(), clock, meters, health);
     }
 }

@@ -56,7 +56,7 @@ final class Secrets {
         var out = new StringBuilder(entered.length());
         for (char c : entered.toUpperCase(Locale.ROOT).toCharArray()) {
             switch (c) {
-                case ' ', '-', '\t' -> { }
+                case ' ', '-', '\t' -> {}
                 case 'O' -> out.append('0');
                 case 'I', 'L' -> out.append('1');
                 default -> out.append(c);
@@ -68,8 +68,8 @@ final class Secrets {
     /** What the links log and the fold keep of a token: its SHA-256 in hex. */
     static String sha256(String token) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(token.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

@@ -56,16 +56,26 @@ public final class Preview {
      * @param scanned  items (and changes) read
      * @param stoppedBy why reading stopped early ({@code null} when it did not)
      */
-    public record Result(List<Map<String, AttributeValue>> records, List<String> columns, boolean complete,
-                         long scanned, long elapsedMs, String stoppedBy) {
-    }
+    public record Result(
+            List<Map<String, AttributeValue>> records,
+            List<String> columns,
+            boolean complete,
+            long scanned,
+            long elapsedMs,
+            String stoppedBy) {}
 
     /**
      * @param resolution for a point in time, what to replay on {@code base}; {@code null} for the backup itself
      * @param filter     {@code null} to preview every item
      */
-    public Result run(Backup base, PitrCoverage.Resolution resolution, KeySchema key, RecordFilter filter, int limit,
-                      long maxBytes, Duration timeLimit) {
+    public Result run(
+            Backup base,
+            PitrCoverage.Resolution resolution,
+            KeySchema key,
+            RecordFilter filter,
+            int limit,
+            long maxBytes,
+            Duration timeLimit) {
         long start = System.nanoTime();
         long deadline = start + timeLimit.toNanos();
         var records = new Records(limit, maxBytes);
@@ -94,16 +104,29 @@ public final class Preview {
             stoppedBy = e.why;
         }
         if (stoppedBy == null && records.full()) {
-            stoppedBy = records.list.size() >= limit ? "the limit of " + limit + " records"
+            stoppedBy = records.list.size() >= limit
+                    ? "the limit of " + limit + " records"
                     : "the limit of " + maxBytes + " bytes of records";
         }
-        return new Result(records.list, columns(records.list, key), stoppedBy == null, scanned[0],
-                Duration.ofNanos(System.nanoTime() - start).toMillis(), stoppedBy);
+        return new Result(
+                records.list,
+                columns(records.list, key),
+                stoppedBy == null,
+                scanned[0],
+                Duration.ofNanos(System.nanoTime() - start).toMillis(),
+                stoppedBy);
     }
 
     /** The final images of the keys changed up to the point in time, within the memory budget and the time bound. */
-    private void delta(Backup base, PitrCoverage.Resolution resolution, KeySchema key, RecordFilter filter,
-                       long deadline, Records records, long[] scanned, Set<KeyHash> changed) {
+    private void delta(
+            Backup base,
+            PitrCoverage.Resolution resolution,
+            KeySchema key,
+            RecordFilter filter,
+            long deadline,
+            Records records,
+            long[] scanned,
+            Set<KeyHash> changed) {
         long from = base.metadata().takenAt().getEpochSecond() * 1_000_000L
                 + base.metadata().takenAt().getNano() / 1_000;
         long until = resolution.pointInTime().getEpochSecond() * 1_000_000L + 1_000_000L;
@@ -182,8 +205,8 @@ public final class Preview {
     }
 
     private void read(String bucket, ManifestFile f, long deadline, LineHandler handler) {
-        try (var reader = new DataFileReader(f.dataFileS3Key(), s3.getObject(b -> b.bucket(bucket)
-                .key(f.dataFileS3Key())), null)) {
+        try (var reader = new DataFileReader(
+                f.dataFileS3Key(), s3.getObject(b -> b.bucket(bucket).key(f.dataFileS3Key())), null)) {
             for (ExportLine line; (line = reader.next()) != null; ) {
                 if (System.nanoTime() > deadline) {
                     throw new Stopped("the time limit");

@@ -61,87 +61,138 @@ class PreviewController {
      * @param limit       records to return, 1 to 1000 (default 50)
      * @param timeLimitMs how long to read, 1 to 30000 ms (default 2000)
      */
-    record PreviewRequest(Source source, Scope scope, Integer limit, Long timeLimitMs) {
-    }
+    record PreviewRequest(Source source, Scope scope, Integer limit, Long timeLimitMs) {}
 
     /**
      * @param records   the records, in DynamoDB JSON
      * @param complete  whether the whole source was read within the limits
      * @param stoppedBy which limit stopped the reading, when one did
      */
-    record PreviewResponse(String backupId, Instant pointInTime, List<String> columns, List<JsonNode> records,
-                           int count, boolean complete, long scanned, long elapsedMs, String stoppedBy) {
-    }
+    record PreviewResponse(
+            String backupId,
+            Instant pointInTime,
+            List<String> columns,
+            List<JsonNode> records,
+            int count,
+            boolean complete,
+            long scanned,
+            long elapsedMs,
+            String stoppedBy) {}
 
-    @Operation(summary = "Preview the records a restore would write",
+    @Operation(
+            summary = "Preview the records a restore would write",
             description = "Reads the backup (or the point in time) only until limit records match or timeLimitMs "
                     + "passes; complete says whether the whole source was read.")
-    @PostMapping(path = "/restores/preview", consumes = MediaType.APPLICATION_JSON_VALUE,
+    @PostMapping(
+            path = "/restores/preview",
+            consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
     PreviewResponse preview(@RequestBody PreviewRequest body) {
         if (body == null || body.source() == null || body.source().table() == null) {
-            throw new ApiProblem(400, "INVALID_REQUEST", "Give source.table and one of source.backupId or "
-                    + "source.pointInTime.", List.of(new FieldError("/source", "required")));
+            throw new ApiProblem(
+                    400,
+                    "INVALID_REQUEST",
+                    "Give source.table and one of source.backupId or " + "source.pointInTime.",
+                    List.of(new FieldError("/source", "required")));
         }
         checkedAsARequest(body);
         int limit = body.limit() == null ? DEFAULT_LIMIT : body.limit();
         long timeLimit = body.timeLimitMs() == null ? DEFAULT_TIME_LIMIT_MS : body.timeLimitMs();
         if (limit < 1 || limit > MAX_LIMIT) {
-            throw new ApiProblem(400, "INVALID_REQUEST", "limit must be between 1 and " + MAX_LIMIT + ".",
+            throw new ApiProblem(
+                    400,
+                    "INVALID_REQUEST",
+                    "limit must be between 1 and " + MAX_LIMIT + ".",
                     List.of(new FieldError("/limit", "out of range")));
         }
         if (timeLimit < 1 || timeLimit > MAX_TIME_LIMIT_MS) {
-            throw new ApiProblem(400, "INVALID_REQUEST", "timeLimitMs must be between 1 and " + MAX_TIME_LIMIT_MS
-                    + ".", List.of(new FieldError("/timeLimitMs", "out of range")));
+            throw new ApiProblem(
+                    400,
+                    "INVALID_REQUEST",
+                    "timeLimitMs must be between 1 and " + MAX_TIME_LIMIT_MS + ".",
+                    List.of(new FieldError("/timeLimitMs", "out of range")));
         }
         Source s = body.source();
         String account = s.account() != null ? s.account() : aws.defaultAccount();
         String region = s.region() != null ? s.region() : aws.defaultRegion();
-        Callers.require(Access.toReadBackupData(account, aws.defaultAccount()), "Previewing a backup of account "
-                + account);
+        Callers.require(
+                Access.toReadBackupData(account, aws.defaultAccount()), "Previewing a backup of account " + account);
         if (!aws.allows(account, region)) {
-            throw new ApiProblem(422, "UNKNOWN_ACCOUNT", "Account " + account + " region " + region
-                    + " is not in the account registry.", null);
+            throw new ApiProblem(
+                    422,
+                    "UNKNOWN_ACCOUNT",
+                    "Account " + account + " region " + region + " is not in the account registry.",
+                    null);
         }
         PitrCoverage.Resolution resolution = s.pointInTime() == null ? null : resolve(account, region, s);
         String backupId = resolution == null ? s.backupId() : resolution.base().backupId();
         if (backupId == null) {
-            throw new ApiProblem(400, "INVALID_REQUEST", "Give source.backupId or source.pointInTime.",
+            throw new ApiProblem(
+                    400,
+                    "INVALID_REQUEST",
+                    "Give source.backupId or source.pointInTime.",
                     List.of(new FieldError("/source", "names no backup or point in time")));
         }
         String id = backupId;
-        Backup base = catalog.findBackup(account, region, s.table(), backupId).orElseThrow(() ->
-                ApiProblem.rejected(RejectionCode.BACKUP_NOT_FOUND, "There is no backup " + id + " of table "
-                        + s.table() + ". List them with GET /tables/" + s.table() + "/backups.", null));
+        Backup base = catalog.findBackup(account, region, s.table(), backupId)
+                .orElseThrow(() -> ApiProblem.rejected(
+                        RejectionCode.BACKUP_NOT_FOUND,
+                        "There is no backup " + id + " of table " + s.table() + ". List them with GET /tables/"
+                                + s.table() + "/backups.",
+                        null));
         KeySchema key = KeySchema.of(base.metadata().tableDescription());
         RecordFilter filter = null;
         if (body.scope() instanceof Scope.Records records) {
             try {
                 filter = RecordFilter.compile(records, key);
             } catch (InvalidFilterException e) {
-                throw ApiProblem.rejected(RejectionCode.INVALID_FILTER, "The filters cannot be applied to table "
-                        + s.table() + ": " + e.getMessage() + ".", e.errors());
+                throw ApiProblem.rejected(
+                        RejectionCode.INVALID_FILTER,
+                        "The filters cannot be applied to table " + s.table() + ": " + e.getMessage() + ".",
+                        e.errors());
             }
         }
-        var result = new Preview(aws.s3(), catalog, limits.previewMemory().toBytes()).run(base, resolution, key,
-                filter, limit, limits.previewBytes().toBytes(), Duration.ofMillis(timeLimit));
-        var records = result.records().stream().map(r -> Json.mapper().readTree(DynamoJson.toJson(r))).toList();
-        return new PreviewResponse(base.backupId(), resolution == null ? null : resolution.pointInTime(),
-                result.columns(), records, records.size(), result.complete(), result.scanned(), result.elapsedMs(),
+        var result = new Preview(aws.s3(), catalog, limits.previewMemory().toBytes())
+                .run(
+                        base,
+                        resolution,
+                        key,
+                        filter,
+                        limit,
+                        limits.previewBytes().toBytes(),
+                        Duration.ofMillis(timeLimit));
+        var records = result.records().stream()
+                .map(r -> Json.mapper().readTree(DynamoJson.toJson(r)))
+                .toList();
+        return new PreviewResponse(
+                base.backupId(),
+                resolution == null ? null : resolution.pointInTime(),
+                result.columns(),
+                records,
+                records.size(),
+                result.complete(),
+                result.scanned(),
+                result.elapsedMs(),
                 result.stoppedBy());
     }
 
     /** The base backup and exports of the second a point-in-time preview names, or the problem with it. */
     private PitrCoverage.Resolution resolve(String account, String region, Source s) {
-        var coverage = PitrCoverage.of(catalog.listBackups(account, region, s.table()),
-                catalog.listExports(account, region, s.table()), clock.instant());
-        Instant t = "latest".equals(s.pointInTime()) ? coverage.availability().latestRestorable()
-                : parse(s.pointInTime());
-        PitrCoverage.Resolution resolution = t == null ? null : coverage.resolve(t).orElse(null);
+        var coverage = PitrCoverage.of(
+                catalog.listBackups(account, region, s.table()),
+                catalog.listExports(account, region, s.table()),
+                clock.instant());
+        Instant t =
+                "latest".equals(s.pointInTime()) ? coverage.availability().latestRestorable() : parse(s.pointInTime());
+        PitrCoverage.Resolution resolution =
+                t == null ? null : coverage.resolve(t).orElse(null);
         if (resolution == null) {
-            throw ApiProblem.rejected(RejectionCode.POINT_NOT_RESTORABLE, "Table " + s.table()
-                    + " cannot be previewed at " + s.pointInTime() + ". "
-                    + coverage.nearest(t == null ? clock.instant() : t), null);
+            throw ApiProblem.rejected(
+                    RejectionCode.POINT_NOT_RESTORABLE,
+                    "Table " + s.table()
+                            + " cannot be previewed at " + s.pointInTime() + ". "
+                            + coverage.nearest(t == null ? clock.instant() : t),
+                    null);
         }
         return resolution;
     }
@@ -160,8 +211,13 @@ class PreviewController {
         candidate.putObject("destination").put("type", "NEW_TABLE");
         var result = RequestReader.read(Json.toBytes(candidate), "preview");
         if (result instanceof RequestReader.Invalid invalid) {
-            throw ApiProblem.rejected(invalid.code(), invalid.reason().replace("RestoreRequested.schema.json",
-                    "the source and scope of RestoreRequested.schema.json"), invalid.errors());
+            throw ApiProblem.rejected(
+                    invalid.code(),
+                    invalid.reason()
+                            .replace(
+                                    "RestoreRequested.schema.json",
+                                    "the source and scope of RestoreRequested.schema.json"),
+                    invalid.errors());
         }
     }
 
@@ -169,8 +225,12 @@ class PreviewController {
         try {
             return OffsetDateTime.parse(text).toInstant();
         } catch (DateTimeParseException e) {
-            throw new ApiProblem(400, "INVALID_REQUEST", "pointInTime '" + text + "' is not an ISO-8601 time such as "
-                    + "2026-11-30T10:15:42Z, nor 'latest'.", List.of(new FieldError("/source/pointInTime", "not a time")));
+            throw new ApiProblem(
+                    400,
+                    "INVALID_REQUEST",
+                    "pointInTime '" + text + "' is not an ISO-8601 time such as "
+                            + "2026-11-30T10:15:42Z, nor 'latest'.",
+                    List.of(new FieldError("/source/pointInTime", "not a time")));
         }
     }
 }

@@ -33,8 +33,14 @@ public class ApiProblem extends RuntimeException {
             case INVALID_JSON, INVALID_REQUEST, INVALID_FILTER -> 400;
             case TABLE_EXISTS, TABLE_NOT_EMPTY -> 409;
             case FORBIDDEN -> 403;
-            case BACKUP_NOT_FOUND, BACKUP_EXPIRED, POINT_NOT_RESTORABLE, TABLE_NOT_FOUND, KEY_SCHEMA_MISMATCH,
-                 UNKNOWN_ACCOUNT, ACCESS_DENIED, UNSUPPORTED -> 422;
+            case BACKUP_NOT_FOUND,
+                    BACKUP_EXPIRED,
+                    POINT_NOT_RESTORABLE,
+                    TABLE_NOT_FOUND,
+                    KEY_SCHEMA_MISMATCH,
+                    UNKNOWN_ACCOUNT,
+                    ACCESS_DENIED,
+                    UNSUPPORTED -> 422;
         };
     }
 

@@ -30,7 +30,8 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler(ApiProblem.class)
     ResponseEntity<ProblemDetail> problem(ApiProblem e) {
         ProblemDetail body = ProblemDetail.forStatusAndDetail(HttpStatus.valueOf(e.status()), e.getMessage());
-        body.setType(URI.create("https://dynarestore.io/problems/" + e.code().toLowerCase(Locale.ROOT).replace('_', '-')));
+        body.setType(URI.create("https://dynarestore.io/problems/"
+                + e.code().toLowerCase(Locale.ROOT).replace('_', '-')));
         body.setTitle(title(e.code()));
         body.setProperty("code", e.code());
         if (!e.errors().isEmpty()) {
@@ -45,13 +46,16 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 
     @Override
     protected ResponseEntity<Object> handleHttpMessageNotReadable(
-            HttpMessageNotReadableException e, HttpHeaders headers,
-            HttpStatusCode status, WebRequest request) {
+            HttpMessageNotReadableException e, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof RequestSizeLimit.TooLarge) {
-                return ResponseEntity.status(413).body(problem(new ApiProblem(413, "REQUEST_TOO_LARGE",
-                        "The request body is larger than the limit; a restore request is a small JSON document.",
-                        null)).getBody());
+                return ResponseEntity.status(413)
+                        .body(problem(new ApiProblem(
+                                        413,
+                                        "REQUEST_TOO_LARGE",
+                                        "The request body is larger than the limit; a restore request is a small JSON document.",
+                                        null))
+                                .getBody());
             }
         }
         return super.handleHttpMessageNotReadable(e, headers, status, request);
@@ -65,9 +69,12 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler(EventPublisher.KafkaUnavailableException.class)
     ResponseEntity<ProblemDetail> kafkaDown(EventPublisher.KafkaUnavailableException e) {
         log.warn("Kafka unavailable", e);
-        var response = problem(new ApiProblem(503, "KAFKA_UNAVAILABLE",
+        var response = problem(new ApiProblem(
+                503,
+                "KAFKA_UNAVAILABLE",
                 "The restore could not be queued because Kafka is unavailable; nothing was started. "
-                        + "Try again in a minute (the same restoreId is safe to resend).", null));
+                        + "Try again in a minute (the same restoreId is safe to resend).",
+                null));
         return ResponseEntity.status(503).header("Retry-After", "30").body(response.getBody());
     }
 

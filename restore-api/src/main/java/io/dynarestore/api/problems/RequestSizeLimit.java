@@ -41,10 +41,12 @@ class RequestSizeLimit extends OncePerRequestFilter {
     private void refuse(HttpServletResponse response) throws IOException {
         response.setStatus(413);
         response.setContentType("application/problem+json");
-        response.getOutputStream().write(("{\"type\":\"https://dynarestore.io/problems/request-too-large\","
-                + "\"title\":\"Request too large\",\"status\":413,\"code\":\"REQUEST_TOO_LARGE\",\"detail\":\"The request "
-                + "body is larger than " + limit + " bytes; a restore request is a small JSON document.\"}")
-                .getBytes(StandardCharsets.UTF_8));
+        response.getOutputStream()
+                .write(("{\"type\":\"https://dynarestore.io/problems/request-too-large\","
+                                + "\"title\":\"Request too large\",\"status\":413,\"code\":\"REQUEST_TOO_LARGE\",\"detail\":\"The request "
+                                + "body is larger than " + limit
+                                + " bytes; a restore request is a small JSON document.\"}")
+                        .getBytes(StandardCharsets.UTF_8));
     }
 
     /** Thrown by a body read beyond the limit; the problem handler answers it with 413. */

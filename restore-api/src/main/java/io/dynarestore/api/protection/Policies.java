@@ -34,8 +34,8 @@ public final class Policies implements AutoCloseable {
     Policies(Map<String, Object> consumerConfig, EventPublisher publisher, ConsumerHealth health, Duration wait) {
         this.publisher = publisher;
         this.wait = wait;
-        this.log = new TopicLog(consumerConfig, "restore-api-protection", Topic.PROTECTION.topicName(), health,
-                this::apply);
+        this.log = new TopicLog(
+                consumerConfig, "restore-api-protection", Topic.PROTECTION.topicName(), health, this::apply);
     }
 
     public void start() {
@@ -70,8 +70,8 @@ public final class Policies implements AutoCloseable {
 
     /** Ends the protection of a table (a tombstone) and waits until the fold has it. */
     void end(String account, String region, String table) {
-        var at = publisher.sendRecord(new ProducerRecord<>(Topic.PROTECTION.topicName(),
-                Topic.tableKey(account, region, table), null));
+        var at = publisher.sendRecord(
+                new ProducerRecord<>(Topic.PROTECTION.topicName(), Topic.tableKey(account, region, table), null));
         log.awaitPosition(at.partition(), at.offset(), wait);
     }
 

@@ -34,9 +34,14 @@ final class CallerLimits {
     void submission(String caller) {
         long wait = take(caller == null ? "" : caller, System.nanoTime());
         if (wait > 0) {
-            throw new ApiProblem(429, "TOO_MANY_REQUESTS", (caller == null ? "This caller" : "'" + caller + "'")
-                    + " submitted more than " + limits.submissionsPerMinute() + " restores, cancels or rollbacks a "
-                    + "minute (" + limits.submissionBurst() + " at once); try again in " + wait + " s.", null)
+            throw new ApiProblem(
+                            429,
+                            "TOO_MANY_REQUESTS",
+                            (caller == null ? "This caller" : "'" + caller + "'")
+                                    + " submitted more than " + limits.submissionsPerMinute()
+                                    + " restores, cancels or rollbacks a "
+                                    + "minute (" + limits.submissionBurst() + " at once); try again in " + wait + " s.",
+                            null)
                     .retryAfter(wait);
         }
     }
@@ -44,7 +49,7 @@ final class CallerLimits {
     /** The seconds to wait before {@code caller} may submit again; 0 when it may now (and the token is taken). */
     synchronized long take(String caller, long nowNanos) {
         double perNano = limits.submissionsPerMinute() / 60e9;
-        double[] bucket = buckets.computeIfAbsent(caller, c -> new double[]{limits.submissionBurst(), nowNanos});
+        double[] bucket = buckets.computeIfAbsent(caller, c -> new double[] {limits.submissionBurst(), nowNanos});
         bucket[0] = Math.min(limits.submissionBurst(), bucket[0] + (nowNanos - bucket[1]) * perNano);
         bucket[1] = nowNanos;
         if (bucket[0] >= 1) {
@@ -58,9 +63,15 @@ final class CallerLimits {
     void streamOpened(String caller) {
         if (streams.merge(caller == null ? "" : caller, 1, Integer::sum) > limits.streamsPerCaller()) {
             streamClosed(caller);
-            throw new ApiProblem(429, "TOO_MANY_STREAMS", (caller == null ? "This caller" : "'" + caller + "'")
-                    + " holds " + limits.streamsPerCaller() + " event streams of this replica already; close one, or "
-                    + "follow restore.status on Kafka.", null).retryAfter(5);
+            throw new ApiProblem(
+                            429,
+                            "TOO_MANY_STREAMS",
+                            (caller == null ? "This caller" : "'" + caller + "'")
+                                    + " holds " + limits.streamsPerCaller()
+                                    + " event streams of this replica already; close one, or "
+                                    + "follow restore.status on Kafka.",
+                            null)
+                    .retryAfter(5);
         }
     }
 

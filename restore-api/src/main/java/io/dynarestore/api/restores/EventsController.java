@@ -58,8 +58,8 @@ class EventsController {
     private final CallerLimits limits;
     private final String defaultAccount;
 
-    EventsController(RestoreViews views, KafkaProperties kafka, ApiProperties properties, CallerLimits limits,
-                     AwsClients aws) {
+    EventsController(
+            RestoreViews views, KafkaProperties kafka, ApiProperties properties, CallerLimits limits, AwsClients aws) {
         this.views = views;
         this.limits = limits;
         this.defaultAccount = aws.defaultAccount();
@@ -73,29 +73,39 @@ class EventsController {
         this.consumerConfig = config;
     }
 
-    @Operation(summary = "A restore's status events as Server-Sent Events",
+    @Operation(
+            summary = "A restore's status events as Server-Sent Events",
             description = "Event id = offset on restore.status, event name = type, data = the event JSON. Resume "
                     + "with the Last-Event-ID header. The stream ends after the restore's terminal event.")
     @GetMapping(path = "/restores/{restoreId}/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
-    SseEmitter events(@PathVariable String restoreId,
-                      @RequestHeader(name = "Last-Event-ID", required = false) String lastEventId) {
-        var summary = views.find(restoreId).orElseThrow(() -> new ApiProblem(404, "RESTORE_NOT_FOUND",
-                "No restore has the id " + restoreId + ".", null));
-        Callers.require(views.toFollow(restoreId, defaultAccount), "Following restore "
-                + restoreId);
+    SseEmitter events(
+            @PathVariable String restoreId,
+            @RequestHeader(name = "Last-Event-ID", required = false) String lastEventId) {
+        var summary = views.find(restoreId)
+                .orElseThrow(() ->
+                        new ApiProblem(404, "RESTORE_NOT_FOUND", "No restore has the id " + restoreId + ".", null));
+        Callers.require(views.toFollow(restoreId, defaultAccount), "Following restore " + restoreId);
         String caller = Callers.name();
         long from;
         try {
             from = lastEventId == null || lastEventId.isBlank() ? -1 : Long.parseLong(lastEventId.trim()) + 1;
         } catch (NumberFormatException e) {
-            throw new ApiProblem(400, "INVALID_LAST_EVENT_ID", "Last-Event-ID must be the id of an event of this "
-                    + "stream (a number), not " + lastEventId + "; leave it out to start from the first event.", null);
+            throw new ApiProblem(
+                    400,
+                    "INVALID_LAST_EVENT_ID",
+                    "Last-Event-ID must be the id of an event of this " + "stream (a number), not " + lastEventId
+                            + "; leave it out to start from the first event.",
+                    null);
         }
         limits.streamOpened(caller);
         if (!streams.tryAcquire()) {
             limits.streamClosed(caller);
-            throw new ApiProblem(503, "TOO_MANY_STREAMS", "This replica serves " + settings.maxStreams()
-                    + " event streams already; try again later, or follow restore.status on Kafka.", null)
+            throw new ApiProblem(
+                            503,
+                            "TOO_MANY_STREAMS",
+                            "This replica serves " + settings.maxStreams()
+                                    + " event streams already; try again later, or follow restore.status on Kafka.",
+                            null)
                     .retryAfter(5);
         }
         var emitter = new SseEmitter(settings.maxDuration().toMillis());
@@ -116,9 +126,11 @@ class EventsController {
 
     private void stream(String restoreId, Integer knownPartition, long start, SseEmitter emitter, boolean ended) {
         try (var consumer = new KafkaConsumer<String, byte[]>(consumerConfig)) {
-            int partition = knownPartition != null ? knownPartition
-                    : Partitions.of(restoreId,
-                    consumer.partitionsFor(Topic.STATUS.topicName()).size());
+            int partition = knownPartition != null
+                    ? knownPartition
+                    : Partitions.of(
+                            restoreId,
+                            consumer.partitionsFor(Topic.STATUS.topicName()).size());
             var tp = new TopicPartition(Topic.STATUS.topicName(), partition);
             consumer.assign(List.of(tp));
             consumer.seek(tp, start);
@@ -134,7 +146,9 @@ class EventsController {
                     if (event == null) {
                         continue;
                     }
-                    emitter.send(SseEmitter.event().id(String.valueOf(record.offset())).name(event.type())
+                    emitter.send(SseEmitter.event()
+                            .id(String.valueOf(record.offset()))
+                            .name(event.type())
                             .data(new String(record.value(), StandardCharsets.UTF_8), MediaType.APPLICATION_JSON));
                     if (event.terminal()) {
                         emitter.complete();

@@ -1,7 +1,6 @@
 package io.dynarestore.api.restores;
 
 import io.dynarestore.contracts.status.ExportCompleted;
-import io.dynarestore.contracts.status.RestoreView;
 import io.dynarestore.core.aws.AwsClients;
 import java.util.Optional;
 import org.springframework.http.HttpHeaders;

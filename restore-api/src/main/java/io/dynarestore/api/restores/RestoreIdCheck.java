@@ -29,9 +29,13 @@ class RestoreIdCheck implements WebMvcConfigurer, HandlerInterceptor {
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
         if (request.getAttribute(HandlerMapping.URI_TEMPLATE_VARIABLES_ATTRIBUTE) instanceof Map<?, ?> variables
-                && variables.get("restoreId") instanceof String id && !RestoreIds.valid(id)) {
-            throw new ApiProblem(400, "INVALID_RESTORE_ID", "'" + printable(id) + "' is not a restore id: "
-                    + RestoreIds.rule() + ".", List.of(new FieldError("/restoreId", "not a restore id")));
+                && variables.get("restoreId") instanceof String id
+                && !RestoreIds.valid(id)) {
+            throw new ApiProblem(
+                    400,
+                    "INVALID_RESTORE_ID",
+                    "'" + printable(id) + "' is not a restore id: " + RestoreIds.rule() + ".",
+                    List.of(new FieldError("/restoreId", "not a restore id")));
         }
         return true;
     }

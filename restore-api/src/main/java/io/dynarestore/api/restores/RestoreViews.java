@@ -10,9 +10,9 @@ import io.dynarestore.contracts.status.RestoreEvent;
 import io.dynarestore.contracts.status.RestoreState;
 import io.dynarestore.contracts.status.RestoreView;
 import io.dynarestore.core.kafka.ConsumerHealth;
-import io.dynarestore.core.restore.RollbackPolicy;
 import io.dynarestore.core.kafka.Messages;
 import io.dynarestore.core.kafka.TopicLog;
+import io.dynarestore.core.restore.RollbackPolicy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -50,8 +50,7 @@ final class RestoreViews implements SmartLifecycle {
     private final AtomicLong applied = new AtomicLong();
     private volatile boolean running;
 
-    RestoreViews(Map<String, Object> baseConsumerConfig, ConsumerHealth health,
-                 Duration retainEnded, int maxEnded) {
+    RestoreViews(Map<String, Object> baseConsumerConfig, ConsumerHealth health, Duration retainEnded, int maxEnded) {
         this.log = new TopicLog(baseConsumerConfig, "restore-api-views", Topic.STATUS.topicName(), health, this::apply);
         this.retainEnded = retainEnded;
         this.maxEnded = maxEnded;
@@ -149,8 +148,8 @@ final class RestoreViews implements SmartLifecycle {
 
     void apply(RestoreEvent event) {
         RestoreView view = views.computeIfAbsent(event.restoreId(), RestoreView::new);
-        if (event instanceof RestoreAccepted && endedBefore(view,
-                event.occurredAt() == null ? Instant.now() : event.occurredAt())) {
+        if (event instanceof RestoreAccepted
+                && endedBefore(view, event.occurredAt() == null ? Instant.now() : event.occurredAt())) {
             view = new RestoreView(event.restoreId()); // the id of a restore that aged out, used again
             views.put(event.restoreId(), view);
             firstEvents.remove(event.restoreId());
@@ -210,8 +209,7 @@ final class RestoreViews implements SmartLifecycle {
     }
 
     /** Where a restore's events begin on {@code restore.status}. */
-    record Position(int partition, long offset) {
-    }
+    record Position(int partition, long offset) {}
 
     /** The position of the restore's first status event, once this replica has read it. */
     Optional<Position> firstEvent(String restoreId) {
@@ -236,8 +234,10 @@ final class RestoreViews implements SmartLifecycle {
     public void start() {
         log.start();
         if (!log.awaitCaughtUp(Duration.ofMinutes(1))) {
-            LoggerFactory.getLogger(RestoreViews.class).warn("{} was not read to its end within a minute; "
-                    + "restores show as the log is read", Topic.STATUS.topicName());
+            LoggerFactory.getLogger(RestoreViews.class)
+                    .warn(
+                            "{} was not read to its end within a minute; " + "restores show as the log is read",
+                            Topic.STATUS.topicName());
         }
         running = true;
     }

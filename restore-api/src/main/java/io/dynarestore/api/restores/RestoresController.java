@@ -11,7 +11,6 @@ import io.dynarestore.contracts.request.Destination;
 import io.dynarestore.contracts.request.RestoreRequested;
 import io.dynarestore.contracts.status.RestoreRejected;
 import io.dynarestore.contracts.status.RestoreState;
-import io.dynarestore.contracts.status.RestoreView;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.kafka.EventPublisher;
 import io.dynarestore.core.request.RequestDefaults;
@@ -57,15 +56,20 @@ class RestoresController {
      * The answer to a submission: the restore's summary, and for a file sent by email link the
      * passcode, shown here once and never again.
      */
-    record Submitted(@JsonUnwrapped RestoreSummary restore, EmailLink emailLink) {
-    }
+    record Submitted(@JsonUnwrapped RestoreSummary restore, EmailLink emailLink) {}
 
     /** The passcode of an email link: give it to the recipients by another channel than email. */
-    record EmailLink(String passcode, Instant expiresAt, List<String> recipients, String note) {
-    }
+    record EmailLink(String passcode, Instant expiresAt, List<String> recipients, String note) {}
 
-    RestoresController(RestoreViews views, RestoreValidator validator, EventPublisher publisher, AwsClients aws,
-                       ApiProperties properties, Clock clock, Links links, CallerLimits limits) {
+    RestoresController(
+            RestoreViews views,
+            RestoreValidator validator,
+            EventPublisher publisher,
+            AwsClients aws,
+            ApiProperties properties,
+            Clock clock,
+            Links links,
+            CallerLimits limits) {
         this.limits = limits;
         this.views = views;
         this.validator = validator;
@@ -76,42 +80,58 @@ class RestoresController {
         this.links = links;
     }
 
-    @Operation(summary = "Start a restore",
+    @Operation(
+            summary = "Start a restore",
             description = "Takes the request JSON of RestoreRequested.schema.json. Answers 202 with Location "
                     + "/restores/{restoreId}, 200 when the same restoreId was already submitted with the same "
                     + "request, or a problem (400, 409, 422) that says what to fix.")
-    @PostMapping(path = "/restores", consumes = MediaType.APPLICATION_JSON_VALUE,
+    @PostMapping(
+            path = "/restores",
+            consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<Submitted> submit(@RequestBody(description = "a RestoreRequested")
-                                               @org.springframework.web.bind.annotation.RequestBody byte[] body) {
+    ResponseEntity<Submitted> submit(
+            @RequestBody(description = "a RestoreRequested") @org.springframework.web.bind.annotation.RequestBody
+                    byte[] body) {
         RequestReader.Result result = RequestReader.read(body, UUID.randomUUID().toString());
         if (result instanceof RequestReader.Invalid invalid) {
             throw ApiProblem.rejected(invalid.code(), invalid.reason(), invalid.errors());
         }
-        RestoreRequested request = RequestDefaults.apply(((RequestReader.Valid) result).request(),
-                aws.defaultAccount(), aws.defaultRegion(), UUID.randomUUID().toString(), clock.instant());
+        RestoreRequested request = RequestDefaults.apply(
+                ((RequestReader.Valid) result).request(),
+                aws.defaultAccount(),
+                aws.defaultRegion(),
+                UUID.randomUUID().toString(),
+                clock.instant());
         Callers.require(Access.requiredFor(request, aws.defaultAccount()), "This restore");
         limits.submission(Callers.name());
         if (request.requestedBy() == null) {
             request = requestedBy(request, Callers.name());
         }
-        log.info("restore {} submitted by {} (on behalf of {})", request.restoreId(), Callers.name(),
+        log.info(
+                "restore {} submitted by {} (on behalf of {})",
+                request.restoreId(),
+                Callers.name(),
                 request.requestedBy());
         URI location = URI.create("/restores/" + request.restoreId());
 
         var known = views.find(request.restoreId());
         if (known.isPresent()) {
             if (known.get().state() == RestoreState.REJECTED) {
-                throw ApiProblem.rejected(known.get().code(), "restoreId " + request.restoreId()
-                        + " was rejected and cannot be reused: " + known.get().reason(), null);
+                throw ApiProblem.rejected(
+                        known.get().code(),
+                        "restoreId " + request.restoreId() + " was rejected and cannot be reused: "
+                                + known.get().reason(),
+                        null);
             }
             if (views.sameRequest(request.restoreId(), request)) {
                 return ResponseEntity.ok().location(location).body(new Submitted(known.get(), null));
             }
-            throw new ApiProblem(409, "RESTORE_ID_TAKEN", "restoreId " + request.restoreId()
-                    + " is already used by a different restore; leave restoreId out, or choose a new one.",
-                    List.of(new RestoreRejected.FieldError("/restoreId",
-                            "already used by a different restore")));
+            throw new ApiProblem(
+                    409,
+                    "RESTORE_ID_TAKEN",
+                    "restoreId " + request.restoreId()
+                            + " is already used by a different restore; leave restoreId out, or choose a new one.",
+                    List.of(new RestoreRejected.FieldError("/restoreId", "already used by a different restore")));
         }
         if (request.destination() instanceof Destination.File file
                 && file.delivery() instanceof Destination.Delivery.Email email) {
@@ -125,9 +145,12 @@ class RestoresController {
         if (request.destination() instanceof Destination.File file
                 && file.delivery() instanceof Destination.Delivery.Email email) {
             // the link exists before the request does, so that the notifier always finds it
-            Links.IssuedLink issued = links.issue(email.linkId(), request.restoreId(), email.recipients(),
-                    email.message());
-            emailLink = new EmailLink(issued.passcode(), issued.expiresAt(), email.recipients(),
+            Links.IssuedLink issued =
+                    links.issue(email.linkId(), request.restoreId(), email.recipients(), email.message());
+            emailLink = new EmailLink(
+                    issued.passcode(),
+                    issued.expiresAt(),
+                    email.recipients(),
                     "Give this passcode to the recipients by another channel than email (phone, chat). It is "
                             + "shown only now; the emailed link opens the file only with it, and locks after "
                             + properties.links().maxTries() + " wrong tries.");
@@ -146,21 +169,47 @@ class RestoresController {
      * in {@code requestedBy}; without it, the authenticated caller is the requester.
      */
     private static RestoreRequested requestedBy(RestoreRequested r, String caller) {
-        return caller == null ? r : new RestoreRequested(r.restoreId(), r.type(), r.schemaVersion(), r.eventId(),
-                r.occurredAt(), caller, r.source(), r.scope(), r.destination(), r.notification(), r.dryRun());
+        return caller == null
+                ? r
+                : new RestoreRequested(
+                        r.restoreId(),
+                        r.type(),
+                        r.schemaVersion(),
+                        r.eventId(),
+                        r.occurredAt(),
+                        caller,
+                        r.source(),
+                        r.scope(),
+                        r.destination(),
+                        r.notification(),
+                        r.dryRun());
     }
 
     private static RestoreRequested withDestination(RestoreRequested r, Destination destination) {
-        return new RestoreRequested(r.restoreId(), r.type(), r.schemaVersion(), r.eventId(), r.occurredAt(),
-                r.requestedBy(), r.source(), r.scope(), destination, r.notification(), r.dryRun());
+        return new RestoreRequested(
+                r.restoreId(),
+                r.type(),
+                r.schemaVersion(),
+                r.eventId(),
+                r.occurredAt(),
+                r.requestedBy(),
+                r.source(),
+                r.scope(),
+                destination,
+                r.notification(),
+                r.dryRun());
     }
 
     @Operation(summary = "A restore's state, progress and timeline")
     @GetMapping(path = "/restores/{restoreId}", produces = MediaType.APPLICATION_JSON_VALUE)
     RestoreSummary get(@PathVariable String restoreId) {
-        var summary = views.find(restoreId).orElseThrow(() -> new ApiProblem(404, "RESTORE_NOT_FOUND",
-                "No restore has the id " + restoreId + ". Restores started on Kafka appear once the planner "
-                        + "has answered them.", null));
+        var summary = views.find(restoreId)
+                .orElseThrow(() -> new ApiProblem(
+                        404,
+                        "RESTORE_NOT_FOUND",
+                        "No restore has the id " + restoreId + ". Restores started on Kafka appear once the planner "
+                                + "has answered them.",
+                        null));
         Callers.require(views.toFollow(restoreId, aws.defaultAccount()), "Following restore " + restoreId);
         return summary;
     }

@@ -11,9 +11,11 @@ import org.springframework.context.annotation.Configuration;
 class RestoresWiring {
 
     @Bean
-    RestoreViews restoreViews(KafkaProperties kafka, ConsumerHealth health,
-                              ApiProperties properties) {
-        return new RestoreViews(kafka.buildConsumerProperties(), health, properties.views().retainEnded(),
+    RestoreViews restoreViews(KafkaProperties kafka, ConsumerHealth health, ApiProperties properties) {
+        return new RestoreViews(
+                kafka.buildConsumerProperties(),
+                health,
+                properties.views().retainEnded(),
                 properties.views().maxEnded());
     }
 

@@ -11,7 +11,6 @@ import io.dynarestore.contracts.commands.RestoreCommand;
 import io.dynarestore.contracts.commands.RollbackRequested;
 import io.dynarestore.contracts.status.RestoreRejected;
 import io.dynarestore.contracts.status.RestoreState;
-import io.dynarestore.contracts.status.RestoreView;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.kafka.EventPublisher;
 import io.swagger.v3.oas.annotations.Operation;
@@ -50,8 +49,7 @@ class TasksController {
     private final String defaultAccount;
     private final CallerLimits limits;
 
-    TasksController(RestoreViews views, EventPublisher publisher, AwsClients aws,
-                    CallerLimits limits) {
+    TasksController(RestoreViews views, EventPublisher publisher, AwsClients aws, CallerLimits limits) {
         this.defaultAccount = aws.defaultAccount();
         this.views = views;
         this.publisher = publisher;
@@ -59,37 +57,49 @@ class TasksController {
     }
 
     /** A page of restores, and the link to the next page while there is one. */
-    record Page(List<RestoreSummary> items, String next) {
-    }
+    record Page(List<RestoreSummary> items, String next) {}
 
     /** Why a restore is cancelled; both optional. */
-    record CancelBody(String requestedBy, String reason) {
-    }
+    record CancelBody(String requestedBy, String reason) {}
 
-    @Operation(summary = "Restores, newest first",
+    @Operation(
+            summary = "Restores, newest first",
             description = "Filters: table (source or destination table name), state (one or more), since/until "
                     + "(ISO-8601 instants bounding createdAt). limit 1-500 (50). Follow next for the next page.")
     @GetMapping(path = "/restores", produces = MediaType.APPLICATION_JSON_VALUE)
-    Page list(@RequestParam(required = false) String table, @RequestParam(required = false) List<String> state,
-              @RequestParam(required = false) String since, @RequestParam(required = false) String until,
-              @RequestParam(defaultValue = "50") int limit, @RequestParam(required = false) String cursor) {
+    Page list(
+            @RequestParam(required = false) String table,
+            @RequestParam(required = false) List<String> state,
+            @RequestParam(required = false) String since,
+            @RequestParam(required = false) String until,
+            @RequestParam(defaultValue = "50") int limit,
+            @RequestParam(required = false) String cursor) {
         if (limit < 1 || limit > MAX_LIMIT) {
             throw problem("/limit", "limit must be between 1 and " + MAX_LIMIT + ", not " + limit);
         }
-        Set<RestoreState> states = state == null ? null : state.stream().flatMap(s -> List.of(s.split(",")).stream())
-                .map(s -> parseState(s.trim())).collect(Collectors.toSet());
+        Set<RestoreState> states = state == null
+                ? null
+                : state.stream()
+                        .flatMap(s -> List.of(s.split(",")).stream())
+                        .map(s -> parseState(s.trim()))
+                        .collect(Collectors.toSet());
         Instant from = instant("since", since);
         Instant to = instant("until", until);
         Key after = cursor == null ? null : Key.decode(cursor);
         Comparator<RestoreSummary> newestFirst = Comparator.comparing(Key::of, Key.NEWEST_FIRST);
         var held = Callers.roles();
         List<RestoreSummary> matching = views.all().stream()
-                .filter(s -> Access.missing(views.toFollow(s.restoreId(), defaultAccount), held).isEmpty())
-                .filter(s -> table == null || table.equals(s.source() == null ? null : s.source().table())
-                        || s.destination() != null && table.equals(s.destination().tableName()))
+                .filter(s -> Access.missing(views.toFollow(s.restoreId(), defaultAccount), held)
+                        .isEmpty())
+                .filter(s -> table == null
+                        || table.equals(s.source() == null ? null : s.source().table())
+                        || s.destination() != null
+                                && table.equals(s.destination().tableName()))
                 .filter(s -> states == null || states.contains(s.state()))
-                .filter(s -> from == null || s.createdAt() != null && !s.createdAt().isBefore(from))
-                .filter(s -> to == null || s.createdAt() != null && s.createdAt().isBefore(to))
+                .filter(s ->
+                        from == null || s.createdAt() != null && !s.createdAt().isBefore(from))
+                .filter(s ->
+                        to == null || s.createdAt() != null && s.createdAt().isBefore(to))
                 .filter(s -> after == null || Key.NEWEST_FIRST.compare(Key.of(s), after) > 0)
                 .sorted(newestFirst)
                 .limit(limit + 1L)
@@ -99,7 +109,9 @@ class TasksController {
         }
         List<RestoreSummary> page = matching.subList(0, limit);
         RestoreSummary last = page.get(limit - 1);
-        var next = new StringBuilder("/restores?limit=").append(limit).append("&cursor=")
+        var next = new StringBuilder("/restores?limit=")
+                .append(limit)
+                .append("&cursor=")
                 .append(Key.of(last).encode());
         if (table != null) {
             next.append("&table=").append(URLEncoder.encode(table, StandardCharsets.UTF_8));
@@ -116,29 +128,40 @@ class TasksController {
         return new Page(page, next.toString());
     }
 
-    @Operation(summary = "Cancel a restore",
+    @Operation(
+            summary = "Cancel a restore",
             description = "Writers stop within seconds; items written stay; capacity raised for the restore is put "
                     + "back. 202 with the restore; 404 unknown; 409 when it ended already or is not accepted yet. "
                     + "Optional body: {\"requestedBy\": ..., \"reason\": ...}.")
     @PostMapping(path = "/restores/{restoreId}/cancel", produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<RestoreSummary> cancel(@PathVariable String restoreId,
-                                               @RequestBody(required = false) CancelBody body) {
+    ResponseEntity<RestoreSummary> cancel(
+            @PathVariable String restoreId, @RequestBody(required = false) CancelBody body) {
         RestoreSummary summary = acting(restoreId, "Cancelling this restore");
         if (summary.state() != null && summary.state().terminal()) {
-            throw new ApiProblem(409, "RESTORE_ENDED", "Restore " + restoreId + " is " + summary.state()
-                    + " already; there is nothing to cancel.", null);
+            throw new ApiProblem(
+                    409,
+                    "RESTORE_ENDED",
+                    "Restore " + restoreId + " is " + summary.state() + " already; there is nothing to cancel.",
+                    null);
         }
         if (summary.state() == null || summary.state() == RestoreState.REQUESTED) {
-            throw new ApiProblem(409, "RESTORE_NOT_ACCEPTED_YET", "Restore " + restoreId + " has not been answered "
-                    + "by the planner yet; cancel it again in a moment.", null);
+            throw new ApiProblem(
+                    409,
+                    "RESTORE_NOT_ACCEPTED_YET",
+                    "Restore " + restoreId + " has not been answered "
+                            + "by the planner yet; cancel it again in a moment.",
+                    null);
         }
         var cancel = checked(CancelRequested.of(restoreId, requester(body), body == null ? null : body.reason()));
         limits.submission(Callers.name());
         EventPublisher.await(publisher.send(Topic.COMMANDS, restoreId, cancel, Callers.name()));
-        return ResponseEntity.accepted().location(URI.create("/restores/" + restoreId)).body(summary);
+        return ResponseEntity.accepted()
+                .location(URI.create("/restores/" + restoreId))
+                .body(summary);
     }
 
-    @Operation(summary = "Roll a restore back",
+    @Operation(
+            summary = "Roll a restore back",
             description = "Puts the destination of an ended restore into an existing table or in place back as it "
                     + "was before the restore, for every key the restore touched (also after a cancel or a failure), "
                     + "from the undo journal the writers kept. Changes other writers made to those keys since are "
@@ -146,24 +169,30 @@ class TasksController {
                     + "it is still running, wrote a new table or a file, was a dry run, or is rolled back already. "
                     + "Optional body: {\"requestedBy\": ..., \"reason\": ...}.")
     @PostMapping(path = "/restores/{restoreId}/rollback", produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<RestoreSummary> rollback(@PathVariable String restoreId,
-                                                 @RequestBody(required = false) CancelBody body) {
+    ResponseEntity<RestoreSummary> rollback(
+            @PathVariable String restoreId, @RequestBody(required = false) CancelBody body) {
         RestoreSummary summary = acting(restoreId, "Rolling this restore back");
         String refusal = views.rollbackRefusal(restoreId);
         if (refusal != null) {
-            throw new ApiProblem(409, "ROLLBACK_NOT_POSSIBLE", "Restore " + restoreId + " cannot be rolled back: "
-                    + refusal + ".", null);
+            throw new ApiProblem(
+                    409,
+                    "ROLLBACK_NOT_POSSIBLE",
+                    "Restore " + restoreId + " cannot be rolled back: " + refusal + ".",
+                    null);
         }
         var rollback = checked(RollbackRequested.of(restoreId, requester(body), body == null ? null : body.reason()));
         limits.submission(Callers.name());
         EventPublisher.await(publisher.send(Topic.COMMANDS, restoreId, rollback, Callers.name()));
-        return ResponseEntity.accepted().location(URI.create("/restores/" + restoreId)).body(summary);
+        return ResponseEntity.accepted()
+                .location(URI.create("/restores/" + restoreId))
+                .body(summary);
     }
 
     /** The restore a command acts on; 404 when unknown, 403 when the caller lacks the roles it needed. */
     private RestoreSummary acting(String restoreId, String what) {
-        RestoreSummary summary = views.find(restoreId).orElseThrow(() -> new ApiProblem(404, "RESTORE_NOT_FOUND",
-                "No restore has the id " + restoreId + ".", null));
+        RestoreSummary summary = views.find(restoreId)
+                .orElseThrow(() ->
+                        new ApiProblem(404, "RESTORE_NOT_FOUND", "No restore has the id " + restoreId + ".", null));
         views.request(restoreId).ifPresent(r -> Callers.require(Access.requiredFor(r, defaultAccount), what));
         return summary;
     }
@@ -172,9 +201,15 @@ class TasksController {
     private static <C extends RestoreCommand> C checked(C command) {
         var errors = Schemas.validate(command.type(), Json.mapper().valueToTree(command));
         if (!errors.isEmpty()) {
-            throw new ApiProblem(400, "INVALID_REQUEST", "The body does not match " + command.type()
-                    + ".schema.json: " + errors.stream().map(e -> e.field() + " " + e.message())
-                    .collect(Collectors.joining("; ")) + ".", errors);
+            throw new ApiProblem(
+                    400,
+                    "INVALID_REQUEST",
+                    "The body does not match " + command.type()
+                            + ".schema.json: "
+                            + errors.stream()
+                                    .map(e -> e.field() + " " + e.message())
+                                    .collect(Collectors.joining("; ")) + ".",
+                    errors);
         }
         return command;
     }
@@ -204,23 +239,25 @@ class TasksController {
     }
 
     private static ApiProblem problem(String field, String message) {
-        return new ApiProblem(400, "INVALID_QUERY", message, List.of(
-                new RestoreRejected.FieldError(field, message)));
+        return new ApiProblem(400, "INVALID_QUERY", message, List.of(new RestoreRejected.FieldError(field, message)));
     }
 
     /** A position in the list: the last restore of a page. */
     private record Key(Instant createdAt, String restoreId) {
-        static final Comparator<Key> NEWEST_FIRST = Comparator
-                .comparing((Key k) -> k.createdAt() == null ? Instant.EPOCH : k.createdAt())
-                .thenComparing(Key::restoreId).reversed();
+        static final Comparator<Key> NEWEST_FIRST = Comparator.comparing(
+                        (Key k) -> k.createdAt() == null ? Instant.EPOCH : k.createdAt())
+                .thenComparing(Key::restoreId)
+                .reversed();
 
         static Key of(RestoreSummary s) {
             return new Key(s.createdAt(), s.restoreId());
         }
 
         String encode() {
-            return Base64.getUrlEncoder().withoutPadding().encodeToString(
-                    ((createdAt == null ? "" : createdAt.toString()) + "|" + restoreId).getBytes(StandardCharsets.UTF_8));
+            return Base64.getUrlEncoder()
+                    .withoutPadding()
+                    .encodeToString(((createdAt == null ? "" : createdAt.toString()) + "|" + restoreId)
+                            .getBytes(StandardCharsets.UTF_8));
         }
 
         static Key decode(String cursor) {

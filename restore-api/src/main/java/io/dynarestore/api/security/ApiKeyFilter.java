@@ -35,13 +35,17 @@ final class ApiKeyFilter extends OncePerRequestFilter {
         }
         var holder = keys.holderOf(presented);
         if (holder.isEmpty()) {
-            problems.write(response, 401, "UNAUTHENTICATED", "The API key in " + HEADER + " is not known; check it "
-                    + "for typos, or ask an administrator for a key");
+            problems.write(
+                    response,
+                    401,
+                    "UNAUTHENTICATED",
+                    "The API key in " + HEADER + " is not known; check it "
+                            + "for typos, or ask an administrator for a key");
             return;
         }
         var context = SecurityContextHolder.createEmptyContext();
-        context.setAuthentication(UsernamePasswordAuthenticationToken.authenticated(holder.get().name(), null,
-                holder.get().authorities()));
+        context.setAuthentication(UsernamePasswordAuthenticationToken.authenticated(
+                holder.get().name(), null, holder.get().authorities()));
         SecurityContextHolder.setContext(context);
         try {
             chain.doFilter(request, response);

@@ -17,18 +17,25 @@ import org.springframework.security.core.authority.SimpleGrantedAuthority;
  */
 final class ApiKeys {
 
-    record Holder(String name, List<SimpleGrantedAuthority> authorities) {
-    }
+    record Holder(String name, List<SimpleGrantedAuthority> authorities) {}
 
-    private record Entry(byte[] digest, Holder holder) {
-    }
+    private record Entry(byte[] digest, Holder holder) {}
 
     private final List<Entry> entries;
 
     ApiKeys(List<ApiProperties.ApiKey> keys) {
-        this.entries = keys.stream().map(k -> new Entry(
-                k.key() != null && !k.key().isBlank() ? sha256(k.key()) : HexFormat.of().parseHex(k.keySha256()),
-                new Holder(k.name(), k.roles().stream().map(r -> new SimpleGrantedAuthority(Role.of(r, "api key '" + k.name() + "'").id())).toList()))).toList();
+        this.entries = keys.stream()
+                .map(k -> new Entry(
+                        k.key() != null && !k.key().isBlank()
+                                ? sha256(k.key())
+                                : HexFormat.of().parseHex(k.keySha256()),
+                        new Holder(
+                                k.name(),
+                                k.roles().stream()
+                                        .map(r -> new SimpleGrantedAuthority(Role.of(r, "api key '" + k.name() + "'")
+                                                .id()))
+                                        .toList())))
+                .toList();
     }
 
     /** The holder of {@code presented}, if it is one of the keys. */

@@ -16,8 +16,7 @@ import org.springframework.security.core.context.SecurityContextHolder;
  */
 public final class Callers {
 
-    private Callers() {
-    }
+    private Callers() {}
 
     /** The caller's name, or {@code null} when the request is not authenticated (public pages). */
     public static String name() {

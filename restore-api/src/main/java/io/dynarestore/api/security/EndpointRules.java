@@ -22,12 +22,24 @@ import org.springframework.security.web.servlet.util.matcher.PathPatternRequestM
 public final class EndpointRules {
 
     /** One rule: {@code method pattern} needs any one of {@code roles}. */
-    public record Rule(HttpMethod method, String pattern, Set<Role> roles) {
-    }
+    public record Rule(HttpMethod method, String pattern, Set<Role> roles) {}
 
-    public static final List<String> PUBLIC = List.of("/", "/index.html", "/app.js", "/app.css", "/favicon.ico",
-            "/links/**", "/error", "/actuator/health", "/actuator/health/**", "/actuator/info",
-            "/actuator/prometheus", "/v3/api-docs", "/v3/api-docs/**", "/swagger-ui.html", "/swagger-ui/**");
+    public static final List<String> PUBLIC = List.of(
+            "/",
+            "/index.html",
+            "/app.js",
+            "/app.css",
+            "/favicon.ico",
+            "/links/**",
+            "/error",
+            "/actuator/health",
+            "/actuator/health/**",
+            "/actuator/info",
+            "/actuator/prometheus",
+            "/v3/api-docs",
+            "/v3/api-docs/**",
+            "/swagger-ui.html",
+            "/swagger-ui/**");
 
     private static final Set<Role> RESTORING = Set.of(Role.RESTORE, Role.RESTORE_IN_PLACE, Role.RESTORE_OVERWRITE);
 
@@ -48,12 +60,12 @@ public final class EndpointRules {
             new Rule(HttpMethod.POST, "/restores/*/cancel", RESTORING),
             new Rule(HttpMethod.POST, "/restores/*/rollback", RESTORING));
 
-    private EndpointRules() {
-    }
+    private EndpointRules() {}
 
     static void apply(AuthorizeHttpRequestsConfigurer<?>.AuthorizationManagerRequestMatcherRegistry registry) {
         // an event stream's async dispatches and error pages continue a request already authorized
-        registry.dispatcherTypeMatchers(DispatcherType.ASYNC, DispatcherType.ERROR).permitAll();
+        registry.dispatcherTypeMatchers(DispatcherType.ASYNC, DispatcherType.ERROR)
+                .permitAll();
         registry.requestMatchers(PUBLIC.toArray(new String[0])).permitAll();
         for (Rule rule : withHead()) {
             registry.requestMatchers(rule.method(), rule.pattern())
@@ -77,7 +89,9 @@ public final class EndpointRules {
     /** The roles the endpoint of {@code request} takes, for a 403's detail. */
     static String describe(HttpServletRequest request) {
         for (Rule rule : withHead()) {
-            if (PathPatternRequestMatcher.withDefaults().matcher(rule.method(), rule.pattern()).matches(request)) {
+            if (PathPatternRequestMatcher.withDefaults()
+                    .matcher(rule.method(), rule.pattern())
+                    .matches(request)) {
                 String names = rule.roles().stream().sorted().map(Role::id).collect(Collectors.joining(", "));
                 return rule.roles().size() == 1 ? names : "one of " + names;
             }

@@ -28,7 +28,9 @@ final class JwtRoles implements Converter<Jwt, AbstractAuthenticationToken> {
     public AbstractAuthenticationToken convert(Jwt jwt) {
         var authorities = new ArrayList<SimpleGrantedAuthority>();
         for (String name : names(jwt.getClaim(settings.rolesClaim()))) {
-            String bare = name.startsWith(settings.rolePrefix()) ? name.substring(settings.rolePrefix().length()) : null;
+            String bare = name.startsWith(settings.rolePrefix())
+                    ? name.substring(settings.rolePrefix().length())
+                    : null;
             Role.parse(bare).ifPresent(r -> authorities.add(new SimpleGrantedAuthority(r.id())));
         }
         String principal = jwt.getClaimAsString(settings.principalClaim());

@@ -6,6 +6,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.web.AuthenticationEntryPoint;
@@ -44,13 +45,20 @@ final class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHa
     @Override
     public void handle(HttpServletRequest request, HttpServletResponse response, AccessDeniedException e)
             throws IOException {
-        write(response, 403, "FORBIDDEN", Callers.forbidden(request.getMethod() + " " + request.getRequestURI(),
-                EndpointRules.describe(request)));
+        write(
+                response,
+                403,
+                "FORBIDDEN",
+                Callers.forbidden(
+                        request.getMethod() + " " + request.getRequestURI(), EndpointRules.describe(request)));
     }
 
     void write(HttpServletResponse response, int status, String code, String detail) throws IOException {
         var body = new LinkedHashMap<String, Object>();
-        body.put("type", "https://dynarestore.io/problems/" + code.toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+        body.put(
+                "type",
+                "https://dynarestore.io/problems/"
+                        + code.toLowerCase(Locale.ROOT).replace('_', '-'));
         body.put("title", status == 401 ? "Unauthenticated" : "Forbidden");
         body.put("status", status);
         body.put("detail", detail);

@@ -41,11 +41,12 @@ class SecurityConfiguration {
                 .exceptionHandling(e -> e.authenticationEntryPoint(problems).accessDeniedHandler(problems))
                 .authorizeHttpRequests(EndpointRules::apply);
         if (security.mode() == ApiProperties.Security.Mode.API_KEY) {
-            http.addFilterBefore(new ApiKeyFilter(new ApiKeys(security.apiKeys()), problems),
-                    AnonymousAuthenticationFilter.class);
+            http.addFilterBefore(
+                    new ApiKeyFilter(new ApiKeys(security.apiKeys()), problems), AnonymousAuthenticationFilter.class);
         } else {
             JwtDecoder jwtDecoder = TokenDecoders.of(security.jwt());
-            http.oauth2ResourceServer(o -> o.authenticationEntryPoint(problems).accessDeniedHandler(problems)
+            http.oauth2ResourceServer(o -> o.authenticationEntryPoint(problems)
+                    .accessDeniedHandler(problems)
                     .jwt(j -> j.decoder(jwtDecoder).jwtAuthenticationConverter(new JwtRoles(security.jwt()))));
         }
         return http.build();

@@ -21,8 +21,7 @@ import org.springframework.security.oauth2.jwt.SupplierJwtDecoder;
  */
 final class TokenDecoders {
 
-    private TokenDecoders() {
-    }
+    private TokenDecoders() {}
 
     static JwtDecoder of(ApiProperties.Jwt jwt) {
         if (blank(jwt.issuer()) || blank(jwt.audience())) {
@@ -31,22 +30,26 @@ final class TokenDecoders {
                     + "identity provider's issuer (the iss of its tokens) and api.security.jwt.audience to the audience "
                     + "it gives restore-api's tokens (their aud), or use api.security.mode=api-key");
         }
-        List<SignatureAlgorithm> algorithms = jwt.algorithms().stream().map(name -> {
-            SignatureAlgorithm a = SignatureAlgorithm.from(name.trim());
-            if (a == null) {
-                throw new IllegalStateException("api.security.jwt.algorithms names '" + name + "', which is not a JWS "
-                        + "signature algorithm (RS256, ES256, PS256, ...)");
-            }
-            return a;
-        }).toList();
+        List<SignatureAlgorithm> algorithms = jwt.algorithms().stream()
+                .map(name -> {
+                    SignatureAlgorithm a = SignatureAlgorithm.from(name.trim());
+                    if (a == null) {
+                        throw new IllegalStateException("api.security.jwt.algorithms names '" + name
+                                + "', which is not a JWS " + "signature algorithm (RS256, ES256, PS256, ...)");
+                    }
+                    return a;
+                })
+                .toList();
         OAuth2TokenValidator<Jwt> validator = new DelegatingOAuth2TokenValidator<>(
                 JwtValidators.createDefaultWithIssuer(jwt.issuer()),
-                new JwtClaimValidator<List<String>>(JwtClaimNames.AUD, aud -> aud != null && aud.contains(jwt.audience())));
+                new JwtClaimValidator<List<String>>(
+                        JwtClaimNames.AUD, aud -> aud != null && aud.contains(jwt.audience())));
         // keys are fetched on first use, so that restore-api starts while the issuer is away
         return new SupplierJwtDecoder(() -> {
-            NimbusJwtDecoder decoder = (blank(jwt.jwkSetUri()) ? NimbusJwtDecoder.withIssuerLocation(jwt.issuer())
-                    .jwsAlgorithms(a -> a.addAll(algorithms)) : NimbusJwtDecoder.withJwkSetUri(jwt.jwkSetUri())
-                    .jwsAlgorithms(a -> a.addAll(algorithms))).build();
+            NimbusJwtDecoder decoder = (blank(jwt.jwkSetUri())
+                            ? NimbusJwtDecoder.withIssuerLocation(jwt.issuer()).jwsAlgorithms(a -> a.addAll(algorithms))
+                            : NimbusJwtDecoder.withJwkSetUri(jwt.jwkSetUri()).jwsAlgorithms(a -> a.addAll(algorithms)))
+                    .build();
             decoder.setJwtValidator(validator);
             return decoder;
         });

@@ -24,8 +24,16 @@ class LinkLedgerTest {
         // Given a link and a random sequence of tries, some of them accepted, at increasing offsets
         var random = new Random(seed);
         var ledger = new LinkLedger();
-        ledger.apply(LinkIssued.of("r-1", "l-1", "token-" + seed, "hash", List.of("a@example.com"), null,
-                Instant.now().plusSeconds(60)), 0);
+        ledger.apply(
+                LinkIssued.of(
+                        "r-1",
+                        "l-1",
+                        "token-" + seed,
+                        "hash",
+                        List.of("a@example.com"),
+                        null,
+                        Instant.now().plusSeconds(60)),
+                0);
         int tries = 1 + random.nextInt(20);
         boolean[] accepted = new boolean[tries];
         long offset = 1;

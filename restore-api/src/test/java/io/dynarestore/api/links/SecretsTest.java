@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.security.SecureRandom;
 import java.util.HashSet;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -15,7 +14,8 @@ class SecretsTest {
     void passcodesCarryFiftyBitsOfCrockfordBase32() {
         // Given the alphabet of 32 symbols and 10 symbols per passcode
         assertThat(Secrets.ALPHABET).hasSize(32).doesNotContain("I", "L", "O", "U");
-        assertThat(Secrets.PASSCODE_LENGTH * Math.log(Secrets.ALPHABET.length()) / Math.log(2)).isGreaterThanOrEqualTo(40);
+        assertThat(Secrets.PASSCODE_LENGTH * Math.log(Secrets.ALPHABET.length()) / Math.log(2))
+                .isGreaterThanOrEqualTo(40);
 
         // When many passcodes are drawn
         var secrets = new Secrets();
@@ -51,10 +51,10 @@ class SecretsTest {
 
     @ParameterizedTest(name = "{0} is read as {1}")
     @CsvSource({
-            "ABCDE-FGH12, ABCDEFGH12",
-            "abcde fgh12, ABCDEFGH12",
-            "  abcdefgh12 , ABCDEFGH12",
-            "0O1IL-ab-cd, 00111ABCD",
+        "ABCDE-FGH12, ABCDEFGH12",
+        "abcde fgh12, ABCDEFGH12",
+        "  abcdefgh12 , ABCDEFGH12",
+        "0O1IL-ab-cd, 00111ABCD",
     })
     void readsAPasscodeAsPeopleTypeIt(String entered, String normalized) {
         assertThat(Secrets.normalize(entered)).isEqualTo(normalized);
@@ -64,6 +64,8 @@ class SecretsTest {
     void aPasscodeAndItsNormalFormMatchTheSameHash() {
         var secrets = new Secrets();
         String code = secrets.passcode();
-        assertThat(Secrets.normalize(code.toLowerCase())).isEqualTo(Secrets.normalize(code)).doesNotContain("-");
+        assertThat(Secrets.normalize(code.toLowerCase()))
+                .isEqualTo(Secrets.normalize(code))
+                .doesNotContain("-");
     }
 }

@@ -1,11 +1,11 @@
 package io.dynarestore.api.restores;
 
-import static io.dynarestore.testkit.RestoreRequests.aRestore;
+import static io.dynarestore.contracts.request.RestoreRequests.aRestore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dynarestore.contracts.request.Destination;
-import io.dynarestore.contracts.status.Diff;
 import io.dynarestore.contracts.status.DestinationReady;
+import io.dynarestore.contracts.status.Diff;
 import io.dynarestore.contracts.status.ExportCompleted;
 import io.dynarestore.contracts.status.RestoreAccepted;
 import io.dynarestore.contracts.status.RestoreCompleted;
@@ -31,8 +31,15 @@ class RestoreSummaryTest {
     static RestoreView running(String id) {
         var view = new RestoreView(id);
         view.apply(RestoreAccepted.of(aRestore(id).requestedBy("ann").normalized()));
-        view.apply(RestorePlanned.of(id, RestorePlanned.Strategy.ITEM_WRITES,
-                new SourceRef("000000000000", "us-east-1", "orders", "b1", Instant.EPOCH), TABLE, 3, 30, 3000, 30));
+        view.apply(RestorePlanned.of(
+                id,
+                RestorePlanned.Strategy.ITEM_WRITES,
+                new SourceRef("000000000000", "us-east-1", "orders", "b1", Instant.EPOCH),
+                TABLE,
+                3,
+                30,
+                3000,
+                30));
         view.apply(DestinationReady.of(id, TABLE, true));
         return view;
     }
@@ -87,8 +94,15 @@ class RestoreSummaryTest {
         // Then the summary shows what the rollback put back, and that no other may start
         var summary = RestoreSummary.of(view);
         assertThat(summary.state()).isEqualTo(RestoreState.FAILED);
-        assertThat(summary.rollback()).isEqualTo(new RestoreSummary.RollbackInfo("COMPLETED",
-                summary.rollback().startedAt(), summary.rollback().endedAt(), 4L, 1L, 2L, null));
+        assertThat(summary.rollback())
+                .isEqualTo(new RestoreSummary.RollbackInfo(
+                        "COMPLETED",
+                        summary.rollback().startedAt(),
+                        summary.rollback().endedAt(),
+                        4L,
+                        1L,
+                        2L,
+                        null));
         assertThat(summary.rollbackPossible()).isFalse();
         assertThat(summary.progress()).isNull();
     }
@@ -98,9 +112,10 @@ class RestoreSummaryTest {
         // Given a file export that stopped at its cap of 5 items, of 9 matching
         var view = new RestoreView("r3");
         view.apply(RestoreAccepted.of(aRestore("r3")
-                .into(new Destination.File(null, new Destination.Delivery.Download())).normalized()));
-        view.apply(new ExportCompleted("e", "r3", 1, Instant.now(), "vault", "exports/r3/r3.csv", 5, 512, "ab12",
-                true, 9));
+                .into(new Destination.File(null, new Destination.Delivery.Download()))
+                .normalized()));
+        view.apply(new ExportCompleted(
+                "e", "r3", 1, Instant.now(), "vault", "exports/r3/r3.csv", 5, 512, "ab12", true, 9));
 
         // Then the summary links the download and explains the cap
         var file = RestoreSummary.of(view).file();

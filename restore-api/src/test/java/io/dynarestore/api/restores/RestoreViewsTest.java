@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.dynarestore.contracts.request.Destination;
 import io.dynarestore.contracts.request.Notify;
 import io.dynarestore.contracts.request.RestoreRequested;
+import io.dynarestore.contracts.request.RestoreRequests;
 import io.dynarestore.contracts.request.Scope;
-import io.dynarestore.contracts.request.Source;
 import io.dynarestore.contracts.status.RestoreAccepted;
 import io.dynarestore.contracts.status.RestoreCompleted;
 import io.dynarestore.contracts.status.RestoreEvent;
@@ -25,19 +25,25 @@ class RestoreViewsTest {
     final RestoreViews views = new RestoreViews(Map.of(), new ConsumerHealth(), Duration.ofDays(8), 3);
 
     static RestoreRequested request(String id) {
-        var filters = new Scope.Records(List.of(new Scope.KeyFilter(new Scope.Condition("EqualTo",
-                List.of("x".repeat(10_000))), null)), null);
-        return new RestoreRequested(id, null, null, null, null, "ann", Source.backup("000000000000", "us-east-1",
-                "orders", "b-1"), filters, new Destination.NewTable("000000000000", "us-east-1", "t-" + id, null),
-                new Notify(List.of("ops@example.com"), List.of("https://hooks.example.com/t0ken")), null)
-                .normalized(id, "e-" + id, LONG_AGO);
+        var filters = new Scope.Records(
+                List.of(new Scope.KeyFilter(new Scope.Condition("EqualTo", List.of("x".repeat(10_000))), null)), null);
+        return RestoreRequests.aRestore(id)
+                .requestedBy("ann")
+                .fromBackup("orders", "b-1")
+                .scope(filters)
+                .into(new Destination.NewTable(RestoreRequests.ACCOUNT, RestoreRequests.REGION, "t-" + id, null))
+                .notifying(new Notify(List.of("ops@example.com"), List.of("https://hooks.example.com/t0ken")))
+                .normalizedAt(LONG_AGO);
     }
 
     static <E extends RestoreEvent> E at(E event, Instant when) {
         // events as a replay reads them: with their own time
-        return io.dynarestore.contracts.Json.mapper().readValue(io.dynarestore.contracts.Json.mapper()
-                .writeValueAsString(event).replace(event.occurredAt().toString(), when.toString()),
-                (Class<E>) event.getClass());
+        return io.dynarestore.contracts.Json.mapper()
+                .readValue(
+                        io.dynarestore.contracts.Json.mapper()
+                                .writeValueAsString(event)
+                                .replace(event.occurredAt().toString(), when.toString()),
+                        (Class<E>) event.getClass());
     }
 
     @Test

@@ -31,8 +31,7 @@ public final class Access {
      */
     public static final String PRINCIPAL_HEADER = "dynarestore-principal";
 
-    private Access() {
-    }
+    private Access() {}
 
     /** The roles {@code request} needs; {@code defaultAccount} is where requests without an account go. */
     public static Set<Role> requiredFor(RestoreRequested request, String defaultAccount) {
@@ -116,7 +115,8 @@ public final class Access {
         String sourceAccount = source.account() != null ? source.account() : defaultAccount;
         String account = e.account() != null ? e.account() : sourceAccount;
         String region = e.region() != null ? e.region() : source.region();
-        return e.tableName().equals(source.table()) && Objects.equals(account, sourceAccount)
+        return e.tableName().equals(source.table())
+                && Objects.equals(account, sourceAccount)
                 && Objects.equals(region, source.region());
     }
 

@@ -35,21 +35,22 @@ public final class MessageSignature {
 
     private static final String VERSION = "v1=";
 
-    private MessageSignature() {
-    }
+    private MessageSignature() {}
 
     /** The header value that proves {@code principal} published {@code value} on {@code topic}. */
     public static String sign(String key, String topic, String principal, String caller, byte[] value) {
-        return VERSION + Base64.getUrlEncoder().withoutPadding().encodeToString(mac(key, text(topic, principal,
-                caller, value)));
+        return VERSION
+                + Base64.getUrlEncoder()
+                        .withoutPadding()
+                        .encodeToString(mac(key, text(topic, principal, caller, value)));
     }
 
     /**
      * Whether {@code signature} was made with one of {@code keys} over exactly these fields; each
      * key is compared in constant time, with no early exit.
      */
-    public static boolean verify(Collection<String> keys, String topic, String principal, String caller,
-                                 byte[] value, String signature) {
+    public static boolean verify(
+            Collection<String> keys, String topic, String principal, String caller, byte[] value, String signature) {
         if (signature == null || !signature.startsWith(VERSION) || keys.isEmpty()) {
             return false;
         }
@@ -77,8 +78,8 @@ public final class MessageSignature {
 
     private static byte[] text(String topic, String principal, String caller, byte[] value) {
         try {
-            String digest = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(value == null ? new byte[0] : value));
+            String digest = HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(value == null ? new byte[0] : value));
             return String.join("\n", "dynarestore-signature-v1", topic, principal, caller == null ? "" : caller, digest)
                     .getBytes(StandardCharsets.UTF_8);
         } catch (GeneralSecurityException e) {

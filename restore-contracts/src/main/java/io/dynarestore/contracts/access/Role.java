@@ -53,9 +53,10 @@ public enum Role {
 
     /** The role named {@code name} in a setting, or an error naming {@code where} and the roles there are. */
     public static Role of(String name, String where) {
-        return parse(name).orElseThrow(() -> new IllegalArgumentException(where + " has unknown role '" + name
-                + "'; roles are " + Arrays.stream(values()).map(Role::id).collect(Collectors
-                .joining(", "))));
+        return parse(name)
+                .orElseThrow(() -> new IllegalArgumentException(where + " has unknown role '" + name
+                        + "'; roles are "
+                        + Arrays.stream(values()).map(Role::id).collect(Collectors.joining(", "))));
     }
 
     @Override

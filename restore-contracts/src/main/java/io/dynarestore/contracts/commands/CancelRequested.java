@@ -8,11 +8,12 @@ import java.time.Instant;
  * put back. Any Kafka client may publish it; cancelling twice, or a restore that ended, changes
  * nothing.
  */
-public record CancelRequested(String eventId, String restoreId, Integer schemaVersion, Instant occurredAt,
-                              String requestedBy, String reason) implements RestoreCommand {
+public record CancelRequested(
+        String eventId, String restoreId, Integer schemaVersion, Instant occurredAt, String requestedBy, String reason)
+        implements RestoreCommand {
 
     public static CancelRequested of(String restoreId, String requestedBy, String reason) {
-        return new CancelRequested(Envelope.newEventId(), restoreId, SCHEMA_VERSION, Envelope.now(), requestedBy,
-                reason);
+        return new CancelRequested(
+                Envelope.newEventId(), restoreId, SCHEMA_VERSION, Envelope.now(), requestedBy, reason);
     }
 }

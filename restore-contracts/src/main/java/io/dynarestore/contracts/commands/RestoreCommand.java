@@ -10,8 +10,10 @@ import io.dynarestore.contracts.Envelope;
  * partition number as the restore's requests and status events).
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "type")
-@JsonSubTypes({@JsonSubTypes.Type(value = CancelRequested.class, name = "CancelRequested"),
-        @JsonSubTypes.Type(value = RollbackRequested.class, name = "RollbackRequested")})
+@JsonSubTypes({
+    @JsonSubTypes.Type(value = CancelRequested.class, name = "CancelRequested"),
+    @JsonSubTypes.Type(value = RollbackRequested.class, name = "RollbackRequested")
+})
 public sealed interface RestoreCommand extends Envelope permits CancelRequested, RollbackRequested {
 
     int SCHEMA_VERSION = 1;

@@ -11,9 +11,9 @@ import io.dynarestore.contracts.Envelope;
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "type")
 @JsonSubTypes({
-        @JsonSubTypes.Type(value = LinkIssued.class, name = "LinkIssued"),
-        @JsonSubTypes.Type(value = PasscodeTried.class, name = "PasscodeTried"),
-        @JsonSubTypes.Type(value = PasscodeAccepted.class, name = "PasscodeAccepted")
+    @JsonSubTypes.Type(value = LinkIssued.class, name = "LinkIssued"),
+    @JsonSubTypes.Type(value = PasscodeTried.class, name = "PasscodeTried"),
+    @JsonSubTypes.Type(value = PasscodeAccepted.class, name = "PasscodeAccepted")
 })
 public sealed interface LinkEvent extends Envelope permits LinkIssued, PasscodeTried, PasscodeAccepted {
 

@@ -10,13 +10,37 @@ import java.util.List;
  * passcode is only here as an Argon2 hash; it was shown once, to the submitter. The link opens
  * nothing after {@code expiresAt}.
  */
-public record LinkIssued(String eventId, String restoreId, Integer schemaVersion, Instant occurredAt, String linkId,
-                         String token, String passcodeHash, List<String> recipients, String message,
-                         Instant expiresAt) implements LinkEvent {
+public record LinkIssued(
+        String eventId,
+        String restoreId,
+        Integer schemaVersion,
+        Instant occurredAt,
+        String linkId,
+        String token,
+        String passcodeHash,
+        List<String> recipients,
+        String message,
+        Instant expiresAt)
+        implements LinkEvent {
 
-    public static LinkIssued of(String restoreId, String linkId, String token, String passcodeHash,
-                                List<String> recipients, String message, Instant expiresAt) {
-        return new LinkIssued(Envelope.newEventId(), restoreId, SCHEMA_VERSION, Envelope.now(), linkId, token,
-                passcodeHash, List.copyOf(recipients), message, expiresAt);
+    public static LinkIssued of(
+            String restoreId,
+            String linkId,
+            String token,
+            String passcodeHash,
+            List<String> recipients,
+            String message,
+            Instant expiresAt) {
+        return new LinkIssued(
+                Envelope.newEventId(),
+                restoreId,
+                SCHEMA_VERSION,
+                Envelope.now(),
+                linkId,
+                token,
+                passcodeHash,
+                List.copyOf(recipients),
+                message,
+                expiresAt);
     }
 }

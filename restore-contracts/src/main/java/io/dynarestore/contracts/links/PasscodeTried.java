@@ -8,8 +8,9 @@ import java.time.Instant;
  * {@link PasscodeAccepted} follows counts as wrong, so a replica that dies while checking cannot
  * give a guesser a free try.
  */
-public record PasscodeTried(String eventId, String restoreId, Integer schemaVersion, Instant occurredAt, String linkId,
-                            String tryId) implements LinkEvent {
+public record PasscodeTried(
+        String eventId, String restoreId, Integer schemaVersion, Instant occurredAt, String linkId, String tryId)
+        implements LinkEvent {
 
     public static PasscodeTried of(String restoreId, String linkId, String tryId) {
         return new PasscodeTried(Envelope.newEventId(), restoreId, SCHEMA_VERSION, Envelope.now(), linkId, tryId);

@@ -14,9 +14,9 @@ import io.dynarestore.contracts.Envelope;
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "type")
 @JsonSubTypes({
-        @JsonSubTypes.Type(value = NotificationDelivered.class, name = "NotificationDelivered"),
-        @JsonSubTypes.Type(value = NotificationAbandoned.class, name = "NotificationAbandoned"),
-        @JsonSubTypes.Type(value = NotificationsRequested.class, name = "NotificationsRequested")
+    @JsonSubTypes.Type(value = NotificationDelivered.class, name = "NotificationDelivered"),
+    @JsonSubTypes.Type(value = NotificationAbandoned.class, name = "NotificationAbandoned"),
+    @JsonSubTypes.Type(value = NotificationsRequested.class, name = "NotificationsRequested")
 })
 public sealed interface NotificationEvent extends Envelope
         permits NotificationDelivered, NotificationAbandoned, NotificationsRequested {
@@ -36,7 +36,10 @@ public sealed interface NotificationEvent extends Envelope
     }
 
     /** How a notification travels. */
-    enum Channel { EMAIL, WEBHOOK }
+    enum Channel {
+        EMAIL,
+        WEBHOOK
+    }
 
     @Override
     @JsonIgnore

@@ -9,13 +9,37 @@ import java.time.Instant;
  * seconds per backup. A NATIVE_EXPORT backup tells nothing between started and completed: DynamoDB
  * reports no progress of an export.
  */
-public record BackupProgressed(String eventId, Integer schemaVersion, Instant occurredAt, String account, String region,
-                               String table, String backupId, BackupMethod method, long itemsRead, Long tableItems)
+public record BackupProgressed(
+        String eventId,
+        Integer schemaVersion,
+        Instant occurredAt,
+        String account,
+        String region,
+        String table,
+        String backupId,
+        BackupMethod method,
+        long itemsRead,
+        Long tableItems)
         implements ProtectionEvent {
 
-    public static BackupProgressed of(String account, String region, String table, String backupId, BackupMethod method,
-                                      long itemsRead, Long tableItems) {
-        return new BackupProgressed(Envelope.newEventId(), SCHEMA_VERSION, Envelope.now(), account, region, table,
-                backupId, method, itemsRead, tableItems);
+    public static BackupProgressed of(
+            String account,
+            String region,
+            String table,
+            String backupId,
+            BackupMethod method,
+            long itemsRead,
+            Long tableItems) {
+        return new BackupProgressed(
+                Envelope.newEventId(),
+                SCHEMA_VERSION,
+                Envelope.now(),
+                account,
+                region,
+                table,
+                backupId,
+                method,
+                itemsRead,
+                tableItems);
     }
 }

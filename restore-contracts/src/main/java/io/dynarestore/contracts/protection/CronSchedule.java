@@ -19,8 +19,8 @@ import java.util.Locale;
  */
 public final class CronSchedule {
 
-    private static final List<String> MONTHS = List.of("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG",
-            "SEP", "OCT", "NOV", "DEC");
+    private static final List<String> MONTHS =
+            List.of("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC");
     private static final List<String> DAYS = List.of("SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT");
     /** Far enough back for any schedule that fires at all (a 29 February falls within eight years). */
     private static final int DAYS_BACK = 8 * 366 + 1;
@@ -57,8 +57,9 @@ public final class CronSchedule {
         }
         String[] fields = text.trim().split("\\s+");
         if (fields.length != 5) {
-            throw new IllegalArgumentException("'" + text + "' has " + fields.length + " fields; give five: minute hour "
-                    + "day-of-month month day-of-week, such as '0 3 * * *' (every day at 03:00 UTC)");
+            throw new IllegalArgumentException(
+                    "'" + text + "' has " + fields.length + " fields; give five: minute hour "
+                            + "day-of-month month day-of-week, such as '0 3 * * *' (every day at 03:00 UTC)");
         }
         var schedule = new CronSchedule(text.trim(), fields);
         if (schedule.latestAtOrBefore(Instant.parse("2100-01-01T00:00:00Z")) == null) {

@@ -14,21 +14,30 @@ import io.dynarestore.contracts.Topic;
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "type")
 @JsonSubTypes({
-        @JsonSubTypes.Type(value = BackupStarted.class, name = "BackupStarted"),
-        @JsonSubTypes.Type(value = BackupProgressed.class, name = "BackupProgressed"),
-        @JsonSubTypes.Type(value = BackupCompleted.class, name = "BackupCompleted"),
-        @JsonSubTypes.Type(value = BackupFailed.class, name = "BackupFailed"),
-        @JsonSubTypes.Type(value = ChangeLogFlushed.class, name = "ChangeLogFlushed"),
-        @JsonSubTypes.Type(value = ChangeLogGapped.class, name = "ChangeLogGapped"),
-        @JsonSubTypes.Type(value = ChangeLogFailed.class, name = "ChangeLogFailed"),
-        @JsonSubTypes.Type(value = BackupExpired.class, name = "BackupExpired"),
-        @JsonSubTypes.Type(value = ChangeLogExpired.class, name = "ChangeLogExpired"),
-        @JsonSubTypes.Type(value = ExpiryFailed.class, name = "ExpiryFailed"),
-        @JsonSubTypes.Type(value = ProtectionMessageRejected.class, name = "ProtectionMessageRejected")
+    @JsonSubTypes.Type(value = BackupStarted.class, name = "BackupStarted"),
+    @JsonSubTypes.Type(value = BackupProgressed.class, name = "BackupProgressed"),
+    @JsonSubTypes.Type(value = BackupCompleted.class, name = "BackupCompleted"),
+    @JsonSubTypes.Type(value = BackupFailed.class, name = "BackupFailed"),
+    @JsonSubTypes.Type(value = ChangeLogFlushed.class, name = "ChangeLogFlushed"),
+    @JsonSubTypes.Type(value = ChangeLogGapped.class, name = "ChangeLogGapped"),
+    @JsonSubTypes.Type(value = ChangeLogFailed.class, name = "ChangeLogFailed"),
+    @JsonSubTypes.Type(value = BackupExpired.class, name = "BackupExpired"),
+    @JsonSubTypes.Type(value = ChangeLogExpired.class, name = "ChangeLogExpired"),
+    @JsonSubTypes.Type(value = ExpiryFailed.class, name = "ExpiryFailed"),
+    @JsonSubTypes.Type(value = ProtectionMessageRejected.class, name = "ProtectionMessageRejected")
 })
-public sealed interface ProtectionEvent extends Envelope permits BackupStarted, BackupProgressed, BackupCompleted,
-        BackupFailed, ChangeLogFlushed, ChangeLogGapped, ChangeLogFailed, BackupExpired, ChangeLogExpired, ExpiryFailed,
-        ProtectionMessageRejected {
+public sealed interface ProtectionEvent extends Envelope
+        permits BackupStarted,
+                BackupProgressed,
+                BackupCompleted,
+                BackupFailed,
+                ChangeLogFlushed,
+                ChangeLogGapped,
+                ChangeLogFailed,
+                BackupExpired,
+                ChangeLogExpired,
+                ExpiryFailed,
+                ProtectionMessageRejected {
 
     int SCHEMA_VERSION = 1;
 

@@ -17,15 +17,24 @@ import java.util.List;
  * {@link #requestingBackup}). {@link #problems()} is the one rule for what a policy may say; restore-api
  * and the protector both apply it.
  */
-public record ProtectionSet(String eventId, Integer schemaVersion, Instant occurredAt, String account, String region,
-                            String table, Backups backups, ChangeLog changeLog, String setBy,
-                            Instant backupRequestedAt)
+public record ProtectionSet(
+        String eventId,
+        Integer schemaVersion,
+        Instant occurredAt,
+        String account,
+        String region,
+        String table,
+        Backups backups,
+        ChangeLog changeLog,
+        String setBy,
+        Instant backupRequestedAt)
         implements ProtectionPolicyEvent {
 
     /** The shortest backup interval (a Scan of a big table takes longer than this anyway). */
     public static final Duration MIN_BACKUP_INTERVAL = Duration.ofSeconds(10);
     /** The bounds of a native incremental export's period, as DynamoDB sets them. */
     public static final Duration MIN_INCREMENTAL = Duration.ofMinutes(15);
+
     public static final Duration MAX_INCREMENTAL = Duration.ofHours(24);
 
     /**
@@ -59,10 +68,19 @@ public record ProtectionSet(String eventId, Integer schemaVersion, Instant occur
     /** The most shard groups a table's capture may be split into. */
     public static final int MAX_SHARD_GROUPS = 32;
 
-    public static ProtectionSet of(String account, String region, String table, Backups backups, ChangeLog changeLog,
-                                   String setBy) {
-        return new ProtectionSet(Envelope.newEventId(), SCHEMA_VERSION, Envelope.now(), account, region, table,
-                backups, changeLog, setBy, null);
+    public static ProtectionSet of(
+            String account, String region, String table, Backups backups, ChangeLog changeLog, String setBy) {
+        return new ProtectionSet(
+                Envelope.newEventId(),
+                SCHEMA_VERSION,
+                Envelope.now(),
+                account,
+                region,
+                table,
+                backups,
+                changeLog,
+                setBy,
+                null);
     }
 
     /**
@@ -70,8 +88,17 @@ public record ProtectionSet(String eventId, Integer schemaVersion, Instant occur
      * takes one unless the vault lists it already, so that a restart takes it once, not twice.
      */
     public ProtectionSet requestingBackup(Instant at, String by) {
-        return new ProtectionSet(Envelope.newEventId(), SCHEMA_VERSION, Envelope.now(), account, region, table,
-                backups, changeLog, by, at);
+        return new ProtectionSet(
+                Envelope.newEventId(),
+                SCHEMA_VERSION,
+                Envelope.now(),
+                account,
+                region,
+                table,
+                backups,
+                changeLog,
+                by,
+                at);
     }
 
     /** The id of the on-demand backup this policy asks for, or null: the same however often the request is read. */
@@ -114,7 +141,8 @@ public record ProtectionSet(String eventId, Integer schemaVersion, Instant occur
 
     @JsonIgnore
     public Duration flushInterval() {
-        return changeLog == null || changeLog.flushEvery() == null ? Duration.ofMinutes(1)
+        return changeLog == null || changeLog.flushEvery() == null
+                ? Duration.ofMinutes(1)
                 : Duration.parse(changeLog.flushEvery());
     }
 
@@ -160,7 +188,8 @@ public record ProtectionSet(String eventId, Integer schemaVersion, Instant occur
         }
         if (changeLog != null && changeLog.method() != null && changeLog.method() != ChangeLogMethod.NONE) {
             Duration flush = duration(problems, "/changeLog/flushEvery", changeLog.flushEvery());
-            if (flush != null && changeLog.method() == ChangeLogMethod.NATIVE_INCREMENTAL
+            if (flush != null
+                    && changeLog.method() == ChangeLogMethod.NATIVE_INCREMENTAL
                     && (flush.compareTo(MIN_INCREMENTAL) < 0 || flush.compareTo(MAX_INCREMENTAL) > 0)) {
                 problems.add("/changeLog/flushEvery: a native incremental export spans 15 minutes to 24 hours, not "
                         + changeLog.flushEvery() + ".");

@@ -12,16 +12,47 @@ import java.time.Instant;
  * {@code takenAt} (what the backup stands for) goes into the segment's checkpoints.
  * The replica that took the backup writes it once every segment is done.
  */
-public record ScanSegmentRequested(String eventId, Integer schemaVersion, Instant occurredAt, String account,
-                                   String region, String table, String backupId, int segment, int segments,
-                                   int itemsPerFile, int pageLimit, double readUnitsPerSecond, Instant takenAt)
+public record ScanSegmentRequested(
+        String eventId,
+        Integer schemaVersion,
+        Instant occurredAt,
+        String account,
+        String region,
+        String table,
+        String backupId,
+        int segment,
+        int segments,
+        int itemsPerFile,
+        int pageLimit,
+        double readUnitsPerSecond,
+        Instant takenAt)
         implements ScanWork {
 
-    public static ScanSegmentRequested of(String account, String region, String table, String backupId, int segment,
-                                          int segments, int itemsPerFile, int pageLimit, double readUnitsPerSecond,
-                                          Instant takenAt) {
-        return new ScanSegmentRequested(Envelope.newEventId(), SCHEMA_VERSION, Envelope.now(), account, region, table,
-                backupId, segment, segments, itemsPerFile, pageLimit, readUnitsPerSecond, takenAt);
+    public static ScanSegmentRequested of(
+            String account,
+            String region,
+            String table,
+            String backupId,
+            int segment,
+            int segments,
+            int itemsPerFile,
+            int pageLimit,
+            double readUnitsPerSecond,
+            Instant takenAt) {
+        return new ScanSegmentRequested(
+                Envelope.newEventId(),
+                SCHEMA_VERSION,
+                Envelope.now(),
+                account,
+                region,
+                table,
+                backupId,
+                segment,
+                segments,
+                itemsPerFile,
+                pageLimit,
+                readUnitsPerSecond,
+                takenAt);
     }
 
     /** The segment's key on {@code restore.protection.scans}. */

@@ -11,9 +11,7 @@ import io.dynarestore.contracts.Envelope;
  * descriptor; the items go from the table to the vault.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "type")
-@JsonSubTypes({
-        @JsonSubTypes.Type(value = ScanSegmentRequested.class, name = "ScanSegmentRequested")
-})
+@JsonSubTypes({@JsonSubTypes.Type(value = ScanSegmentRequested.class, name = "ScanSegmentRequested")})
 public sealed interface ScanWork extends Envelope permits ScanSegmentRequested {
 
     int SCHEMA_VERSION = 1;

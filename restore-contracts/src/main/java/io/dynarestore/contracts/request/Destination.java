@@ -8,10 +8,10 @@ import java.util.Map;
 /** Where restored items go. */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "type")
 @JsonSubTypes({
-        @JsonSubTypes.Type(value = Destination.NewTable.class, name = "NEW_TABLE"),
-        @JsonSubTypes.Type(value = Destination.ExistingTable.class, name = "EXISTING_TABLE"),
-        @JsonSubTypes.Type(value = Destination.InPlace.class, name = "IN_PLACE"),
-        @JsonSubTypes.Type(value = Destination.File.class, name = "FILE")
+    @JsonSubTypes.Type(value = Destination.NewTable.class, name = "NEW_TABLE"),
+    @JsonSubTypes.Type(value = Destination.ExistingTable.class, name = "EXISTING_TABLE"),
+    @JsonSubTypes.Type(value = Destination.InPlace.class, name = "IN_PLACE"),
+    @JsonSubTypes.Type(value = Destination.File.class, name = "FILE")
 })
 public sealed interface Destination {
 
@@ -19,12 +19,10 @@ public sealed interface Destination {
      * A table created by the restore. Account and region default to the source's; the name
      * defaults to {@code Restored-<source>-<yyyyMMddHHmmss>}.
      */
-    record NewTable(String account, String region, String tableName, TableOptions options) implements Destination {
-    }
+    record NewTable(String account, String region, String tableName, TableOptions options) implements Destination {}
 
     /** A table that exists already. */
-    record ExistingTable(String account, String region, String tableName) implements Destination {
-    }
+    record ExistingTable(String account, String region, String tableName) implements Destination {}
 
     /**
      * The source table itself. {@code account} and {@code region} may be left out; when given they
@@ -37,8 +35,7 @@ public sealed interface Destination {
     }
 
     /** A file of the matched items (granular recovery). */
-    record File(String format, Delivery delivery) implements Destination {
-    }
+    record File(String format, Delivery delivery) implements Destination {}
 
     /**
      * Settings of a restored table. Every option left out takes its value at backup time (for
@@ -53,15 +50,31 @@ public sealed interface Destination {
      * @param timeToLive          the TTL attribute, or disabled
      * @param tableClass          STANDARD or STANDARD_INFREQUENT_ACCESS
      */
-    record TableOptions(Boolean includeGlobalSecondaryIndexes, Boolean includeLocalSecondaryIndexes,
-                        Map<String, String> tags, Encryption encryption, StreamView streams,
-                        Boolean pointInTimeRecovery, Billing billing, Boolean deletionProtection,
-                        TimeToLive timeToLive, TableClass tableClass) {
+    record TableOptions(
+            Boolean includeGlobalSecondaryIndexes,
+            Boolean includeLocalSecondaryIndexes,
+            Map<String, String> tags,
+            Encryption encryption,
+            StreamView streams,
+            Boolean pointInTimeRecovery,
+            Billing billing,
+            Boolean deletionProtection,
+            TimeToLive timeToLive,
+            TableClass tableClass) {
 
-        public TableOptions(Boolean includeGlobalSecondaryIndexes, Boolean includeLocalSecondaryIndexes,
-                            Map<String, String> tags) {
-            this(includeGlobalSecondaryIndexes, includeLocalSecondaryIndexes, tags, null, null, null, null, null,
-                    null, null);
+        public TableOptions(
+                Boolean includeGlobalSecondaryIndexes, Boolean includeLocalSecondaryIndexes, Map<String, String> tags) {
+            this(
+                    includeGlobalSecondaryIndexes,
+                    includeLocalSecondaryIndexes,
+                    tags,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null);
         }
     }
 
@@ -71,33 +84,47 @@ public sealed interface Destination {
      * {@code kmsKeyArn}, in the destination's region).
      */
     record Encryption(Type type, String kmsKeyArn) {
-        public enum Type { DEFAULT, AWS_MANAGED, CUSTOMER_MANAGED }
+        public enum Type {
+            DEFAULT,
+            AWS_MANAGED,
+            CUSTOMER_MANAGED
+        }
     }
 
     /** What the table's stream records hold, or {@code DISABLED} for no stream. */
-    enum StreamView { DISABLED, KEYS_ONLY, NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES }
+    enum StreamView {
+        DISABLED,
+        KEYS_ONLY,
+        NEW_IMAGE,
+        OLD_IMAGE,
+        NEW_AND_OLD_IMAGES
+    }
 
     /** Billing mode; a provisioned table also gets its read and write capacity units. */
     record Billing(Mode mode, Long readCapacityUnits, Long writeCapacityUnits) {
-        public enum Mode { PROVISIONED, PAY_PER_REQUEST }
+        public enum Mode {
+            PROVISIONED,
+            PAY_PER_REQUEST
+        }
     }
 
     /** TTL: the attribute that holds each item's expiry (epoch seconds), or disabled. */
-    record TimeToLive(Boolean enabled, String attributeName) {
-    }
+    record TimeToLive(Boolean enabled, String attributeName) {}
 
     /** DynamoDB table classes. */
-    enum TableClass { STANDARD, STANDARD_INFREQUENT_ACCESS }
+    enum TableClass {
+        STANDARD,
+        STANDARD_INFREQUENT_ACCESS
+    }
 
     /** How a file reaches its reader. */
     @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "type")
     @JsonSubTypes({
-            @JsonSubTypes.Type(value = Delivery.Download.class, name = "DOWNLOAD"),
-            @JsonSubTypes.Type(value = Delivery.Email.class, name = "EMAIL")
+        @JsonSubTypes.Type(value = Delivery.Download.class, name = "DOWNLOAD"),
+        @JsonSubTypes.Type(value = Delivery.Email.class, name = "EMAIL")
     })
     sealed interface Delivery {
-        record Download() implements Delivery {
-        }
+        record Download() implements Delivery {}
 
         /**
          * A link mailed to {@code recipients} that opens only with a passcode. {@code linkId} is set

@@ -29,7 +29,8 @@ public record RestoreRequested(
         Scope scope,
         Destination destination,
         @JsonProperty("notify") Notify notification,
-        Boolean dryRun) implements Envelope {
+        Boolean dryRun)
+        implements Envelope {
 
     public static final String TYPE = "RestoreRequested";
     public static final int SCHEMA_VERSION = 1;
@@ -67,8 +68,18 @@ public record RestoreRequested(
         if (d instanceof Destination.File f && f.delivery() instanceof Destination.Delivery.Email e) {
             d = new Destination.File(f.format(), new Destination.Delivery.Email(null, null, e.linkId()));
         }
-        return new RestoreRequested(restoreId, type, schemaVersion, eventId, occurredAt, requestedBy, source, scope, d,
-                notification == null ? null : new Notify(null, null), dryRun);
+        return new RestoreRequested(
+                restoreId,
+                type,
+                schemaVersion,
+                eventId,
+                occurredAt,
+                requestedBy,
+                source,
+                scope,
+                d,
+                notification == null ? null : new Notify(null, null),
+                dryRun);
     }
 
     /**
@@ -80,9 +91,10 @@ public record RestoreRequested(
         RestoreRequested r = redacted();
         Scope s = r.scope instanceof Scope.Records ? new Scope.Records(List.of(), null) : r.scope;
         Destination d = r.destination instanceof Destination.NewTable t
-                ? new Destination.NewTable(t.account(), t.region(), t.tableName(), null) : r.destination;
-        return new RestoreRequested(restoreId, type, schemaVersion, eventId, occurredAt, requestedBy, source, s, d,
-                null, dryRun);
+                ? new Destination.NewTable(t.account(), t.region(), t.tableName(), null)
+                : r.destination;
+        return new RestoreRequested(
+                restoreId, type, schemaVersion, eventId, occurredAt, requestedBy, source, s, d, null, dryRun);
     }
 
     /**
@@ -92,13 +104,16 @@ public record RestoreRequested(
      */
     public String substanceDigest() {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Json.mapper().writer()
-                    .with(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS).writeValueAsBytes(redacted().substance())));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256")
+                            .digest(Json.mapper()
+                                    .writer()
+                                    .with(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+                                    .writeValueAsBytes(redacted().substance())));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }
-
 
     /**
      * The same request without the fields that differ between two publications of it: the
@@ -109,7 +124,17 @@ public record RestoreRequested(
         if (d instanceof Destination.File f && f.delivery() instanceof Destination.Delivery.Email e) {
             d = new Destination.File(f.format(), e.withLink(null));
         }
-        return new RestoreRequested(restoreId, null, null, null, null, null,
-                source, scope == null ? new Scope.Full() : scope, d, notification, dryRun);
+        return new RestoreRequested(
+                restoreId,
+                null,
+                null,
+                null,
+                null,
+                null,
+                source,
+                scope == null ? new Scope.Full() : scope,
+                d,
+                notification,
+                dryRun);
     }
 }

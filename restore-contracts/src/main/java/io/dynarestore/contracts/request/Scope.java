@@ -7,29 +7,25 @@ import java.util.List;
 /** Which items to restore: all of them, or the records that match filters. */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "type")
 @JsonSubTypes({
-        @JsonSubTypes.Type(value = Scope.Full.class, name = "FULL"),
-        @JsonSubTypes.Type(value = Scope.Records.class, name = "RECORDS")
+    @JsonSubTypes.Type(value = Scope.Full.class, name = "FULL"),
+    @JsonSubTypes.Type(value = Scope.Records.class, name = "RECORDS")
 })
 public sealed interface Scope {
 
     /** Every item of the source. */
-    record Full() implements Scope {
-    }
+    record Full() implements Scope {}
 
     /**
      * Items whose key matches any of {@code keyFilters} (each a partition-key condition and an
      * optional sort-key condition) and all of {@code attributeFilters}.
      */
-    record Records(List<KeyFilter> keyFilters, List<AttributeFilter> attributeFilters) implements Scope {
-    }
+    record Records(List<KeyFilter> keyFilters, List<AttributeFilter> attributeFilters) implements Scope {}
 
     /** A partition-key condition and an optional sort-key condition, both of which must hold. */
-    record KeyFilter(Condition partitionKey, Condition sortKey) {
-    }
+    record KeyFilter(Condition partitionKey, Condition sortKey) {}
 
     /** A condition on one attribute of a given DynamoDB type. */
-    record AttributeFilter(String name, String type, String condition, List<String> values) {
-    }
+    record AttributeFilter(String name, String type, String condition, List<String> values) {}
 
     /**
      * A condition such as {@code EqualTo} or {@code BeginsWith} with its operands, as strings

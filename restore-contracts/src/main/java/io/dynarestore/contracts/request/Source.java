@@ -4,13 +4,7 @@ package io.dynarestore.contracts.request;
  * What to restore from: a table of an account and region, and exactly one of a backup id, a
  * point in time (ISO-8601 second, or {@code latest}), or a Snap id.
  */
-public record Source(
-        String account,
-        String region,
-        String table,
-        String backupId,
-        String pointInTime,
-        String snapId) {
+public record Source(String account, String region, String table, String backupId, String pointInTime, String snapId) {
 
     public static Source backup(String account, String region, String table, String backupId) {
         return new Source(account, region, table, backupId, null, null);
@@ -25,5 +19,9 @@ public record Source(
         return backupId != null ? Kind.BACKUP : pointInTime != null ? Kind.POINT_IN_TIME : Kind.SNAP;
     }
 
-    public enum Kind { BACKUP, POINT_IN_TIME, SNAP }
+    public enum Kind {
+        BACKUP,
+        POINT_IN_TIME,
+        SNAP
+    }
 }

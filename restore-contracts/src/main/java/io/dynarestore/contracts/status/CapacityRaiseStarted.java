@@ -9,13 +9,25 @@ import java.util.List;
  * so the original values are durable: whoever owns the restore later, after any crash, puts
  * {@code original} back (then publishes {@link CapacityRestored}).
  */
-public record CapacityRaiseStarted(String eventId, String restoreId, Integer schemaVersion, Instant occurredAt,
-                                   TableRef table, List<CapacityUnits> original, List<CapacityUnits> raised)
+public record CapacityRaiseStarted(
+        String eventId,
+        String restoreId,
+        Integer schemaVersion,
+        Instant occurredAt,
+        TableRef table,
+        List<CapacityUnits> original,
+        List<CapacityUnits> raised)
         implements RestoreEvent {
 
-    public static CapacityRaiseStarted of(String restoreId, TableRef table, List<CapacityUnits> original,
-                                          List<CapacityUnits> raised) {
-        return new CapacityRaiseStarted(Envelope.newEventId(), restoreId, SCHEMA_VERSION, Envelope.now(), table,
-                List.copyOf(original), List.copyOf(raised));
+    public static CapacityRaiseStarted of(
+            String restoreId, TableRef table, List<CapacityUnits> original, List<CapacityUnits> raised) {
+        return new CapacityRaiseStarted(
+                Envelope.newEventId(),
+                restoreId,
+                SCHEMA_VERSION,
+                Envelope.now(),
+                table,
+                List.copyOf(original),
+                List.copyOf(raised));
     }
 }

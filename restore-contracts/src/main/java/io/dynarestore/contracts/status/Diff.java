@@ -32,8 +32,13 @@ public record Diff(long create, long overwrite, long equal, long delete, long sk
                 }
             }
         }
-        return new Diff(create + other.create, overwrite + other.overwrite, equal + other.equal,
-                delete + other.delete, skipped + other.skipped, List.copyOf(kept));
+        return new Diff(
+                create + other.create,
+                overwrite + other.overwrite,
+                equal + other.equal,
+                delete + other.delete,
+                skipped + other.skipped,
+                List.copyOf(kept));
     }
 
     public List<Sample> samplesOrEmpty() {
@@ -44,9 +49,13 @@ public record Diff(long create, long overwrite, long equal, long delete, long sk
      * One key of the diff: its key attributes as DynamoDB JSON, and for an overwrite the
      * attributes whose values differ (added, removed or changed), sorted by name.
      */
-    public record Sample(Change change, String key, List<String> changedAttributes) {
-    }
+    public record Sample(Change change, String key, List<String> changedAttributes) {}
 
     /** What the restore would do to a key. */
-    public enum Change { CREATE, OVERWRITE, EQUAL, DELETE }
+    public enum Change {
+        CREATE,
+        OVERWRITE,
+        EQUAL,
+        DELETE
+    }
 }

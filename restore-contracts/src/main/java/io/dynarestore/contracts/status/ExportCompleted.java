@@ -8,13 +8,40 @@ import java.time.Instant;
  * {@code matching} items of the backup that match the filter ({@code capped} when the cap stopped
  * it short), {@code bytes} long, with this SHA-256.
  */
-public record ExportCompleted(String eventId, String restoreId, Integer schemaVersion, Instant occurredAt,
-                              String bucket, String key, long items, long bytes, String sha256, boolean capped,
-                              long matching) implements RestoreEvent {
+public record ExportCompleted(
+        String eventId,
+        String restoreId,
+        Integer schemaVersion,
+        Instant occurredAt,
+        String bucket,
+        String key,
+        long items,
+        long bytes,
+        String sha256,
+        boolean capped,
+        long matching)
+        implements RestoreEvent {
 
-    public static ExportCompleted of(String restoreId, String bucket, String key, long items, long bytes,
-                                     String sha256, boolean capped, long matching) {
-        return new ExportCompleted(Envelope.newEventId(), restoreId, SCHEMA_VERSION, Envelope.now(), bucket, key,
-                items, bytes, sha256, capped, matching);
+    public static ExportCompleted of(
+            String restoreId,
+            String bucket,
+            String key,
+            long items,
+            long bytes,
+            String sha256,
+            boolean capped,
+            long matching) {
+        return new ExportCompleted(
+                Envelope.newEventId(),
+                restoreId,
+                SCHEMA_VERSION,
+                Envelope.now(),
+                bucket,
+                key,
+                items,
+                bytes,
+                sha256,
+                capped,
+                matching);
     }
 }

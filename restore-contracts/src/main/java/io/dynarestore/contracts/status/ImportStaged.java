@@ -8,11 +8,20 @@ import java.time.Instant;
  * {@code s3://bucket/prefix}, {@code items} items of {@code bytes} bytes (uncompressed, as
  * DynamoDB bills an import) in {@code files} files.
  */
-public record ImportStaged(String eventId, String restoreId, Integer schemaVersion, Instant occurredAt,
-                           String bucket, String prefix, long items, long bytes, int files) implements RestoreEvent {
+public record ImportStaged(
+        String eventId,
+        String restoreId,
+        Integer schemaVersion,
+        Instant occurredAt,
+        String bucket,
+        String prefix,
+        long items,
+        long bytes,
+        int files)
+        implements RestoreEvent {
 
     public static ImportStaged of(String restoreId, String bucket, String prefix, long items, long bytes, int files) {
-        return new ImportStaged(Envelope.newEventId(), restoreId, SCHEMA_VERSION, Envelope.now(), bucket, prefix,
-                items, bytes, files);
+        return new ImportStaged(
+                Envelope.newEventId(), restoreId, SCHEMA_VERSION, Envelope.now(), bucket, prefix, items, bytes, files);
     }
 }

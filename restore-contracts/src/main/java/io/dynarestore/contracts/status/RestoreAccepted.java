@@ -16,8 +16,15 @@ import java.util.List;
  * signature it verified ({@code unidentified} without one), while {@code request.requestedBy} is
  * only what the submitter said.
  */
-public record RestoreAccepted(String eventId, String restoreId, Integer schemaVersion, Instant occurredAt,
-                              RestoreRequested request, String principal, Instant pointInTime, List<String> warnings)
+public record RestoreAccepted(
+        String eventId,
+        String restoreId,
+        Integer schemaVersion,
+        Instant occurredAt,
+        RestoreRequested request,
+        String principal,
+        Instant pointInTime,
+        List<String> warnings)
         implements RestoreEvent {
 
     /** The principal of a request nobody proved. */
@@ -31,10 +38,16 @@ public record RestoreAccepted(String eventId, String restoreId, Integer schemaVe
      * @param warnings  what the restore will change in a table that holds items (overwrites, deletes), and how to undo it
      * @param principal who submitted it, authenticated
      */
-    public static RestoreAccepted of(RestoreRequested request, Instant pointInTime, List<String> warnings,
-                                     String principal) {
-        return new RestoreAccepted(Envelope.newEventId(), request.restoreId(), SCHEMA_VERSION, Envelope.now(),
-                request.redacted(), principal, pointInTime,
+    public static RestoreAccepted of(
+            RestoreRequested request, Instant pointInTime, List<String> warnings, String principal) {
+        return new RestoreAccepted(
+                Envelope.newEventId(),
+                request.restoreId(),
+                SCHEMA_VERSION,
+                Envelope.now(),
+                request.redacted(),
+                principal,
+                pointInTime,
                 warnings == null || warnings.isEmpty() ? null : List.copyOf(warnings));
     }
 }

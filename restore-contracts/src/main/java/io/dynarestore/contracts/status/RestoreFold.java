@@ -11,8 +11,7 @@ import java.util.Map;
  */
 final class RestoreFold {
 
-    private RestoreFold() {
-    }
+    private RestoreFold() {}
 
     static void apply(RestoreView view, RestoreEvent event) {
         if (view.createdAt == null) {
@@ -23,7 +22,7 @@ final class RestoreFold {
         if (afterEnd != null) {
             afterEnd.apply(view, event);
         } else if (view.state == null || !view.state.terminal()) {
-            WHILE_OPEN.getOrDefault(event.getClass(), (v, e) -> { }).apply(view, event);
+            WHILE_OPEN.getOrDefault(event.getClass(), (v, e) -> {}).apply(view, event);
         }
     }
 

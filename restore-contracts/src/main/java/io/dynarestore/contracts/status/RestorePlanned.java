@@ -12,16 +12,37 @@ import java.util.List;
  * existing provisioned table's write capacity. {@code warnings} say what the restore will change in a table that holds items, and how to undo it
  * (overwriting or deleting items of an existing table).
  */
-public record RestorePlanned(String eventId, String restoreId, Integer schemaVersion, Instant occurredAt,
-                             Strategy strategy, String strategyReason, SourceRef source, TableRef destination,
-                             int segments, int deltaSegments, boolean phased, long estimatedItems,
-                             long estimatedBytes, long estimatedWcu, Double estimatedImportGb,
-                             Long estimatedDurationSeconds, CapacityPlan capacity, List<String> warnings)
+public record RestorePlanned(
+        String eventId,
+        String restoreId,
+        Integer schemaVersion,
+        Instant occurredAt,
+        Strategy strategy,
+        String strategyReason,
+        SourceRef source,
+        TableRef destination,
+        int segments,
+        int deltaSegments,
+        boolean phased,
+        long estimatedItems,
+        long estimatedBytes,
+        long estimatedWcu,
+        Double estimatedImportGb,
+        Long estimatedDurationSeconds,
+        CapacityPlan capacity,
+        List<String> warnings)
         implements RestoreEvent {
 
     /** A plan of base segments only (a restore of a backup). */
-    public static RestorePlanned of(String restoreId, Strategy strategy, SourceRef source, TableRef destination,
-                                    int segments, long items, long bytes, long wcu) {
+    public static RestorePlanned of(
+            String restoreId,
+            Strategy strategy,
+            SourceRef source,
+            TableRef destination,
+            int segments,
+            long items,
+            long bytes,
+            long wcu) {
         return of(restoreId, strategy, source, destination, segments, 0, false, items, bytes, wcu, null);
     }
 
@@ -30,26 +51,83 @@ public record RestorePlanned(String eventId, String restoreId, Integer schemaVer
      * @param phased        whether the delta is written only after the whole base (when its key
      *                      set is too large for writers to hold; see ADR 0006)
      */
-    public static RestorePlanned of(String restoreId, Strategy strategy, SourceRef source, TableRef destination,
-                                    int segments, int deltaSegments, boolean phased, long items, long bytes,
-                                    long wcu, List<String> warnings) {
-        return new RestorePlanned(Envelope.newEventId(), restoreId, SCHEMA_VERSION, Envelope.now(), strategy, null,
-                source, destination, segments, deltaSegments, phased, items, bytes, wcu, null, null, null,
+    public static RestorePlanned of(
+            String restoreId,
+            Strategy strategy,
+            SourceRef source,
+            TableRef destination,
+            int segments,
+            int deltaSegments,
+            boolean phased,
+            long items,
+            long bytes,
+            long wcu,
+            List<String> warnings) {
+        return new RestorePlanned(
+                Envelope.newEventId(),
+                restoreId,
+                SCHEMA_VERSION,
+                Envelope.now(),
+                strategy,
+                null,
+                source,
+                destination,
+                segments,
+                deltaSegments,
+                phased,
+                items,
+                bytes,
+                wcu,
+                null,
+                null,
+                null,
                 warnings == null || warnings.isEmpty() ? null : List.copyOf(warnings));
     }
 
     /** This plan with the reason for its strategy and its import and duration estimates. */
     public RestorePlanned withEstimates(String reason, Double importGb, Long durationSeconds) {
-        return new RestorePlanned(eventId, restoreId, schemaVersion, occurredAt, strategy, reason, source,
-                destination, segments, deltaSegments, phased, estimatedItems, estimatedBytes, estimatedWcu, importGb,
-                durationSeconds, capacity, warnings);
+        return new RestorePlanned(
+                eventId,
+                restoreId,
+                schemaVersion,
+                occurredAt,
+                strategy,
+                reason,
+                source,
+                destination,
+                segments,
+                deltaSegments,
+                phased,
+                estimatedItems,
+                estimatedBytes,
+                estimatedWcu,
+                importGb,
+                durationSeconds,
+                capacity,
+                warnings);
     }
 
     /** This plan with what it does to the destination's write capacity. */
     public RestorePlanned withCapacity(CapacityPlan plan) {
-        return new RestorePlanned(eventId, restoreId, schemaVersion, occurredAt, strategy, strategyReason, source,
-                destination, segments, deltaSegments, phased, estimatedItems, estimatedBytes, estimatedWcu,
-                estimatedImportGb, estimatedDurationSeconds, plan, warnings);
+        return new RestorePlanned(
+                eventId,
+                restoreId,
+                schemaVersion,
+                occurredAt,
+                strategy,
+                strategyReason,
+                source,
+                destination,
+                segments,
+                deltaSegments,
+                phased,
+                estimatedItems,
+                estimatedBytes,
+                estimatedWcu,
+                estimatedImportGb,
+                estimatedDurationSeconds,
+                plan,
+                warnings);
     }
 
     /** Segments of the base backup: numbers {@code 0 .. baseSegments() - 1}. */

@@ -6,7 +6,14 @@ package io.dynarestore.contracts.status;
  * submitted to restore-api) that no status event has answered yet.
  */
 public enum RestoreState {
-    REQUESTED, ACCEPTED, REJECTED, PLANNED, RUNNING, COMPLETED, FAILED, CANCELLED;
+    REQUESTED,
+    ACCEPTED,
+    REJECTED,
+    PLANNED,
+    RUNNING,
+    COMPLETED,
+    FAILED,
+    CANCELLED;
 
     public boolean terminal() {
         return this == REJECTED || this == COMPLETED || this == FAILED || this == CANCELLED;

@@ -70,7 +70,6 @@ public final class RestoreView {
         RestoreFold.apply(this, event);
     }
 
-
     public String restoreId() {
         return restoreId;
     }
@@ -285,6 +284,5 @@ public final class RestoreView {
     }
 
     /** A state change, with the event that caused it. */
-    public record Milestone(RestoreState state, String event, Instant at) {
-    }
+    public record Milestone(RestoreState state, String event, Instant at) {}
 }

@@ -13,13 +13,37 @@ import java.time.Instant;
  * @param itemsUnchanged keys that were as they were before the restore already
  * @param journalEntries entries of the undo journal read
  */
-public record RollbackCompleted(String eventId, String restoreId, Integer schemaVersion, Instant occurredAt,
-                                TableRef destination, long itemsRestored, long itemsDeleted, long itemsUnchanged,
-                                long journalEntries, long durationMs) implements RestoreEvent {
+public record RollbackCompleted(
+        String eventId,
+        String restoreId,
+        Integer schemaVersion,
+        Instant occurredAt,
+        TableRef destination,
+        long itemsRestored,
+        long itemsDeleted,
+        long itemsUnchanged,
+        long journalEntries,
+        long durationMs)
+        implements RestoreEvent {
 
-    public static RollbackCompleted of(String restoreId, TableRef destination, long restored, long deleted,
-                                       long unchanged, long entries, long durationMs) {
-        return new RollbackCompleted(Envelope.newEventId(), restoreId, SCHEMA_VERSION, Envelope.now(), destination,
-                restored, deleted, unchanged, entries, durationMs);
+    public static RollbackCompleted of(
+            String restoreId,
+            TableRef destination,
+            long restored,
+            long deleted,
+            long unchanged,
+            long entries,
+            long durationMs) {
+        return new RollbackCompleted(
+                Envelope.newEventId(),
+                restoreId,
+                SCHEMA_VERSION,
+                Envelope.now(),
+                destination,
+                restored,
+                deleted,
+                unchanged,
+                entries,
+                durationMs);
     }
 }

@@ -2,50 +2,125 @@ package io.dynarestore.contracts.status;
 
 import io.dynarestore.contracts.Envelope;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * Every item of a segment is in the destination. A segment may complete more than once (a
  * writer that crashed before committing its offset is replaced and writes it again); readers
  * count a segment once.
  */
-public record SegmentCompleted(String eventId, String restoreId, Integer schemaVersion, Instant occurredAt,
-                               int segment, long itemsWritten, long itemsOverwritten, long itemsUnchanged,
-                               long itemsDeleted, long itemsSkipped, long bytesWritten, long wcuConsumed,
-                               String writer, long durationMs, Long resumedFromLine, Check check, Diff diff)
+public record SegmentCompleted(
+        String eventId,
+        String restoreId,
+        Integer schemaVersion,
+        Instant occurredAt,
+        int segment,
+        long itemsWritten,
+        long itemsOverwritten,
+        long itemsUnchanged,
+        long itemsDeleted,
+        long itemsSkipped,
+        long bytesWritten,
+        long wcuConsumed,
+        String writer,
+        long durationMs,
+        Long resumedFromLine,
+        Check check,
+        Diff diff)
         implements RestoreEvent {
 
     /** A segment of puts only. */
-    public static SegmentCompleted of(String restoreId, int segment, long items, long bytes, long wcu, String writer,
-                                      long durationMs) {
+    public static SegmentCompleted of(
+            String restoreId, int segment, long items, long bytes, long wcu, String writer, long durationMs) {
         return of(restoreId, segment, new Counts(items, 0, 0, 0, 0), bytes, wcu, writer, durationMs);
     }
 
-    public static SegmentCompleted of(String restoreId, int segment, Counts counts, long bytes, long wcu,
-                                      String writer, long durationMs) {
-        return new SegmentCompleted(Envelope.newEventId(), restoreId, SCHEMA_VERSION, Envelope.now(), segment,
-                counts.written(), counts.overwritten(), counts.unchanged(), counts.deleted(), counts.skipped(), bytes,
-                wcu, writer, durationMs, null, null, null);
+    public static SegmentCompleted of(
+            String restoreId, int segment, Counts counts, long bytes, long wcu, String writer, long durationMs) {
+        return new SegmentCompleted(
+                Envelope.newEventId(),
+                restoreId,
+                SCHEMA_VERSION,
+                Envelope.now(),
+                segment,
+                counts.written(),
+                counts.overwritten(),
+                counts.unchanged(),
+                counts.deleted(),
+                counts.skipped(),
+                bytes,
+                wcu,
+                writer,
+                durationMs,
+                null,
+                null,
+                null);
     }
 
     /** This completion of a segment that was resumed after {@code line} lines written before. */
     public SegmentCompleted resumedFrom(Long line) {
-        return new SegmentCompleted(eventId, restoreId, schemaVersion, occurredAt, segment, itemsWritten,
-                itemsOverwritten, itemsUnchanged, itemsDeleted, itemsSkipped, bytesWritten, wcuConsumed, writer,
-                durationMs, line, check, diff);
+        return new SegmentCompleted(
+                eventId,
+                restoreId,
+                schemaVersion,
+                occurredAt,
+                segment,
+                itemsWritten,
+                itemsOverwritten,
+                itemsUnchanged,
+                itemsDeleted,
+                itemsSkipped,
+                bytesWritten,
+                wcuConsumed,
+                writer,
+                durationMs,
+                line,
+                check,
+                diff);
     }
 
     /** This completion with the segment's own check, for the restore's verification. */
     public SegmentCompleted withCheck(Check check) {
-        return new SegmentCompleted(eventId, restoreId, schemaVersion, occurredAt, segment, itemsWritten,
-                itemsOverwritten, itemsUnchanged, itemsDeleted, itemsSkipped, bytesWritten, wcuConsumed, writer,
-                durationMs, resumedFromLine, check, diff);
+        return new SegmentCompleted(
+                eventId,
+                restoreId,
+                schemaVersion,
+                occurredAt,
+                segment,
+                itemsWritten,
+                itemsOverwritten,
+                itemsUnchanged,
+                itemsDeleted,
+                itemsSkipped,
+                bytesWritten,
+                wcuConsumed,
+                writer,
+                durationMs,
+                resumedFromLine,
+                check,
+                diff);
     }
 
     /** This completion of a dry-run segment with what it found. */
     public SegmentCompleted withDiff(Diff diff) {
-        return new SegmentCompleted(eventId, restoreId, schemaVersion, occurredAt, segment, itemsWritten,
-                itemsOverwritten, itemsUnchanged, itemsDeleted, itemsSkipped, bytesWritten, wcuConsumed, writer,
-                durationMs, resumedFromLine, check, diff);
+        return new SegmentCompleted(
+                eventId,
+                restoreId,
+                schemaVersion,
+                occurredAt,
+                segment,
+                itemsWritten,
+                itemsOverwritten,
+                itemsUnchanged,
+                itemsDeleted,
+                itemsSkipped,
+                bytesWritten,
+                wcuConsumed,
+                writer,
+                durationMs,
+                resumedFromLine,
+                check,
+                diff);
     }
 
     /**
@@ -55,13 +130,11 @@ public record SegmentCompleted(String eventId, String restoreId, Integer schemaV
      * of 64-bit item digests, in hex; and a few applied keys with the digest of their image, or
      * none for a key that must be absent, to read back.
      */
-    public record Check(long lines, long expectedLines, String sourceChecksum, String appliedChecksum,
-                        java.util.List<KeyImage> readBack) {
-    }
+    public record Check(
+            long lines, long expectedLines, String sourceChecksum, String appliedChecksum, List<KeyImage> readBack) {}
 
     /** A key as DynamoDB JSON, and the digest of the image it must hold ({@code null}: must be absent). */
-    public record KeyImage(String key, String digest) {
-    }
+    public record KeyImage(String key, String digest) {}
 
     /**
      * What became of a segment's lines.

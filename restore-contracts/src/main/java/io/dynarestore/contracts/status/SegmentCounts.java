@@ -9,8 +9,10 @@ public record SegmentCounts(SegmentCompleted.Counts lines, long bytesWritten) {
 
     /** The counts a completion reports. */
     static SegmentCounts of(SegmentCompleted e) {
-        return new SegmentCounts(new SegmentCompleted.Counts(e.itemsWritten(), e.itemsOverwritten(),
-                e.itemsUnchanged(), e.itemsDeleted(), e.itemsSkipped()), e.bytesWritten());
+        return new SegmentCounts(
+                new SegmentCompleted.Counts(
+                        e.itemsWritten(), e.itemsOverwritten(), e.itemsUnchanged(), e.itemsDeleted(), e.itemsSkipped()),
+                e.bytesWritten());
     }
 
     /** The items written and bytes of a segment not completed. */

@@ -18,10 +18,21 @@ import java.util.List;
  * @param mismatches      one line per failed check, naming its segment
  * @param note            how the check was made, or why it was skipped
  */
-public record Verification(Status status, int segmentsChecked, long linesChecked, String checksum, int readBack,
-                           int readBackMatched, List<String> mismatches, String note) {
+public record Verification(
+        Status status,
+        int segmentsChecked,
+        long linesChecked,
+        String checksum,
+        int readBack,
+        int readBackMatched,
+        List<String> mismatches,
+        String note) {
 
-    public enum Status { PASSED, FAILED, SKIPPED }
+    public enum Status {
+        PASSED,
+        FAILED,
+        SKIPPED
+    }
 
     public static Verification skipped(String note) {
         return new Verification(Status.SKIPPED, 0, 0, null, 0, 0, List.of(), note);

@@ -24,8 +24,7 @@ public final class WebhookSignature {
     public static final String TIMESTAMP = "webhook-timestamp";
     public static final String SIGNATURE = "webhook-signature";
 
-    private WebhookSignature() {
-    }
+    private WebhookSignature() {}
 
     /** The {@code webhook-signature} header value for this message. */
     public static String sign(String secret, String id, long timestampSeconds, byte[] body) {
@@ -44,8 +43,14 @@ public final class WebhookSignature {
      * signature of this message, and {@code timestampSeconds} is within {@code toleranceSeconds} of
      * {@code nowSeconds}.
      */
-    public static boolean verify(String secret, String id, long timestampSeconds, byte[] body, String signatureHeader,
-                                 long nowSeconds, long toleranceSeconds) {
+    public static boolean verify(
+            String secret,
+            String id,
+            long timestampSeconds,
+            byte[] body,
+            String signatureHeader,
+            long nowSeconds,
+            long toleranceSeconds) {
         if (signatureHeader == null || Math.abs(nowSeconds - timestampSeconds) > toleranceSeconds) {
             return false;
         }
@@ -61,7 +66,8 @@ public final class WebhookSignature {
         if (secret == null || secret.isEmpty()) {
             throw new IllegalArgumentException("a webhook signing secret is needed");
         }
-        return secret.startsWith("whsec_") ? Base64.getDecoder().decode(secret.substring(6))
+        return secret.startsWith("whsec_")
+                ? Base64.getDecoder().decode(secret.substring(6))
                 : secret.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -76,8 +76,10 @@ public final class WebhookTargets {
         }
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("https") && !(scheme.equals("http") && allowHttp)) {
-            return scheme.equals("http") ? "uses http; webhooks carry restore details and must use https:// (plain "
-                    + "http is taken only in the local profile)" : "is not an https:// URL";
+            return scheme.equals("http")
+                    ? "uses http; webhooks carry restore details and must use https:// (plain "
+                            + "http is taken only in the local profile)"
+                    : "is not an https:// URL";
         }
         if (uri.getRawUserInfo() != null) {
             return "carries user info before its host; put credentials in the receiver's configuration, not in the "
@@ -95,8 +97,11 @@ public final class WebhookTargets {
         if (hostAllowed(name)) {
             return null;
         }
-        if (name.equals("localhost") || name.endsWith(".localhost") || name.endsWith(".local")
-                || name.endsWith(".internal") || name.endsWith(".localdomain")) {
+        if (name.equals("localhost")
+                || name.endsWith(".localhost")
+                || name.endsWith(".local")
+                || name.endsWith(".internal")
+                || name.endsWith(".localdomain")) {
             return "names " + host + ", a host inside the network; webhooks go to receivers on the internet (an "
                     + "operator may allow internal hosts in the webhooks allow list)";
         }
@@ -189,10 +194,10 @@ public final class WebhookTargets {
                 nat64 = b[i] == 0;
             }
             if (zeroPrefix || nat64) {
-                return InetAddress.getByAddress(new byte[]{b[12], b[13], b[14], b[15]});
+                return InetAddress.getByAddress(new byte[] {b[12], b[13], b[14], b[15]});
             }
             if ((b[0] & 0xff) == 0x20 && (b[1] & 0xff) == 0x02) {
-                return InetAddress.getByAddress(new byte[]{b[2], b[3], b[4], b[5]});
+                return InetAddress.getByAddress(new byte[] {b[2], b[3], b[4], b[5]});
             }
             return null;
         } catch (UnknownHostException e) {
@@ -217,13 +222,13 @@ public final class WebhookTargets {
 
     /** Whether {@code host} is an IPv4 address written other than as a.b.c.d (2130706433, 0x7f.1, 127.1). */
     static boolean oddNumericHost(String host) {
-        return NUMERIC_LABELS.matcher(host).matches() && !DOTTED_QUAD.matcher(host).matches();
+        return NUMERIC_LABELS.matcher(host).matches()
+                && !DOTTED_QUAD.matcher(host).matches();
     }
 
     private static final Pattern DOTTED_QUAD = Pattern.compile(
             "(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(\\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}");
-    private static final Pattern NUMERIC_LABELS = Pattern.compile(
-            "(0x[0-9a-f]*|[0-9]+)(\\.(0x[0-9a-f]*|[0-9]+))*\\.?");
+    private static final Pattern NUMERIC_LABELS = Pattern.compile("(0x[0-9a-f]*|[0-9]+)(\\.(0x[0-9a-f]*|[0-9]+))*\\.?");
 
     /** An address range, {@code a.b.c.d/n} or {@code x::/n}, or a single address. */
     private record Cidr(byte[] network, int bits) {
@@ -234,8 +239,8 @@ public final class WebhookTargets {
             InetAddress a = literal(address.startsWith("[") ? address.substring(1, address.length() - 1) : address);
             if (a == null) {
                 if (slash >= 0) {
-                    throw new IllegalArgumentException("webhooks allow list entry '" + entry + "' is not a CIDR range "
-                            + "such as 10.1.0.0/16");
+                    throw new IllegalArgumentException(
+                            "webhooks allow list entry '" + entry + "' is not a CIDR range " + "such as 10.1.0.0/16");
                 }
                 return null;
             }
@@ -243,8 +248,8 @@ public final class WebhookTargets {
             String prefix = slash < 0 ? String.valueOf(max) : entry.substring(slash + 1);
             int bits = prefix.matches("[0-9]{1,3}") ? Integer.parseInt(prefix) : -1;
             if (bits < 0 || bits > max) {
-                throw new IllegalArgumentException("webhooks allow list entry '" + entry + "' has a prefix length "
-                        + "outside 0.." + max);
+                throw new IllegalArgumentException(
+                        "webhooks allow list entry '" + entry + "' has a prefix length " + "outside 0.." + max);
             }
             return new Cidr(a.getAddress(), bits);
         }

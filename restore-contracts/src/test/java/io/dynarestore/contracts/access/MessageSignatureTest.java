@@ -25,13 +25,15 @@ class MessageSignatureTest {
         // Then it verifies with the key, also among others (rotation), and nothing else does
         assertThat(MessageSignature.verify(List.of(KEY), "restore.requests", "orders-service", "ann", body, signature))
                 .isTrue();
-        assertThat(MessageSignature.verify(List.of("o".repeat(40), KEY), "restore.requests", "orders-service", "ann",
-                body, signature)).isTrue();
+        assertThat(MessageSignature.verify(
+                        List.of("o".repeat(40), KEY), "restore.requests", "orders-service", "ann", body, signature))
+                .isTrue();
         byte[] changed = body.clone();
         if (changed.length > 0) {
             changed[random.nextInt(changed.length)] ^= 1;
-            assertThat(MessageSignature.verify(List.of(KEY), "restore.requests", "orders-service", "ann", changed,
-                    signature)).isFalse();
+            assertThat(MessageSignature.verify(
+                            List.of(KEY), "restore.requests", "orders-service", "ann", changed, signature))
+                    .isFalse();
         }
         assertThat(MessageSignature.verify(List.of(KEY), "restore.requests", "restore-api", "ann", body, signature))
                 .isFalse();
@@ -39,14 +41,16 @@ class MessageSignatureTest {
                 .isFalse();
         assertThat(MessageSignature.verify(List.of(KEY), "restore.commands", "orders-service", "ann", body, signature))
                 .isFalse();
-        assertThat(MessageSignature.verify(List.of("o".repeat(40)), "restore.requests", "orders-service", "ann", body,
-                signature)).isFalse();
+        assertThat(MessageSignature.verify(
+                        List.of("o".repeat(40)), "restore.requests", "orders-service", "ann", body, signature))
+                .isFalse();
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"", "v1=", "v1=!!!", "v2=abc", "abc"})
     void refusesSignaturesThatAreNotOnes(String signature) {
-        assertThat(MessageSignature.verify(List.of(KEY), "restore.requests", "p", null, BODY, signature)).isFalse();
+        assertThat(MessageSignature.verify(List.of(KEY), "restore.requests", "p", null, BODY, signature))
+                .isFalse();
     }
 
     @ParameterizedTest

@@ -36,15 +36,30 @@ class CronScheduleTest {
     @ParameterizedTest(name = "{0} at {1}")
     @MethodSource("firings")
     void theSlotIsTheLatestFiringAtOrBeforeNow(String cron, String now, String expected) {
-        assertThat(CronSchedule.parse(cron).latestAtOrBefore(Instant.parse(now))).isEqualTo(Instant.parse(expected));
+        assertThat(CronSchedule.parse(cron).latestAtOrBefore(Instant.parse(now)))
+                .isEqualTo(Instant.parse(expected));
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"", "0 3 * *", "60 * * * *", "* 24 * * *", "* * 0 * *", "* * * 13 *", "* * * * 8",
-            "5-1 * * * *", "*/0 * * * *", "x * * * *", "0 0 31 2 *"})
+    @ValueSource(
+            strings = {
+                "",
+                "0 3 * *",
+                "60 * * * *",
+                "* 24 * * *",
+                "* * 0 * *",
+                "* * * 13 *",
+                "* * * * 8",
+                "5-1 * * * *",
+                "*/0 * * * *",
+                "x * * * *",
+                "0 0 31 2 *"
+            })
     void aScheduleThatCannotFireOrReadIsRefusedWithTheReason(String cron) {
-        assertThatThrownBy(() -> CronSchedule.parse(cron)).isInstanceOf(IllegalArgumentException.class)
-                .message().isNotBlank();
+        assertThatThrownBy(() -> CronSchedule.parse(cron))
+                .isInstanceOf(IllegalArgumentException.class)
+                .message()
+                .isNotBlank();
     }
 
     static Stream<Arguments> seeds() {
@@ -56,8 +71,13 @@ class CronScheduleTest {
     @MethodSource("seeds")
     void agreesWithAMinuteByMinuteWalkBack(int seed) {
         var random = new Random(seed);
-        String cron = String.join(" ", field(random, 0, 59), field(random, 0, 23), field(random, 1, 28),
-                random.nextInt(3) == 0 ? field(random, 1, 12) : "*", random.nextInt(2) == 0 ? field(random, 0, 6) : "*");
+        String cron = String.join(
+                " ",
+                field(random, 0, 59),
+                field(random, 0, 23),
+                field(random, 1, 28),
+                random.nextInt(3) == 0 ? field(random, 1, 12) : "*",
+                random.nextInt(2) == 0 ? field(random, 0, 6) : "*");
         var schedule = CronSchedule.parse(cron);
         Instant now = Instant.parse("2026-01-01T00:00:00Z").plusSeconds(random.nextInt(365 * 24 * 3600));
         Instant found = schedule.latestAtOrBefore(now);
@@ -84,7 +104,9 @@ class CronScheduleTest {
         boolean dom = in(f[2], t.getDayOfMonth(), 1, 31);
         boolean dow = in(f[4], t.getDayOfWeek().getValue() % 7, 0, 6);
         boolean day = f[2].equals("*") || f[4].equals("*") ? dom && dow : dom || dow;
-        return in(f[0], t.getMinute(), 0, 59) && in(f[1], t.getHour(), 0, 23) && in(f[3], t.getMonthValue(), 1, 12)
+        return in(f[0], t.getMinute(), 0, 59)
+                && in(f[1], t.getHour(), 0, 23)
+                && in(f[3], t.getMonthValue(), 1, 12)
                 && day;
     }
 

@@ -12,10 +12,15 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 class ProtectionSetTest {
 
-    private static ProtectionSet policy(BackupMethod method, String every, String retention, Integer share,
-                                        ChangeLogMethod log, String flush) {
-        return ProtectionSet.of("000000000000", "us-east-1", "orders",
-                new ProtectionSet.Backups(method, every, retention, share), new ProtectionSet.ChangeLog(log, flush), "p");
+    private static ProtectionSet policy(
+            BackupMethod method, String every, String retention, Integer share, ChangeLogMethod log, String flush) {
+        return ProtectionSet.of(
+                "000000000000",
+                "us-east-1",
+                "orders",
+                new ProtectionSet.Backups(method, every, retention, share),
+                new ProtectionSet.ChangeLog(log, flush),
+                "p");
     }
 
     @Test
@@ -28,9 +33,13 @@ class ProtectionSetTest {
     }
 
     private static ProtectionSet cron(String every, String cron) {
-        return ProtectionSet.of("000000000000", "us-east-1", "orders",
+        return ProtectionSet.of(
+                "000000000000",
+                "us-east-1",
+                "orders",
                 new ProtectionSet.Backups(BackupMethod.SCAN, every, "P1D", null, cron),
-                new ProtectionSet.ChangeLog(ChangeLogMethod.NONE, null), "p");
+                new ProtectionSet.ChangeLog(ChangeLogMethod.NONE, null),
+                "p");
     }
 
     @Test
@@ -46,8 +55,10 @@ class ProtectionSetTest {
 
     @Test
     void aCronScheduleReadsFromJsonAsTheApiReceivesIt() {
-        var backups = io.dynarestore.contracts.Json.mapper().readValue(
-                "{\"method\":\"SCAN\",\"cron\":\"0 3 * * *\",\"retention\":\"P7D\"}", ProtectionSet.Backups.class);
+        var backups = io.dynarestore.contracts.Json.mapper()
+                .readValue(
+                        "{\"method\":\"SCAN\",\"cron\":\"0 3 * * *\",\"retention\":\"P7D\"}",
+                        ProtectionSet.Backups.class);
         assertThat(backups.cron()).isEqualTo("0 3 * * *");
         assertThat(backups.every()).isNull();
     }
@@ -66,13 +77,17 @@ class ProtectionSetTest {
                 Arguments.of(policy(BackupMethod.SCAN, "PT1H", "-P1D", null, null, null), "/backups/retention"),
                 Arguments.of(policy(BackupMethod.SCAN, "PT1H", "P1D", 0, null, null), "/backups/readSharePercent"),
                 Arguments.of(policy(BackupMethod.SCAN, "PT1H", "P1D", 101, null, null), "/backups/readSharePercent"),
-                Arguments.of(policy(BackupMethod.SCAN, "PT1H", "P1D", null, ChangeLogMethod.STREAMS, null),
+                Arguments.of(
+                        policy(BackupMethod.SCAN, "PT1H", "P1D", null, ChangeLogMethod.STREAMS, null),
                         "/changeLog/flushEvery"),
-                Arguments.of(policy(BackupMethod.SCAN, "PT1H", "P1D", null, ChangeLogMethod.STREAMS, "PT0.5S"),
+                Arguments.of(
+                        policy(BackupMethod.SCAN, "PT1H", "P1D", null, ChangeLogMethod.STREAMS, "PT0.5S"),
                         "/changeLog/flushEvery"),
-                Arguments.of(policy(BackupMethod.SCAN, "PT1H", "P1D", null, ChangeLogMethod.NATIVE_INCREMENTAL, "PT5M"),
+                Arguments.of(
+                        policy(BackupMethod.SCAN, "PT1H", "P1D", null, ChangeLogMethod.NATIVE_INCREMENTAL, "PT5M"),
                         "/changeLog/flushEvery"),
-                Arguments.of(policy(BackupMethod.SCAN, "PT1H", "P1D", null, ChangeLogMethod.NATIVE_INCREMENTAL, "P2D"),
+                Arguments.of(
+                        policy(BackupMethod.SCAN, "PT1H", "P1D", null, ChangeLogMethod.NATIVE_INCREMENTAL, "P2D"),
                         "/changeLog/flushEvery"),
                 Arguments.of(groups(ChangeLogMethod.STREAMS, 0), "/changeLog/shardGroups"),
                 Arguments.of(groups(ChangeLogMethod.STREAMS, 33), "/changeLog/shardGroups"),
@@ -80,9 +95,13 @@ class ProtectionSetTest {
     }
 
     static ProtectionSet groups(ChangeLogMethod method, int groups) {
-        return ProtectionSet.of("000000000000", "us-east-1", "orders",
+        return ProtectionSet.of(
+                "000000000000",
+                "us-east-1",
+                "orders",
                 new ProtectionSet.Backups(BackupMethod.SCAN, "PT1H", "P1D", null),
-                new ProtectionSet.ChangeLog(method, "PT1H", groups), "alice");
+                new ProtectionSet.ChangeLog(method, "PT1H", groups),
+                "alice");
     }
 
     @Test
@@ -96,7 +115,9 @@ class ProtectionSetTest {
     @ParameterizedTest(name = "{1}")
     @MethodSource("badPolicies")
     void aPolicyThatCannotBeAppliedNamesTheFieldAndTheFix(ProtectionSet p, String field) {
-        assertThat(p.problems()).isNotEmpty().allSatisfy(problem -> assertThat(problem).startsWith(field + ": "));
+        assertThat(p.problems())
+                .isNotEmpty()
+                .allSatisfy(problem -> assertThat(problem).startsWith(field + ": "));
     }
 
     @Test

@@ -2,10 +2,8 @@ package io.dynarestore.contracts.status;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.dynarestore.contracts.request.Destination;
 import io.dynarestore.contracts.request.RestoreRequested;
-import io.dynarestore.contracts.request.Scope;
-import io.dynarestore.contracts.request.Source;
+import io.dynarestore.contracts.request.RestoreRequests;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.stream.Stream;
@@ -16,17 +14,21 @@ import org.junit.jupiter.params.provider.MethodSource;
 class RestoreViewTest {
 
     static final TableRef TABLE = new TableRef("000000000000", "us-east-1", "orders-restored");
-    static final RestoreRequested REQUEST = new RestoreRequested("r1", null, null, null, null, null,
-            Source.backup("000000000000", "us-east-1", "orders", "b1"), new Scope.Full(),
-            new Destination.NewTable(null, null, "orders-restored", null), null, null)
-            .normalized("r1", "e1", Instant.EPOCH);
+    static final RestoreRequested REQUEST = RestoreRequests.aRestore("r1").normalized();
 
     /** A restore of three segments, planned and with its destination ready. */
     static RestoreView running() {
         var view = new RestoreView("r1");
         view.apply(RestoreAccepted.of(REQUEST));
-        view.apply(RestorePlanned.of("r1", RestorePlanned.Strategy.ITEM_WRITES,
-                new SourceRef("000000000000", "us-east-1", "orders", "b1", Instant.EPOCH), TABLE, 3, 30, 3000, 30));
+        view.apply(RestorePlanned.of(
+                "r1",
+                RestorePlanned.Strategy.ITEM_WRITES,
+                new SourceRef("000000000000", "us-east-1", "orders", "b1", Instant.EPOCH),
+                TABLE,
+                3,
+                30,
+                3000,
+                30));
         view.apply(DestinationReady.of("r1", TABLE, true));
         return view;
     }
@@ -45,7 +47,8 @@ class RestoreViewTest {
         assertThat(view.state()).isEqualTo(RestoreState.RUNNING);
         assertThat(view.completedSegments()).hasSize(1);
         assertThat(view.itemsWritten()).isEqualTo(15);
-        assertThat(view.timeline()).extracting(RestoreView.Milestone::state)
+        assertThat(view.timeline())
+                .extracting(RestoreView.Milestone::state)
                 .containsExactly(RestoreState.ACCEPTED, RestoreState.PLANNED, RestoreState.RUNNING);
     }
 
@@ -70,7 +73,8 @@ class RestoreViewTest {
         assertThat(view.itemsWritten()).isEqualTo(16);
         assertThat(view.reason()).contains("stay there");
         assertThat(view.cancellation()).isNotNull();
-        assertThat(view.timeline()).extracting(RestoreView.Milestone::event)
+        assertThat(view.timeline())
+                .extracting(RestoreView.Milestone::event)
                 .containsSubsequence("CancellationStarted", "RestoreCancelled");
         // and a late completion changes nothing
         view.apply(SegmentCompleted.of("r1", 2, 99, 9900, 99, "w4", 5));
@@ -102,9 +106,8 @@ class RestoreViewTest {
         assertThat(view.code()).isEqualTo(RejectionCode.BACKUP_EXPIRED);
     }
 
-    static final RestoreRequested IN_PLACE = new RestoreRequested("r2", null, null, null, null, null,
-            Source.backup("000000000000", "us-east-1", "orders", "b1"), new Scope.Full(),
-            new Destination.InPlace(), null, null).normalized("r2", "e2", Instant.EPOCH);
+    static final RestoreRequested IN_PLACE =
+            RestoreRequests.aRestore("r2").inPlace().normalized();
 
     @Test
     void foldsOneRollbackAfterTheEndAndAllowsAnotherOnlyAfterAFailure() {
@@ -133,8 +136,10 @@ class RestoreViewTest {
         assertThat(view.rollbackStarted().reason()).isEqualTo("again");
         assertThat(view.rollbackEnd()).isInstanceOf(RollbackCompleted.class);
         assertThat(view.state()).isEqualTo(RestoreState.FAILED);
-        assertThat(view.timeline()).extracting(RestoreView.Milestone::event).containsSubsequence("RestoreFailed",
-                "RollbackStarted", "RollbackFailed", "RollbackStarted", "RollbackCompleted");
+        assertThat(view.timeline())
+                .extracting(RestoreView.Milestone::event)
+                .containsSubsequence(
+                        "RestoreFailed", "RollbackStarted", "RollbackFailed", "RollbackStarted", "RollbackCompleted");
     }
 
     @Test
@@ -159,7 +164,9 @@ class RestoreViewTest {
     void foldsEveryTypeOfStatusEvent(Class<?> type) {
         // Given a type of restore.status event (a new one fails here until the fold has a rule for it)
         // Then the fold has a rule for it
-        assertThat(RestoreFold.folds(type)).as("RestoreFold has a rule for %s", type.getSimpleName()).isTrue();
+        assertThat(RestoreFold.folds(type))
+                .as("RestoreFold has a rule for %s", type.getSimpleName())
+                .isTrue();
     }
 
     static Stream<Class<?>> everyEventType() {
@@ -170,9 +177,8 @@ class RestoreViewTest {
     void keepsTheDiffOfADryRunAtItsEnd() {
         // Given a dry run in place
         var dry = new RestoreView("r3");
-        dry.apply(RestoreAccepted.of(new RestoreRequested("r3", null, null, null, null, null,
-                Source.backup("000000000000", "us-east-1", "orders", "b1"), null, new Destination.InPlace(), null,
-                true).normalized("r3", "e3", Instant.EPOCH)));
+        dry.apply(RestoreAccepted.of(
+                RestoreRequests.aRestore("r3").inPlace().dryRun().normalized()));
 
         // When it completes with an empty diff
         dry.apply(RestoreCompleted.of("r3", TABLE, 0, 0, 3, 10).dryRun(Diff.empty()));
@@ -186,8 +192,9 @@ class RestoreViewTest {
     void sumsTheDiffsOfDrySegmentsKeepingFiveSamplesOfEachKind() {
         // Given two dry-run segments, each with four creates sampled
         var view = running();
-        var samples = java.util.stream.IntStream.range(0, 4).mapToObj(i -> new Diff.Sample(Diff.Change.CREATE,
-                "{\"pk\":{\"S\":\"" + i + "\"}}", null)).toList();
+        var samples = java.util.stream.IntStream.range(0, 4)
+                .mapToObj(i -> new Diff.Sample(Diff.Change.CREATE, "{\"pk\":{\"S\":\"" + i + "\"}}", null))
+                .toList();
         view.apply(SegmentCompleted.of("r1", 0, 0, 0, 0, "w", 1).withDiff(new Diff(4, 1, 2, 0, 3, samples)));
         view.apply(SegmentCompleted.of("r1", 1, 0, 0, 0, "w", 1).withDiff(new Diff(4, 0, 0, 5, 0, samples)));
         view.apply(SegmentCompleted.of("r1", 1, 0, 0, 0, "w", 1).withDiff(new Diff(4, 0, 0, 5, 0, samples)));

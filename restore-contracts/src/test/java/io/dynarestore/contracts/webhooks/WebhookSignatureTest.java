@@ -34,24 +34,28 @@ class WebhookSignatureTest {
         String signature = WebhookSignature.sign("plain secret " + seed, "evt-" + seed, 1_000_000, body);
 
         // Then it verifies, and fails with one byte, the id, the timestamp or the secret changed
-        assertThat(WebhookSignature.verify("plain secret " + seed, "evt-" + seed, 1_000_000, body, signature,
-                1_000_010, 300)).isTrue();
+        assertThat(WebhookSignature.verify(
+                        "plain secret " + seed, "evt-" + seed, 1_000_000, body, signature, 1_000_010, 300))
+                .isTrue();
         byte[] changed = body.clone();
         changed[random.nextInt(body.length)] ^= 1;
-        assertThat(WebhookSignature.verify("plain secret " + seed, "evt-" + seed, 1_000_000, changed, signature,
-                1_000_010, 300)).isFalse();
-        assertThat(WebhookSignature.verify("plain secret " + seed, "evt-x", 1_000_000, body, signature,
-                1_000_010, 300)).isFalse();
-        assertThat(WebhookSignature.verify("plain secret " + seed, "evt-" + seed, 1_000_001, body, signature,
-                1_000_010, 300)).isFalse();
-        assertThat(WebhookSignature.verify("other secret", "evt-" + seed, 1_000_000, body, signature,
-                1_000_010, 300)).isFalse();
+        assertThat(WebhookSignature.verify(
+                        "plain secret " + seed, "evt-" + seed, 1_000_000, changed, signature, 1_000_010, 300))
+                .isFalse();
+        assertThat(WebhookSignature.verify("plain secret " + seed, "evt-x", 1_000_000, body, signature, 1_000_010, 300))
+                .isFalse();
+        assertThat(WebhookSignature.verify(
+                        "plain secret " + seed, "evt-" + seed, 1_000_001, body, signature, 1_000_010, 300))
+                .isFalse();
+        assertThat(WebhookSignature.verify("other secret", "evt-" + seed, 1_000_000, body, signature, 1_000_010, 300))
+                .isFalse();
     }
 
     @Test
     void refusesATimestampOutsideTheTolerance() {
         byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
         String signature = WebhookSignature.sign(SECRET, "id", 1_000, body);
-        assertThat(WebhookSignature.verify(SECRET, "id", 1_000, body, signature, 1_000 + 301, 300)).isFalse();
+        assertThat(WebhookSignature.verify(SECRET, "id", 1_000, body, signature, 1_000 + 301, 300))
+                .isFalse();
     }
 }

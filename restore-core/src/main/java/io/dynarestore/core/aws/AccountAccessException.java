@@ -13,13 +13,17 @@ public class AccountAccessException extends RuntimeException {
         String why = cause.getMessage();
         for (Throwable t = cause; t != null; t = t.getCause()) {
             if (t instanceof AwsServiceException aws && aws.awsErrorDetails() != null) {
-                why = aws.awsErrorDetails().errorCode() + ": " + aws.awsErrorDetails().errorMessage();
+                why = aws.awsErrorDetails().errorCode() + ": "
+                        + aws.awsErrorDetails().errorMessage();
                 break;
             }
         }
-        return new AccountAccessException("Could not assume role " + account.roleArn() + " of account "
-                + account.id() + " with ExternalId " + externalId + " (" + why + "). Make the role's trust policy "
-                + "allow this installation to assume it with the condition sts:ExternalId = " + externalId
-                + " (GET /accounts lists each account's ExternalId).", cause);
+        return new AccountAccessException(
+                "Could not assume role " + account.roleArn() + " of account "
+                        + account.id() + " with ExternalId " + externalId + " (" + why
+                        + "). Make the role's trust policy "
+                        + "allow this installation to assume it with the condition sts:ExternalId = " + externalId
+                        + " (GET /accounts lists each account's ExternalId).",
+                cause);
     }
 }

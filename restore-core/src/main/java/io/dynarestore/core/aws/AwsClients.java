@@ -7,6 +7,7 @@ import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
@@ -51,7 +52,8 @@ public final class AwsClients implements AutoCloseable {
         this.credentials = settings.credentials() == null
                 ? DefaultCredentialsProvider.builder().build()
                 : StaticCredentialsProvider.create(AwsBasicCredentials.create(
-                        settings.credentials().accessKeyId(), settings.credentials().secretAccessKey()));
+                        settings.credentials().accessKeyId(),
+                        settings.credentials().secretAccessKey()));
     }
 
     public AwsSettings settings() {
@@ -84,8 +86,10 @@ public final class AwsClients implements AutoCloseable {
         var builder = S3Client.builder()
                 .credentialsProvider(credentials)
                 .region(Region.of(cfg != null && cfg.region() != null ? cfg.region() : settings.defaultRegion()))
-                .httpClientBuilder(ApacheHttpClient.builder().maxConnections(64)
-                        .connectionTimeout(Duration.ofSeconds(5)).socketTimeout(Duration.ofSeconds(60)));
+                .httpClientBuilder(ApacheHttpClient.builder()
+                        .maxConnections(64)
+                        .connectionTimeout(Duration.ofSeconds(5))
+                        .socketTimeout(Duration.ofSeconds(60)));
         if (cfg != null && cfg.endpoint() != null) {
             // S3 stand-ins (S3Proxy) need path-style URLs and no trailing checksums
             builder.endpointOverride(cfg.endpoint())
@@ -111,15 +115,17 @@ public final class AwsClients implements AutoCloseable {
             var builder = DynamoDbClient.builder()
                     .credentialsProvider(credentialsOf(account))
                     .region(Region.of(region))
-                    .httpClientBuilder(ApacheHttpClient.builder().maxConnections(64)
-                            .connectionTimeout(Duration.ofSeconds(5)).socketTimeout(Duration.ofSeconds(30)));
+                    .httpClientBuilder(ApacheHttpClient.builder()
+                            .maxConnections(64)
+                            .connectionTimeout(Duration.ofSeconds(5))
+                            .socketTimeout(Duration.ofSeconds(30)));
             if (r.dynamodbEndpoint() != null) {
                 builder.endpointOverride(r.dynamodbEndpoint());
             }
             if (dynamoAttempts > 0) {
-                builder.overrideConfiguration(c -> c.retryStrategy(
-                        software.amazon.awssdk.awscore.retry.AwsRetryStrategy.standardRetryStrategy().toBuilder()
-                                .maxAttempts(dynamoAttempts).build()));
+                builder.overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder()
+                        .maxAttempts(dynamoAttempts)
+                        .build()));
             }
             return builder.build();
         });
@@ -140,8 +146,10 @@ public final class AwsClients implements AutoCloseable {
                     .region(Region.of(region))
                     // a capture takes the records' images as sent instead of encoding them again
                     .overrideConfiguration(c -> c.addExecutionInterceptor(StreamRecordBodies.INTERCEPTOR))
-                    .httpClientBuilder(ApacheHttpClient.builder().maxConnections(16)
-                            .connectionTimeout(Duration.ofSeconds(5)).socketTimeout(Duration.ofSeconds(30)));
+                    .httpClientBuilder(ApacheHttpClient.builder()
+                            .maxConnections(16)
+                            .connectionTimeout(Duration.ofSeconds(5))
+                            .socketTimeout(Duration.ofSeconds(30)));
             if (r.streamsCalls() != null) {
                 builder.endpointOverride(r.streamsCalls());
             }
@@ -177,12 +185,16 @@ public final class AwsClients implements AutoCloseable {
         if (a == null || a.roleArn() == null) {
             return credentials;
         }
-        return accountCredentials.computeIfAbsent(account, k -> StsAssumeRoleCredentialsProvider.builder()
-                .stsClient(sts())
-                .refreshRequest(r -> r.roleArn(a.roleArn()).externalId(ExternalIds.forAccount(settings, a))
-                        .roleSessionName("dynarestore").durationSeconds(3600))
-                .asyncCredentialUpdateEnabled(false)
-                .build());
+        return accountCredentials.computeIfAbsent(
+                account,
+                k -> StsAssumeRoleCredentialsProvider.builder()
+                        .stsClient(sts())
+                        .refreshRequest(r -> r.roleArn(a.roleArn())
+                                .externalId(ExternalIds.forAccount(settings, a))
+                                .roleSessionName("dynarestore")
+                                .durationSeconds(3600))
+                        .asyncCredentialUpdateEnabled(false)
+                        .build());
     }
 
     private StsClient sts() {
@@ -191,10 +203,12 @@ public final class AwsClients implements AutoCloseable {
             synchronized (this) {
                 if (sts == null) {
                     AwsSettings.Sts cfg = settings.sts();
-                    var builder = StsClient.builder().credentialsProvider(credentials)
-                            .region(Region.of(cfg != null && cfg.region() != null ? cfg.region()
-                                    : settings.defaultRegion()))
-                            .httpClientBuilder(ApacheHttpClient.builder().connectionTimeout(Duration.ofSeconds(5))
+                    var builder = StsClient.builder()
+                            .credentialsProvider(credentials)
+                            .region(Region.of(
+                                    cfg != null && cfg.region() != null ? cfg.region() : settings.defaultRegion()))
+                            .httpClientBuilder(ApacheHttpClient.builder()
+                                    .connectionTimeout(Duration.ofSeconds(5))
                                     .socketTimeout(Duration.ofSeconds(30)));
                     if (cfg != null && cfg.endpoint() != null) {
                         builder.endpointOverride(cfg.endpoint());

@@ -17,31 +17,34 @@ import java.util.Map;
  *                         {@link ExternalIds}); needed when an account has a role and no ExternalId
  * @param accounts         the accounts restores may use, with their regions and endpoints
  */
-public record AwsSettings(String defaultAccount, String defaultRegion, Credentials credentials, S3 s3, Sts sts,
-                          String externalIdSecret, List<Account> accounts) {
+public record AwsSettings(
+        String defaultAccount,
+        String defaultRegion,
+        Credentials credentials,
+        S3 s3,
+        Sts sts,
+        String externalIdSecret,
+        List<Account> accounts) {
 
     public AwsSettings {
         accounts = accounts == null ? List.of() : List.copyOf(accounts);
     }
 
     /** Static credentials (local stand-ins accept any). */
-    public record Credentials(String accessKeyId, String secretAccessKey) {
-    }
+    public record Credentials(String accessKeyId, String secretAccessKey) {}
 
     /**
      * @param endpoint  {@code null} for AWS; a URL for S3Proxy or another S3 API
      * @param region    the bucket's region
      * @param pathStyle path-style addressing, which local S3 servers need
      */
-    public record S3(URI endpoint, String region, boolean pathStyle) {
-    }
+    public record S3(URI endpoint, String region, boolean pathStyle) {}
 
     /**
      * @param endpoint {@code null} for AWS's regional STS endpoint
      * @param region   the region of the STS endpoint; {@code null} for the default region
      */
-    public record Sts(URI endpoint, String region) {
-    }
+    public record Sts(URI endpoint, String region) {}
 
     /**
      * An account restores may use.
@@ -51,8 +54,7 @@ public record AwsSettings(String defaultAccount, String defaultRegion, Credentia
      *                   this installation generates for the account
      * @param regions    the regions allowed, each with an optional DynamoDB endpoint override
      */
-    public record Account(String id, String roleArn, String externalId, Map<String, Region> regions) {
-    }
+    public record Account(String id, String roleArn, String externalId, Map<String, Region> regions) {}
 
     /**
      * A region of an account.
@@ -66,8 +68,12 @@ public record AwsSettings(String defaultAccount, String defaultRegion, Credentia
      * @param streamsEndpoint  the DynamoDB Streams endpoint; {@code null}: AWS's, or the DynamoDB
      *                         endpoint when that is set (a local stand-in answers both APIs)
      */
-    public record Region(URI dynamodbEndpoint, Boolean importTable, Boolean nativeBackups, Boolean enforcedCapacity,
-                         URI streamsEndpoint) {
+    public record Region(
+            URI dynamodbEndpoint,
+            Boolean importTable,
+            Boolean nativeBackups,
+            Boolean enforcedCapacity,
+            URI streamsEndpoint) {
 
         /** Where DynamoDB Streams calls go, or {@code null} for AWS's regional endpoint. */
         public URI streamsCalls() {

@@ -16,8 +16,7 @@ public final class ExternalIds {
 
     private static final char[] ALPHABET = "abcdefghijklmnopqrstuvwxyz234567".toCharArray();
 
-    private ExternalIds() {
-    }
+    private ExternalIds() {}
 
     /** {@code dynarestore-} and 32 base32 characters (160 bits). */
     public static String of(String secret, String accountId) {
@@ -28,8 +27,8 @@ public final class ExternalIds {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-            byte[] digest = mac.doFinal(("dynarestore external id for account " + accountId)
-                    .getBytes(StandardCharsets.UTF_8));
+            byte[] digest =
+                    mac.doFinal(("dynarestore external id for account " + accountId).getBytes(StandardCharsets.UTF_8));
             var out = new StringBuilder("dynarestore-");
             int buffer = 0;
             int bits = 0;

@@ -2,6 +2,8 @@ package io.dynarestore.core.aws;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -28,8 +30,7 @@ final class JsonScan {
         int at(int start);
     }
 
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class,
-            ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long QUOTES = 0x2222222222222222L;
     private static final long BACKSLASHES = 0x5C5C5C5C5C5C5C5CL;
     private static final long ONES = 0x0101010101010101L;
@@ -121,7 +122,11 @@ final class JsonScan {
                 i++;
             }
         }
-        while (i < json.length && json[i] != ',' && json[i] != '}' && json[i] != ']' && json[i] != ' '
+        while (i < json.length
+                && json[i] != ','
+                && json[i] != '}'
+                && json[i] != ']'
+                && json[i] != ' '
                 && json[i] != '\n') {
             i++; // a number, true, false or null
         }
@@ -183,8 +188,9 @@ final class JsonScan {
         for (int i = 0; i < n.length() && digits; i++) {
             digits = n.charAt(i) >= '0' && n.charAt(i) <= '9';
         }
-        return digits ? Long.parseLong(n)
-                : new java.math.BigDecimal(n).setScale(0, java.math.RoundingMode.FLOOR).longValueExact();
+        return digits
+                ? Long.parseLong(n)
+                : new BigDecimal(n).setScale(0, RoundingMode.FLOOR).longValueExact();
     }
 
     /** The object's bytes as {from, to}; null for an empty one (no image). */
@@ -192,7 +198,7 @@ final class JsonScan {
         if (json[start] != '{') {
             throw new IllegalArgumentException("expected an object at " + start);
         }
-        return skipSpace(start + 1) == end - 1 ? null : new int[]{start, end};
+        return skipSpace(start + 1) == end - 1 ? null : new int[] {start, end};
     }
 
     int expect(int i, char c) {

@@ -48,11 +48,9 @@ public final class StreamRecordBodies implements ExecutionInterceptor {
      * (rounded down), its {@code SizeBytes} (0 when not sent), and the members of its export line
      * ({@code "Keys":{..},"OldImage":{..},"NewImage":{..}}, an empty image left out).
      */
-    public record Body(String sequenceNumber, long second, long sizeBytes, byte[] members) {
-    }
+    public record Body(String sequenceNumber, long second, long sizeBytes, byte[] members) {}
 
-    private StreamRecordBodies() {
-    }
+    private StreamRecordBodies() {}
 
     @Override
     public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
@@ -77,10 +75,11 @@ public final class StreamRecordBodies implements ExecutionInterceptor {
     }
 
     @Override
-    public Optional<InputStream> modifyHttpResponseContent(Context.ModifyHttpResponse context,
-                                                           ExecutionAttributes attributes) {
+    public Optional<InputStream> modifyHttpResponseContent(
+            Context.ModifyHttpResponse context, ExecutionAttributes attributes) {
         Optional<InputStream> body = context.responseBody();
-        if (!(context.request() instanceof GetRecordsRequest) || body.isEmpty()
+        if (!(context.request() instanceof GetRecordsRequest)
+                || body.isEmpty()
                 || context.httpResponse().statusCode() != 200) {
             return body;
         }
@@ -95,8 +94,10 @@ public final class StreamRecordBodies implements ExecutionInterceptor {
             var crc = new CRC32();
             crc.update(bytes);
             if (!Long.toString(crc.getValue()).equals(sent.trim())) {
-                throw Crc32MismatchException.builder().message("GetRecords answer's CRC32 " + crc.getValue()
-                        + " is not the x-amz-crc32 sent, " + sent).build();
+                throw Crc32MismatchException.builder()
+                        .message(
+                                "GetRecords answer's CRC32 " + crc.getValue() + " is not the x-amz-crc32 sent, " + sent)
+                        .build();
             }
         }
         Cut cut;
@@ -120,8 +121,7 @@ public final class StreamRecordBodies implements ExecutionInterceptor {
     }
 
     /** An answer's records, and the answer with an empty {@code Records} array. */
-    record Cut(List<Body> bodies, byte[] withoutRecords) {
-    }
+    record Cut(List<Body> bodies, byte[] withoutRecords) {}
 
     /** The bodies of an answer's records, in order. */
     static List<Body> parse(byte[] json) {
@@ -187,7 +187,9 @@ public final class StreamRecordBodies implements ExecutionInterceptor {
             throw new IllegalArgumentException("a record without SequenceNumber, Keys or ApproximateCreationDateTime");
         }
         byte[] json = scan.json;
-        int length = KEYS.length + parts[0][1] - parts[0][0]
+        int length = KEYS.length
+                + parts[0][1]
+                - parts[0][0]
                 + (parts[1] == null ? 0 : OLD_IMAGE.length + parts[1][1] - parts[1][0])
                 + (parts[2] == null ? 0 : NEW_IMAGE.length + parts[2][1] - parts[2][0]);
         byte[] members = new byte[length];

@@ -1,7 +1,9 @@
 package io.dynarestore.core.codec;
 
+import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,6 +16,7 @@ import tools.jackson.core.JsonToken;
 import tools.jackson.core.ObjectReadContext;
 import tools.jackson.core.ObjectWriteContext;
 import tools.jackson.core.StreamReadConstraints;
+import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.json.JsonFactory;
 
 /**
@@ -32,13 +35,12 @@ public final class DynamoJson {
                     .maxNestingDepth(64)
                     .build())
             // readers verify checksums after the last line, so the source must stay open
-            .disable(tools.jackson.core.StreamReadFeature.AUTO_CLOSE_SOURCE)
+            .disable(StreamReadFeature.AUTO_CLOSE_SOURCE)
             // data files hold one object per line; the writer ends each line itself
             .rootValueSeparator((String) null)
             .build();
 
-    private DynamoJson() {
-    }
+    private DynamoJson() {}
 
     public static JsonParser parser(InputStream in) {
         return FACTORY.createParser(ObjectReadContext.empty(), in);
@@ -114,8 +116,9 @@ public final class DynamoJson {
                 forEachElement(p, type, tok -> list.add(binary(p, tok)));
                 value = AttributeValue.fromBs(list);
             }
-            default -> throw new DynamoJsonException("unknown attribute type '" + type + "' at " + where(p)
-                    + "; expected one of S, N, B, BOOL, NULL, L, M, SS, NS, BS");
+            default ->
+                throw new DynamoJsonException("unknown attribute type '" + type + "' at " + where(p)
+                        + "; expected one of S, N, B, BOOL, NULL, L, M, SS, NS, BS");
         }
         if (p.nextToken() != JsonToken.END_OBJECT) {
             throw new DynamoJsonException("a typed value has more than one type key at " + where(p));
@@ -229,11 +232,11 @@ public final class DynamoJson {
 
     /** An item as a DynamoDB JSON string. */
     public static String toJson(Map<String, AttributeValue> item) {
-        var out = new java.io.ByteArrayOutputStream();
+        var out = new ByteArrayOutputStream();
         try (JsonGenerator g = generator(out)) {
             writeItem(g, item);
         }
-        return out.toString(java.nio.charset.StandardCharsets.UTF_8);
+        return out.toString(StandardCharsets.UTF_8);
     }
 
     /** An item from a DynamoDB JSON string. */

@@ -6,6 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -29,10 +31,10 @@ public final class ItemDigest {
 
     /** The digest of a delete of {@code key}: differs from the digest of any item. */
     private static final byte DELETE = 'D';
+
     private static final byte ITEM = 'I';
 
-    private ItemDigest() {
-    }
+    private ItemDigest() {}
 
     /** The digest of an item. */
     public static long of(Map<String, AttributeValue> item) {
@@ -72,13 +74,20 @@ public final class ItemDigest {
         switch (v.type()) {
             case S -> string(out.append('S'), v.s());
             case N -> string(out.append('N'), number(v.n()));
-            case B -> string(out.append('B'), java.util.Base64.getEncoder().encodeToString(v.b().asByteArrayUnsafe()));
+            case B -> string(out.append('B'), Base64.getEncoder().encodeToString(v.b().asByteArrayUnsafe()));
             case BOOL -> out.append(v.bool() ? "T" : "F");
             case NUL -> out.append('0');
             case SS -> sorted(out.append("SS"), new ArrayList<>(v.ss()));
-            case NS -> sorted(out.append("NS"), new ArrayList<>(v.ns().stream().map(ItemDigest::number).toList()));
-            case BS -> sorted(out.append("BS"), new ArrayList<>(v.bs().stream()
-                    .map(b -> java.util.Base64.getEncoder().encodeToString(b.asByteArrayUnsafe())).toList()));
+            case NS ->
+                sorted(
+                        out.append("NS"),
+                        new ArrayList<>(v.ns().stream().map(ItemDigest::number).toList()));
+            case BS ->
+                sorted(
+                        out.append("BS"),
+                        new ArrayList<>(v.bs().stream()
+                                .map(b -> Base64.getEncoder().encodeToString(b.asByteArrayUnsafe()))
+                                .toList()));
             case L -> {
                 out.append("L[");
                 v.l().forEach(e -> write(out, e));
@@ -90,7 +99,7 @@ public final class ItemDigest {
     }
 
     private static void sorted(StringBuilder out, List<String> values) {
-        java.util.Collections.sort(values);
+        Collections.sort(values);
         out.append('[');
         values.forEach(s -> string(out, s));
         out.append(']');

@@ -13,8 +13,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 public final class ItemEquality {
 
-    private ItemEquality() {
-    }
+    private ItemEquality() {}
 
     public static boolean same(Map<String, AttributeValue> a, Map<String, AttributeValue> b) {
         if (a == null || b == null) {

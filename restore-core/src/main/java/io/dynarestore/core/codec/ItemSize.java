@@ -13,8 +13,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 public final class ItemSize {
 
-    private ItemSize() {
-    }
+    private ItemSize() {}
 
     public static long of(Map<String, AttributeValue> item) {
         long size = 0;

@@ -46,8 +46,7 @@ public final class SdkJson {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final Pattern EPOCH_SECONDS = Pattern.compile("-?[0-9]+(\\.[0-9]+)?([eE][+-]?[0-9]+)?");
 
-    private SdkJson() {
-    }
+    private SdkJson() {}
 
     public static ObjectNode toJson(SdkPojo pojo) {
         ObjectNode node = NODES.objectNode();
@@ -63,8 +62,7 @@ public final class SdkJson {
 
     private static boolean isAbsentCollection(Object value) {
         // the SDK returns auto-construct lists and maps for members that were never set
-        return value instanceof SdkAutoConstructList
-                || value instanceof SdkAutoConstructMap;
+        return value instanceof SdkAutoConstructList || value instanceof SdkAutoConstructMap;
     }
 
     private static JsonNode write(SdkField<?> field, Object value) {
@@ -90,7 +88,8 @@ public final class SdkJson {
         }
         if (type == MarshallingType.INSTANT) {
             Instant t = (Instant) value;
-            return NODES.numberNode(BigDecimal.valueOf(t.getEpochSecond()).add(BigDecimal.valueOf(t.getNano(), 9))
+            return NODES.numberNode(BigDecimal.valueOf(t.getEpochSecond())
+                    .add(BigDecimal.valueOf(t.getNano(), 9))
                     .stripTrailingZeros());
         }
         if (type == MarshallingType.SDK_BYTES) {
@@ -153,14 +152,16 @@ public final class SdkJson {
      * ({@code {"Table": {...}}}) or its {@code Table} member, in any shape {@link SdkJson} reads.
      */
     public static TableDescription tableDescription(JsonNode json) {
-        JsonNode table = json != null && json.isObject() && json.size() == 1 && json.has("Table") ? json.get("Table")
-                : json;
+        JsonNode table =
+                json != null && json.isObject() && json.size() == 1 && json.has("Table") ? json.get("Table") : json;
         if (table == null || !table.isObject()) {
             throw new InvalidJsonException("", "must be the output of 'aws dynamodb describe-table' (an object)");
         }
         if (!table.has("KeySchema") || !table.has("AttributeDefinitions")) {
-            throw new InvalidJsonException("", "names no KeySchema and AttributeDefinitions; give the output of "
-                    + "'aws dynamodb describe-table' (or its Table member)");
+            throw new InvalidJsonException(
+                    "",
+                    "names no KeySchema and AttributeDefinitions; give the output of "
+                            + "'aws dynamodb describe-table' (or its Table member)");
         }
         return fromJson(table, TableDescription.builder());
     }
@@ -287,7 +288,8 @@ public final class SdkJson {
      */
     static Instant instant(JsonNode value, String path) {
         if (!value.isNumber() && !value.isString()) {
-            throw new InvalidJsonException(path, "must be a time (epoch seconds or ISO-8601), not " + value.getNodeType());
+            throw new InvalidJsonException(
+                    path, "must be a time (epoch seconds or ISO-8601), not " + value.getNodeType());
         }
         String text = value.asString().trim();
         if (value.isNumber() || EPOCH_SECONDS.matcher(text).matches()) {
@@ -300,8 +302,10 @@ public final class SdkJson {
             try {
                 return LocalDateTime.parse(iso).toInstant(ZoneOffset.UTC);
             } catch (DateTimeParseException e2) {
-                throw new InvalidJsonException(path, "'" + (text.length() > 64 ? text.substring(0, 64) + "..." : text)
-                        + "' is not a time: give epoch seconds (1764583200.5) or ISO-8601 (2025-12-01T10:00:00Z)");
+                throw new InvalidJsonException(
+                        path,
+                        "'" + (text.length() > 64 ? text.substring(0, 64) + "..." : text)
+                                + "' is not a time: give epoch seconds (1764583200.5) or ISO-8601 (2025-12-01T10:00:00Z)");
             }
         }
     }
@@ -309,7 +313,9 @@ public final class SdkJson {
     private static Instant epochSeconds(BigDecimal seconds, String path) {
         try {
             long whole = seconds.setScale(0, RoundingMode.FLOOR).longValueExact();
-            int nanos = seconds.subtract(BigDecimal.valueOf(whole)).movePointRight(9).intValue();
+            int nanos = seconds.subtract(BigDecimal.valueOf(whole))
+                    .movePointRight(9)
+                    .intValue();
             return Instant.ofEpochSecond(whole, nanos);
         } catch (ArithmeticException | DateTimeException e) {
             throw new InvalidJsonException(path, "is " + seconds.toPlainString() + " seconds, out of range for a time");

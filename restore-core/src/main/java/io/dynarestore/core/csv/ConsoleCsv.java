@@ -102,8 +102,10 @@ public final class ConsoleCsv implements Closeable {
             case NUL -> "true";
             case SS -> JSON.writeValueAsString(v.ss());
             case NS -> JSON.writeValueAsString(v.ns());
-            case BS -> JSON.writeValueAsString(v.bs().stream()
-                    .map(b -> Base64.getEncoder().encodeToString(b.asByteArrayUnsafe())).toList());
+            case BS ->
+                JSON.writeValueAsString(v.bs().stream()
+                        .map(b -> Base64.getEncoder().encodeToString(b.asByteArrayUnsafe()))
+                        .toList());
             case L -> list(v.l());
             case M -> DynamoJson.toJson(v.m());
             default -> throw new IllegalArgumentException("an attribute value of unknown type: " + v);
@@ -131,7 +133,8 @@ public final class ConsoleCsv implements Closeable {
             case "N":
                 return AttributeValue.fromN(cell);
             case "B":
-                return AttributeValue.fromB(SdkBytes.fromByteArray(Base64.getDecoder().decode(cell)));
+                return AttributeValue.fromB(
+                        SdkBytes.fromByteArray(Base64.getDecoder().decode(cell)));
             case "BOOL":
                 return AttributeValue.fromBool(Boolean.parseBoolean(cell));
             case "NULL":
@@ -142,7 +145,8 @@ public final class ConsoleCsv implements Closeable {
                 return AttributeValue.fromNs(strings(cell));
             case "BS":
                 return AttributeValue.fromBs(strings(cell).stream()
-                        .map(s -> SdkBytes.fromByteArray(Base64.getDecoder().decode(s))).toList());
+                        .map(s -> SdkBytes.fromByteArray(Base64.getDecoder().decode(s)))
+                        .toList());
             case "L": {
                 var values = new ArrayList<AttributeValue>();
                 try (var p = DynamoJson.parser(cell)) {

@@ -10,15 +10,19 @@ package io.dynarestore.core.csv;
  */
 final class FormulaGuard {
 
-    private FormulaGuard() {
-    }
+    private FormulaGuard() {}
 
     static String guard(String cell) {
         if (cell == null || cell.isEmpty()) {
             return cell;
         }
         char first = cell.charAt(0);
-        boolean risky = first == '=' || first == '+' || first == '-' || first == '@' || first == '\t' || first == '\r'
+        boolean risky = first == '='
+                || first == '+'
+                || first == '-'
+                || first == '@'
+                || first == '\t'
+                || first == '\r'
                 || first == '\'';
         return risky ? "'" + cell : cell;
     }

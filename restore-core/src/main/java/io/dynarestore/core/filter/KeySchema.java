@@ -23,13 +23,18 @@ public record KeySchema(String partitionKey, String partitionType, String sortKe
 
     /** From names and types listed partition key first, as work items carry them. */
     public static KeySchema of(List<String> names, List<String> types) {
-        return new KeySchema(names.get(0), types.get(0), names.size() > 1 ? names.get(1) : null,
+        return new KeySchema(
+                names.get(0),
+                types.get(0),
+                names.size() > 1 ? names.get(1) : null,
                 names.size() > 1 ? types.get(1) : null);
     }
 
     private static String typeOf(TableDescription table, String attribute) {
-        return table.attributeDefinitions().stream().filter(a -> a.attributeName().equals(attribute))
-                .map(a -> a.attributeTypeAsString()).findFirst()
+        return table.attributeDefinitions().stream()
+                .filter(a -> a.attributeName().equals(attribute))
+                .map(a -> a.attributeTypeAsString())
+                .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no attribute definition for key " + attribute));
     }
 

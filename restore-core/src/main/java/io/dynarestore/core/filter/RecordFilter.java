@@ -10,6 +10,8 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.IntPredicate;
 import java.util.function.Predicate;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -24,11 +26,21 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 public final class RecordFilter {
 
-    static final Set<String> CONDITIONS = Set.of("EqualTo", "NotEqualTo", "LessThan", "LessThanOrEqualTo",
-            "GreaterThan", "GreaterThanOrEqualTo", "Between", "Exists", "NotExists", "Contains", "NotContains",
+    static final Set<String> CONDITIONS = Set.of(
+            "EqualTo",
+            "NotEqualTo",
+            "LessThan",
+            "LessThanOrEqualTo",
+            "GreaterThan",
+            "GreaterThanOrEqualTo",
+            "Between",
+            "Exists",
+            "NotExists",
+            "Contains",
+            "NotContains",
             "BeginsWith");
-    private static final Set<String> ORDERED = Set.of("LessThan", "LessThanOrEqualTo", "GreaterThan",
-            "GreaterThanOrEqualTo", "Between");
+    private static final Set<String> ORDERED =
+            Set.of("LessThan", "LessThanOrEqualTo", "GreaterThan", "GreaterThanOrEqualTo", "Between");
     private static final Set<String> TEXTUAL = Set.of("Contains", "NotContains", "BeginsWith");
 
     private final List<KeyClause> keyClauses;
@@ -45,8 +57,7 @@ public final class RecordFilter {
         }
     }
 
-    private record AttributeClause(String name, Predicate<AttributeValue> test) {
-    }
+    private record AttributeClause(String name, Predicate<AttributeValue> test) {}
 
     public boolean matches(Map<String, AttributeValue> item) {
         boolean keyMatch = false;
@@ -74,8 +85,10 @@ public final class RecordFilter {
         var attributeClauses = new ArrayList<AttributeClause>();
         List<Scope.KeyFilter> keyFilters = records.keyFilters() == null ? List.of() : records.keyFilters();
         if (keyFilters.isEmpty()) {
-            errors.add(new FieldError("/scope/keyFilters", "a record restore needs at least one partition-key filter, "
-                    + "such as {\"partitionKey\": {\"condition\": \"EqualTo\", \"values\": [\"...\"]}}"));
+            errors.add(new FieldError(
+                    "/scope/keyFilters",
+                    "a record restore needs at least one partition-key filter, "
+                            + "such as {\"partitionKey\": {\"condition\": \"EqualTo\", \"values\": [\"...\"]}}"));
         }
         for (int i = 0; i < keyFilters.size(); i++) {
             Scope.KeyFilter f = keyFilters.get(i);
@@ -84,14 +97,16 @@ public final class RecordFilter {
                 errors.add(new FieldError(at + "/partitionKey", "each key filter needs a partitionKey condition"));
                 continue;
             }
-            var pk = keyCondition(at + "/partitionKey", f.partitionKey(), key.partitionKey(), key.partitionType(),
-                    errors);
+            var pk = keyCondition(
+                    at + "/partitionKey", f.partitionKey(), key.partitionKey(), key.partitionType(), errors);
             Predicate<AttributeValue> sk = null;
             if (f.sortKey() != null) {
                 if (key.sortKey() == null) {
-                    errors.add(new FieldError(at + "/sortKey", "the table has no sort key (its key is "
-                            + key.partitionKey() + " alone); remove sortKey or filter that attribute under "
-                            + "attributeFilters"));
+                    errors.add(new FieldError(
+                            at + "/sortKey",
+                            "the table has no sort key (its key is "
+                                    + key.partitionKey() + " alone); remove sortKey or filter that attribute under "
+                                    + "attributeFilters"));
                 } else {
                     sk = keyCondition(at + "/sortKey", f.sortKey(), key.sortKey(), key.sortType(), errors);
                 }
@@ -100,8 +115,8 @@ public final class RecordFilter {
                 keyClauses.add(new KeyClause(key.partitionKey(), pk, key.sortKey(), sk));
             }
         }
-        List<Scope.AttributeFilter> attributeFilters = records.attributeFilters() == null ? List.of()
-                : records.attributeFilters();
+        List<Scope.AttributeFilter> attributeFilters =
+                records.attributeFilters() == null ? List.of() : records.attributeFilters();
         for (int i = 0; i < attributeFilters.size(); i++) {
             Scope.AttributeFilter f = attributeFilters.get(i);
             String at = "/scope/attributeFilters/" + i;
@@ -120,23 +135,27 @@ public final class RecordFilter {
         return new RecordFilter(keyClauses, attributeClauses);
     }
 
-    private static Predicate<AttributeValue> keyCondition(String at, Scope.Condition c, String keyName, String keyType,
-                                                          List<FieldError> errors) {
+    private static Predicate<AttributeValue> keyCondition(
+            String at, Scope.Condition c, String keyName, String keyType, List<FieldError> errors) {
         if (c.name() != null && !c.name().equals(keyName)) {
-            errors.add(new FieldError(at + "/name", "'" + c.name() + "' is not the table's "
-                    + (at.endsWith("partitionKey") ? "partition" : "sort") + " key (" + keyName + "); filter it under "
-                    + "attributeFilters, or name " + keyName));
+            errors.add(new FieldError(
+                    at + "/name",
+                    "'" + c.name() + "' is not the table's "
+                            + (at.endsWith("partitionKey") ? "partition" : "sort") + " key (" + keyName
+                            + "); filter it under "
+                            + "attributeFilters, or name " + keyName));
             return null;
         }
         return condition(at, c.condition(), keyType, c.values(), true, errors);
     }
 
-    private static Predicate<AttributeValue> condition(String at, String name, String type, List<String> rawValues,
-                                                       boolean key, List<FieldError> errors) {
+    private static Predicate<AttributeValue> condition(
+            String at, String name, String type, List<String> rawValues, boolean key, List<FieldError> errors) {
         List<String> values = rawValues == null ? List.of() : rawValues;
         if (name == null || !CONDITIONS.contains(name)) {
-            errors.add(new FieldError(at + "/condition", "'" + name + "' is not a condition; use one of "
-                    + String.join(", ", new java.util.TreeSet<>(CONDITIONS))));
+            errors.add(new FieldError(
+                    at + "/condition",
+                    "'" + name + "' is not a condition; use one of " + String.join(", ", new TreeSet<>(CONDITIONS))));
             return null;
         }
         if (type == null || !Set.of("S", "N", "B", "BOOL", "NULL").contains(type)) {
@@ -153,33 +172,43 @@ public final class RecordFilter {
             default -> 1;
         };
         if (values.size() != needed) {
-            errors.add(new FieldError(at + "/values", name + " takes " + (needed == 0 ? "no values" : needed == 1
-                    ? "one value" : "two values, the lower bound first") + ", not " + values.size()));
+            errors.add(new FieldError(
+                    at + "/values",
+                    name + " takes "
+                            + (needed == 0
+                                    ? "no values"
+                                    : needed == 1 ? "one value" : "two values, the lower bound first")
+                            + ", not " + values.size()));
             return null;
         }
         if (TEXTUAL.contains(name) && !type.equals("S") && !type.equals("B")) {
-            errors.add(new FieldError(at + "/condition", name + " applies to strings and binary, not to " + type
-                    + "; use EqualTo or a range condition"));
+            errors.add(new FieldError(
+                    at + "/condition",
+                    name + " applies to strings and binary, not to " + type + "; use EqualTo or a range condition"));
             return null;
         }
         if (ORDERED.contains(name) && (type.equals("BOOL") || type.equals("NULL"))) {
-            errors.add(new FieldError(at + "/condition", name + " needs ordered values; " + type
-                    + " values can only be EqualTo, NotEqualTo, Exists or NotExists"));
+            errors.add(new FieldError(
+                    at + "/condition",
+                    name + " needs ordered values; " + type
+                            + " values can only be EqualTo, NotEqualTo, Exists or NotExists"));
             return null;
         }
         List<Operand> operands = new ArrayList<>();
         for (int i = 0; i < values.size(); i++) {
             Operand o = Operand.parse(type, values.get(i));
             if (o == null) {
-                errors.add(new FieldError(at + "/values/" + i, "'" + values.get(i) + "' is not a " + describe(type)
-                        + "; write " + example(type)));
+                errors.add(new FieldError(
+                        at + "/values/" + i,
+                        "'" + values.get(i) + "' is not a " + describe(type) + "; write " + example(type)));
                 return null;
             }
             operands.add(o);
         }
         if (name.equals("Between") && operands.get(0).compareTo(operands.get(1)) > 0) {
-            errors.add(new FieldError(at + "/values", "Between needs the lower bound first: " + values.get(0)
-                    + " is above " + values.get(1)));
+            errors.add(new FieldError(
+                    at + "/values",
+                    "Between needs the lower bound first: " + values.get(0) + " is above " + values.get(1)));
             return null;
         }
         return build(name, operands);
@@ -195,7 +224,8 @@ public final class RecordFilter {
             case "LessThanOrEqualTo" -> v -> is(o.get(0).order(v), c -> c <= 0);
             case "GreaterThan" -> v -> is(o.get(0).order(v), c -> c > 0);
             case "GreaterThanOrEqualTo" -> v -> is(o.get(0).order(v), c -> c >= 0);
-            case "Between" -> v -> is(o.get(0).order(v), c -> c >= 0) && is(o.get(1).order(v), c -> c <= 0);
+            case "Between" ->
+                v -> is(o.get(0).order(v), c -> c >= 0) && is(o.get(1).order(v), c -> c <= 0);
             case "Contains" -> v -> o.get(0).containedIn(v);
             case "NotContains" -> v -> !o.get(0).containedIn(v);
             case "BeginsWith" -> v -> o.get(0).prefixOf(v);
@@ -203,7 +233,7 @@ public final class RecordFilter {
         };
     }
 
-    private static boolean is(Integer order, java.util.function.IntPredicate test) {
+    private static boolean is(Integer order, IntPredicate test) {
         return order != null && test.test(order);
     }
 
@@ -238,9 +268,12 @@ public final class RecordFilter {
                 return switch (type) {
                     case "S" -> new Operand(type, text, null, text.getBytes(StandardCharsets.UTF_8), null);
                     case "N" -> new Operand(type, null, new BigDecimal(text), null, null);
-                    case "B" -> new Operand(type, null, null, Base64.getDecoder().decode(text), null);
-                    case "BOOL" -> text.equals("true") || text.equals("false")
-                            ? new Operand(type, null, null, null, Boolean.valueOf(text)) : null;
+                    case "B" ->
+                        new Operand(type, null, null, Base64.getDecoder().decode(text), null);
+                    case "BOOL" ->
+                        text.equals("true") || text.equals("false")
+                                ? new Operand(type, null, null, null, Boolean.valueOf(text))
+                                : null;
                     case "NULL" -> text.equals("true") ? new Operand(type, null, null, null, null) : null;
                     default -> null;
                 };
@@ -263,8 +296,10 @@ public final class RecordFilter {
                 return null;
             }
             return switch (type) {
-                case "S" -> v.s() == null ? null
-                        : Integer.signum(Arrays.compareUnsigned(v.s().getBytes(StandardCharsets.UTF_8), b));
+                case "S" ->
+                    v.s() == null
+                            ? null
+                            : Integer.signum(Arrays.compareUnsigned(v.s().getBytes(StandardCharsets.UTF_8), b));
                 case "N" -> v.n() == null ? null : Integer.signum(new BigDecimal(v.n()).compareTo(n));
                 case "B" -> v.b() == null ? null : Integer.signum(Arrays.compareUnsigned(v.b().asByteArrayUnsafe(), b));
                 default -> null;
@@ -309,8 +344,7 @@ public final class RecordFilter {
                 return v.s() != null && v.s().startsWith(s);
             }
             byte[] value = v.b() == null ? null : v.b().asByteArrayUnsafe();
-            return value != null && value.length >= b.length
-                    && Arrays.equals(value, 0, b.length, b, 0, b.length);
+            return value != null && value.length >= b.length && Arrays.equals(value, 0, b.length, b, 0, b.length);
         }
 
         private static int indexOf(byte[] haystack, byte[] needle) {

@@ -15,8 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class ConsumerHealth {
 
     /** How one consumer thread is doing. */
-    public record State(boolean running, String stoppedBecause, Instant since) {
-    }
+    public record State(boolean running, String stoppedBecause, Instant since) {}
 
     private final Map<String, State> threads = new ConcurrentHashMap<>();
 
@@ -40,8 +39,12 @@ public final class ConsumerHealth {
     /** For a health endpoint: each thread's state, and why a stopped one stopped. */
     public Map<String, Object> details() {
         var details = new TreeMap<String, Object>();
-        threads().forEach((name, s) -> details.put(name, s.running() ? "running since " + s.since()
-                : "stopped at " + s.since() + ": " + s.stoppedBecause()));
+        threads()
+                .forEach((name, s) -> details.put(
+                        name,
+                        s.running()
+                                ? "running since " + s.since()
+                                : "stopped at " + s.since() + ": " + s.stoppedBecause()));
         return details;
     }
 

@@ -30,8 +30,11 @@ public final class ConsumerThread {
     private volatile KafkaConsumer<String, byte[]> consumer;
     private Thread thread;
 
-    public ConsumerThread(String name, Map<String, Object> config, ConsumerHealth health,
-                          Consumer<KafkaConsumer<String, byte[]>> body) {
+    public ConsumerThread(
+            String name,
+            Map<String, Object> config,
+            ConsumerHealth health,
+            Consumer<KafkaConsumer<String, byte[]>> body) {
         var c = new HashMap<>(config);
         c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
         c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);

@@ -23,20 +23,29 @@ public final class DeadLetters {
     /** The restore id the rejection was reported under on the status topic, when there is one. */
     public static final String RESTORE_ID = "dynarestore_restore-id";
 
-    private DeadLetters() {
-    }
+    private DeadLetters() {}
 
-    public static void send(EventPublisher publisher, ConsumerRecord<String, byte[]> record, String code,
-                            String reason, String restoreId) {
+    public static void send(
+            EventPublisher publisher,
+            ConsumerRecord<String, byte[]> record,
+            String code,
+            String reason,
+            String restoreId) {
         var dead = new ProducerRecord<>(record.topic() + ".DLT", record.partition(), record.key(), record.value());
         for (Header h : record.headers()) {
             dead.headers().add(h);
         }
         dead.headers()
                 .add(ORIGINAL_TOPIC, utf8(record.topic()))
-                .add(ORIGINAL_PARTITION, ByteBuffer.allocate(4).putInt(record.partition()).array())
-                .add(ORIGINAL_OFFSET, ByteBuffer.allocate(8).putLong(record.offset()).array())
-                .add(ORIGINAL_TIMESTAMP, ByteBuffer.allocate(8).putLong(record.timestamp()).array())
+                .add(
+                        ORIGINAL_PARTITION,
+                        ByteBuffer.allocate(4).putInt(record.partition()).array())
+                .add(
+                        ORIGINAL_OFFSET,
+                        ByteBuffer.allocate(8).putLong(record.offset()).array())
+                .add(
+                        ORIGINAL_TIMESTAMP,
+                        ByteBuffer.allocate(8).putLong(record.timestamp()).array())
                 .add(EXCEPTION_FQCN, utf8("io.dynarestore.core.kafka.RejectedMessage"))
                 .add(EXCEPTION_MESSAGE, utf8(reason))
                 .add(REASON_CODE, utf8(code));

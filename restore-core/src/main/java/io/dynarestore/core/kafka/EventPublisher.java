@@ -51,7 +51,9 @@ public final class EventPublisher implements AutoCloseable {
         config.put(ProducerConfig.ACKS_CONFIG, "all");
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         config.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
-        config.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, service + "-" + ProcessHandle.current().pid());
+        config.putIfAbsent(
+                ProducerConfig.CLIENT_ID_CONFIG,
+                service + "-" + ProcessHandle.current().pid());
         this.producer = new KafkaProducer<>(config);
         this.service = service;
         this.signingKey = signingKey;
@@ -82,8 +84,10 @@ public final class EventPublisher implements AutoCloseable {
                 record.headers().add(MessageSignature.CALLER_HEADER, utf8(caller));
             }
             if (signingKey != null) {
-                record.headers().add(MessageSignature.HEADER, utf8(MessageSignature.sign(signingKey,
-                        topic.topicName(), service, caller, value)));
+                record.headers()
+                        .add(
+                                MessageSignature.HEADER,
+                                utf8(MessageSignature.sign(signingKey, topic.topicName(), service, caller, value)));
             }
         }
         return sendAsync(record);
@@ -122,11 +126,11 @@ public final class EventPublisher implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new KafkaUnavailableException("interrupted while publishing", e);
         } catch (ExecutionException e) {
-            throw new KafkaUnavailableException("Kafka did not take the message: " + e.getCause().getMessage(),
-                    e.getCause());
+            throw new KafkaUnavailableException(
+                    "Kafka did not take the message: " + e.getCause().getMessage(), e.getCause());
         } catch (TimeoutException e) {
-            throw new KafkaUnavailableException("Kafka did not acknowledge the message within "
-                    + SEND_TIMEOUT_SECONDS + " s", e);
+            throw new KafkaUnavailableException(
+                    "Kafka did not acknowledge the message within " + SEND_TIMEOUT_SECONDS + " s", e);
         }
     }
 

@@ -8,8 +8,7 @@ import tools.jackson.core.JacksonException;
 /** Reads messages of the status and work streams; a message that is not one yields {@code null}. */
 public final class Messages {
 
-    private Messages() {
-    }
+    private Messages() {}
 
     public static RestoreEvent statusEvent(byte[] value) {
         return read(value, RestoreEvent.class);

@@ -10,8 +10,7 @@ import org.apache.kafka.common.utils.Utils;
  */
 public final class Partitions {
 
-    private Partitions() {
-    }
+    private Partitions() {}
 
     public static int of(String key, int partitions) {
         return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % partitions;

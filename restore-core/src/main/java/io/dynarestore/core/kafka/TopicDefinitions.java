@@ -2,6 +2,7 @@ package io.dynarestore.core.kafka;
 
 import io.dynarestore.contracts.Topic;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -49,7 +50,7 @@ public record TopicDefinitions(short replicationFactor, Map<String, Integer> par
 
     /** Topic name to partition count, dead-letter topics included (for test brokers). */
     public Map<String, Integer> partitionCounts() {
-        var map = new java.util.LinkedHashMap<String, Integer>();
+        var map = new LinkedHashMap<String, Integer>();
         for (NewTopic t : newTopics()) {
             map.put(t.name(), t.numPartitions());
         }

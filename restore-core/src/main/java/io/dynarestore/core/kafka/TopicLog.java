@@ -36,17 +36,23 @@ public final class TopicLog implements AutoCloseable {
     private final Object progress = new Object();
     private final AtomicLong endsWanted = new AtomicLong();
     /** End offsets fetched after request number {@code generation} was made. */
-    private record Ends(long generation, Map<TopicPartition, Long> offsets) {
-    }
+    private record Ends(long generation, Map<TopicPartition, Long> offsets) {}
+
     private volatile Ends ends = new Ends(0, Map.of());
     private volatile boolean assigned;
 
-    public TopicLog(Map<String, Object> baseConsumerConfig, String name, String topic, ConsumerHealth health,
-                    Consumer<ConsumerRecord<String, byte[]>> handler) {
+    public TopicLog(
+            Map<String, Object> baseConsumerConfig,
+            String name,
+            String topic,
+            ConsumerHealth health,
+            Consumer<ConsumerRecord<String, byte[]>> handler) {
         this.topic = topic;
         var config = new HashMap<>(baseConsumerConfig);
         config.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        config.put(ConsumerConfig.CLIENT_ID_CONFIG, name + "-" + ProcessHandle.current().pid());
+        config.put(
+                ConsumerConfig.CLIENT_ID_CONFIG,
+                name + "-" + ProcessHandle.current().pid());
         this.thread = new ConsumerThread(name, config, health, c -> follow(c, handler));
     }
 
@@ -56,7 +62,8 @@ public final class TopicLog implements AutoCloseable {
 
     private void follow(KafkaConsumer<String, byte[]> c, Consumer<ConsumerRecord<String, byte[]>> handler) {
         List<TopicPartition> partitions = c.partitionsFor(topic, Duration.ofSeconds(60)).stream()
-                .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+                .map(p -> new TopicPartition(p.topic(), p.partition()))
+                .toList();
         c.assign(partitions);
         c.seekToBeginning(partitions);
         for (TopicPartition p : partitions) {
@@ -102,8 +109,9 @@ public final class TopicLog implements AutoCloseable {
             return false;
         }
         Map<TopicPartition, Long> target = ends.offsets();
-        return await(() -> target.entrySet().stream()
-                .allMatch(e -> positions.getOrDefault(e.getKey().partition(), 0L) >= e.getValue()),
+        return await(
+                () -> target.entrySet().stream()
+                        .allMatch(e -> positions.getOrDefault(e.getKey().partition(), 0L) >= e.getValue()),
                 Duration.between(Instant.now(), deadline));
     }
 

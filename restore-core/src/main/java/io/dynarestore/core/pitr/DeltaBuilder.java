@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import tools.jackson.core.JsonGenerator;
 
 /**
@@ -108,23 +109,26 @@ public final class DeltaBuilder implements AutoCloseable {
      * sorted key hashes into {@code skipKeys}.
      */
     public Result build(DataFiles out, OutputStream skipKeys) {
-        try (var part = out.openPart(); var hashes = new DataOutputStream(new BufferedOutputStream(skipKeys, 1 << 16))) {
-            return build((key, change) -> {
-                try {
-                    hashes.writeLong(key.hi());
-                    hashes.writeLong(key.lo());
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-                part.write(ExportLine.change(change.keys(), null, change.newImage(), change.writeTimestampMicros())::write);
-            });
+        try (var part = out.openPart();
+                var hashes = new DataOutputStream(new BufferedOutputStream(skipKeys, 1 << 16))) {
+            return build(
+                    (key, change) -> {
+                        try {
+                            hashes.writeLong(key.hi());
+                            hashes.writeLong(key.lo());
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                        part.write(ExportLine.change(
+                                change.keys(), null, change.newImage(), change.writeTimestampMicros())::write);
+                    });
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
     /** Reduces every bucket and hands each key's last write to {@code sink}, in key-hash order. */
-    public Result build(java.util.function.BiConsumer<KeyHash, ExportLine> sink) {
+    public Result build(BiConsumer<KeyHash, ExportLine> sink) {
         long puts = 0;
         long deletes = 0;
         long maxBucket = 0;

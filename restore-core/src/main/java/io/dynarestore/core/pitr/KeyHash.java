@@ -49,8 +49,9 @@ public record KeyHash(long hi, long lo) implements Comparable<KeyHash> {
                     tag = 'B';
                     bytes = v.b().asByteArrayUnsafe();
                 }
-                default -> throw new IllegalArgumentException("key attribute " + name + " is of type " + v.type()
-                        + "; keys are S, N or B");
+                default ->
+                    throw new IllegalArgumentException(
+                            "key attribute " + name + " is of type " + v.type() + "; keys are S, N or B");
             }
             sha.update(tag);
             sha.update(ByteBuffer.allocate(4).putInt(bytes.length).array());

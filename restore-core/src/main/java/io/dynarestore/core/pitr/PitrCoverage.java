@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.TreeSet;
 
 /**
  * Which seconds of a table's history can be restored, from its unexpired backups and its
@@ -38,9 +39,13 @@ public final class PitrCoverage {
 
     /** Coverage from the backups unexpired at {@code now} and all exports. */
     public static PitrCoverage of(List<BackupSummary> backups, List<ExportMetadata> exports, Instant now) {
-        var bases = backups.stream().filter(b -> !b.expiredAt(now)).sorted(Comparator.comparing(BackupSummary::takenAt))
+        var bases = backups.stream()
+                .filter(b -> !b.expiredAt(now))
+                .sorted(Comparator.comparing(BackupSummary::takenAt))
                 .toList();
-        var sorted = exports.stream().sorted(Comparator.comparing(ExportMetadata::from)).toList();
+        var sorted = exports.stream()
+                .sorted(Comparator.comparing(ExportMetadata::from))
+                .toList();
         return new PitrCoverage(bases, sorted);
     }
 
@@ -52,12 +57,10 @@ public final class PitrCoverage {
     }
 
     /** The windows, the gaps between them, and the latest restorable second. */
-    public record Availability(List<Window> windows, List<Window> gaps, Instant latestRestorable) {
-    }
+    public record Availability(List<Window> windows, List<Window> gaps, Instant latestRestorable) {}
 
     /** What a restore to a second reads: the base backup and the exports that may hold writes after it. */
-    public record Resolution(BackupSummary base, Instant pointInTime, List<ExportMetadata> exports) {
-    }
+    public record Resolution(BackupSummary base, Instant pointInTime, List<ExportMetadata> exports) {}
 
     public Availability availability() {
         var windows = new ArrayList<long[]>();
@@ -68,7 +71,7 @@ public final class PitrCoverage {
                 long first = ceilSeconds(lo) - 1;
                 long last = Math.floorDiv(exact[1], SECOND) - 1;
                 if (first <= last) {
-                    windows.add(new long[]{first, last});
+                    windows.add(new long[] {first, last});
                 }
             }
         }
@@ -79,17 +82,21 @@ public final class PitrCoverage {
             if (tail != null && w[0] <= tail[1] + 1) {
                 tail[1] = Math.max(tail[1], w[1]);
             } else {
-                merged.add(new long[]{w[0], w[1]});
+                merged.add(new long[] {w[0], w[1]});
             }
         }
-        var result = merged.stream().map(w -> new Window(Instant.ofEpochSecond(w[0]), Instant.ofEpochSecond(w[1])))
+        var result = merged.stream()
+                .map(w -> new Window(Instant.ofEpochSecond(w[0]), Instant.ofEpochSecond(w[1])))
                 .toList();
         var gaps = new ArrayList<Window>();
         for (int i = 1; i < merged.size(); i++) {
-            gaps.add(new Window(Instant.ofEpochSecond(merged.get(i - 1)[1] + 1),
-                    Instant.ofEpochSecond(merged.get(i)[0] - 1)));
+            gaps.add(new Window(
+                    Instant.ofEpochSecond(merged.get(i - 1)[1] + 1), Instant.ofEpochSecond(merged.get(i)[0] - 1)));
         }
-        return new Availability(result, gaps, result.isEmpty() ? null : result.get(result.size() - 1).end());
+        return new Availability(
+                result,
+                gaps,
+                result.isEmpty() ? null : result.get(result.size() - 1).end());
     }
 
     /** How to restore to whole second {@code t}, if it is restorable: from the latest base that reaches it. */
@@ -102,7 +109,9 @@ public final class PitrCoverage {
                 continue;
             }
             if (contains(exactSet(t0), target)) {
-                var used = exports.stream().filter(e -> micros(e.to()) > t0 && micros(e.from()) < target).toList();
+                var used = exports.stream()
+                        .filter(e -> micros(e.to()) > t0 && micros(e.from()) < target)
+                        .toList();
                 return Optional.of(new Resolution(base, t, used));
             }
         }
@@ -141,9 +150,11 @@ public final class PitrCoverage {
     /** The instants (microseconds) at which the state is known exactly, from a base taken at {@code t0}. */
     private List<long[]> exactSet(long t0) {
         var set = new ArrayList<long[]>();
-        set.add(new long[]{t0, t0});
-        var counts = new java.util.TreeSet<Integer>();
-        exports.stream().filter(e -> e.shardGroup() != null).forEach(e -> counts.add(e.shardGroup().of()));
+        set.add(new long[] {t0, t0});
+        var counts = new TreeSet<Integer>();
+        exports.stream()
+                .filter(e -> e.shardGroup() != null)
+                .forEach(e -> counts.add(e.shardGroup().of()));
         boolean grew = true;
         while (grew) {
             grew = grow(set, t0, null);
@@ -205,7 +216,7 @@ public final class PitrCoverage {
             long lo = Math.max(a.get(i)[0], b.get(j)[0]);
             long hi = Math.min(a.get(i)[1], b.get(j)[1]);
             if (lo <= hi) {
-                result.add(new long[]{lo, hi});
+                result.add(new long[] {lo, hi});
             }
             if (a.get(i)[1] < b.get(j)[1]) {
                 i++;
@@ -236,7 +247,7 @@ public final class PitrCoverage {
                 return false;
             }
         }
-        set.add(new long[]{a, b});
+        set.add(new long[] {a, b});
         set.sort(Comparator.comparingLong(s -> s[0]));
         var merged = new ArrayList<long[]>();
         for (long[] s : set) {
@@ -244,7 +255,7 @@ public final class PitrCoverage {
             if (tail != null && s[0] <= tail[1]) {
                 tail[1] = Math.max(tail[1], s[1]);
             } else {
-                merged.add(new long[]{s[0], s[1]});
+                merged.add(new long[] {s[0], s[1]});
             }
         }
         set.clear();

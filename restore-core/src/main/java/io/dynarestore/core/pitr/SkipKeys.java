@@ -1,5 +1,6 @@
 package io.dynarestore.core.pitr;
 
+import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -24,7 +25,7 @@ public final class SkipKeys {
             throw new IllegalArgumentException(count + " keys are too many for one skip set");
         }
         long[] hashes = new long[(int) count * 2];
-        try (var data = new DataInputStream(new java.io.BufferedInputStream(in, 1 << 16))) {
+        try (var data = new DataInputStream(new BufferedInputStream(in, 1 << 16))) {
             for (int i = 0; i < hashes.length; i++) {
                 hashes[i] = data.readLong();
             }

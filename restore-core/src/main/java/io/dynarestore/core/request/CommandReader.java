@@ -16,18 +16,14 @@ import tools.jackson.databind.JsonNode;
  */
 public final class CommandReader {
 
-    private CommandReader() {
-    }
+    private CommandReader() {}
 
     /** The command, or the reason it is not a valid one. */
-    public sealed interface Result permits Valid, Invalid {
-    }
+    public sealed interface Result permits Valid, Invalid {}
 
-    public record Valid(RestoreCommand command) implements Result {
-    }
+    public record Valid(RestoreCommand command) implements Result {}
 
-    public record Invalid(String reason) implements Result {
-    }
+    public record Invalid(String reason) implements Result {}
 
     public static Result read(byte[] raw) {
         if (raw == null || raw.length == 0 || raw.length > RequestReader.MAX_BYTES) {
@@ -48,9 +44,10 @@ public final class CommandReader {
         }
         List<FieldError> errors = Schemas.validate(type, json);
         if (!errors.isEmpty()) {
-            return new Invalid("it does not match " + Schemas.uriOf(type) + ": " + errors.stream()
-                    .map(e -> (e.field().isEmpty() ? "(root)" : e.field()) + " " + e.message())
-                    .collect(Collectors.joining("; ")));
+            return new Invalid("it does not match " + Schemas.uriOf(type) + ": "
+                    + errors.stream()
+                            .map(e -> (e.field().isEmpty() ? "(root)" : e.field()) + " " + e.message())
+                            .collect(Collectors.joining("; ")));
         }
         try {
             return new Valid(Json.mapper().treeToValue(json, RestoreCommand.class));

@@ -17,19 +17,31 @@ import java.util.UUID;
  */
 public final class RequestDefaults {
 
-    private static final DateTimeFormatter SUFFIX = DateTimeFormatter.ofPattern("yyyyMMddHHmmss").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter SUFFIX =
+            DateTimeFormatter.ofPattern("yyyyMMddHHmmss").withZone(ZoneOffset.UTC);
 
-    private RequestDefaults() {
-    }
+    private RequestDefaults() {}
 
-    public static RestoreRequested apply(RestoreRequested request, String defaultAccount, String defaultRegion,
-                                         String fallbackRestoreId, Instant now) {
+    public static RestoreRequested apply(
+            RestoreRequested request,
+            String defaultAccount,
+            String defaultRegion,
+            String fallbackRestoreId,
+            Instant now) {
         RestoreRequested r = request.normalized(
-                fallbackRestoreId != null ? fallbackRestoreId : UUID.randomUUID().toString(),
-                UUID.randomUUID().toString(), now);
+                fallbackRestoreId != null
+                        ? fallbackRestoreId
+                        : UUID.randomUUID().toString(),
+                UUID.randomUUID().toString(),
+                now);
         Source s = r.source();
-        Source source = new Source(s.account() != null ? s.account() : defaultAccount,
-                s.region() != null ? s.region() : defaultRegion, s.table(), s.backupId(), s.pointInTime(), s.snapId());
+        Source source = new Source(
+                s.account() != null ? s.account() : defaultAccount,
+                s.region() != null ? s.region() : defaultRegion,
+                s.table(),
+                s.backupId(),
+                s.pointInTime(),
+                s.snapId());
         Destination destination = r.destination();
         if (destination instanceof Destination.NewTable t) {
             destination = new Destination.NewTable(
@@ -40,10 +52,21 @@ public final class RequestDefaults {
         } else if (destination instanceof Destination.ExistingTable t) {
             destination = new Destination.ExistingTable(
                     t.account() != null ? t.account() : source.account(),
-                    t.region() != null ? t.region() : source.region(), t.tableName());
+                    t.region() != null ? t.region() : source.region(),
+                    t.tableName());
         }
-        return new RestoreRequested(r.restoreId(), r.type(), r.schemaVersion(), r.eventId(), r.occurredAt(),
-                r.requestedBy(), source, r.scope(), destination, r.notification(), r.dryRun());
+        return new RestoreRequested(
+                r.restoreId(),
+                r.type(),
+                r.schemaVersion(),
+                r.eventId(),
+                r.occurredAt(),
+                r.requestedBy(),
+                source,
+                r.scope(),
+                destination,
+                r.notification(),
+                r.dryRun());
     }
 
     static String defaultTableName(String source, Instant at) {

@@ -22,8 +22,7 @@ public final class RequestReader {
     /** Largest request accepted; a request is a small JSON document. */
     public static final int MAX_BYTES = 64 * 1024;
 
-    private RequestReader() {
-    }
+    private RequestReader() {}
 
     /**
      * @param fallbackRestoreId the id to report a rejection under when the request has no usable
@@ -31,26 +30,38 @@ public final class RequestReader {
      */
     public static Result read(byte[] raw, String fallbackRestoreId) {
         if (raw == null || raw.length == 0) {
-            return new Invalid(fallbackRestoreId, RejectionCode.INVALID_JSON,
-                    "The request is empty. Send one JSON object as described by "
-                            + Schemas.uriOf(RestoreRequested.TYPE) + ".", List.of());
+            return new Invalid(
+                    fallbackRestoreId,
+                    RejectionCode.INVALID_JSON,
+                    "The request is empty. Send one JSON object as described by " + Schemas.uriOf(RestoreRequested.TYPE)
+                            + ".",
+                    List.of());
         }
         if (raw.length > MAX_BYTES) {
-            return new Invalid(fallbackRestoreId, RejectionCode.INVALID_REQUEST,
-                    "The request is " + raw.length + " bytes; at most " + MAX_BYTES + " are accepted.", List.of());
+            return new Invalid(
+                    fallbackRestoreId,
+                    RejectionCode.INVALID_REQUEST,
+                    "The request is " + raw.length + " bytes; at most " + MAX_BYTES + " are accepted.",
+                    List.of());
         }
         JsonNode json;
         try {
             json = Json.mapper().readTree(raw);
         } catch (JacksonException e) {
-            return new Invalid(fallbackRestoreId, RejectionCode.INVALID_JSON,
-                    "The request is not valid JSON (" + e.getOriginalMessage() + "). Send one JSON object as described by "
-                            + Schemas.uriOf(RestoreRequested.TYPE) + ".", List.of());
+            return new Invalid(
+                    fallbackRestoreId,
+                    RejectionCode.INVALID_JSON,
+                    "The request is not valid JSON (" + e.getOriginalMessage()
+                            + "). Send one JSON object as described by " + Schemas.uriOf(RestoreRequested.TYPE) + ".",
+                    List.of());
         }
         if (json == null || !json.isObject()) {
-            return new Invalid(fallbackRestoreId, RejectionCode.INVALID_JSON,
+            return new Invalid(
+                    fallbackRestoreId,
+                    RejectionCode.INVALID_JSON,
                     "The request must be a JSON object, not " + (json == null ? "nothing" : json.getNodeType())
-                            + ". See " + Schemas.uriOf(RestoreRequested.TYPE) + ".", List.of());
+                            + ". See " + Schemas.uriOf(RestoreRequested.TYPE) + ".",
+                    List.of());
         }
         String restoreId = usableRestoreId(json, fallbackRestoreId);
         var errors = new ArrayList<>(Schemas.validate(RestoreRequested.TYPE, json));
@@ -64,8 +75,11 @@ public final class RequestReader {
         try {
             request = Json.mapper().treeToValue(json, RestoreRequested.class);
         } catch (JacksonException e) {
-            return new Invalid(restoreId, RejectionCode.INVALID_REQUEST,
-                    "The request could not be read: " + e.getOriginalMessage(), List.of());
+            return new Invalid(
+                    restoreId,
+                    RejectionCode.INVALID_REQUEST,
+                    "The request could not be read: " + e.getOriginalMessage(),
+                    List.of());
         }
         return new Valid(request);
     }
@@ -80,23 +94,27 @@ public final class RequestReader {
             }
         }
         if (named.size() != 1) {
-            errors.add(new FieldError("/source", "must name exactly one of backupId, pointInTime or snapId; it names "
-                    + (named.isEmpty() ? "none" : String.join(" and ", named))));
+            errors.add(new FieldError(
+                    "/source",
+                    "must name exactly one of backupId, pointInTime or snapId; it names "
+                            + (named.isEmpty() ? "none" : String.join(" and ", named))));
         }
         JsonNode delivery = json.path("destination").path("delivery");
         if ("EMAIL".equals(delivery.path("type").asString(null))
                 && (!delivery.has("recipients") || delivery.get("recipients").isEmpty())) {
             // the schema lets a redacted copy (RestoreAccepted.request) leave them out, a submission may not
-            errors.add(new FieldError("/destination/delivery/recipients", "is required for EMAIL delivery: the "
-                    + "addresses the link is mailed to"));
+            errors.add(new FieldError(
+                    "/destination/delivery/recipients",
+                    "is required for EMAIL delivery: the " + "addresses the link is mailed to"));
         }
         return errors;
     }
 
     private static String describe(List<FieldError> errors) {
         return "The request does not match " + RestoreRequested.TYPE + ".schema.json: "
-                + errors.stream().map(e -> (e.field().isEmpty() ? "(root)" : e.field()) + " " + e.message())
-                .collect(Collectors.joining("; "))
+                + errors.stream()
+                        .map(e -> (e.field().isEmpty() ? "(root)" : e.field()) + " " + e.message())
+                        .collect(Collectors.joining("; "))
                 + ". Fix these fields and send it again.";
     }
 
@@ -109,15 +127,12 @@ public final class RequestReader {
     }
 
     /** The outcome of reading a request. */
-    public sealed interface Result permits Valid, Invalid {
-    }
+    public sealed interface Result permits Valid, Invalid {}
 
     /** A request that matches the contract (not yet checked against the vault or the world). */
-    public record Valid(RestoreRequested request) implements Result {
-    }
+    public record Valid(RestoreRequested request) implements Result {}
 
     /** A request that does not, with the id to report it under and why. */
     public record Invalid(String restoreId, RejectionCode code, String reason, List<FieldError> errors)
-            implements Result {
-    }
+            implements Result {}
 }

@@ -45,33 +45,55 @@ record DestinationCheck(AwsClients aws, long maxCapacityUnits) {
     }
 
     /** A new table: its options apply, and it does not exist unless this restore created it. */
-    Verdict newTable(Destination.NewTable destination, TableDescription table, List<Tag> tags, Target target,
-                     DynamoDbClient dynamo, Optional<TableDescription> existing, RestoreRequested request) {
+    Verdict newTable(
+            Destination.NewTable destination,
+            TableDescription table,
+            List<Tag> tags,
+            Target target,
+            DynamoDbClient dynamo,
+            Optional<TableDescription> existing,
+            RestoreRequested request) {
         Verdict options = options(destination, table, tags, target);
         return options != null ? options : tableExists(dynamo, existing, request, target);
     }
 
-    private static Verdict existingTable(RestoreRequested request, Target target, TableDescription table,
-                                         DynamoDbClient dynamo, Optional<TableDescription> existing) {
+    private static Verdict existingTable(
+            RestoreRequested request,
+            Target target,
+            TableDescription table,
+            DynamoDbClient dynamo,
+            Optional<TableDescription> existing) {
         boolean inPlace = request.destination() instanceof Destination.InPlace;
         String field = inPlace ? "/source/table" : "/destination/tableName";
         if (existing.isEmpty()) {
-            return Verdict.problem(RejectionCode.TABLE_NOT_FOUND, field, "There is no table "
-                    + target.tableName() + " in account " + target.account() + " region " + target.region()
-                    + (inPlace ? " to restore in place; restore into a NEW_TABLE instead."
-                    : ". Create it with the backup's key schema, or restore into a NEW_TABLE."));
+            return Verdict.problem(
+                    RejectionCode.TABLE_NOT_FOUND,
+                    field,
+                    "There is no table "
+                            + target.tableName() + " in account " + target.account() + " region " + target.region()
+                            + (inPlace
+                                    ? " to restore in place; restore into a NEW_TABLE instead."
+                                    : ". Create it with the backup's key schema, or restore into a NEW_TABLE."));
         }
         String mismatch = keySchemaMismatch(table, existing.get());
         if (mismatch != null) {
-            return Verdict.problem(RejectionCode.KEY_SCHEMA_MISMATCH, field, "Table "
-                    + target.tableName() + " cannot take the backup's items: " + mismatch + ".");
+            return Verdict.problem(
+                    RejectionCode.KEY_SCHEMA_MISMATCH,
+                    field,
+                    "Table " + target.tableName() + " cannot take the backup's items: " + mismatch + ".");
         }
         // a full restore into another existing table must not mix with what it holds; in place, it replaces it
-        if (!inPlace && request.scope() instanceof Scope.Full
-                && !dynamo.scan(b -> b.tableName(target.tableName()).limit(1)).items().isEmpty()) {
-            return Verdict.problem(RejectionCode.TABLE_NOT_EMPTY, "/destination/tableName", "Table "
-                    + target.tableName() + " holds items; a full restore into an existing table needs it empty "
-                    + "(empty it, or restore into a NEW_TABLE).");
+        if (!inPlace
+                && request.scope() instanceof Scope.Full
+                && !dynamo.scan(b -> b.tableName(target.tableName()).limit(1))
+                        .items()
+                        .isEmpty()) {
+            return Verdict.problem(
+                    RejectionCode.TABLE_NOT_EMPTY,
+                    "/destination/tableName",
+                    "Table "
+                            + target.tableName() + " holds items; a full restore into an existing table needs it empty "
+                            + "(empty it, or restore into a NEW_TABLE).");
         }
         return null;
     }
@@ -86,26 +108,31 @@ record DestinationCheck(AwsClients aws, long maxCapacityUnits) {
         }
     }
 
-    private Verdict options(Destination.NewTable destination, TableDescription table,
-                            List<Tag> tags, Target target) {
-        var errors = new ArrayList<>(TableOptionsCheck.check(destination.options(), table, tags,
-                target.region()));
+    private Verdict options(Destination.NewTable destination, TableDescription table, List<Tag> tags, Target target) {
+        var errors = new ArrayList<>(TableOptionsCheck.check(destination.options(), table, tags, target.region()));
         errors.addAll(TableOptionsCheck.capacity(destination.options(), table, maxCapacityUnits));
         if (errors.isEmpty()) {
             return null;
         }
-        return new Verdict.Problem(RejectionCode.INVALID_REQUEST, "The options of the new table cannot be applied: "
-                + errors.stream().map(e -> e.field() + ": " + e.message())
-                .collect(Collectors.joining("; ")) + ".", errors);
+        return new Verdict.Problem(
+                RejectionCode.INVALID_REQUEST,
+                "The options of the new table cannot be applied: "
+                        + errors.stream()
+                                .map(e -> e.field() + ": " + e.message())
+                                .collect(Collectors.joining("; ")) + ".",
+                errors);
     }
 
-    private static Verdict tableExists(DynamoDbClient dynamo, Optional<TableDescription> existing,
-                                       RestoreRequested request, Target target) {
+    private static Verdict tableExists(
+            DynamoDbClient dynamo, Optional<TableDescription> existing, RestoreRequested request, Target target) {
         if (existing.isPresent() && !RestoreTags.createdBy(dynamo, existing.get(), request.restoreId())) {
-            return Verdict.problem(RejectionCode.TABLE_EXISTS, "/destination/tableName", "Table " + target.tableName()
-                    + " already exists in account " + target.account() + " region " + target.region()
-                    + ". Choose another tableName (or leave it out for Restored-<table>-<time>), or restore "
-                    + "into it as an EXISTING_TABLE if it is empty.");
+            return Verdict.problem(
+                    RejectionCode.TABLE_EXISTS,
+                    "/destination/tableName",
+                    "Table " + target.tableName()
+                            + " already exists in account " + target.account() + " region " + target.region()
+                            + ". Choose another tableName (or leave it out for Restored-<table>-<time>), or restore "
+                            + "into it as an EXISTING_TABLE if it is empty.");
         }
         return null;
     }

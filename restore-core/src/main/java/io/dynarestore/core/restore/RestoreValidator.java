@@ -13,9 +13,6 @@ import io.dynarestore.core.webhooks.WebhookAddresses;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.TableDescription;
-import software.amazon.awssdk.services.dynamodb.model.Tag;
 
 /**
  * Checks a (defaulted) request against the world before anything is changed, in this order: its
@@ -35,8 +32,8 @@ public final class RestoreValidator {
      * @param webhooks         where webhooks may go (the same rule the notifier applies when it delivers)
      * @param maxCapacityUnits the most read or write capacity units a new table (or one of its GSIs) may get
      */
-    public RestoreValidator(VaultCatalog catalog, AwsClients aws, Clock clock, WebhookAddresses webhooks,
-                            long maxCapacityUnits) {
+    public RestoreValidator(
+            VaultCatalog catalog, AwsClients aws, Clock clock, WebhookAddresses webhooks, long maxCapacityUnits) {
         this.aws = aws;
         this.webhooks = webhooks;
         this.sources = new SourceCheck(catalog, clock);
@@ -52,15 +49,22 @@ public final class RestoreValidator {
         }
         Source source = request.source();
         if (!aws.allows(source.account(), source.region())) {
-            return Verdict.problem(RejectionCode.UNKNOWN_ACCOUNT, "/source", "Account " + source.account()
-                    + " region " + source.region() + " is not in the account registry; use a registered account "
-                    + "and region.");
+            return Verdict.problem(
+                    RejectionCode.UNKNOWN_ACCOUNT,
+                    "/source",
+                    "Account " + source.account()
+                            + " region " + source.region()
+                            + " is not in the account registry; use a registered account "
+                            + "and region.");
         }
         Target target = Target.of(request);
         if (!aws.allows(target.account(), target.region())) {
-            return Verdict.problem(RejectionCode.UNKNOWN_ACCOUNT, "/destination", "Account " + target.account()
-                    + " region " + target.region()
-                    + " is not in the account registry; use a registered account and region.");
+            return Verdict.problem(
+                    RejectionCode.UNKNOWN_ACCOUNT,
+                    "/destination",
+                    "Account " + target.account()
+                            + " region " + target.region()
+                            + " is not in the account registry; use a registered account and region.");
         }
         if (source.kind() == Source.Kind.SNAP) {
             return snaps.check(request, target);
@@ -100,11 +104,9 @@ public final class RestoreValidator {
          * Snap restore; the table may exist already.
          */
         record Ok(Backup backup, SnapMetadata snap, boolean destinationExists, Instant pointInTime)
-                implements Verdict {
-        }
+                implements Verdict {}
 
-        record Problem(RejectionCode code, String reason, List<FieldError> errors) implements Verdict {
-        }
+        record Problem(RejectionCode code, String reason, List<FieldError> errors) implements Verdict {}
 
         /** A problem with one field: the reason names it and says what to do instead. */
         static Verdict problem(RejectionCode code, String field, String reason) {

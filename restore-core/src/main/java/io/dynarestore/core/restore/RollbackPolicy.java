@@ -13,8 +13,7 @@ import io.dynarestore.contracts.status.RollbackCompleted;
  */
 public final class RollbackPolicy {
 
-    private RollbackPolicy() {
-    }
+    private RollbackPolicy() {}
 
     /** Why {@code view}'s restore cannot be rolled back now, or {@code null} when it can. */
     public static String refusal(RestoreView view) {

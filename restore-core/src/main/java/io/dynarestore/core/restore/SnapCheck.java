@@ -26,39 +26,58 @@ record SnapCheck(VaultCatalog catalog, AwsClients aws, Clock clock, DestinationC
     Verdict check(RestoreRequested request, Target target) {
         Source source = request.source();
         if (!(request.scope() instanceof Scope.Full)) {
-            return Verdict.problem(RejectionCode.INVALID_REQUEST, "/scope", "A Snap is restored whole by DynamoDB; a "
-                    + "record restore needs a vault backup (source.backupId) or a point in time (source.pointInTime).");
+            return Verdict.problem(
+                    RejectionCode.INVALID_REQUEST,
+                    "/scope",
+                    "A Snap is restored whole by DynamoDB; a "
+                            + "record restore needs a vault backup (source.backupId) or a point in time (source.pointInTime).");
         }
         if (!(request.destination() instanceof Destination.NewTable destination)) {
-            return Verdict.problem(RejectionCode.INVALID_REQUEST, "/destination/type", "A Snap can only be restored into a "
-                    + "NEW_TABLE; to restore into an existing table or in place, use a vault backup "
-                    + "(source.backupId) or a point in time (source.pointInTime).");
+            return Verdict.problem(
+                    RejectionCode.INVALID_REQUEST,
+                    "/destination/type",
+                    "A Snap can only be restored into a "
+                            + "NEW_TABLE; to restore into an existing table or in place, use a vault backup "
+                            + "(source.backupId) or a point in time (source.pointInTime).");
         }
         if (!target.account().equals(source.account()) || !target.region().equals(source.region())) {
-            return Verdict.problem(RejectionCode.INVALID_REQUEST, target.account().equals(source.account())
-                    ? "/destination/region" : "/destination/account", "DynamoDB restores a native backup only in "
-                    + "its own account and region (" + source.account() + ", " + source.region() + "). Restore the "
-                    + "Snap there, or restore a vault backup of the table (source.backupId), which can go to any "
-                    + "registered account and region.");
+            return Verdict.problem(
+                    RejectionCode.INVALID_REQUEST,
+                    target.account().equals(source.account()) ? "/destination/region" : "/destination/account",
+                    "DynamoDB restores a native backup only in "
+                            + "its own account and region (" + source.account() + ", " + source.region()
+                            + "). Restore the "
+                            + "Snap there, or restore a vault backup of the table (source.backupId), which can go to any "
+                            + "registered account and region.");
         }
         if (!aws.region(target.account(), target.region()).supportsNativeBackups()) {
-            return Verdict.problem(RejectionCode.UNSUPPORTED, "/source/snapId", "The DynamoDB endpoint of account "
-                    + target.account() + " region " + target.region() + " does not implement RestoreTableFromBackup "
-                    + "(native-backups is off for it in the account registry, as for a local dynalite); restore a "
-                    + "vault backup (source.backupId) instead.");
+            return Verdict.problem(
+                    RejectionCode.UNSUPPORTED,
+                    "/source/snapId",
+                    "The DynamoDB endpoint of account "
+                            + target.account() + " region " + target.region()
+                            + " does not implement RestoreTableFromBackup "
+                            + "(native-backups is off for it in the account registry, as for a local dynalite); restore a "
+                            + "vault backup (source.backupId) instead.");
         }
-        Optional<SnapMetadata> found = catalog.findSnap(source.account(), source.region(), source.table(),
-                source.snapId());
+        Optional<SnapMetadata> found =
+                catalog.findSnap(source.account(), source.region(), source.table(), source.snapId());
         if (found.isEmpty()) {
-            return Verdict.problem(RejectionCode.BACKUP_NOT_FOUND, "/source/snapId", "There is no Snap " + source.snapId()
-                    + " of table " + source.table() + " in account " + source.account() + " region "
-                    + source.region() + ". See the table's calendar (GET /tables/" + source.table()
-                    + "/calendar) for its Snaps.");
+            return Verdict.problem(
+                    RejectionCode.BACKUP_NOT_FOUND,
+                    "/source/snapId",
+                    "There is no Snap " + source.snapId()
+                            + " of table " + source.table() + " in account " + source.account() + " region "
+                            + source.region() + ". See the table's calendar (GET /tables/" + source.table()
+                            + "/calendar) for its Snaps.");
         }
         SnapMetadata snap = found.get();
         if (snap.expiredAt(clock.instant())) {
-            return Verdict.problem(RejectionCode.BACKUP_EXPIRED, "/source/snapId", "Snap " + snap.snapId() + " of table "
-                    + source.table() + " expired at " + snap.expiresAt() + " and can no longer be restored.");
+            return Verdict.problem(
+                    RejectionCode.BACKUP_EXPIRED,
+                    "/source/snapId",
+                    "Snap " + snap.snapId() + " of table " + source.table() + " expired at " + snap.expiresAt()
+                            + " and can no longer be restored.");
         }
         Verdict access = destinations.access(target);
         if (access != null) {
@@ -66,8 +85,8 @@ record SnapCheck(VaultCatalog catalog, AwsClients aws, Clock clock, DestinationC
         }
         DynamoDbClient dynamo = aws.dynamo(target.account(), target.region());
         Optional<TableDescription> existing = DestinationCheck.describe(dynamo, target.tableName());
-        Verdict refused = destinations.newTable(destination, snap.sourceTable(), List.of(), target, dynamo, existing,
-                request);
+        Verdict refused =
+                destinations.newTable(destination, snap.sourceTable(), List.of(), target, dynamo, existing, request);
         return refused != null ? refused : new Verdict.Ok(null, snap, existing.isPresent(), null);
     }
 }

@@ -16,7 +16,6 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -32,8 +31,10 @@ record SourceCheck(VaultCatalog catalog, Clock clock) {
         Instant pointInTime = null;
         String backupId = source.backupId();
         if (source.kind() == Source.Kind.POINT_IN_TIME) {
-            var coverage = PitrCoverage.of(catalog.listBackups(source.account(), source.region(), source.table()),
-                    catalog.listExports(source.account(), source.region(), source.table()), clock.instant());
+            var coverage = PitrCoverage.of(
+                    catalog.listBackups(source.account(), source.region(), source.table()),
+                    catalog.listExports(source.account(), source.region(), source.table()),
+                    clock.instant());
             Object second = second(source, coverage);
             if (second instanceof Verdict refused) {
                 return refused;
@@ -41,33 +42,48 @@ record SourceCheck(VaultCatalog catalog, Clock clock) {
             pointInTime = (Instant) second;
             var resolution = coverage.resolve(pointInTime);
             if (resolution.isEmpty()) {
-                return Verdict.problem(RejectionCode.POINT_NOT_RESTORABLE, "/source/pointInTime", "Table "
-                        + source.table() + " cannot be restored to " + pointInTime + ": no backup and incremental "
-                        + "exports cover it. " + coverage.nearest(pointInTime) + " See GET /tables/" + source.table()
-                        + "/pitr-windows.");
+                return Verdict.problem(
+                        RejectionCode.POINT_NOT_RESTORABLE,
+                        "/source/pointInTime",
+                        "Table "
+                                + source.table() + " cannot be restored to " + pointInTime
+                                + ": no backup and incremental "
+                                + "exports cover it. " + coverage.nearest(pointInTime) + " See GET /tables/"
+                                + source.table()
+                                + "/pitr-windows.");
             }
             backupId = resolution.get().base().backupId();
         }
         Optional<Backup> found = catalog.findBackup(source.account(), source.region(), source.table(), backupId);
         if (found.isEmpty()) {
-            return Verdict.problem(RejectionCode.BACKUP_NOT_FOUND, "/source/backupId", "There is no backup "
-                    + backupId + " of table " + source.table() + " in account " + source.account()
-                    + " region " + source.region() + ". List the table's backups with GET /tables/"
-                    + source.table() + "/backups and use one of their backupId values.");
+            return Verdict.problem(
+                    RejectionCode.BACKUP_NOT_FOUND,
+                    "/source/backupId",
+                    "There is no backup "
+                            + backupId + " of table " + source.table() + " in account " + source.account()
+                            + " region " + source.region() + ". List the table's backups with GET /tables/"
+                            + source.table() + "/backups and use one of their backupId values.");
         }
         Backup backup = found.get();
         if (backup.metadata().expiredAt(clock.instant())) {
-            return Verdict.problem(RejectionCode.BACKUP_EXPIRED, "/source/backupId", "Backup " + backupId
-                    + " of table " + source.table() + " expired at " + backup.metadata().expiresAt()
-                    + " and can no longer be restored. Choose an unexpired backup (GET /tables/" + source.table()
-                    + "/backups).");
+            return Verdict.problem(
+                    RejectionCode.BACKUP_EXPIRED,
+                    "/source/backupId",
+                    "Backup " + backupId
+                            + " of table " + source.table() + " expired at "
+                            + backup.metadata().expiresAt()
+                            + " and can no longer be restored. Choose an unexpired backup (GET /tables/"
+                            + source.table()
+                            + "/backups).");
         }
         if (request.scope() instanceof Scope.Records records) {
             try {
                 RecordFilter.compile(records, KeySchema.of(backup.metadata().tableDescription()));
             } catch (InvalidFilterException e) {
-                return new Verdict.Problem(RejectionCode.INVALID_FILTER, "The filters cannot be applied to table "
-                        + source.table() + ": " + e.getMessage() + ".", e.errors());
+                return new Verdict.Problem(
+                        RejectionCode.INVALID_FILTER,
+                        "The filters cannot be applied to table " + source.table() + ": " + e.getMessage() + ".",
+                        e.errors());
             }
         }
         return new Verdict.Ok(backup, null, false, pointInTime);
@@ -78,21 +94,31 @@ record SourceCheck(VaultCatalog catalog, Clock clock) {
         if ("latest".equals(source.pointInTime())) {
             Instant latest = coverage.availability().latestRestorable();
             if (latest == null) {
-                return Verdict.problem(RejectionCode.POINT_NOT_RESTORABLE, "/source/pointInTime", "No second of table "
-                        + source.table() + " is restorable: it needs an unexpired backup followed by incremental "
-                        + "exports. See GET /tables/" + source.table() + "/pitr-windows.");
+                return Verdict.problem(
+                        RejectionCode.POINT_NOT_RESTORABLE,
+                        "/source/pointInTime",
+                        "No second of table "
+                                + source.table()
+                                + " is restorable: it needs an unexpired backup followed by incremental "
+                                + "exports. See GET /tables/" + source.table() + "/pitr-windows.");
             }
             return latest;
         }
         Instant pointInTime = parseInstant(source.pointInTime());
         if (pointInTime == null) {
-            return Verdict.problem(RejectionCode.INVALID_REQUEST, "/source/pointInTime", "pointInTime '"
-                    + source.pointInTime() + "' is not an ISO-8601 time such as 2026-11-30T10:15:42Z, nor 'latest'.");
+            return Verdict.problem(
+                    RejectionCode.INVALID_REQUEST,
+                    "/source/pointInTime",
+                    "pointInTime '" + source.pointInTime()
+                            + "' is not an ISO-8601 time such as 2026-11-30T10:15:42Z, nor 'latest'.");
         }
         if (pointInTime.getNano() != 0) {
-            return Verdict.problem(RejectionCode.INVALID_REQUEST, "/source/pointInTime", "pointInTime "
-                    + source.pointInTime() + " has a fraction of a second; restores are to whole seconds, "
-                    + "such as " + pointInTime.truncatedTo(ChronoUnit.SECONDS) + ".");
+            return Verdict.problem(
+                    RejectionCode.INVALID_REQUEST,
+                    "/source/pointInTime",
+                    "pointInTime "
+                            + source.pointInTime() + " has a fraction of a second; restores are to whole seconds, "
+                            + "such as " + pointInTime.truncatedTo(ChronoUnit.SECONDS) + ".");
         }
         return pointInTime;
     }

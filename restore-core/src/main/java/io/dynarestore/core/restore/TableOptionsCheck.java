@@ -35,22 +35,24 @@ public final class TableOptionsCheck {
             "^arn:(aws|aws-cn|aws-us-gov|aws-iso|aws-iso-b|aws-iso-e|aws-iso-f|aws-eusc):kms:([a-z0-9-]+):([0-9]{12}):"
                     + "(key/[A-Za-z0-9-]{1,128}|alias/[A-Za-z0-9/_-]{1,250})$");
 
-    private TableOptionsCheck() {
-    }
+    private TableOptionsCheck() {}
 
     /**
      * @param backup            the table at backup time
      * @param backupTags        its tags at backup time
      * @param destinationRegion the region the table is restored into
      */
-    public static List<FieldError> check(TableOptions options, TableDescription backup, List<Tag> backupTags,
-                                         String destinationRegion) {
+    public static List<FieldError> check(
+            TableOptions options, TableDescription backup, List<Tag> backupTags, String destinationRegion) {
         var errors = new ArrayList<FieldError>();
         TableOptions o = options == null ? new TableOptions(null, null, null) : options;
-        boolean backupHasLsis = backup.hasLocalSecondaryIndexes() && !backup.localSecondaryIndexes().isEmpty();
+        boolean backupHasLsis = backup.hasLocalSecondaryIndexes()
+                && !backup.localSecondaryIndexes().isEmpty();
         if (Boolean.TRUE.equals(o.includeLocalSecondaryIndexes()) && !backupHasLsis) {
-            errors.add(new FieldError(AT + "/includeLocalSecondaryIndexes", "the backup's table has no local "
-                    + "secondary indexes; leave includeLocalSecondaryIndexes out or set it to false"));
+            errors.add(new FieldError(
+                    AT + "/includeLocalSecondaryIndexes",
+                    "the backup's table has no local "
+                            + "secondary indexes; leave includeLocalSecondaryIndexes out or set it to false"));
         }
         tags(o, backupTags, errors);
         encryption(o, backup, destinationRegion, errors);
@@ -67,69 +69,88 @@ public final class TableOptionsCheck {
                 if (key.isEmpty() || key.length() > 128) {
                     errors.add(new FieldError(field, "a tag key must be 1 to 128 characters long"));
                 } else if (!TAG_TEXT.matcher(key).matches()) {
-                    errors.add(new FieldError(field, "tag key '" + key + "' has characters DynamoDB does not allow; "
-                            + "use letters, digits, spaces and + - = . _ : /"));
+                    errors.add(new FieldError(
+                            field,
+                            "tag key '" + key + "' has characters DynamoDB does not allow; "
+                                    + "use letters, digits, spaces and + - = . _ : /"));
                 }
                 String lower = key.toLowerCase(Locale.ROOT);
                 if (lower.startsWith("aws:")) {
-                    errors.add(new FieldError(field, "tag keys beginning with aws: are reserved by AWS; choose "
-                            + "another key"));
+                    errors.add(new FieldError(
+                            field, "tag keys beginning with aws: are reserved by AWS; choose " + "another key"));
                 } else if (lower.startsWith("dynarestore:")) {
-                    errors.add(new FieldError(field, "tag keys beginning with dynarestore: are reserved for the "
-                            + "restore's own tags; choose another key"));
+                    errors.add(new FieldError(
+                            field,
+                            "tag keys beginning with dynarestore: are reserved for the "
+                                    + "restore's own tags; choose another key"));
                 }
                 if (value == null || value.length() > 256) {
                     errors.add(new FieldError(field, "a tag value must be 0 to 256 characters long"));
                 } else if (!TAG_TEXT.matcher(value).matches()) {
-                    errors.add(new FieldError(field, "the value of tag '" + key + "' has characters DynamoDB does "
-                            + "not allow; use letters, digits, spaces and + - = . _ : /"));
+                    errors.add(new FieldError(
+                            field,
+                            "the value of tag '" + key + "' has characters DynamoDB does "
+                                    + "not allow; use letters, digits, spaces and + - = . _ : /"));
                 }
             });
             int total = RestoreTags.of("x", backupTags, o.tags()).size();
             if (total > MAX_TAGS) {
                 int fromBackup = backupTags == null ? 0 : backupTags.size();
-                errors.add(new FieldError(AT + "/tags", "the restored table would have " + total + " tags (the "
-                        + "backup's " + fromBackup + ", these " + o.tags().size() + " and the restore's own "
-                        + RestoreTags.RESTORE_TAG + "), more than DynamoDB's " + MAX_TAGS + " per table; ask "
-                        + "for at most " + Math.max(0, o.tags().size() - (total - MAX_TAGS)) + " tags"));
+                errors.add(new FieldError(
+                        AT + "/tags",
+                        "the restored table would have " + total + " tags (the "
+                                + "backup's " + fromBackup + ", these "
+                                + o.tags().size() + " and the restore's own "
+                                + RestoreTags.RESTORE_TAG + "), more than DynamoDB's " + MAX_TAGS + " per table; ask "
+                                + "for at most " + Math.max(0, o.tags().size() - (total - MAX_TAGS)) + " tags"));
             }
         }
     }
 
     /** A customer-managed key of the destination's region, or a default the backup's key does not rule out. */
-    private static void encryption(TableOptions o, TableDescription backup, String destinationRegion,
-                                   List<FieldError> errors) {
+    private static void encryption(
+            TableOptions o, TableDescription backup, String destinationRegion, List<FieldError> errors) {
         if (o.encryption() != null) {
             var e = o.encryption();
             String field = AT + "/encryption/kmsKeyArn";
             if (e.type() == Destination.Encryption.Type.CUSTOMER_MANAGED) {
                 if (e.kmsKeyArn() == null) {
-                    errors.add(new FieldError(field, "CUSTOMER_MANAGED encryption needs the ARN of the KMS key, "
-                            + "such as arn:aws:kms:" + destinationRegion + ":111122223333:key/"
-                            + "1234abcd-12ab-34cd-56ef-1234567890ab"));
+                    errors.add(new FieldError(
+                            field,
+                            "CUSTOMER_MANAGED encryption needs the ARN of the KMS key, "
+                                    + "such as arn:aws:kms:" + destinationRegion + ":111122223333:key/"
+                                    + "1234abcd-12ab-34cd-56ef-1234567890ab"));
                 } else {
                     Matcher m = KMS_ARN.matcher(e.kmsKeyArn());
                     if (!m.matches()) {
-                        errors.add(new FieldError(field, "'" + e.kmsKeyArn() + "' is not a KMS key ARN; give one "
-                                + "like arn:aws:kms:" + destinationRegion + ":111122223333:key/"
-                                + "1234abcd-12ab-34cd-56ef-1234567890ab (or an alias ARN, ...:alias/name)"));
+                        errors.add(new FieldError(
+                                field,
+                                "'" + e.kmsKeyArn() + "' is not a KMS key ARN; give one "
+                                        + "like arn:aws:kms:" + destinationRegion + ":111122223333:key/"
+                                        + "1234abcd-12ab-34cd-56ef-1234567890ab (or an alias ARN, ...:alias/name)"));
                     } else if (!m.group(2).equals(destinationRegion)) {
-                        errors.add(new FieldError(field, "KMS key " + e.kmsKeyArn() + " is in region " + m.group(2)
-                                + ", but the table is restored into " + destinationRegion + "; DynamoDB needs a key "
-                                + "of the table's region"));
+                        errors.add(new FieldError(
+                                field,
+                                "KMS key " + e.kmsKeyArn() + " is in region " + m.group(2)
+                                        + ", but the table is restored into " + destinationRegion
+                                        + "; DynamoDB needs a key "
+                                        + "of the table's region"));
                     }
                 }
             } else if (e.kmsKeyArn() != null) {
-                errors.add(new FieldError(field, "kmsKeyArn is only for CUSTOMER_MANAGED encryption; leave it out "
-                        + "for " + e.type()));
+                errors.add(new FieldError(
+                        field, "kmsKeyArn is only for CUSTOMER_MANAGED encryption; leave it out " + "for " + e.type()));
             }
         } else {
             String keyRegion = backupKeyRegion(backup.sseDescription());
             if (keyRegion != null && !keyRegion.equals(destinationRegion)) {
-                errors.add(new FieldError(AT + "/encryption", "the backup's table was encrypted with KMS key "
-                        + backup.sseDescription().kmsMasterKeyArn() + " of region " + keyRegion + ", which a table "
-                        + "in " + destinationRegion + " cannot use; set encryption to DEFAULT, AWS_MANAGED, or "
-                        + "CUSTOMER_MANAGED with a key of " + destinationRegion));
+                errors.add(new FieldError(
+                        AT + "/encryption",
+                        "the backup's table was encrypted with KMS key "
+                                + backup.sseDescription().kmsMasterKeyArn() + " of region " + keyRegion
+                                + ", which a table "
+                                + "in " + destinationRegion + " cannot use; set encryption to DEFAULT, AWS_MANAGED, or "
+                                + "CUSTOMER_MANAGED with a key of " + destinationRegion));
             }
         }
     }
@@ -140,12 +161,15 @@ public final class TableOptionsCheck {
             var b = o.billing();
             boolean provisioned = b.mode() == Destination.Billing.Mode.PROVISIONED;
             if (provisioned && (b.readCapacityUnits() == null || b.writeCapacityUnits() == null)) {
-                errors.add(new FieldError(AT + "/billing", "PROVISIONED billing needs readCapacityUnits and "
-                        + "writeCapacityUnits (each at least 1)"));
+                errors.add(new FieldError(
+                        AT + "/billing",
+                        "PROVISIONED billing needs readCapacityUnits and " + "writeCapacityUnits (each at least 1)"));
             }
             if (!provisioned && (b.readCapacityUnits() != null || b.writeCapacityUnits() != null)) {
-                errors.add(new FieldError(AT + "/billing", "PAY_PER_REQUEST billing takes no capacity units; "
-                        + "leave readCapacityUnits and writeCapacityUnits out"));
+                errors.add(new FieldError(
+                        AT + "/billing",
+                        "PAY_PER_REQUEST billing takes no capacity units; "
+                                + "leave readCapacityUnits and writeCapacityUnits out"));
             }
         }
     }
@@ -154,9 +178,11 @@ public final class TableOptionsCheck {
     private static void timeToLive(TableOptions o, List<FieldError> errors) {
         if (o.timeToLive() != null) {
             var t = o.timeToLive();
-            if (Boolean.TRUE.equals(t.enabled()) && (t.attributeName() == null || t.attributeName().isEmpty())) {
-                errors.add(new FieldError(AT + "/timeToLive/attributeName", "TTL needs the name of the attribute "
-                        + "that holds each item's expiry time (epoch seconds)"));
+            if (Boolean.TRUE.equals(t.enabled())
+                    && (t.attributeName() == null || t.attributeName().isEmpty())) {
+                errors.add(new FieldError(
+                        AT + "/timeToLive/attributeName",
+                        "TTL needs the name of the attribute " + "that holds each item's expiry time (epoch seconds)"));
             }
         }
     }
@@ -191,18 +217,23 @@ public final class TableOptionsCheck {
         var throughputs = new ArrayList<ProvisionedThroughputDescription>();
         throughputs.add(table.provisionedThroughput());
         table.globalSecondaryIndexes().forEach(g -> throughputs.add(g.provisionedThroughput()));
-        if (throughputs.stream().anyMatch(t -> t != null && (over(t.readCapacityUnits(), maxCapacityUnits)
-                || over(t.writeCapacityUnits(), maxCapacityUnits)))) {
-            errors.add(new FieldError(at, "the backup's table (or one of its GSIs) had more read or write units "
-                    + "than the installation's limit of " + maxCapacityUnits + "; give options.billing "
-                    + "(PAY_PER_REQUEST, or units within the limit)"));
+        if (throughputs.stream()
+                .anyMatch(t -> t != null
+                        && (over(t.readCapacityUnits(), maxCapacityUnits)
+                                || over(t.writeCapacityUnits(), maxCapacityUnits)))) {
+            errors.add(new FieldError(
+                    at,
+                    "the backup's table (or one of its GSIs) had more read or write units "
+                            + "than the installation's limit of " + maxCapacityUnits + "; give options.billing "
+                            + "(PAY_PER_REQUEST, or units within the limit)"));
         }
         return errors;
     }
 
     private static FieldError overCap(String field, long units, long maxCapacityUnits) {
-        return new FieldError(field, "asks for " + units + " units; at most " + maxCapacityUnits
-                + " are taken (the installation's limit)");
+        return new FieldError(
+                field,
+                "asks for " + units + " units; at most " + maxCapacityUnits + " are taken (the installation's limit)");
     }
 
     private static boolean over(Long units, long maxCapacityUnits) {

@@ -8,15 +8,16 @@ import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
  */
 public final class Throttling {
 
-    private Throttling() {
-    }
+    private Throttling() {}
 
     public static boolean of(DynamoDbException e) {
         if (e.isThrottlingException()) {
             return true;
         }
         String code = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
-        return "ProvisionedThroughputExceededException".equals(code) || "ThrottlingException".equals(code)
-                || "RequestLimitExceeded".equals(code) || "LimitExceededException".equals(code);
+        return "ProvisionedThroughputExceededException".equals(code)
+                || "ThrottlingException".equals(code)
+                || "RequestLimitExceeded".equals(code)
+                || "LimitExceededException".equals(code);
     }
 }

@@ -18,8 +18,7 @@ public final class RestoreTags {
     /** Tag that marks a table as created by a restore, with the restore's id. */
     public static final String RESTORE_TAG = "dynarestore:restore-id";
 
-    private RestoreTags() {
-    }
+    private RestoreTags() {}
 
     /** The backup's tags, then the request's, then the restore's own tag. */
     public static List<Tag> of(String restoreId, List<Tag> backupTags, Map<String, String> requested) {

@@ -10,8 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class DaemonThreads {
 
-    private DaemonThreads() {
-    }
+    private DaemonThreads() {}
 
     /** A factory of daemon threads named {@code name-1}, {@code name-2}, ... */
     public static ThreadFactory named(String name) {

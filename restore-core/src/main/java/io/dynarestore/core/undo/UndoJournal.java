@@ -1,6 +1,7 @@
 package io.dynarestore.core.undo;
 
 import io.dynarestore.core.codec.DynamoJson;
+import io.dynarestore.core.pitr.KeyHash;
 import io.dynarestore.core.vault.DataFileReader;
 import io.dynarestore.core.vault.ExportLine;
 import java.io.ByteArrayOutputStream;
@@ -12,7 +13,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.GZIPOutputStream;
-import io.dynarestore.core.pitr.KeyHash;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -35,8 +35,7 @@ public final class UndoJournal {
     /** Where the journals of all restores live in the vault bucket. */
     public static final String ROOT = "_journal/";
 
-    private UndoJournal() {
-    }
+    private UndoJournal() {}
 
     /** The journal prefix of a restore. */
     public static String prefix(String restoreId) {
@@ -44,16 +43,24 @@ public final class UndoJournal {
     }
 
     /** One key's image from before the restore changed it; {@code before} is {@code null} when it did not exist. */
-    public record Entry(Map<String, AttributeValue> key, Map<String, AttributeValue> before) {
-    }
+    public record Entry(Map<String, AttributeValue> key, Map<String, AttributeValue> before) {}
 
     /** Puts the entries of one batch, before the batch is written; returns the object's key. */
-    public static String append(S3Client s3, String bucket, String prefix, int segment, long line, String writer,
-                                long millis, List<Entry> entries) {
-        String key = String.format("%s%06d/%013d-%012d-%s.json.gz", prefix, segment, millis, line,
-                writer.replaceAll("[^A-Za-z0-9_.-]", "_"));
+    public static String append(
+            S3Client s3,
+            String bucket,
+            String prefix,
+            int segment,
+            long line,
+            String writer,
+            long millis,
+            List<Entry> entries) {
+        String key = String.format(
+                "%s%06d/%013d-%012d-%s.json.gz",
+                prefix, segment, millis, line, writer.replaceAll("[^A-Za-z0-9_.-]", "_"));
         var bytes = new ByteArrayOutputStream();
-        try (var gzip = new GZIPOutputStream(bytes); var g = DynamoJson.generator(gzip)) {
+        try (var gzip = new GZIPOutputStream(bytes);
+                var g = DynamoJson.generator(gzip)) {
             for (Entry e : entries) {
                 ExportLine.change(e.key(), e.before(), null, millis * 1000).write(g);
                 g.writeRaw('\n');
@@ -61,7 +68,8 @@ public final class UndoJournal {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        s3.putObject(b -> b.bucket(bucket).key(key).contentType("application/gzip"),
+        s3.putObject(
+                b -> b.bucket(bucket).key(key).contentType("application/gzip"),
                 RequestBody.fromBytes(bytes.toByteArray()));
         return key;
     }
@@ -69,7 +77,8 @@ public final class UndoJournal {
     /** The segments that journaled anything, in ascending order. */
     public static List<Integer> segments(S3Client s3, String bucket, String prefix) {
         var segments = new ArrayList<Integer>();
-        for (var page : s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix).delimiter("/"))) {
+        for (var page :
+                s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix).delimiter("/"))) {
             for (var p : page.commonPrefixes()) {
                 String name = p.prefix().substring(prefix.length(), p.prefix().length() - 1);
                 try {
@@ -100,8 +109,14 @@ public final class UndoJournal {
      * whether it existed before; {@code null} when there are more than {@code limit}, so that a
      * segment's next owner holds a bounded set.
      */
-    public static Map<KeyHash, Boolean> changedAfter(S3Client s3, String bucket, String prefix, int segment,
-                                                     long afterLine, List<String> keyAttributes, int limit) {
+    public static Map<KeyHash, Boolean> changedAfter(
+            S3Client s3,
+            String bucket,
+            String prefix,
+            int segment,
+            long afterLine,
+            List<String> keyAttributes,
+            int limit) {
         var changed = new HashMap<KeyHash, Boolean>();
         for (String key : newestFirst(s3, bucket, prefix, segment)) {
             if (lineOf(key) <= afterLine) {
@@ -131,7 +146,8 @@ public final class UndoJournal {
     /** The entries of one journal object. */
     public static List<Entry> read(S3Client s3, String bucket, String key) {
         var entries = new ArrayList<Entry>();
-        try (var reader = new DataFileReader(key, s3.getObject(b -> b.bucket(bucket).key(key)), null)) {
+        try (var reader =
+                new DataFileReader(key, s3.getObject(b -> b.bucket(bucket).key(key)), null)) {
             for (ExportLine line; (line = reader.next()) != null; ) {
                 entries.add(new Entry(line.keys(), line.oldImage()));
             }

@@ -42,22 +42,49 @@ public record BackupMetadata(
 
     public static final int FORMAT_VERSION = 1;
 
-    public static BackupMetadata of(String backupId, Instant takenAt, Instant expiresAt, String account, String region,
-                                    TableDescription table, List<Tag> tags, TimeToLiveDescription ttl,
-                                    Long writeUnits) {
+    public static BackupMetadata of(
+            String backupId,
+            Instant takenAt,
+            Instant expiresAt,
+            String account,
+            String region,
+            TableDescription table,
+            List<Tag> tags,
+            TimeToLiveDescription ttl,
+            Long writeUnits) {
         return of(backupId, takenAt, expiresAt, account, region, table, tags, ttl, null, writeUnits, null);
     }
 
-    public static BackupMetadata of(String backupId, Instant takenAt, Instant expiresAt, String account, String region,
-                                    TableDescription table, List<Tag> tags, TimeToLiveDescription ttl,
-                                    ContinuousBackupsDescription continuous, Long writeUnits,
-                                    Map<String, Long> indexWriteUnits) {
-        return new BackupMetadata(FORMAT_VERSION, backupId, takenAt, expiresAt, account, region, table.tableName(),
+    public static BackupMetadata of(
+            String backupId,
+            Instant takenAt,
+            Instant expiresAt,
+            String account,
+            String region,
+            TableDescription table,
+            List<Tag> tags,
+            TimeToLiveDescription ttl,
+            ContinuousBackupsDescription continuous,
+            Long writeUnits,
+            Map<String, Long> indexWriteUnits) {
+        return new BackupMetadata(
+                FORMAT_VERSION,
+                backupId,
+                takenAt,
+                expiresAt,
+                account,
+                region,
+                table.tableName(),
                 SdkJson.toJson(table),
-                tags == null ? List.of() : tags.stream().map(t -> (JsonNode) SdkJson.toJson(t)).toList(),
-                ttl == null ? null : SdkJson.toJson(ttl), writeUnits, null,
+                tags == null
+                        ? List.of()
+                        : tags.stream().map(t -> (JsonNode) SdkJson.toJson(t)).toList(),
+                ttl == null ? null : SdkJson.toJson(ttl),
+                writeUnits,
+                null,
                 indexWriteUnits == null || indexWriteUnits.isEmpty() ? null : Map.copyOf(indexWriteUnits),
-                continuous == null ? null : SdkJson.toJson(continuous), null);
+                continuous == null ? null : SdkJson.toJson(continuous),
+                null);
     }
 
     /**
@@ -65,14 +92,42 @@ public record BackupMetadata(
      * on, so a key written during it may hold a later version than the scan's start (ADR 0022).
      */
     public BackupMetadata consistentFrom(Instant at) {
-        return new BackupMetadata(formatVersion, backupId, takenAt, expiresAt, account, region, tableName, table, tags,
-                timeToLive, writeUnits, location, indexWriteUnits, continuousBackups, at);
+        return new BackupMetadata(
+                formatVersion,
+                backupId,
+                takenAt,
+                expiresAt,
+                account,
+                region,
+                tableName,
+                table,
+                tags,
+                timeToLive,
+                writeUnits,
+                location,
+                indexWriteUnits,
+                continuousBackups,
+                at);
     }
 
     /** This metadata for a native export registered at {@code where}. */
     public BackupMetadata at(ExportLocation where) {
-        return new BackupMetadata(formatVersion, backupId, takenAt, expiresAt, account, region, tableName, table, tags,
-                timeToLive, writeUnits, where, indexWriteUnits, continuousBackups, consistentAt);
+        return new BackupMetadata(
+                formatVersion,
+                backupId,
+                takenAt,
+                expiresAt,
+                account,
+                region,
+                tableName,
+                table,
+                tags,
+                timeToLive,
+                writeUnits,
+                where,
+                indexWriteUnits,
+                continuousBackups,
+                consistentAt);
     }
 
     public TableDescription tableDescription() {
@@ -80,7 +135,9 @@ public record BackupMetadata(
     }
 
     public List<Tag> tableTags() {
-        return tags == null ? List.of() : tags.stream().map(t -> SdkJson.fromJson(t, Tag.builder())).toList();
+        return tags == null
+                ? List.of()
+                : tags.stream().map(t -> SdkJson.fromJson(t, Tag.builder())).toList();
     }
 
     public TimeToLiveDescription ttl() {
@@ -88,7 +145,8 @@ public record BackupMetadata(
     }
 
     public ContinuousBackupsDescription continuous() {
-        return continuousBackups == null ? null
+        return continuousBackups == null
+                ? null
                 : SdkJson.fromJson(continuousBackups, ContinuousBackupsDescription.builder());
     }
 

@@ -4,10 +4,16 @@ import io.dynarestore.contracts.Json;
 import io.dynarestore.core.codec.DynamoJson;
 import io.dynarestore.core.codec.ItemSize;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ContinuousBackupsDescription;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.Tag;
 import software.amazon.awssdk.services.dynamodb.model.TimeToLiveDescription;
@@ -31,11 +37,17 @@ public final class BackupWriter {
     private final AtomicLong items = new AtomicLong();
     private final AtomicLong itemBytes = new AtomicLong();
     private final AtomicLong writeUnits = new AtomicLong();
-    private final Map<String, String> lsiSortKeys = new java.util.LinkedHashMap<>();
-    private final Map<String, AtomicLong> lsiUnits = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, String> lsiSortKeys = new LinkedHashMap<>();
+    private final Map<String, AtomicLong> lsiUnits = new ConcurrentHashMap<>();
 
-    public BackupWriter(S3Client s3, VaultLayout layout, String account, String region, String table, String backupId,
-                        int itemsPerFile) {
+    public BackupWriter(
+            S3Client s3,
+            VaultLayout layout,
+            String account,
+            String region,
+            String table,
+            String backupId,
+            int itemsPerFile) {
         this.layout = layout;
         this.account = account;
         this.region = region;
@@ -52,7 +64,8 @@ public final class BackupWriter {
     public BackupWriter countingIndexesOf(TableDescription table) {
         if (table.hasLocalSecondaryIndexes()) {
             for (var lsi : table.localSecondaryIndexes()) {
-                lsi.keySchema().stream().filter(k -> k.keyType() == software.amazon.awssdk.services.dynamodb.model.KeyType.RANGE)
+                lsi.keySchema().stream()
+                        .filter(k -> k.keyType() == KeyType.RANGE)
                         .forEach(k -> lsiSortKeys.put(lsi.indexName(), k.attributeName()));
                 lsiUnits.put(lsi.indexName(), new AtomicLong());
             }
@@ -73,33 +86,73 @@ public final class BackupWriter {
      * Writes the manifests and {@code backup.json}; the backup exists from then on. Data files
      * are listed in the order of their keys, so that segment numbers are stable.
      */
-    public Backup finish(TableDescription description, List<Tag> tags, TimeToLiveDescription ttl, Instant takenAt,
-                         Instant expiresAt) {
+    public Backup finish(
+            TableDescription description,
+            List<Tag> tags,
+            TimeToLiveDescription ttl,
+            Instant takenAt,
+            Instant expiresAt) {
         return finish(description, tags, ttl, null, takenAt, expiresAt);
     }
 
-    public Backup finish(TableDescription description, List<Tag> tags, TimeToLiveDescription ttl,
-                         software.amazon.awssdk.services.dynamodb.model.ContinuousBackupsDescription continuous,
-                         Instant takenAt, Instant expiresAt) {
+    public Backup finish(
+            TableDescription description,
+            List<Tag> tags,
+            TimeToLiveDescription ttl,
+            ContinuousBackupsDescription continuous,
+            Instant takenAt,
+            Instant expiresAt) {
         return finish(description, tags, ttl, continuous, takenAt, expiresAt, null);
     }
 
     /** @param consistentAt when the backup became exact (a Scan's end), or null when it is exact at {@code takenAt} */
-    public Backup finish(TableDescription description, List<Tag> tags, TimeToLiveDescription ttl,
-                         software.amazon.awssdk.services.dynamodb.model.ContinuousBackupsDescription continuous,
-                         Instant takenAt, Instant expiresAt, Instant consistentAt) {
+    public Backup finish(
+            TableDescription description,
+            List<Tag> tags,
+            TimeToLiveDescription ttl,
+            ContinuousBackupsDescription continuous,
+            Instant takenAt,
+            Instant expiresAt,
+            Instant consistentAt) {
         String manifestFilesKey = data.writeManifest();
         String tableArn = "arn:aws:dynamodb:" + region + ":" + account + ":table/" + table;
-        var summary = new ManifestSummary("2020-06-30", tableArn + "/export/" + backupId,
-                startedAt.toString(), Instant.now().toString(), tableArn, description.tableId(), takenAt.toString(),
-                null, null, layout.bucket(), prefix, "AES256", null, manifestFilesKey, itemBytes.get(), items.get(),
-                ManifestSummary.DYNAMODB_JSON, null, ManifestSummary.FULL_EXPORT);
+        var summary = new ManifestSummary(
+                "2020-06-30",
+                tableArn + "/export/" + backupId,
+                startedAt.toString(),
+                Instant.now().toString(),
+                tableArn,
+                description.tableId(),
+                takenAt.toString(),
+                null,
+                null,
+                layout.bucket(),
+                prefix,
+                "AES256",
+                null,
+                manifestFilesKey,
+                itemBytes.get(),
+                items.get(),
+                ManifestSummary.DYNAMODB_JSON,
+                null,
+                ManifestSummary.FULL_EXPORT);
         data.put(prefix + VaultLayout.MANIFEST_SUMMARY, Json.toBytes(summary), "application/json");
 
-        var indexUnits = new java.util.TreeMap<String, Long>();
+        var indexUnits = new TreeMap<String, Long>();
         lsiUnits.forEach((index, units) -> indexUnits.put(index, units.get()));
-        var metadata = BackupMetadata.of(backupId, takenAt, expiresAt, account, region, description, tags, ttl,
-                continuous, writeUnits.get(), indexUnits).consistentFrom(consistentAt);
+        var metadata = BackupMetadata.of(
+                        backupId,
+                        takenAt,
+                        expiresAt,
+                        account,
+                        region,
+                        description,
+                        tags,
+                        ttl,
+                        continuous,
+                        writeUnits.get(),
+                        indexUnits)
+                .consistentFrom(consistentAt);
         data.put(prefix + VaultLayout.BACKUP_JSON, Json.toBytes(metadata), "application/json");
         return new Backup(layout, metadata, summary, data.files());
     }
@@ -108,8 +161,8 @@ public final class BackupWriter {
      * What a part has uploaded: its data files, and the items, bytes and write units in them (per
      * local secondary index too). A resumed Scan adopts it instead of reading those items again.
      */
-    public record Uploaded(List<ManifestFile> files, long items, long bytes, long writeUnits,
-                           Map<String, Long> indexUnits) {
+    public record Uploaded(
+            List<ManifestFile> files, long items, long bytes, long writeUnits, Map<String, Long> indexUnits) {
         public static final Uploaded NOTHING = new Uploaded(List.of(), 0, 0, 0, Map.of());
     }
 
@@ -133,9 +186,10 @@ public final class BackupWriter {
         private final DataFiles.Part lines;
         /** What the open file holds, and what the uploaded files hold. */
         private final long[] open = new long[3];
+
         private final long[] uploaded = new long[3];
-        private final Map<String, Long> openIndexUnits = new java.util.HashMap<>();
-        private final Map<String, Long> uploadedIndexUnits = new java.util.TreeMap<>();
+        private final Map<String, Long> openIndexUnits = new HashMap<>();
+        private final Map<String, Long> uploadedIndexUnits = new TreeMap<>();
 
         private Part(DataFiles.Part lines) {
             this.lines = lines;
@@ -181,7 +235,8 @@ public final class BackupWriter {
 
         /** What this part has uploaded so far (not the file still open). */
         public Uploaded uploaded() {
-            return new Uploaded(lines.uploaded(), uploaded[0], uploaded[1], uploaded[2], Map.copyOf(uploadedIndexUnits));
+            return new Uploaded(
+                    lines.uploaded(), uploaded[0], uploaded[1], uploaded[2], Map.copyOf(uploadedIndexUnits));
         }
 
         /** Uploads the file still open; {@link #uploaded()} counts it from then on. */

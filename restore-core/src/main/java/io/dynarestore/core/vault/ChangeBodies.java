@@ -21,8 +21,10 @@ public final class ChangeBodies {
     private final JsonGenerator generator = DynamoJson.generator(buffer);
 
     /** The members of the line of a change to {@code keys}; an absent image is null (or empty: none). */
-    public byte[] encode(Map<String, AttributeValue> keys, Map<String, AttributeValue> oldImage,
-                         Map<String, AttributeValue> newImage) {
+    public byte[] encode(
+            Map<String, AttributeValue> keys,
+            Map<String, AttributeValue> oldImage,
+            Map<String, AttributeValue> newImage) {
         buffer.reset();
         new ExportLine(null, keys, newImage, oldImage, null).write(generator);
         generator.flush();

@@ -3,6 +3,7 @@ package io.dynarestore.core.vault;
 import io.dynarestore.core.codec.DynamoJson;
 import io.dynarestore.core.codec.DynamoJsonException;
 import java.io.BufferedInputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -13,9 +14,12 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.zip.GZIPInputStream;
+import java.util.zip.ZipException;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
+import tools.jackson.core.exc.JacksonIOException;
+import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.core.exc.StreamReadException;
 
 /**
@@ -48,12 +52,11 @@ public final class DataFileReader implements AutoCloseable {
         this.expectedMd5 = expectedMd5;
         this.raw = in;
         try {
-            this.digest = new DigestInputStream(new BufferedInputStream(in, 1 << 16),
-                    MessageDigest.getInstance("MD5"));
+            this.digest = new DigestInputStream(new BufferedInputStream(in, 1 << 16), MessageDigest.getInstance("MD5"));
             this.parser = DynamoJson.parser(gzip ? new GZIPInputStream(digest, 1 << 16) : digest);
         } catch (IOException e) {
             throw new CorruptDataFileException(name + " is not a gzip file: " + e.getMessage(), e);
-        } catch (tools.jackson.core.exc.JacksonIOException e) { // the parser reads ahead when it is made
+        } catch (JacksonIOException e) { // the parser reads ahead when it is made
             throw readFailure(e.getCause() != null ? e.getCause() : e);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
@@ -83,13 +86,15 @@ public final class DataFileReader implements AutoCloseable {
                 parts.put(field, DynamoJson.readItem(parser));
             }
             return ExportLine.of(parts);
-        } catch (tools.jackson.core.exc.StreamConstraintsException e) {
+        } catch (StreamConstraintsException e) {
             // a value far longer than a 400 KB DynamoDB item can hold: the file is not a backup of one
-            throw new CorruptDataFileException(name + " line " + Math.max(lines, 1) + " is larger than any DynamoDB "
-                    + "item: " + e.getOriginalMessage(), e);
+            throw new CorruptDataFileException(
+                    name + " line " + Math.max(lines, 1) + " is larger than any DynamoDB " + "item: "
+                            + e.getOriginalMessage(),
+                    e);
         } catch (DynamoJsonException | StreamReadException e) {
             throw new CorruptDataFileException(name + " line " + Math.max(lines, 1) + ": " + e.getMessage(), e);
-        } catch (tools.jackson.core.exc.JacksonIOException e) {
+        } catch (JacksonIOException e) {
             throw readFailure(e.getCause() != null ? e.getCause() : e);
         } catch (UncheckedIOException e) {
             throw readFailure(e.getCause());
@@ -98,12 +103,11 @@ public final class DataFileReader implements AutoCloseable {
 
     /** A damaged file is corrupt for good; a broken connection is worth another try. */
     private RuntimeException readFailure(Throwable cause) {
-        if (cause instanceof java.io.EOFException || cause instanceof java.util.zip.ZipException) {
-            return new CorruptDataFileException(name + " is truncated or not gzip after line " + lines + ": "
-                    + cause.getMessage(), cause);
+        if (cause instanceof EOFException || cause instanceof ZipException) {
+            return new CorruptDataFileException(
+                    name + " is truncated or not gzip after line " + lines + ": " + cause.getMessage(), cause);
         }
-        return new DataFileUnavailableException(name + " could not be read after line " + lines + ": " + cause,
-                cause);
+        return new DataFileUnavailableException(name + " could not be read after line " + lines + ": " + cause, cause);
     }
 
     /** Lines read so far. */
@@ -124,7 +128,8 @@ public final class DataFileReader implements AutoCloseable {
         } catch (IOException e) {
             throw readFailure(e);
         }
-        String actual = Base64.getEncoder().encodeToString(digest.getMessageDigest().digest());
+        String actual =
+                Base64.getEncoder().encodeToString(digest.getMessageDigest().digest());
         if (!actual.equals(expectedMd5)) {
             throw new CorruptDataFileException(name + " has MD5 " + actual + " but its manifest says " + expectedMd5
                     + "; the file was changed or damaged after the export");

@@ -1,6 +1,7 @@
 package io.dynarestore.core.vault;
 
 import io.dynarestore.contracts.Json;
+import io.dynarestore.core.codec.DynamoJson;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -13,6 +14,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
@@ -58,7 +60,8 @@ public final class DataFiles {
      * {@link Deflater#BEST_COMPRESSION}; default 6). Any level reads back the same.
      */
     public DataFiles compressionLevel(int level) {
-        if (level != Deflater.DEFAULT_COMPRESSION && (level < Deflater.BEST_SPEED || level > Deflater.BEST_COMPRESSION)) {
+        if (level != Deflater.DEFAULT_COMPRESSION
+                && (level < Deflater.BEST_SPEED || level > Deflater.BEST_COMPRESSION)) {
             throw new IllegalArgumentException("a gzip level is 1 to 9, not " + level);
         }
         this.compressionLevel = level;
@@ -66,7 +69,7 @@ public final class DataFiles {
     }
 
     /** Counts files an earlier attempt wrote (a resumed Scan's checkpointed ones) among this one's. */
-    public void adopt(java.util.Collection<ManifestFile> earlier) {
+    public void adopt(Collection<ManifestFile> earlier) {
         files.addAll(earlier);
     }
 
@@ -112,6 +115,7 @@ public final class DataFiles {
         private JsonGenerator generator;
         /** The generator may hold bytes not yet in {@code out}: a raw line flushes it first. */
         private boolean generated;
+
         private long inFile;
         private final List<ManifestFile> cut = new ArrayList<>();
 
@@ -178,13 +182,16 @@ public final class DataFiles {
             }
             int level = compressionLevel;
             // buffered in front of gzip too: a line's pieces reach the deflater in one call per 64 KB, not one each
-            out = new BufferedOutputStream(new GZIPOutputStream(new DigestOutputStream(new BufferedOutputStream(
-                    Files.newOutputStream(file), 1 << 16), md5), 1 << 16) {
-                {
-                    def.setLevel(level);
-                }
-            }, 1 << 16);
-            generator = io.dynarestore.core.codec.DynamoJson.generator(out);
+            out = new BufferedOutputStream(
+                    new GZIPOutputStream(
+                            new DigestOutputStream(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16), md5),
+                            1 << 16) {
+                        {
+                            def.setLevel(level);
+                        }
+                    },
+                    1 << 16);
+            generator = DynamoJson.generator(out);
             inFile = 0;
         }
 
@@ -192,10 +199,14 @@ public final class DataFiles {
             generator.close();
             out.close();
             String key = prefix + "data/" + UUID.randomUUID().toString().replace("-", "") + ".json.gz";
-            String etag = s3.putObject(b -> b.bucket(bucket).key(key).contentType("application/gzip"),
-                    RequestBody.fromFile(file)).eTag();
-            var written = new ManifestFile(inFile, Base64.getEncoder().encodeToString(md5.digest()),
-                    etag == null ? null : etag.replace("\"", ""), key);
+            String etag = s3.putObject(
+                            b -> b.bucket(bucket).key(key).contentType("application/gzip"), RequestBody.fromFile(file))
+                    .eTag();
+            var written = new ManifestFile(
+                    inFile,
+                    Base64.getEncoder().encodeToString(md5.digest()),
+                    etag == null ? null : etag.replace("\"", ""),
+                    key);
             files.add(written);
             cut.add(written);
             Files.deleteIfExists(file);

@@ -1,20 +1,28 @@
 package io.dynarestore.core.vault;
 
+import io.dynarestore.core.codec.DynamoJson;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import tools.jackson.core.JsonGenerator;
 
 /**
  * One line of an export data file. A full export line has {@code Item}; an incremental export
  * line has {@code Keys}, {@code NewImage} (absent for a delete), {@code OldImage} and the write
  * time in microseconds from {@code Metadata.WriteTimestampMicros}.
  */
-public record ExportLine(Map<String, AttributeValue> item, Map<String, AttributeValue> keys,
-                         Map<String, AttributeValue> newImage, Map<String, AttributeValue> oldImage,
-                         Long writeTimestampMicros) {
+public record ExportLine(
+        Map<String, AttributeValue> item,
+        Map<String, AttributeValue> keys,
+        Map<String, AttributeValue> newImage,
+        Map<String, AttributeValue> oldImage,
+        Long writeTimestampMicros) {
 
     /** A change: {@code newImage} {@code null} for a delete, {@code oldImage} {@code null} for a create. */
-    public static ExportLine change(Map<String, AttributeValue> keys, Map<String, AttributeValue> oldImage,
-                                    Map<String, AttributeValue> newImage, long writeTimestampMicros) {
+    public static ExportLine change(
+            Map<String, AttributeValue> keys,
+            Map<String, AttributeValue> oldImage,
+            Map<String, AttributeValue> newImage,
+            long writeTimestampMicros) {
         return new ExportLine(null, keys, newImage, oldImage, writeTimestampMicros);
     }
 
@@ -33,11 +41,11 @@ public record ExportLine(Map<String, AttributeValue> item, Map<String, Attribute
     }
 
     /** Writes this line as AWS does: {@code Item}, or {@code Metadata}, {@code Keys}, {@code OldImage}, {@code NewImage}. */
-    public void write(tools.jackson.core.JsonGenerator g) {
+    public void write(JsonGenerator g) {
         g.writeStartObject();
         if (item != null) {
             g.writeName("Item");
-            io.dynarestore.core.codec.DynamoJson.writeItem(g, item);
+            DynamoJson.writeItem(g, item);
         } else {
             if (writeTimestampMicros != null) {
                 g.writeName("Metadata");
@@ -49,14 +57,14 @@ public record ExportLine(Map<String, AttributeValue> item, Map<String, Attribute
                 g.writeEndObject();
             }
             g.writeName("Keys");
-            io.dynarestore.core.codec.DynamoJson.writeItem(g, keys);
+            DynamoJson.writeItem(g, keys);
             if (oldImage != null) {
                 g.writeName("OldImage");
-                io.dynarestore.core.codec.DynamoJson.writeItem(g, oldImage);
+                DynamoJson.writeItem(g, oldImage);
             }
             if (newImage != null) {
                 g.writeName("NewImage");
-                io.dynarestore.core.codec.DynamoJson.writeItem(g, newImage);
+                DynamoJson.writeItem(g, newImage);
             }
         }
         g.writeEndObject();
@@ -69,7 +77,7 @@ public record ExportLine(Map<String, AttributeValue> item, Map<String, Attribute
             AttributeValue ts = metadata.get("WriteTimestampMicros");
             micros = Long.parseLong(ts.n() != null ? ts.n() : ts.s());
         }
-        return new ExportLine(parts.get("Item"), parts.get("Keys"), parts.get("NewImage"), parts.get("OldImage"),
-                micros);
+        return new ExportLine(
+                parts.get("Item"), parts.get("Keys"), parts.get("NewImage"), parts.get("OldImage"), micros);
     }
 }

@@ -8,7 +8,9 @@ package io.dynarestore.core.vault;
 public record ExportLocation(String bucket, String prefix) {
 
     public ExportLocation {
-        prefix = prefix == null || prefix.isEmpty() || prefix.endsWith("/") ? (prefix == null ? "" : prefix) : prefix + "/";
+        prefix = prefix == null || prefix.isEmpty() || prefix.endsWith("/")
+                ? (prefix == null ? "" : prefix)
+                : prefix + "/";
     }
 
     /** Parses {@code s3://bucket/prefix/}. */

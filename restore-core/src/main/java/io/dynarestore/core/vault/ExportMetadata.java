@@ -10,15 +10,33 @@ import java.time.Instant;
  * registered where they lie. {@code shardGroup} is set when the export holds only one shard group's
  * keys (null: every key).
  */
-public record ExportMetadata(int formatVersion, String exportId, String account, String region, String tableName,
-                             Instant from, Instant to, boolean compacted, long itemCount, ExportLocation location,
-                             ShardGroup shardGroup) {
+public record ExportMetadata(
+        int formatVersion,
+        String exportId,
+        String account,
+        String region,
+        String tableName,
+        Instant from,
+        Instant to,
+        boolean compacted,
+        long itemCount,
+        ExportLocation location,
+        ShardGroup shardGroup) {
 
     public static final int FORMAT_VERSION = 1;
 
     /** An export of every key of the table (every export but a shard group's). */
-    public ExportMetadata(int formatVersion, String exportId, String account, String region, String tableName,
-                          Instant from, Instant to, boolean compacted, long itemCount, ExportLocation location) {
+    public ExportMetadata(
+            int formatVersion,
+            String exportId,
+            String account,
+            String region,
+            String tableName,
+            Instant from,
+            Instant to,
+            boolean compacted,
+            long itemCount,
+            ExportLocation location) {
         this(formatVersion, exportId, account, region, tableName, from, to, compacted, itemCount, location, null);
     }
 

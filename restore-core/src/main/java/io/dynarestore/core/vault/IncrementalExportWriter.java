@@ -1,7 +1,10 @@
 package io.dynarestore.core.vault;
 
 import io.dynarestore.contracts.Json;
+import io.dynarestore.core.codec.ItemSize;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -28,8 +31,16 @@ public final class IncrementalExportWriter {
     private final boolean compacted;
     private ExportMetadata.ShardGroup shardGroup;
 
-    public IncrementalExportWriter(S3Client s3, VaultLayout layout, String account, String region, String table,
-                                   String exportId, Instant from, Instant to, int linesPerFile) {
+    public IncrementalExportWriter(
+            S3Client s3,
+            VaultLayout layout,
+            String account,
+            String region,
+            String table,
+            String exportId,
+            Instant from,
+            Instant to,
+            int linesPerFile) {
         this(s3, layout, account, region, table, exportId, from, to, linesPerFile, false);
     }
 
@@ -37,8 +48,17 @@ public final class IncrementalExportWriter {
      * @param compacted whether the caller writes only each key's last write of the period, as
      *                  native exports do (then the export is exact only at {@code to})
      */
-    public IncrementalExportWriter(S3Client s3, VaultLayout layout, String account, String region, String table,
-                                   String exportId, Instant from, Instant to, int linesPerFile, boolean compacted) {
+    public IncrementalExportWriter(
+            S3Client s3,
+            VaultLayout layout,
+            String account,
+            String region,
+            String table,
+            String exportId,
+            Instant from,
+            Instant to,
+            int linesPerFile,
+            boolean compacted) {
         if (!from.isBefore(to)) {
             throw new IllegalArgumentException("an export must end after it starts: " + from + " .. " + to);
         }
@@ -73,19 +93,46 @@ public final class IncrementalExportWriter {
     public ExportMetadata finish() {
         String manifestFilesKey = data.writeManifest();
         String tableArn = "arn:aws:dynamodb:" + region + ":" + account + ":table/" + table;
-        var summary = new ManifestSummary("2023-08-01", tableArn + "/export/" + exportId, startedAt.toString(),
-                Instant.now().toString(), tableArn, null, null, from.toString(), to.toString(), layout.bucket(),
-                prefix, "AES256", null, manifestFilesKey, bytes.get(), lines.get(), ManifestSummary.DYNAMODB_JSON,
-                "NEW_AND_OLD_IMAGES", ManifestSummary.INCREMENTAL_EXPORT);
+        var summary = new ManifestSummary(
+                "2023-08-01",
+                tableArn + "/export/" + exportId,
+                startedAt.toString(),
+                Instant.now().toString(),
+                tableArn,
+                null,
+                null,
+                from.toString(),
+                to.toString(),
+                layout.bucket(),
+                prefix,
+                "AES256",
+                null,
+                manifestFilesKey,
+                bytes.get(),
+                lines.get(),
+                ManifestSummary.DYNAMODB_JSON,
+                "NEW_AND_OLD_IMAGES",
+                ManifestSummary.INCREMENTAL_EXPORT);
         data.put(prefix + VaultLayout.MANIFEST_SUMMARY, Json.toBytes(summary), "application/json");
-        var metadata = new ExportMetadata(ExportMetadata.FORMAT_VERSION, exportId, account, region, table, from, to,
-                compacted, lines.get(), null, shardGroup);
+        var metadata = new ExportMetadata(
+                ExportMetadata.FORMAT_VERSION,
+                exportId,
+                account,
+                region,
+                table,
+                from,
+                to,
+                compacted,
+                lines.get(),
+                null,
+                shardGroup);
         data.put(prefix + VaultLayout.EXPORT_JSON, Json.toBytes(metadata), "application/json");
         return metadata;
     }
 
     /** Writes changes for one thread; not thread-safe. */
     private static final byte[] CLOSE = {'}'};
+
     private static final String METADATA = "{\"Metadata\":{\"WriteTimestampMicros\":{\"N\":\"";
 
     public final class Part implements AutoCloseable {
@@ -97,7 +144,7 @@ public final class IncrementalExportWriter {
 
         /** Writes a change made in [from, to). */
         public void write(ExportLine change) {
-            write(change, change.image() == null ? 0 : io.dynarestore.core.codec.ItemSize.of(change.image()));
+            write(change, change.image() == null ? 0 : ItemSize.of(change.image()));
         }
 
         /** Writes a change made in [from, to) whose image's size is known (a stream record's SizeBytes). */
@@ -105,8 +152,8 @@ public final class IncrementalExportWriter {
             long micros = change.writeTimestampMicros();
             Instant at = Instant.ofEpochSecond(micros / 1_000_000, (micros % 1_000_000) * 1_000);
             if (at.isBefore(from) || !at.isBefore(to)) {
-                throw new IllegalArgumentException("a change at " + at + " is outside the export's [" + from + ", "
-                        + to + ")");
+                throw new IllegalArgumentException(
+                        "a change at " + at + " is outside the export's [" + from + ", " + to + ")");
             }
             out.write(change::write);
             lines.incrementAndGet();
@@ -120,8 +167,8 @@ public final class IncrementalExportWriter {
         public void writeChange(long micros, byte[] body, long imageBytes) {
             Instant at = Instant.ofEpochSecond(micros / 1_000_000, (micros % 1_000_000) * 1_000);
             if (at.isBefore(from) || !at.isBefore(to)) {
-                throw new IllegalArgumentException("a change at " + at + " is outside the export's [" + from + ", "
-                        + to + ")");
+                throw new IllegalArgumentException(
+                        "a change at " + at + " is outside the export's [" + from + ", " + to + ")");
             }
             out.writeRaw(metadata(micros), body, CLOSE);
             lines.incrementAndGet();
@@ -130,6 +177,7 @@ public final class IncrementalExportWriter {
 
         /** The second whose digits {@link #secondPrefix} holds (Long.MIN_VALUE: none yet). */
         private long prefixSecond = Long.MIN_VALUE;
+
         private byte[] secondPrefix;
 
         /**
@@ -140,13 +188,13 @@ public final class IncrementalExportWriter {
         private byte[] metadata(long micros) {
             long second = micros / 1_000_000;
             if (second <= 0) { // no leading zeros to pad: as written
-                return (METADATA + micros + "\"}},").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                return (METADATA + micros + "\"}},").getBytes(StandardCharsets.US_ASCII);
             }
             if (second != prefixSecond) {
-                secondPrefix = (METADATA + second).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                secondPrefix = (METADATA + second).getBytes(StandardCharsets.US_ASCII);
                 prefixSecond = second;
             }
-            byte[] line = java.util.Arrays.copyOf(secondPrefix, secondPrefix.length + 10);
+            byte[] line = Arrays.copyOf(secondPrefix, secondPrefix.length + 10);
             int at = secondPrefix.length;
             int rest = (int) (micros % 1_000_000);
             for (int i = at + 5; i >= at; i--) {

@@ -3,6 +3,8 @@ package io.dynarestore.core.vault;
 import io.dynarestore.core.codec.SdkJson;
 import java.time.Instant;
 import software.amazon.awssdk.services.dynamodb.model.BackupDescription;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexDescription;
+import software.amazon.awssdk.services.dynamodb.model.LocalSecondaryIndexDescription;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import tools.jackson.databind.JsonNode;
 
@@ -19,8 +21,7 @@ public record SnapMetadata(String snapId, String backupArn, Instant takenAt, Ins
     }
 
     public static SnapMetadata of(String snapId, Instant takenAt, Instant expiresAt, BackupDescription backup) {
-        return new SnapMetadata(snapId, backup.backupDetails().backupArn(), takenAt, expiresAt,
-                SdkJson.toJson(backup));
+        return new SnapMetadata(snapId, backup.backupDetails().backupArn(), takenAt, expiresAt, SdkJson.toJson(backup));
     }
 
     public boolean expiredAt(Instant now) {
@@ -45,34 +46,47 @@ public record SnapMetadata(String snapId, String backupArn, Instant takenAt, Ins
         }
         var details = d.sourceTableDetails();
         if (details != null) {
-            t.tableName(details.tableName()).keySchema(details.keySchema()).itemCount(details.itemCount())
-                    .tableSizeBytes(details.tableSizeBytes()).tableArn(details.tableArn());
+            t.tableName(details.tableName())
+                    .keySchema(details.keySchema())
+                    .itemCount(details.itemCount())
+                    .tableSizeBytes(details.tableSizeBytes())
+                    .tableArn(details.tableArn());
             if (details.billingMode() != null) {
                 t.billingModeSummary(b -> b.billingMode(details.billingMode()));
             }
             if (details.provisionedThroughput() != null) {
-                t.provisionedThroughput(p -> p.readCapacityUnits(details.provisionedThroughput().readCapacityUnits())
+                t.provisionedThroughput(p -> p.readCapacityUnits(
+                                details.provisionedThroughput().readCapacityUnits())
                         .writeCapacityUnits(details.provisionedThroughput().writeCapacityUnits()));
             }
         }
         var features = d.sourceTableFeatureDetails();
         if (features != null) {
             if (features.hasLocalSecondaryIndexes()) {
-                t.localSecondaryIndexes(features.localSecondaryIndexes().stream().map(l ->
-                        software.amazon.awssdk.services.dynamodb.model.LocalSecondaryIndexDescription.builder()
-                                .indexName(l.indexName()).keySchema(l.keySchema()).projection(l.projection())
-                                .build()).toList());
+                t.localSecondaryIndexes(features.localSecondaryIndexes().stream()
+                        .map(l -> LocalSecondaryIndexDescription.builder()
+                                .indexName(l.indexName())
+                                .keySchema(l.keySchema())
+                                .projection(l.projection())
+                                .build())
+                        .toList());
             }
             if (features.hasGlobalSecondaryIndexes()) {
-                t.globalSecondaryIndexes(features.globalSecondaryIndexes().stream().map(g ->
-                        software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexDescription.builder()
-                                .indexName(g.indexName()).keySchema(g.keySchema()).projection(g.projection())
+                t.globalSecondaryIndexes(features.globalSecondaryIndexes().stream()
+                        .map(g -> GlobalSecondaryIndexDescription.builder()
+                                .indexName(g.indexName())
+                                .keySchema(g.keySchema())
+                                .projection(g.projection())
                                 .provisionedThroughput(p -> {
                                     if (g.provisionedThroughput() != null) {
-                                        p.readCapacityUnits(g.provisionedThroughput().readCapacityUnits())
-                                                .writeCapacityUnits(g.provisionedThroughput().writeCapacityUnits());
+                                        p.readCapacityUnits(g.provisionedThroughput()
+                                                        .readCapacityUnits())
+                                                .writeCapacityUnits(g.provisionedThroughput()
+                                                        .writeCapacityUnits());
                                     }
-                                }).build()).toList());
+                                })
+                                .build())
+                        .toList());
             }
             t.streamSpecification(features.streamDescription());
             t.sseDescription(features.sseDescription());

@@ -43,7 +43,8 @@ public final class VaultCatalog {
     public List<String> listTables(String account, String region) {
         var tables = new TreeSet<String>();
         String prefix = layout.root() + account + "/" + region + "/";
-        for (var page : s3.listObjectsV2Paginator(b -> b.bucket(layout.bucket()).prefix(prefix).delimiter("/"))) {
+        for (var page : s3.listObjectsV2Paginator(
+                b -> b.bucket(layout.bucket()).prefix(prefix).delimiter("/"))) {
             for (CommonPrefix cp : page.commonPrefixes()) {
                 String name = cp.prefix().substring(prefix.length()).replace("/", "");
                 if (!name.isEmpty()) {
@@ -60,14 +61,17 @@ public final class VaultCatalog {
      */
     public boolean backupBegun(String account, String region, String table, String backupId) {
         String prefix = layout.backupPrefix(account, region, table, backupId);
-        return s3.listObjectsV2(b -> b.bucket(layout.bucket()).prefix(prefix).maxKeys(1)).keyCount() > 0;
+        return s3.listObjectsV2(b -> b.bucket(layout.bucket()).prefix(prefix).maxKeys(1))
+                        .keyCount()
+                > 0;
     }
 
     /** A table's complete backups, oldest first. */
     public List<BackupSummary> listBackups(String account, String region, String table) {
         var result = new ArrayList<BackupSummary>();
         String prefix = layout.backupsPrefix(account, region, table);
-        for (var page : s3.listObjectsV2Paginator(b -> b.bucket(layout.bucket()).prefix(prefix).delimiter("/"))) {
+        for (var page : s3.listObjectsV2Paginator(
+                b -> b.bucket(layout.bucket()).prefix(prefix).delimiter("/"))) {
             for (CommonPrefix cp : page.commonPrefixes()) {
                 String backupId = cp.prefix().substring(prefix.length()).replace("/", "");
                 if (backupId.isEmpty()) {
@@ -75,9 +79,11 @@ public final class VaultCatalog {
                 }
                 readMetadata(cp.prefix()).ifPresent(meta -> {
                     ExportLocation where = meta.location();
-                    ManifestSummary summary = readJson(where != null ? where.bucket() : layout.bucket(),
-                            (where != null ? where.prefix() : cp.prefix()) + VaultLayout.MANIFEST_SUMMARY,
-                            ManifestSummary.class).orElse(null);
+                    ManifestSummary summary = readJson(
+                                    where != null ? where.bucket() : layout.bucket(),
+                                    (where != null ? where.prefix() : cp.prefix()) + VaultLayout.MANIFEST_SUMMARY,
+                                    ManifestSummary.class)
+                            .orElse(null);
                     result.add(BackupSummary.of(meta, summary));
                 });
             }
@@ -109,7 +115,8 @@ public final class VaultCatalog {
     public List<ExportMetadata> listExports(String account, String region, String table) {
         var result = new ArrayList<ExportMetadata>();
         String prefix = layout.exportsPrefix(account, region, table);
-        for (var page : s3.listObjectsV2Paginator(b -> b.bucket(layout.bucket()).prefix(prefix).delimiter("/"))) {
+        for (var page : s3.listObjectsV2Paginator(
+                b -> b.bucket(layout.bucket()).prefix(prefix).delimiter("/"))) {
             for (CommonPrefix cp : page.commonPrefixes()) {
                 if (cp.prefix().length() > prefix.length() + 1) {
                     readJson(layout.bucket(), cp.prefix() + VaultLayout.EXPORT_JSON, ExportMetadata.class)
@@ -124,7 +131,8 @@ public final class VaultCatalog {
     /** The data files of an incremental export, with keys in {@link #exportBucket(ExportMetadata)}. */
     public List<ManifestFile> exportFiles(ExportMetadata export) {
         ExportLocation where = export.location();
-        String root = where != null ? where.prefix()
+        String root = where != null
+                ? where.prefix()
                 : layout.exportPrefix(export.account(), export.region(), export.tableName(), export.exportId());
         return readManifestFiles(exportBucket(export), root, where);
     }
@@ -153,13 +161,14 @@ public final class VaultCatalog {
         if (!isSafeId(snapId)) {
             return Optional.empty();
         }
-        return readJson(layout.bucket(), layout.snapsPrefix(account, region, table) + snapId + ".json",
-                SnapMetadata.class);
+        return readJson(
+                layout.bucket(), layout.snapsPrefix(account, region, table) + snapId + ".json", SnapMetadata.class);
     }
 
     /** Writes a vault entry ({@code backup.json}, {@code export.json}, a Snap) as JSON. */
     public void put(String key, Object value) {
-        s3.putObject(b -> b.bucket(layout.bucket()).key(key).contentType("application/json"),
+        s3.putObject(
+                b -> b.bucket(layout.bucket()).key(key).contentType("application/json"),
                 RequestBody.fromBytes(Json.toBytes(value)));
     }
 
@@ -175,13 +184,14 @@ public final class VaultCatalog {
     private List<ManifestFile> readManifestFiles(String bucket, String root, ExportLocation where) {
         var files = new ArrayList<ManifestFile>();
         try (var in = s3.getObject(b -> b.bucket(bucket).key(root + VaultLayout.MANIFEST_FILES));
-             var reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                var reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
             String line;
             while ((line = reader.readLine()) != null) {
                 if (!line.isBlank()) {
                     ManifestFile f = Json.mapper().readValue(line, ManifestFile.class);
                     if (where != null) {
-                        f = new ManifestFile(f.itemCount(), f.md5Checksum(), f.etag(), where.resolve(f.dataFileS3Key()));
+                        f = new ManifestFile(
+                                f.itemCount(), f.md5Checksum(), f.etag(), where.resolve(f.dataFileS3Key()));
                     }
                     files.add(f);
                 }
@@ -193,7 +203,8 @@ public final class VaultCatalog {
     }
 
     private <T> Optional<T> readJson(String bucket, String key, Class<T> type) {
-        try (ResponseInputStream<GetObjectResponse> in = s3.getObject(b -> b.bucket(bucket).key(key))) {
+        try (ResponseInputStream<GetObjectResponse> in =
+                s3.getObject(b -> b.bucket(bucket).key(key))) {
             return Optional.of(Json.mapper().readValue(in, type));
         } catch (NoSuchKeyException e) {
             return Optional.empty();
@@ -213,12 +224,27 @@ public final class VaultCatalog {
     }
 
     /** A backup as the catalog lists it. */
-    public record BackupSummary(String backupId, Instant takenAt, Instant expiresAt, String account, String region,
-                                String table, long itemCount, long sizeBytes, Instant consistentAt) {
+    public record BackupSummary(
+            String backupId,
+            Instant takenAt,
+            Instant expiresAt,
+            String account,
+            String region,
+            String table,
+            long itemCount,
+            long sizeBytes,
+            Instant consistentAt) {
         static BackupSummary of(BackupMetadata m, ManifestSummary s) {
-            return new BackupSummary(m.backupId(), m.takenAt(), m.expiresAt(), m.account(), m.region(), m.tableName(),
+            return new BackupSummary(
+                    m.backupId(),
+                    m.takenAt(),
+                    m.expiresAt(),
+                    m.account(),
+                    m.region(),
+                    m.tableName(),
                     s == null || s.itemCount() == null ? 0 : s.itemCount(),
-                    s == null || s.billedSizeBytes() == null ? 0 : s.billedSizeBytes(), m.consistentAt());
+                    s == null || s.billedSizeBytes() == null ? 0 : s.billedSizeBytes(),
+                    m.consistentAt());
         }
 
         public boolean expiredAt(Instant now) {

@@ -36,8 +36,8 @@ public final class WebhookAddresses {
     }
 
     /** At most 8 lookups at once; one more is not waited for (delivery checks again). */
-    private static final ExecutorService LOOKUPS = new ThreadPoolExecutor(0, 8, 30, TimeUnit.SECONDS,
-            new SynchronousQueue<>(), DaemonThreads.named("webhook-dns"));
+    private static final ExecutorService LOOKUPS = new ThreadPoolExecutor(
+            0, 8, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), DaemonThreads.named("webhook-dns"));
 
     private final WebhookTargets rule;
     private final Resolver resolver;
@@ -76,7 +76,8 @@ public final class WebhookAddresses {
         } catch (TimeoutException | RejectedExecutionException e) {
             return null;
         } catch (ExecutionException e) {
-            return e.getCause() instanceof RefusedTarget r ? r.getMessage()
+            return e.getCause() instanceof RefusedTarget r
+                    ? r.getMessage()
                     : "names host " + host + ", which does not resolve; check the receiver's host name";
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -48,14 +48,17 @@ class StreamRecordBodiesClientTest {
             exchange.close();
         });
         server.start();
-        return DynamoDbStreamsClient.builder().region(Region.US_EAST_1)
-                .endpointOverride(URI.create("http://127.0.0.1:" + server.getAddress().getPort()))
+        return DynamoDbStreamsClient.builder()
+                .region(Region.US_EAST_1)
+                .endpointOverride(
+                        URI.create("http://127.0.0.1:" + server.getAddress().getPort()))
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("a", "b")))
                 .overrideConfiguration(c -> {
                     if (intercepted) {
                         c.addExecutionInterceptor(StreamRecordBodies.INTERCEPTOR);
                     }
-                }).build();
+                })
+                .build();
     }
 
     @AfterEach
@@ -76,10 +79,14 @@ class StreamRecordBodiesClientTest {
             // Then it has the next iterator and no record to decode, and the bodies hold the records
             assertThat(page.records()).isEmpty();
             assertThat(page.nextShardIterator()).isEqualTo("it-2");
-            assertThat(bodies).extracting(StreamRecordBodies.Body::second).containsExactly(1_764_583_200L, 1_764_583_201L);
-            assertThat(bodies).extracting(StreamRecordBodies.Body::sequenceNumber)
+            assertThat(bodies)
+                    .extracting(StreamRecordBodies.Body::second)
+                    .containsExactly(1_764_583_200L, 1_764_583_201L);
+            assertThat(bodies)
+                    .extracting(StreamRecordBodies.Body::sequenceNumber)
                     .containsExactly("100000000000000000001", "100000000000000000002");
-            assertThat(new String(bodies.get(1).members(), StandardCharsets.UTF_8)).contains("\"OldImage\"")
+            assertThat(new String(bodies.get(1).members(), StandardCharsets.UTF_8))
+                    .contains("\"OldImage\"")
                     .startsWith("\"Keys\":{\"pk\":{\"S\":\"b\"}");
         }
     }
@@ -94,7 +101,9 @@ class StreamRecordBodiesClientTest {
             var page = client.getRecords(b -> b.shardIterator("it-1"));
 
             // Then the SDK has its record and there are no bodies to take
-            assertThat(page.records()).singleElement().satisfies(r -> assertThat(r.dynamodb().sequenceNumber()).isEqualTo("7"));
+            assertThat(page.records())
+                    .singleElement()
+                    .satisfies(r -> assertThat(r.dynamodb().sequenceNumber()).isEqualTo("7"));
             assertThat(StreamRecordBodies.take()).isEmpty();
         }
     }
@@ -105,7 +114,8 @@ class StreamRecordBodiesClientTest {
         Class<? extends Throwable> plain;
         int plainCalls;
         try (var client = clientAnswering(StreamRecordBodiesTest.ANSWER, false, false)) {
-            var thrown = org.assertj.core.api.Assertions.catchThrowable(() -> client.getRecords(b -> b.shardIterator("it")));
+            var thrown =
+                    org.assertj.core.api.Assertions.catchThrowable(() -> client.getRecords(b -> b.shardIterator("it")));
             assertThat(thrown).as("the plain SDK checks the CRC").isNotNull();
             plain = thrown.getClass();
             plainCalls = calls.getAndSet(0);
@@ -115,7 +125,8 @@ class StreamRecordBodiesClientTest {
         // When a client with the interceptor reads one, Then it fails the same way, as often asked
         try (var client = clientAnswering(StreamRecordBodiesTest.ANSWER, false)) {
             assertThatThrownBy(() -> client.getRecords(b -> b.shardIterator("it-1")))
-                    .isInstanceOf(Crc32MismatchException.class).isInstanceOf(plain);
+                    .isInstanceOf(Crc32MismatchException.class)
+                    .isInstanceOf(plain);
             assertThat(calls.get()).isEqualTo(plainCalls);
         }
     }

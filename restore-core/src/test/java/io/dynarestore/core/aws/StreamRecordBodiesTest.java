@@ -30,14 +30,16 @@ class StreamRecordBodiesTest {
         List<StreamRecordBodies.Body> bodies = StreamRecordBodies.parse(ANSWER.getBytes(StandardCharsets.UTF_8));
 
         // Then each record's members are its keys and images, byte for byte, an empty image left out
-        assertThat(bodies).extracting(StreamRecordBodies.Body::sequenceNumber)
+        assertThat(bodies)
+                .extracting(StreamRecordBodies.Body::sequenceNumber)
                 .containsExactly("100000000000000000001", "100000000000000000002");
         assertThat(bodies).extracting(StreamRecordBodies.Body::second).containsExactly(1_764_583_200L, 1_764_583_201L);
         assertThat(bodies).extracting(StreamRecordBodies.Body::sizeBytes).containsExactly(40L, 0L);
         JsonNode first = JSON.readTree("{" + new String(bodies.get(0).members(), StandardCharsets.UTF_8) + "}");
         JsonNode answer = JSON.readTree(ANSWER).path("Records");
         assertThat(first.path("Keys")).isEqualTo(answer.get(0).path("dynamodb").path("Keys"));
-        assertThat(first.path("NewImage")).isEqualTo(answer.get(0).path("dynamodb").path("NewImage"));
+        assertThat(first.path("NewImage"))
+                .isEqualTo(answer.get(0).path("dynamodb").path("NewImage"));
         assertThat(first.has("OldImage")).isFalse();
         JsonNode second = JSON.readTree("{" + new String(bodies.get(1).members(), StandardCharsets.UTF_8) + "}");
         assertThat(second.has("NewImage")).isFalse();
@@ -65,7 +67,9 @@ class StreamRecordBodiesTest {
             var d = r.putObject("dynamodb");
             d.put("ApproximateCreationDateTime", 1.7e9 + i + random.nextInt(1_000) / 1_000.0);
             var item = items.item(i, random.nextInt(3));
-            d.set("Keys", JSON.readTree(DynamoJson.toJson(java.util.Map.of("pk", item.get("pk"), "sk", item.get("sk")))));
+            d.set(
+                    "Keys",
+                    JSON.readTree(DynamoJson.toJson(java.util.Map.of("pk", item.get("pk"), "sk", item.get("sk")))));
             if (random.nextBoolean()) {
                 d.set("NewImage", JSON.readTree(DynamoJson.toJson(item)));
             }
@@ -83,7 +87,8 @@ class StreamRecordBodiesTest {
         for (int i = 0; i < n; i++) {
             JsonNode expected = answer.path("Records").get(i).path("dynamodb");
             JsonNode got = JSON.readTree("{" + new String(bodies.get(i).members(), StandardCharsets.UTF_8) + "}");
-            assertThat(bodies.get(i).sequenceNumber()).isEqualTo(expected.path("SequenceNumber").asString());
+            assertThat(bodies.get(i).sequenceNumber())
+                    .isEqualTo(expected.path("SequenceNumber").asString());
             assertThat(bodies.get(i).second()).isEqualTo(1_700_000_000L + i);
             assertThat(bodies.get(i).sizeBytes()).isEqualTo(10L + i);
             for (String part : List.of("Keys", "OldImage", "NewImage")) {
@@ -125,8 +130,10 @@ class StreamRecordBodiesTest {
     @Test
     void anAnswerWithoutRecordsHasNoBodiesAndNoAnswerGivesNothingToTake() {
         assertThat(StreamRecordBodies.take()).isEmpty();
-        assertThat(StreamRecordBodies.parse("{\"Records\":[]}".getBytes(StandardCharsets.UTF_8))).isEmpty();
-        assertThat(StreamRecordBodies.parse("{\"NextShardIterator\":null}".getBytes(StandardCharsets.UTF_8))).isEmpty();
+        assertThat(StreamRecordBodies.parse("{\"Records\":[]}".getBytes(StandardCharsets.UTF_8)))
+                .isEmpty();
+        assertThat(StreamRecordBodies.parse("{\"NextShardIterator\":null}".getBytes(StandardCharsets.UTF_8)))
+                .isEmpty();
     }
 
     /** A record that lacks what a capture needs is not cut: the SDK reads the answer whole. */
@@ -136,8 +143,9 @@ class StreamRecordBodiesTest {
         var answer = (tools.jackson.databind.node.ObjectNode) JSON.readTree(ANSWER);
         ((tools.jackson.databind.node.ObjectNode) answer.path("Records").get(1).path("dynamodb")).remove(missing);
 
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> StreamRecordBodies.cut(
-                answer.toString().getBytes(StandardCharsets.UTF_8))).isInstanceOf(IllegalArgumentException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> StreamRecordBodies.cut(answer.toString().getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     /**
@@ -156,11 +164,14 @@ class StreamRecordBodiesTest {
         for (int i = 0; i < n; i++) {
             var item = items.item(i, random.nextInt(3));
             var members = new java.util.ArrayList<java.util.Map.Entry<String, JsonNode>>();
-            members.add(java.util.Map.entry("Keys", JSON.readTree(DynamoJson.toJson(
-                    java.util.Map.of("pk", item.get("pk"), "sk", item.get("sk"))))));
-            members.add(java.util.Map.entry("SequenceNumber", JSON.getNodeFactory().textNode("" + (100 + i))));
+            members.add(java.util.Map.entry(
+                    "Keys",
+                    JSON.readTree(DynamoJson.toJson(java.util.Map.of("pk", item.get("pk"), "sk", item.get("sk"))))));
+            members.add(
+                    java.util.Map.entry("SequenceNumber", JSON.getNodeFactory().textNode("" + (100 + i))));
             members.add(java.util.Map.entry("SizeBytes", JSON.getNodeFactory().numberNode(10 + i)));
-            members.add(java.util.Map.entry("ApproximateCreationDateTime", JSON.getNodeFactory().numberNode(1_800_000_000L + i)));
+            members.add(java.util.Map.entry(
+                    "ApproximateCreationDateTime", JSON.getNodeFactory().numberNode(1_800_000_000L + i)));
             if (random.nextBoolean()) {
                 members.add(java.util.Map.entry("NewImage", JSON.readTree(DynamoJson.toJson(item))));
             }
@@ -180,11 +191,13 @@ class StreamRecordBodiesTest {
         // Then the SDK's answer is the same JSON with no record, and the bodies hold them
         var expected = answer.deepCopy();
         expected.putArray("Records");
-        assertThat(JSON.readTree(new String(cut.withoutRecords(), StandardCharsets.UTF_8))).isEqualTo(expected);
+        assertThat(JSON.readTree(new String(cut.withoutRecords(), StandardCharsets.UTF_8)))
+                .isEqualTo(expected);
         assertThat(cut.bodies()).hasSize(n);
         for (int i = 0; i < n; i++) {
             JsonNode sent = answer.path("Records").get(i).path("dynamodb");
-            JsonNode body = JSON.readTree("{" + new String(cut.bodies().get(i).members(), StandardCharsets.UTF_8) + "}");
+            JsonNode body =
+                    JSON.readTree("{" + new String(cut.bodies().get(i).members(), StandardCharsets.UTF_8) + "}");
             assertThat(body.path("Keys")).isEqualTo(sent.path("Keys"));
             assertThat(body.path("NewImage")).isEqualTo(sent.path("NewImage"));
             assertThat(body.path("OldImage")).isEqualTo(sent.path("OldImage"));

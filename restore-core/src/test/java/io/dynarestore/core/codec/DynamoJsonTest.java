@@ -32,8 +32,16 @@ class DynamoJsonTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"1.50", "-0", "1E+5", "0.000000000000000000000000000000000001",
-            "99999999999999999999999999999999999999", "-1.2345678901234567890123456789012345678E-130", "007"})
+    @ValueSource(
+            strings = {
+                "1.50",
+                "-0",
+                "1E+5",
+                "0.000000000000000000000000000000000001",
+                "99999999999999999999999999999999999999",
+                "-1.2345678901234567890123456789012345678E-130",
+                "007"
+            })
     void keepsNumbersAsTheDecimalStringsTheyWere(String number) {
         // Given a number written in a non-canonical way
         String json = "{\"n\":{\"N\":\"" + number + "\"},\"ns\":{\"NS\":[\"" + number + "\",\"2\"]}}";
@@ -55,23 +63,25 @@ class DynamoJsonTest {
         assertThat(item.get("t").bool()).isTrue();
         assertThat(item.get("z").nul()).isTrue();
         assertThat(item.get("m").m().get("k").ss()).containsExactly("a", "b");
-        assertThat(DynamoJson.toJson(item)).isEqualTo(
-                "{\"s\":{\"S\":\"x\"},\"n\":{\"N\":\"1\"},\"b\":{\"B\":\"AAEC\"},\"t\":{\"BOOL\":true},"
+        assertThat(DynamoJson.toJson(item))
+                .isEqualTo("{\"s\":{\"S\":\"x\"},\"n\":{\"N\":\"1\"},\"b\":{\"B\":\"AAEC\"},\"t\":{\"BOOL\":true},"
                         + "\"z\":{\"NULL\":true},\"l\":{\"L\":[{\"S\":\"a\"},{\"N\":\"2\"}]},"
                         + "\"m\":{\"M\":{\"k\":{\"SS\":[\"a\",\"b\"]}}},\"ns\":{\"NS\":[\"1\",\"2\"]},"
                         + "\"bs\":{\"BS\":[\"AA==\",\"AQ==\"]}}");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-            "{\"a\":{\"X\":\"1\"}}",
-            "{\"a\":{}}",
-            "{\"a\":{\"S\":1}}",
-            "{\"a\":{\"BOOL\":\"yes\"}}",
-            "{\"a\":{\"NULL\":false}}",
-            "{\"a\":{\"S\":\"x\",\"N\":\"1\"}}",
-            "{\"a\":{\"B\":\"not base64!\"}}",
-            "{\"a\":\"plain\"}"})
+    @ValueSource(
+            strings = {
+                "{\"a\":{\"X\":\"1\"}}",
+                "{\"a\":{}}",
+                "{\"a\":{\"S\":1}}",
+                "{\"a\":{\"BOOL\":\"yes\"}}",
+                "{\"a\":{\"NULL\":false}}",
+                "{\"a\":{\"S\":\"x\",\"N\":\"1\"}}",
+                "{\"a\":{\"B\":\"not base64!\"}}",
+                "{\"a\":\"plain\"}"
+            })
     void rejectsMalformedValuesSayingWhere(String json) {
         assertThatThrownBy(() -> DynamoJson.fromJson(json))
                 .isInstanceOf(DynamoJsonException.class)

@@ -36,13 +36,14 @@ class ItemDigestTest {
         return switch (r.nextInt(depth < 2 ? 10 : 8)) {
             case 0 -> AttributeValue.fromS("s" + r.nextInt(100));
             case 1 -> AttributeValue.fromN(r.nextInt(1000) + "." + r.nextInt(10));
-            case 2 -> AttributeValue.fromB(SdkBytes.fromByteArray(new byte[]{(byte) r.nextInt(), (byte) r.nextInt()}));
+            case 2 -> AttributeValue.fromB(SdkBytes.fromByteArray(new byte[] {(byte) r.nextInt(), (byte) r.nextInt()}));
             case 3 -> AttributeValue.fromBool(r.nextBoolean());
             case 4 -> AttributeValue.fromNul(true);
             case 5 -> AttributeValue.fromSs(List.of("x" + r.nextInt(5), "y" + r.nextInt(5), "z"));
             case 6 -> AttributeValue.fromNs(List.of(String.valueOf(r.nextInt(50)), "100", "7.5"));
-            case 7 -> AttributeValue.fromBs(List.of(SdkBytes.fromUtf8String("b" + r.nextInt(9)),
-                    SdkBytes.fromUtf8String("c")));
+            case 7 ->
+                AttributeValue.fromBs(
+                        List.of(SdkBytes.fromUtf8String("b" + r.nextInt(9)), SdkBytes.fromUtf8String("c")));
             case 8 -> AttributeValue.fromL(List.of(value(r, depth + 1), value(r, depth + 1)));
             default -> AttributeValue.fromM(Map.of("m" + r.nextInt(3), value(r, depth + 1)));
         };
@@ -63,7 +64,9 @@ class ItemDigestTest {
             case SS -> AttributeValue.fromSs(reversed(v.ss()));
             case NS -> AttributeValue.fromNs(reversed(v.ns()));
             case BS -> AttributeValue.fromBs(reversed(v.bs()));
-            case L -> AttributeValue.fromL(v.l().stream().map(ItemDigestTest::reshaped).toList());
+            case L ->
+                AttributeValue.fromL(
+                        v.l().stream().map(ItemDigestTest::reshaped).toList());
             case M -> AttributeValue.fromM(reshaped(v.m()));
             default -> v;
         };
@@ -108,7 +111,10 @@ class ItemDigestTest {
 
         // Then the sums are equal, and leaving one item out changes the sum
         assertThat(shuffled).isEqualTo(forward);
-        assertThat(items.subList(1, items.size()).stream().mapToLong(ItemDigest::of).sum()).isNotEqualTo(forward);
+        assertThat(items.subList(1, items.size()).stream()
+                        .mapToLong(ItemDigest::of)
+                        .sum())
+                .isNotEqualTo(forward);
         assertThat(ItemDigest.hex(forward)).hasSize(16);
     }
 }

@@ -34,7 +34,9 @@ class ItemSizeAgreementTest {
             long proxy = CapacityProxy.size(JSON.readTree(DynamoJson.toJson(item)));
 
             // Then they agree
-            assertThat(proxy).as("item %d of seed %d: %s", i, seed, DynamoJson.toJson(item)).isEqualTo(writers);
+            assertThat(proxy)
+                    .as("item %d of seed %d: %s", i, seed, DynamoJson.toJson(item))
+                    .isEqualTo(writers);
         }
     }
 }

@@ -14,8 +14,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Base64;
-import java.util.zip.GZIPOutputStream;
 import java.util.stream.IntStream;
+import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -48,7 +48,8 @@ class DataFileFuzzTest {
     }
 
     static String md5(byte[] b) throws Exception {
-        return Base64.getEncoder().encodeToString(MessageDigest.getInstance("MD5").digest(b));
+        return Base64.getEncoder()
+                .encodeToString(MessageDigest.getInstance("MD5").digest(b));
     }
 
     @ParameterizedTest(name = "case {0}")
@@ -66,7 +67,9 @@ class DataFileFuzzTest {
                 file = mutations.bytes(good);
             }
             case 1 -> { // lines damaged before compression, checksum of what is stored
-                file = gzip(mutations.json(new String(plain, StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8));
+                file = gzip(mutations
+                        .json(new String(plain, StandardCharsets.UTF_8))
+                        .getBytes(StandardCharsets.UTF_8));
                 checksum = md5(file);
             }
             case 2 -> { // a line of 1.1 MB, far beyond a 400 KB item
@@ -86,7 +89,8 @@ class DataFileFuzzTest {
 
         // When it is read to its end
         long lines = 0;
-        try (var reader = new DataFileReader("data/file-" + seed + ".json.gz", new ByteArrayInputStream(file), checksum)) {
+        try (var reader =
+                new DataFileReader("data/file-" + seed + ".json.gz", new ByteArrayInputStream(file), checksum)) {
             while (reader.next() != null) {
                 lines++;
                 if (lines > 10_000) {

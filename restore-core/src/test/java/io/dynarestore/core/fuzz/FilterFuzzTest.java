@@ -22,12 +22,44 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class FilterFuzzTest {
 
-    static final String[] CONDITIONS = {"EqualTo", "NotEqualTo", "BeginsWith", "Between", "GreaterThan",
-            "GreaterThanOrEqualTo", "LessThan", "LessThanOrEqualTo", "Exists", "NotExists", "Contains", "In",
-            "equalto", "", null, "Matches"};
+    static final String[] CONDITIONS = {
+        "EqualTo",
+        "NotEqualTo",
+        "BeginsWith",
+        "Between",
+        "GreaterThan",
+        "GreaterThanOrEqualTo",
+        "LessThan",
+        "LessThanOrEqualTo",
+        "Exists",
+        "NotExists",
+        "Contains",
+        "In",
+        "equalto",
+        "",
+        null,
+        "Matches"
+    };
     static final String[] TYPES = {"S", "N", "B", "BOOL", "NULL", "SS", "M", "", null, "s"};
-    static final String[] VALUES = {"a", "p1", "", "0", "-1", "1e3", "1e400", "NaN", "abc", "AAEC", "not base64!",
-            "true", "false", "\u0000", "z".repeat(2_000), "12345678901234567890123456789012345678901", null};
+    static final String[] VALUES = {
+        "a",
+        "p1",
+        "",
+        "0",
+        "-1",
+        "1e3",
+        "1e400",
+        "NaN",
+        "abc",
+        "AAEC",
+        "not base64!",
+        "true",
+        "false",
+        "\u0000",
+        "z".repeat(2_000),
+        "12345678901234567890123456789012345678901",
+        null
+    };
 
     static IntStream cases() {
         return IntStream.range(0, 3_000);
@@ -39,19 +71,26 @@ class FilterFuzzTest {
         var random = new Random(seed);
         var keyFilters = new ArrayList<Scope.KeyFilter>();
         for (int i = 0, n = random.nextInt(3); i < n; i++) {
-            keyFilters.add(new Scope.KeyFilter(random.nextInt(8) == 0 ? null : condition(random),
+            keyFilters.add(new Scope.KeyFilter(
+                    random.nextInt(8) == 0 ? null : condition(random),
                     random.nextBoolean() ? null : condition(random)));
         }
         var attributeFilters = new ArrayList<Scope.AttributeFilter>();
         for (int i = 0, n = random.nextInt(3); i < n; i++) {
-            attributeFilters.add(new Scope.AttributeFilter(pick(random, new String[]{"g", "l", "pk", "missing", "", null}),
-                    pick(random, TYPES), pick(random, CONDITIONS), values(random)));
+            attributeFilters.add(new Scope.AttributeFilter(
+                    pick(random, new String[] {"g", "l", "pk", "missing", "", null}),
+                    pick(random, TYPES),
+                    pick(random, CONDITIONS),
+                    values(random)));
         }
         String[] keyTypes = {"S", "N", "B"};
         var key = KeySchema.of(List.of("pk", "sk"), List.of(keyTypes[seed % 3], keyTypes[(seed / 3) % 3]));
         try {
-            var filter = RecordFilter.compile(new Scope.Records(random.nextInt(10) == 0 ? null : keyFilters,
-                    random.nextInt(10) == 0 ? null : attributeFilters), key);
+            var filter = RecordFilter.compile(
+                    new Scope.Records(
+                            random.nextInt(10) == 0 ? null : keyFilters,
+                            random.nextInt(10) == 0 ? null : attributeFilters),
+                    key);
             for (var item : new RandomItems(seed, RandomItems.Shape.simple()).items(25)) {
                 filter.matches(item);
             }

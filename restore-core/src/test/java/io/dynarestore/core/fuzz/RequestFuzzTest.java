@@ -26,26 +26,21 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class RequestFuzzTest {
 
-    static final String[] VALID = {
-        """
+    static final String[] VALID = {"""
         {"restoreId": "r-1", "source": {"table": "orders", "backupId": "20261130T101500Z-a1b2c3d4"},
          "destination": {"type": "NEW_TABLE", "tableName": "orders-restored",
-           "options": {"tags": {"team": "ops"}, "billing": {"mode": "PROVISIONED", "readCapacityUnits": 5, "writeCapacityUnits": 5}}}}""",
-        """
+           "options": {"tags": {"team": "ops"}, "billing": {"mode": "PROVISIONED", "readCapacityUnits": 5, "writeCapacityUnits": 5}}}}""", """
         {"source": {"table": "orders", "pointInTime": "2026-11-30T10:15:42Z"},
          "scope": {"type": "RECORDS",
                    "keyFilters": [{"partitionKey": {"condition": "EqualTo", "values": ["c#001"]},
                                    "sortKey": {"condition": "BeginsWith", "values": ["2026-11-2"]}}],
                    "attributeFilters": [{"name": "status", "type": "S", "condition": "EqualTo", "values": ["FAILED"]}]},
-         "destination": {"type": "IN_PLACE"}}""",
-        """
+         "destination": {"type": "IN_PLACE"}}""", """
         {"source": {"table": "orders", "backupId": "b-1", "account": "123456789012", "region": "eu-west-1"},
          "scope": {"type": "RECORDS", "keyFilters": [{"partitionKey": {"condition": "Between", "values": ["a", "m"]}}]},
          "destination": {"type": "FILE", "format": "CSV", "delivery": {"type": "EMAIL", "recipients": ["a@example.com"]}},
-         "notify": {"emails": ["me@example.com"], "webhooks": ["https://hooks.example.com/x"]}}""",
-        """
-        {"source": {"table": "orders", "snapId": "snap-1"}, "destination": {"type": "EXISTING_TABLE", "tableName": "t2"}}"""
-    };
+         "notify": {"emails": ["me@example.com"], "webhooks": ["https://hooks.example.com/x"]}}""", """
+        {"source": {"table": "orders", "snapId": "snap-1"}, "destination": {"type": "EXISTING_TABLE", "tableName": "t2"}}"""};
 
     static IntStream cases() {
         return IntStream.range(0, 6_000);
@@ -57,7 +52,8 @@ class RequestFuzzTest {
         // Given a mutation of a valid request
         var mutations = new Mutations(seed);
         String base = VALID[seed % VALID.length];
-        byte[] body = seed % 10 == 9 ? mutations.bytes(base.getBytes(StandardCharsets.UTF_8))
+        byte[] body = seed % 10 == 9
+                ? mutations.bytes(base.getBytes(StandardCharsets.UTF_8))
                 : mutations.json(base).getBytes(StandardCharsets.UTF_8);
 
         // When it is read as restore-api and the planner read it
@@ -70,8 +66,8 @@ class RequestFuzzTest {
             assertThat(invalid.restoreId()).isNotBlank();
             return;
         }
-        var request = RequestDefaults.apply(((RequestReader.Valid) result).request(), "000000000000", "us-east-1",
-                "r-" + seed, Instant.EPOCH);
+        var request = RequestDefaults.apply(
+                ((RequestReader.Valid) result).request(), "000000000000", "us-east-1", "r-" + seed, Instant.EPOCH);
         assertThat(request.restoreId()).isNotBlank();
         // and a filter of a valid request compiles, or is refused naming its field, and never throws on items
         if (request.scope() instanceof Scope.Records records) {

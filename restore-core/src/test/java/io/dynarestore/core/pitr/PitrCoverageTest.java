@@ -25,25 +25,37 @@ class PitrCoverageTest {
     }
 
     static BackupSummary backup(String id, int tenths, boolean expired) {
-        return new BackupSummary(id, at(tenths), expired ? EPOCH.minusSeconds(1) : null, "000000000000", "us-east-1",
-                "t", 0, 0, null);
+        return new BackupSummary(
+                id, at(tenths), expired ? EPOCH.minusSeconds(1) : null, "000000000000", "us-east-1", "t", 0, 0, null);
     }
 
     static ExportMetadata export(String id, int fromTenths, int toTenths, boolean compacted) {
-        return new ExportMetadata(1, id, "000000000000", "us-east-1", "t", at(fromTenths), at(toTenths), compacted, 0,
-                null);
+        return new ExportMetadata(
+                1, id, "000000000000", "us-east-1", "t", at(fromTenths), at(toTenths), compacted, 0, null);
     }
 
     static ExportMetadata groupExport(String id, int index, int of, int fromTenths, int toTenths) {
-        return new ExportMetadata(1, id, "000000000000", "us-east-1", "t", at(fromTenths), at(toTenths), false, 0,
-                null, new ExportMetadata.ShardGroup(index, of));
+        return new ExportMetadata(
+                1,
+                id,
+                "000000000000",
+                "us-east-1",
+                "t",
+                at(fromTenths),
+                at(toTenths),
+                false,
+                0,
+                null,
+                new ExportMetadata.ShardGroup(index, of));
     }
 
     @Test
     void aSecondIsRestorableOnlyWhenEveryShardGroupHasFlushedPastIt() {
         // Given a backup at 0 s and two shard groups, one flushed to 60 s and the other to 40 s
-        var coverage = PitrCoverage.of(List.of(backup("b", 0, false)),
-                List.of(groupExport("g0", 0, 2, 0, 600), groupExport("g1", 1, 2, 0, 400)), NOW);
+        var coverage = PitrCoverage.of(
+                List.of(backup("b", 0, false)),
+                List.of(groupExport("g0", 0, 2, 0, 600), groupExport("g1", 1, 2, 0, 400)),
+                NOW);
 
         // Then the table is restorable up to the second before the slower group's end
         assertThat(coverage.availability().windows()).containsExactly(new PitrCoverage.Window(at(0), at(390)));
@@ -54,23 +66,30 @@ class PitrCoverageTest {
     @Test
     void aGapInOneShardGroupIsAGapOfTheTable() {
         // Given two groups, the second with a gap from 40 s to 50 s, and a second backup at 55 s
-        var coverage = PitrCoverage.of(List.of(backup("b1", 0, false), backup("b2", 550, false)),
-                List.of(groupExport("g0", 0, 2, 0, 1000), groupExport("g1a", 1, 2, 0, 400),
-                        groupExport("g1b", 1, 2, 500, 1000)), NOW);
+        var coverage = PitrCoverage.of(
+                List.of(backup("b1", 0, false), backup("b2", 550, false)),
+                List.of(
+                        groupExport("g0", 0, 2, 0, 1000),
+                        groupExport("g1a", 1, 2, 0, 400),
+                        groupExport("g1b", 1, 2, 500, 1000)),
+                NOW);
 
         // Then no second from 40 s to 54 s is restorable; from the second backup on, every second is
         var availability = coverage.availability();
-        assertThat(availability.windows()).containsExactly(new PitrCoverage.Window(at(0), at(390)),
-                new PitrCoverage.Window(at(550), at(990)));
+        assertThat(availability.windows())
+                .containsExactly(new PitrCoverage.Window(at(0), at(390)), new PitrCoverage.Window(at(550), at(990)));
         assertThat(availability.gaps()).containsExactly(new PitrCoverage.Window(at(400), at(540)));
     }
 
     @Test
     void groupsThatReplaceAWholeTableChainGoOnFromWhereItEnds() {
         // Given a whole-table chain to 30 s, then three groups from 30 s (as when a capture is split)
-        var coverage = PitrCoverage.of(List.of(backup("b", 0, false)),
-                List.of(export("whole", 0, 300, false), groupExport("g0", 0, 3, 300, 600),
-                        groupExport("g1", 1, 3, 300, 700), groupExport("g2", 2, 3, 300, 500)), NOW);
+        var coverage = PitrCoverage.of(
+                List.of(backup("b", 0, false)),
+                List.of(
+                        export("whole", 0, 300, false), groupExport("g0", 0, 3, 300, 600),
+                        groupExport("g1", 1, 3, 300, 700), groupExport("g2", 2, 3, 300, 500)),
+                NOW);
 
         // Then the table is restorable from the backup to the slowest group's end, without a gap
         assertThat(coverage.availability().windows()).containsExactly(new PitrCoverage.Window(at(0), at(490)));
@@ -79,9 +98,13 @@ class PitrCoverageTest {
     @Test
     void aShardGroupOfACountNotAllOfWhoseGroupsFlushedAddsNothing() {
         // Given a whole-table chain to 30 s and only two of three groups after it
-        var coverage = PitrCoverage.of(List.of(backup("b", 0, false)),
-                List.of(export("whole", 0, 300, false), groupExport("g0", 0, 3, 300, 600),
-                        groupExport("g1", 1, 3, 300, 700)), NOW);
+        var coverage = PitrCoverage.of(
+                List.of(backup("b", 0, false)),
+                List.of(
+                        export("whole", 0, 300, false),
+                        groupExport("g0", 0, 3, 300, 600),
+                        groupExport("g1", 1, 3, 300, 700)),
+                NOW);
 
         assertThat(coverage.availability().windows()).containsExactly(new PitrCoverage.Window(at(0), at(290)));
     }
@@ -89,8 +112,10 @@ class PitrCoverageTest {
     @Test
     void aBackupFollowedByExportsIsRestorableToEverySecondTheyCoverAndNotInTheirGap() {
         // Given a backup at 0 s, exports covering [0 s, 60 s) and [90 s, 120 s): a gap from 60 s to 90 s
-        var coverage = PitrCoverage.of(List.of(backup("b", 0, false)),
-                List.of(export("e1", 0, 600, false), export("e2", 900, 1200, false)), NOW);
+        var coverage = PitrCoverage.of(
+                List.of(backup("b", 0, false)),
+                List.of(export("e1", 0, 600, false), export("e2", 900, 1200, false)),
+                NOW);
 
         // Then seconds 0 to 59 are restorable (second 59 holds the writes before 60 s), nothing after
         var availability = coverage.availability();
@@ -105,11 +130,13 @@ class PitrCoverageTest {
 
     @Test
     void reportsTheGapBetweenTwoWindowsAndNamesTheSecondsAroundIt() {
-        var coverage = PitrCoverage.of(List.of(backup("b1", 0, false), backup("b2", 900, false)),
-                List.of(export("e1", 0, 600, false), export("e2", 900, 1200, false)), NOW);
+        var coverage = PitrCoverage.of(
+                List.of(backup("b1", 0, false), backup("b2", 900, false)),
+                List.of(export("e1", 0, 600, false), export("e2", 900, 1200, false)),
+                NOW);
         var availability = coverage.availability();
-        assertThat(availability.windows()).containsExactly(new PitrCoverage.Window(at(0), at(590)),
-                new PitrCoverage.Window(at(900), at(1190)));
+        assertThat(availability.windows())
+                .containsExactly(new PitrCoverage.Window(at(0), at(590)), new PitrCoverage.Window(at(900), at(1190)));
         assertThat(availability.gaps()).containsExactly(new PitrCoverage.Window(at(600), at(890)));
         assertThat(coverage.nearest(at(700))).contains(at(590).toString()).contains(at(900).toString());
         assertThat(coverage.resolve(at(1000)).orElseThrow().base().backupId()).isEqualTo("b2");
@@ -207,8 +234,14 @@ class PitrCoverageTest {
             java.util.Arrays.fill(table, true);
             for (int key = 0; key < 24; key++) {
                 int[] groupOf = {0, 0, key % 2, key / 2 % 3, key / 6};
-                boolean[] exact = bruteForce(t0, exports.stream().filter(e -> e.shardGroup() == null
-                        || e.shardGroup().index() == groupOf[e.shardGroup().of()]).toList(), horizon);
+                boolean[] exact = bruteForce(
+                        t0,
+                        exports.stream()
+                                .filter(e -> e.shardGroup() == null
+                                        || e.shardGroup().index()
+                                                == groupOf[e.shardGroup().of()])
+                                .toList(),
+                        horizon);
                 for (int x = 0; x <= horizon; x++) {
                     table[x] &= exact[x];
                 }
@@ -237,7 +270,9 @@ class PitrCoverageTest {
             if (windows.stream().anyMatch(w -> w.contains(t))) {
                 actual.add(second);
             }
-            assertThat(coverage.resolve(t).isPresent()).as("resolve(%d s)", second).isEqualTo(expected.contains(second));
+            assertThat(coverage.resolve(t).isPresent())
+                    .as("resolve(%d s)", second)
+                    .isEqualTo(expected.contains(second));
         }
         assertThat(actual).isEqualTo(expected);
     }

@@ -21,12 +21,17 @@ class RequestReaderTest {
     @Test
     void readsAMinimalRequestAndFillsItsDefaults() {
         // Given the smallest valid request: a backup of a table, into a new table
-        var result = read("{\"source\":{\"table\":\"orders\",\"backupId\":\"b1\"},\"destination\":{\"type\":\"NEW_TABLE\"}}");
+        var result = read(
+                "{\"source\":{\"table\":\"orders\",\"backupId\":\"b1\"},\"destination\":{\"type\":\"NEW_TABLE\"}}");
 
         // When it is read and defaulted
         assertThat(result).isInstanceOf(RequestReader.Valid.class);
-        var request = RequestDefaults.apply(((RequestReader.Valid) result).request(), "000000000000", "us-east-1",
-                "r-1", Instant.parse("2026-11-30T10:15:42Z"));
+        var request = RequestDefaults.apply(
+                ((RequestReader.Valid) result).request(),
+                "000000000000",
+                "us-east-1",
+                "r-1",
+                Instant.parse("2026-11-30T10:15:42Z"));
 
         // Then every default is explicit
         assertThat(request.restoreId()).isEqualTo("r-1");
@@ -47,19 +52,22 @@ class RequestReaderTest {
                 + "\"source\":{\"table\":\"orders\",\"backupId\":\"b1\"},\"destination\":{\"type\":\"NEW_TABLE\"}}");
         var request = RequestDefaults.apply(result.request(), "000000000000", "us-east-1", "other", Instant.now());
         assertThat(request.restoreId()).isEqualTo("mine-1");
-        assertThat(((Destination.NewTable) request.destination()).tableName()).isEqualTo("Restored-orders-20260102030405");
+        assertThat(((Destination.NewTable) request.destination()).tableName())
+                .isEqualTo("Restored-orders-20260102030405");
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-            "not JSON           | {source:                                                                     | INVALID_JSON    | ",
-            "a JSON array       | [1,2]                                                                        | INVALID_JSON    | ",
-            "empty              | ''                                                                           | INVALID_JSON    | ",
-            "no destination     | {\"source\":{\"table\":\"orders\",\"backupId\":\"b1\"}}                      | INVALID_REQUEST | /destination",
-            "two source kinds   | {\"source\":{\"table\":\"orders\",\"backupId\":\"b1\",\"snapId\":\"s\"},\"destination\":{\"type\":\"NEW_TABLE\"}} | INVALID_REQUEST | /source",
-            "no source kind     | {\"source\":{\"table\":\"orders\"},\"destination\":{\"type\":\"NEW_TABLE\"}} | INVALID_REQUEST | /source",
-            "traversal backupId | {\"source\":{\"table\":\"orders\",\"backupId\":\"../x\"},\"destination\":{\"type\":\"NEW_TABLE\"}} | INVALID_REQUEST | /source/backupId",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "not JSON           | {source:                                                                     | INVALID_JSON    | ",
+                "a JSON array       | [1,2]                                                                        | INVALID_JSON    | ",
+                "empty              | ''                                                                           | INVALID_JSON    | ",
+                "no destination     | {\"source\":{\"table\":\"orders\",\"backupId\":\"b1\"}}                      | INVALID_REQUEST | /destination",
+                "two source kinds   | {\"source\":{\"table\":\"orders\",\"backupId\":\"b1\",\"snapId\":\"s\"},\"destination\":{\"type\":\"NEW_TABLE\"}} | INVALID_REQUEST | /source",
+                "no source kind     | {\"source\":{\"table\":\"orders\"},\"destination\":{\"type\":\"NEW_TABLE\"}} | INVALID_REQUEST | /source",
+                "traversal backupId | {\"source\":{\"table\":\"orders\",\"backupId\":\"../x\"},\"destination\":{\"type\":\"NEW_TABLE\"}} | INVALID_REQUEST | /source/backupId",
+            })
     void rejectsWithACodeAReasonAndTheFieldAtFault(String name, String body, RejectionCode code, String field) {
         var result = read(body.equals("''") ? "" : body);
         assertThat(result).isInstanceOf(RequestReader.Invalid.class);

@@ -1,6 +1,6 @@
 package io.dynarestore.core.restore;
 
-import static io.dynarestore.testkit.RestoreRequests.aRestore;
+import static io.dynarestore.contracts.request.RestoreRequests.aRestore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dynarestore.contracts.request.Destination;
@@ -49,16 +49,21 @@ class RollbackPolicyTest {
         var view = viewOf(aRestore("r1").inPlace().normalized());
 
         // Then its rollback is refused with what to do
-        assertThat(RollbackPolicy.refusal(view)).isEqualTo("restore r1 is ACCEPTED; cancel it first, then roll it back");
+        assertThat(RollbackPolicy.refusal(view))
+                .isEqualTo("restore r1 is ACCEPTED; cancel it first, then roll it back");
     }
 
     @Test
     void refusesRestoresThatChangedNoExistingTable() {
         // Given a completed restore into a new table, a file export, a dry run and a rejected request
         var created = viewOf(aRestore("r1").normalized(), RestoreCompleted.of("r1", TABLE, 3, 30, 1, 5));
-        var file = viewOf(aRestore("r2").into(new Destination.File(null, new Destination.Delivery.Download()))
-                .normalized(), RestoreCompleted.of("r2", TABLE, 3, 30, 1, 5));
-        var dry = viewOf(aRestore("r3").inPlace().dryRun().normalized(),
+        var file = viewOf(
+                aRestore("r2")
+                        .into(new Destination.File(null, new Destination.Delivery.Download()))
+                        .normalized(),
+                RestoreCompleted.of("r2", TABLE, 3, 30, 1, 5));
+        var dry = viewOf(
+                aRestore("r3").inPlace().dryRun().normalized(),
                 RestoreCompleted.of("r3", TABLE, 0, 0, 1, 5).dryRun(Diff.empty()));
         var rejected = RestoreView.requested(aRestore("r4").inPlace().normalized());
         rejected.apply(RestoreRejected.of("r4", RejectionCode.BACKUP_EXPIRED, "backup b1 expired", null));
@@ -73,7 +78,9 @@ class RollbackPolicyTest {
     @Test
     void refusesASecondRollbackUnlessTheFirstFailed() {
         // Given an ended in-place restore whose rollback runs
-        var view = viewOf(aRestore("r1").inPlace().normalized(), RestoreFailed.of("r1", "boom", 3),
+        var view = viewOf(
+                aRestore("r1").inPlace().normalized(),
+                RestoreFailed.of("r1", "boom", 3),
                 RollbackStarted.of("r1", "ops", "undo"));
         assertThat(RollbackPolicy.refusal(view)).contains("being rolled back already");
 

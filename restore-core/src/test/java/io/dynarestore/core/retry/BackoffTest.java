@@ -34,7 +34,9 @@ class BackoffTest {
         var three = new Backoff(3, Duration.ofMillis(1), Duration.ofMillis(5));
         assertThat(three.allowsAfter(2)).isTrue();
         assertThat(three.allowsAfter(3)).isFalse();
-        assertThat(Backoff.untilStopped(Duration.ofMillis(1), Duration.ofMillis(5)).allowsAfter(1_000_000)).isTrue();
+        assertThat(Backoff.untilStopped(Duration.ofMillis(1), Duration.ofMillis(5))
+                        .allowsAfter(1_000_000))
+                .isTrue();
         assertThatThrownBy(() -> new Backoff(0, Duration.ZERO, Duration.ZERO))
                 .hasMessageContaining("maxAttempts must be at least 1");
     }

@@ -15,8 +15,9 @@ class PacerTest {
     static final long SECOND = 1_000_000_000L;
 
     static Stream<Arguments> workloads() {
-        return Stream.of(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L).flatMap(seed -> Stream.of(
-                Arguments.of(seed, 50.0), Arguments.of(seed, 400.0), Arguments.of(seed, 5_000.0)));
+        return Stream.of(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L)
+                .flatMap(seed ->
+                        Stream.of(Arguments.of(seed, 50.0), Arguments.of(seed, 400.0), Arguments.of(seed, 5_000.0)));
     }
 
     @ParameterizedTest(name = "seed {0}, {1} WCU/s")
@@ -41,7 +42,9 @@ class PacerTest {
         // When the units are counted in every one-second window (sliding, at every start)
         long worst = 0;
         for (long start : starts.keySet()) {
-            long sum = starts.subMap(start, start + SECOND).values().stream().mapToLong(Long::longValue).sum();
+            long sum = starts.subMap(start, start + SECOND).values().stream()
+                    .mapToLong(Long::longValue)
+                    .sum();
             worst = Math.max(worst, sum);
         }
 

@@ -42,7 +42,8 @@ class VaultIT {
         // Given 2,500 random items written by two parts, cut every 1,000 items
         var items = new RandomItems(7, RandomItems.Shape.simple());
         var writer = new BackupWriter(s3.client(), layout, "000000000000", "us-east-1", "orders", "b-1", 1_000);
-        try (var p1 = writer.openPart(); var p2 = writer.openPart()) {
+        try (var p1 = writer.openPart();
+                var p2 = writer.openPart()) {
             for (int i = 0; i < 2_500; i++) {
                 (i % 2 == 0 ? p1 : p2).write(items.item(i));
             }
@@ -52,11 +53,14 @@ class VaultIT {
 
         // When the catalog finds it and its data files are read
         var catalog = new VaultCatalog(s3.client(), layout);
-        Backup backup = catalog.findBackup("000000000000", "us-east-1", "orders", "b-1").orElseThrow();
+        Backup backup =
+                catalog.findBackup("000000000000", "us-east-1", "orders", "b-1").orElseThrow();
         var read = new ArrayList<Map<String, AttributeValue>>();
         for (ManifestFile f : backup.files()) {
-            try (var reader = new DataFileReader(f.dataFileS3Key(),
-                    s3.client().getObject(b -> b.bucket("vault").key(f.dataFileS3Key())), f.md5Checksum())) {
+            try (var reader = new DataFileReader(
+                    f.dataFileS3Key(),
+                    s3.client().getObject(b -> b.bucket("vault").key(f.dataFileS3Key())),
+                    f.md5Checksum())) {
                 ExportLine line;
                 while ((line = reader.next()) != null) {
                     read.add(line.item());
@@ -69,13 +73,16 @@ class VaultIT {
         assertThat(backup.summary().exportType()).isEqualTo("FULL_EXPORT");
         assertThat(backup.summary().outputFormat()).isEqualTo("DYNAMODB_JSON");
         assertThat(backup.summary().itemCount()).isEqualTo(2_500);
-        assertThat(backup.files()).hasSize(4).allSatisfy(f -> assertThat(f.itemCount()).isLessThanOrEqualTo(1_000));
+        assertThat(backup.files())
+                .hasSize(4)
+                .allSatisfy(f -> assertThat(f.itemCount()).isLessThanOrEqualTo(1_000));
         assertThat(backup.metadata().tableDescription()).isEqualTo(TABLE);
         // and every item comes back exactly
         assertThat(read).containsExactlyInAnyOrderElementsOf(items.items(2_500));
         // and the catalog lists it with its expiry
         assertThat(catalog.listBackups("000000000000", "us-east-1", "orders"))
-                .singleElement().satisfies(b -> {
+                .singleElement()
+                .satisfies(b -> {
                     assertThat(b.backupId()).isEqualTo("b-1");
                     assertThat(b.itemCount()).isEqualTo(2_500);
                     assertThat(b.expiresAt()).isEqualTo(takenAt.plus(Duration.ofDays(7)));
@@ -100,8 +107,8 @@ class VaultIT {
         micros.sort(null);
         var bodies = new ChangeBodies();
         String id = "inc-" + seed;
-        var writer = new IncrementalExportWriter(s3.client(), layout, "000000000000", "us-east-1", "changes", id,
-                from, from.plusSeconds(5), 100);
+        var writer = new IncrementalExportWriter(
+                s3.client(), layout, "000000000000", "us-east-1", "changes", id, from, from.plusSeconds(5), 100);
         try (var part = writer.openPart()) {
             for (int i = 0; i < micros.size(); i++) {
                 var keys = Map.of("pk", AttributeValue.fromS("k" + i));
@@ -119,8 +126,10 @@ class VaultIT {
         var catalog = new VaultCatalog(s3.client(), layout);
         var read = new ArrayList<ExportLine>();
         for (ManifestFile f : catalog.exportFiles(export)) {
-            try (var reader = new DataFileReader(f.dataFileS3Key(), s3.client().getObject(b -> b.bucket("vault")
-                    .key(f.dataFileS3Key())), f.md5Checksum())) {
+            try (var reader = new DataFileReader(
+                    f.dataFileS3Key(),
+                    s3.client().getObject(b -> b.bucket("vault").key(f.dataFileS3Key())),
+                    f.md5Checksum())) {
                 for (ExportLine line; (line = reader.next()) != null; ) {
                     read.add(line);
                 }
@@ -144,7 +153,9 @@ class VaultIT {
             part.write(Map.of("pk", AttributeValue.fromS("b")));
         }
         Backup backup = writer.finish(TABLE, List.of(), null, Instant.now(), null);
-        byte[] gz = s3.client().getObjectAsBytes(b -> b.bucket("vault").key(backup.files().get(0).dataFileS3Key()))
+        byte[] gz = s3.client()
+                .getObjectAsBytes(
+                        b -> b.bucket("vault").key(backup.files().get(0).dataFileS3Key()))
                 .asByteArray();
         String text = new String(new GZIPInputStream(new ByteArrayInputStream(gz)).readAllBytes());
         assertThat(text).isEqualTo("{\"Item\":{\"pk\":{\"S\":\"a\"}}}\n{\"Item\":{\"pk\":{\"S\":\"b\"}}}\n");
@@ -154,13 +165,17 @@ class VaultIT {
     void doesNotListABackupWhoseBackupJsonIsMissing() {
         // Given data and manifests but no backup.json (a writer that died before finishing)
         S3Client client = s3.client();
-        client.putObject(b -> b.bucket("vault").key(layout.backupPrefix("000000000000", "us-east-1", "half", "b-3")
-                + VaultLayout.MANIFEST_SUMMARY), RequestBody.fromString("{}"));
+        client.putObject(
+                b -> b.bucket("vault")
+                        .key(layout.backupPrefix("000000000000", "us-east-1", "half", "b-3")
+                                + VaultLayout.MANIFEST_SUMMARY),
+                RequestBody.fromString("{}"));
 
         // Then the catalog offers nothing
         var catalog = new VaultCatalog(client, layout);
         assertThat(catalog.listBackups("000000000000", "us-east-1", "half")).isEmpty();
-        assertThat(catalog.findBackup("000000000000", "us-east-1", "half", "b-3")).isEmpty();
+        assertThat(catalog.findBackup("000000000000", "us-east-1", "half", "b-3"))
+                .isEmpty();
     }
 
     @Test
@@ -172,13 +187,17 @@ class VaultIT {
         Backup backup = writer.finish(TABLE, List.of(), null, Instant.now(), null);
         ManifestFile f = backup.files().get(0);
         assertThatThrownBy(() -> {
-            try (var reader = new DataFileReader(f.dataFileS3Key(),
-                    s3.client().getObject(b -> b.bucket("vault").key(f.dataFileS3Key())), "AAAAAAAAAAAAAAAAAAAAAA==")) {
-                while (reader.next() != null) {
-                    // read to the end, where the checksum is checked
-                }
-            }
-        }).isInstanceOf(CorruptDataFileException.class).hasMessageContaining("MD5");
+                    try (var reader = new DataFileReader(
+                            f.dataFileS3Key(),
+                            s3.client().getObject(b -> b.bucket("vault").key(f.dataFileS3Key())),
+                            "AAAAAAAAAAAAAAAAAAAAAA==")) {
+                        while (reader.next() != null) {
+                            // read to the end, where the checksum is checked
+                        }
+                    }
+                })
+                .isInstanceOf(CorruptDataFileException.class)
+                .hasMessageContaining("MD5");
     }
 
     @Test
@@ -191,15 +210,19 @@ class VaultIT {
             }
         }
         Backup backup = writer.finish(TABLE, List.of(), null, Instant.now(), null);
-        byte[] gz = s3.client().getObjectAsBytes(b -> b.bucket("vault").key(backup.files().get(0).dataFileS3Key()))
+        byte[] gz = s3.client()
+                .getObjectAsBytes(
+                        b -> b.bucket("vault").key(backup.files().get(0).dataFileS3Key()))
                 .asByteArray();
         byte[] truncated = java.util.Arrays.copyOf(gz, gz.length / 2);
         assertThatThrownBy(() -> {
-            try (var reader = new DataFileReader("cut.json.gz", new ByteArrayInputStream(truncated), null)) {
-                while (reader.next() != null) {
-                    // read until it breaks
-                }
-            }
-        }).isInstanceOf(CorruptDataFileException.class).hasMessageContaining("cut.json.gz");
+                    try (var reader = new DataFileReader("cut.json.gz", new ByteArrayInputStream(truncated), null)) {
+                        while (reader.next() != null) {
+                            // read until it breaks
+                        }
+                    }
+                })
+                .isInstanceOf(CorruptDataFileException.class)
+                .hasMessageContaining("cut.json.gz");
     }
 }

@@ -28,7 +28,9 @@ class ComposeFileTest {
             command.addAll(List.of("config", "-q"));
             Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
             assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-            assertThat(p.exitValue()).as(new String(p.getInputStream().readAllBytes())).isZero();
+            assertThat(p.exitValue())
+                    .as(new String(p.getInputStream().readAllBytes()))
+                    .isZero();
         }
     }
 
@@ -39,16 +41,19 @@ class ComposeFileTest {
             Map<String, Object> s = at(compose, "services", service.name());
             assertThat(s).as(service.name()).isNotNull();
             assertThat((String) s.get("image")).startsWith("dynarestore/" + service.name() + ":");
-            assertThat((List<String>) at(s, "healthcheck", "test")).anyMatch(t -> t.contains("/actuator/health/readiness"));
+            assertThat((List<String>) at(s, "healthcheck", "test"))
+                    .anyMatch(t -> t.contains("/actuator/health/readiness"));
             assertThat((String) s.get("mem_limit")).isNotBlank();
             assertThat((String) at(s, "depends_on", "kafka-init", "condition"))
                     .isEqualTo("service_completed_successfully");
-            assertThat((String) at(s, "depends_on", "s3-init", "condition")).isEqualTo("service_completed_successfully");
+            assertThat((String) at(s, "depends_on", "s3-init", "condition"))
+                    .isEqualTo("service_completed_successfully");
         }
         assertThat((String) at(compose, "services", "kafka", "image")).startsWith("apache/kafka:");
         assertThat((String) at(compose, "services", "kafka-init", "depends_on", "kafka", "condition"))
                 .isEqualTo("service_healthy");
-        assertThat((List<String>) at(compose, "services", "grafana", "profiles")).containsExactly("monitoring");
+        assertThat((List<String>) at(compose, "services", "grafana", "profiles"))
+                .containsExactly("monitoring");
     }
 
     static boolean onPath(String tool) {

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
 class DeploymentConsistencyTest {
 
     /** Variables the JVM or Spring Boot read without a placeholder in our files. */
-    static final Set<String> PLATFORM = Set.of("SPRING_PROFILES_ACTIVE", "SPRING_CONFIG_ADDITIONAL_LOCATION",
-            "JAVA_TOOL_OPTIONS", "AWS_REGION");
+    static final Set<String> PLATFORM =
+            Set.of("SPRING_PROFILES_ACTIVE", "SPRING_CONFIG_ADDITIONAL_LOCATION", "JAVA_TOOL_OPTIONS", "AWS_REGION");
 
     @Test
     void composeCreatesEveryTopicOfTheContractsWithItsPartitionCount() throws Exception {
@@ -55,29 +55,42 @@ class DeploymentConsistencyTest {
 
             // the port: Spring's default, compose's PORT and mapping, the chart's values and Prometheus' target
             assertThat(port).as(service.name() + " server.port default").isEqualTo(String.valueOf(service.port()));
-            assertThat(String.valueOf(env.get("PORT"))).as(service.name() + " PORT in compose").isEqualTo(port);
-            assertThat((List<String>) composed.get("ports")).as(service.name() + " ports in compose")
+            assertThat(String.valueOf(env.get("PORT")))
+                    .as(service.name() + " PORT in compose")
+                    .isEqualTo(port);
+            assertThat((List<String>) composed.get("ports"))
+                    .as(service.name() + " ports in compose")
                     .contains(port + ":" + port);
             assertThat(String.valueOf((Object) at(values, "services", service.name(), "port")))
-                    .as(service.name() + " port in the chart").isEqualTo(port);
+                    .as(service.name() + " port in the chart")
+                    .isEqualTo(port);
             assertThat(prometheus).as("prometheus target").contains(service.name() + ":" + port);
 
             // the prefix: the chart's is the one root key of the service's own configuration
             assertThat(config).as(service.name() + ".yml").containsPattern("(?m)^" + service.prefix() + ":$");
-            assertThat((String) at(values, "services", service.name(), "prefix")).isEqualTo(service.prefix());
+            assertThat((String) at(values, "services", service.name(), "prefix"))
+                    .isEqualTo(service.prefix());
 
             // every variable compose or the chart sets is one the service reads
             var reads = Set.copyOf(Manifests.placeholders(config));
             for (String name : env.keySet()) {
                 assertThat(PLATFORM.contains(name) || reads.contains(name))
-                        .as(service.name() + " reads " + name + " (set in docker-compose.yml)").isTrue();
+                        .as(service.name() + " reads " + name + " (set in docker-compose.yml)")
+                        .isTrue();
             }
-            List<Map<String, Object>> chartEnv = at(HelmChartTest.find(chart, "Deployment", service.name()), "spec",
-                    "template", "spec", "containers", "0", "env");
+            List<Map<String, Object>> chartEnv = at(
+                    HelmChartTest.find(chart, "Deployment", service.name()),
+                    "spec",
+                    "template",
+                    "spec",
+                    "containers",
+                    "0",
+                    "env");
             for (Map<String, Object> e : chartEnv) {
                 String name = (String) e.get("name");
                 assertThat(PLATFORM.contains(name) || reads.contains(name))
-                        .as(service.name() + " reads " + name + " (set by the chart)").isTrue();
+                        .as(service.name() + " reads " + name + " (set by the chart)")
+                        .isTrue();
             }
         }
     }
@@ -85,12 +98,13 @@ class DeploymentConsistencyTest {
     @Test
     void theAutoscalersWatchTheGroupsAndTopicsTheServicesUse() throws Exception {
         var docs = HelmChartTest.render(Manifests.root().resolve("helm/values-production.yaml"));
-        for (var scaled : Map.of("item-writer", Topic.SEGMENTS, "exporter", Topic.EXPORTS).entrySet()) {
+        for (var scaled :
+                Map.of("item-writer", Topic.SEGMENTS, "exporter", Topic.EXPORTS).entrySet()) {
             String config = Manifests.springConfig(scaled.getKey());
             Matcher group = Pattern.compile("(?m)^  group: (\\S+)$").matcher(config);
             assertThat(group.find()).isTrue();
-            Map<String, Object> metadata = at(HelmChartTest.find(docs, "ScaledObject", scaled.getKey()), "spec",
-                    "triggers", "0", "metadata");
+            Map<String, Object> metadata =
+                    at(HelmChartTest.find(docs, "ScaledObject", scaled.getKey()), "spec", "triggers", "0", "metadata");
             assertThat(metadata.get("consumerGroup")).isEqualTo(group.group(1));
             assertThat(metadata.get("topic")).isEqualTo(scaled.getValue().topicName());
         }

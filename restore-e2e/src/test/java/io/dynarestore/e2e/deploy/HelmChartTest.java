@@ -29,8 +29,10 @@ class HelmChartTest {
     }
 
     static Map<String, Object> find(List<Map<String, Object>> docs, String kind, String name) {
-        return docs.stream().filter(d -> kind.equals(d.get("kind")) && name.equals(at(d, "metadata", "name")))
-                .findFirst().orElseThrow(() -> new AssertionError("no " + kind + " " + name));
+        return docs.stream()
+                .filter(d -> kind.equals(d.get("kind")) && name.equals(at(d, "metadata", "name")))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no " + kind + " " + name));
     }
 
     static List<String> kinds(List<Map<String, Object>> docs) {
@@ -40,7 +42,9 @@ class HelmChartTest {
     @Test
     void lintsWithoutErrorsOrWarnings() {
         var result = new Helm(CHART).lint().strict().call();
-        assertThat(result.isFailed()).as(String.join("\n", result.getMessages())).isFalse();
+        assertThat(result.isFailed())
+                .as(String.join("\n", result.getMessages()))
+                .isFalse();
     }
 
     @Test
@@ -57,16 +61,20 @@ class HelmChartTest {
             Map<String, Object> container = at(deployment, "spec", "template", "spec", "containers", "0");
             assertThat(container.get("image")).isEqualTo("dynarestore/" + service.name() + ":0.1.0-SNAPSHOT");
             assertThat((Integer) at(container, "ports", "0", "containerPort")).isEqualTo(service.port());
-            assertThat((String) at(container, "livenessProbe", "httpGet", "path")).isEqualTo("/actuator/health/liveness");
-            assertThat((String) at(container, "readinessProbe", "httpGet", "path")).isEqualTo("/actuator/health/readiness");
+            assertThat((String) at(container, "livenessProbe", "httpGet", "path"))
+                    .isEqualTo("/actuator/health/liveness");
+            assertThat((String) at(container, "readinessProbe", "httpGet", "path"))
+                    .isEqualTo("/actuator/health/readiness");
             assertThat((String) at(container, "resources", "limits", "memory")).isNotBlank();
             assertThat((String) at(container, "resources", "requests", "cpu")).isNotBlank();
-            assertThat((Boolean) at(deployment, "spec", "template", "spec", "securityContext", "runAsNonRoot")).isTrue();
+            assertThat((Boolean) at(deployment, "spec", "template", "spec", "securityContext", "runAsNonRoot"))
+                    .isTrue();
             // and its Spring configuration under its own prefix
             Map<String, Object> configMap = find(docs, "ConfigMap", service.name());
             Map<String, Object> config = Manifests.yaml().load((String) at(configMap, "data", service.name() + ".yml"));
             assertThat(config).containsOnlyKeys(service.prefix());
-            assertThat((Integer) at(config, service.prefix(), "topics", "partitions", "restore.segments")).isEqualTo(24);
+            assertThat((Integer) at(config, service.prefix(), "topics", "partitions", "restore.segments"))
+                    .isEqualTo(24);
             assertThat((Integer) at(deployment, "spec", "replicas")).isPositive();
         }
         // and nothing optional is on by default
@@ -91,25 +99,42 @@ class HelmChartTest {
         assertThat((String) at(find(docs, "ScaledObject", "exporter"), "spec", "triggers", "0", "metadata", "topic"))
                 .isEqualTo("restore.exports");
         // and KEDA, not the Deployment, owns the writers' replica count; the others keep theirs
-        assertThat((Object) at(find(docs, "Deployment", "item-writer"), "spec", "replicas")).isNull();
-        assertThat((Integer) at(find(docs, "Deployment", "restore-api"), "spec", "replicas")).isEqualTo(3);
+        assertThat((Object) at(find(docs, "Deployment", "item-writer"), "spec", "replicas"))
+                .isNull();
+        assertThat((Integer) at(find(docs, "Deployment", "restore-api"), "spec", "replicas"))
+                .isEqualTo(3);
 
         // and each service runs as its own IAM role, from the registry's image
-        assertThat((String) at(find(docs, "ServiceAccount", "item-writer"), "metadata", "annotations",
-                "eks.amazonaws.com/role-arn")).isEqualTo("arn:aws:iam::123456789012:role/dynarestore-writer");
-        assertThat((String) at(find(docs, "Deployment", "item-writer"), "spec", "template", "spec", "containers", "0",
-                "image")).isEqualTo("123456789012.dkr.ecr.eu-west-1.amazonaws.com/dynarestore/item-writer:0.1.0");
+        assertThat((String) at(
+                        find(docs, "ServiceAccount", "item-writer"),
+                        "metadata",
+                        "annotations",
+                        "eks.amazonaws.com/role-arn"))
+                .isEqualTo("arn:aws:iam::123456789012:role/dynarestore-writer");
+        assertThat((String) at(
+                        find(docs, "Deployment", "item-writer"),
+                        "spec",
+                        "template",
+                        "spec",
+                        "containers",
+                        "0",
+                        "image"))
+                .isEqualTo("123456789012.dkr.ecr.eu-west-1.amazonaws.com/dynarestore/item-writer:0.1.0");
         // and secrets come by reference only
-        List<Map<String, Object>> env = at(find(docs, "Deployment", "notifier"), "spec", "template", "spec",
-                "containers", "0", "env");
-        assertThat(env).filteredOn(e -> e.get("name").equals("WEBHOOK_SIGNING_SECRET")).singleElement()
+        List<Map<String, Object>> env =
+                at(find(docs, "Deployment", "notifier"), "spec", "template", "spec", "containers", "0", "env");
+        assertThat(env)
+                .filteredOn(e -> e.get("name").equals("WEBHOOK_SIGNING_SECRET"))
+                .singleElement()
                 .satisfies(e -> assertThat((String) at(e, "valueFrom", "secretKeyRef", "name"))
                         .isEqualTo("dynarestore-webhooks"));
-        assertThat(env).filteredOn(e -> e.get("name").equals("SMTP_PASSWORD")).singleElement()
+        assertThat(env)
+                .filteredOn(e -> e.get("name").equals("SMTP_PASSWORD"))
+                .singleElement()
                 .satisfies(e -> assertThat(e).doesNotContainKey("value"));
         // and the account registry reaches every service's configuration
-        Map<String, Object> plannerConfig = Manifests.yaml().load((String) at(find(docs, "ConfigMap", "restore-planner"),
-                "data", "restore-planner.yml"));
+        Map<String, Object> plannerConfig = Manifests.yaml()
+                .load((String) at(find(docs, "ConfigMap", "restore-planner"), "data", "restore-planner.yml"));
         assertThat((String) at(plannerConfig, "planner", "aws", "accounts", "1", "role-arn"))
                 .isEqualTo("arn:aws:iam::210987654321:role/dynarestore-restore");
 
@@ -117,17 +142,26 @@ class HelmChartTest {
         Map<String, Object> monitor = find(docs, "ServiceMonitor", "dynarestore-dynarestore");
         assertThat((String) at(monitor, "spec", "endpoints", "0", "path")).isEqualTo("/actuator/prometheus");
         assertThat((String) at(monitor, "metadata", "labels", "release")).isEqualTo("prometheus");
-        String dashboard = at(find(docs, "ConfigMap", "dynarestore-dynarestore-dashboard"), "data",
-                "dynarestore-dashboard.json");
-        assertThat(dashboard.strip()).isEqualTo(Files.readString(Manifests.root()
-                .resolve("docs/grafana/dynarestore-dashboard.json")).strip());
+        String dashboard =
+                at(find(docs, "ConfigMap", "dynarestore-dynarestore-dashboard"), "data", "dynarestore-dashboard.json");
+        assertThat(dashboard.strip())
+                .isEqualTo(Files.readString(Manifests.root().resolve("docs/grafana/dynarestore-dashboard.json"))
+                        .strip());
     }
 
     @Test
     void refusesValuesThatBreakItsSchema() {
-        assertThatThrownBy(() -> new Helm(CHART).template().withName("x").set("aws.defaultAccount", "12345").call())
+        assertThatThrownBy(() -> new Helm(CHART)
+                        .template()
+                        .withName("x")
+                        .set("aws.defaultAccount", "12345")
+                        .call())
                 .hasMessageContaining("defaultAccount");
-        assertThatThrownBy(() -> new Helm(CHART).template().withName("x").set("keda.itemWriter.maxReplicas", 0).call())
+        assertThatThrownBy(() -> new Helm(CHART)
+                        .template()
+                        .withName("x")
+                        .set("keda.itemWriter.maxReplicas", 0)
+                        .call())
                 .hasMessageContaining("maxReplicas");
     }
 }

@@ -17,16 +17,17 @@ import org.yaml.snakeyaml.Yaml;
 final class Manifests {
 
     /** The five services: module name, configuration prefix, port. */
-    record Service(String name, String prefix, int port) {
-    }
+    record Service(String name, String prefix, int port) {}
 
-    static final List<Service> SERVICES = List.of(new Service("restore-api", "api", 8080),
-            new Service("restore-planner", "planner", 8081), new Service("item-writer", "writer", 8082),
-            new Service("exporter", "exporter", 8083), new Service("notifier", "notifier", 8084),
+    static final List<Service> SERVICES = List.of(
+            new Service("restore-api", "api", 8080),
+            new Service("restore-planner", "planner", 8081),
+            new Service("item-writer", "writer", 8082),
+            new Service("exporter", "exporter", 8083),
+            new Service("notifier", "notifier", 8084),
             new Service("protector", "protector", 8085));
 
-    private Manifests() {
-    }
+    private Manifests() {}
 
     static Path root() {
         return RepoRoot.find();

@@ -24,13 +24,17 @@ class SbomTest {
                 }
             }
             Assumptions.assumeTrue(packaged, service.name() + " is not packaged in this build");
-            Assumptions.assumeTrue(Files.exists(sbom), "no " + sbom + ": the CycloneDX plugin runs in online builds only");
+            Assumptions.assumeTrue(
+                    Files.exists(sbom), "no " + sbom + ": the CycloneDX plugin runs in online builds only");
             JsonNode bom = JsonMapper.builder().build().readTree(Files.readString(sbom));
             assertThat(bom.get("bomFormat").asString()).isEqualTo("CycloneDX");
-            assertThat(bom.get("metadata").get("component").get("name").asString()).isEqualTo(service.name());
+            assertThat(bom.get("metadata").get("component").get("name").asString())
+                    .isEqualTo(service.name());
             var names = new java.util.HashSet<String>();
             bom.get("components").forEach(c -> names.add(c.get("name").asString()));
-            assertThat(names).as(service.name()).contains("kafka-clients", "restore-contracts")
+            assertThat(names)
+                    .as(service.name())
+                    .contains("kafka-clients", "restore-contracts")
                     .doesNotContain("junit-jupiter-api", "assertj-core");
         }
     }

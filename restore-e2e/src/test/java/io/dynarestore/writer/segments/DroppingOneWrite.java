@@ -41,10 +41,13 @@ public final class DroppingOneWrite implements BatchApplier {
     }
 
     @Override
-    public void apply(BatchWriter.Destination destination, SegmentDispatched work, List<WriteOp> batch,
-                      Map<List<AttributeValue>, Map<String, AttributeValue>> current, WriteTally tally) {
-        if (work.restoreId().equals(restoreId) && work.segment() == segment && !batch.isEmpty()
-                && dropped.add(tally)) {
+    public void apply(
+            BatchWriter.Destination destination,
+            SegmentDispatched work,
+            List<WriteOp> batch,
+            Map<List<AttributeValue>, Map<String, AttributeValue>> current,
+            WriteTally tally) {
+        if (work.restoreId().equals(restoreId) && work.segment() == segment && !batch.isEmpty() && dropped.add(tally)) {
             batch = batch.subList(1, batch.size());
         }
         applier.apply(destination, work, batch, current, tally);

@@ -5,7 +5,6 @@ import io.dynarestore.contracts.status.CapacityUnits;
 import io.dynarestore.contracts.status.TableRef;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.planner.destination.TableSettings;
-import io.dynarestore.planner.destination.TableSpecs;
 import io.dynarestore.planner.destination.TableWaiter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -56,18 +55,23 @@ public final class CapacityManager {
 
     /** What a restore writing into {@code table} would do to its write capacity, judged now. */
     public CapacityPlan plan(TableRef table) {
-        return plan(dynamo(table).describeTable(b -> b.tableName(table.tableName())).table());
+        return plan(
+                dynamo(table).describeTable(b -> b.tableName(table.tableName())).table());
     }
 
     CapacityPlan plan(TableDescription d) {
         if (TableSettings.isOnDemand(d)) {
-            return CapacityPlan.unchanged("Table " + d.tableName() + " is on-demand (PAY_PER_REQUEST): it scales "
-                    + "with the writes, so its capacity is not changed.", List.of());
+            return CapacityPlan.unchanged(
+                    "Table " + d.tableName() + " is on-demand (PAY_PER_REQUEST): it scales "
+                            + "with the writes, so its capacity is not changed.",
+                    List.of());
         }
         List<CapacityUnits> current = units(d);
         if (!enabled) {
-            return CapacityPlan.unchanged("Raising capacity is off (planner.capacity.raise); the restore writes at "
-                    + "the table's " + writeUnits(current) + ".", current);
+            return CapacityPlan.unchanged(
+                    "Raising capacity is off (planner.capacity.raise); the restore writes at " + "the table's "
+                            + writeUnits(current) + ".",
+                    current);
         }
         var target = new ArrayList<CapacityUnits>();
         var raised = new ArrayList<String>();
@@ -85,23 +89,33 @@ public final class CapacityManager {
             }
         }
         if (raised.isEmpty()) {
-            return CapacityPlan.unchanged("Table " + d.tableName() + " has " + writeUnits(current) + ", at least the "
-                    + targetWriteUnits + " WCU a restore raises to; its capacity is not changed.", current);
+            return CapacityPlan.unchanged(
+                    "Table " + d.tableName() + " has " + writeUnits(current) + ", at least the " + targetWriteUnits
+                            + " WCU a restore raises to; its capacity is not changed.",
+                    current);
         }
         if (!exhausted.isEmpty()) {
-            return CapacityPlan.unchanged("Not raised: DynamoDB allows " + FREE_DECREASES_PER_DAY + " decreases of "
-                    + "a table's capacity at any time of a day, and " + String.join(", ", exhausted) + " of "
-                    + d.tableName() + " used them, so the original capacity could not be put back right after the "
-                    + "restore. It writes at the table's " + writeUnits(current) + ".", current);
+            return CapacityPlan.unchanged(
+                    "Not raised: DynamoDB allows " + FREE_DECREASES_PER_DAY + " decreases of "
+                            + "a table's capacity at any time of a day, and " + String.join(", ", exhausted) + " of "
+                            + d.tableName()
+                            + " used them, so the original capacity could not be put back right after the "
+                            + "restore. It writes at the table's " + writeUnits(current) + ".",
+                    current);
         }
-        return new CapacityPlan(true, "Raising the write capacity of " + String.join(", ", raised) + " of "
-                + d.tableName() + " to " + targetWriteUnits + " WCU for the restore; the original "
-                + writeUnits(current) + " are put back when it ends, however it ends.", current, target);
+        return new CapacityPlan(
+                true,
+                "Raising the write capacity of " + String.join(", ", raised) + " of "
+                        + d.tableName() + " to " + targetWriteUnits + " WCU for the restore; the original "
+                        + writeUnits(current) + " are put back when it ends, however it ends.",
+                current,
+                target);
     }
 
     /** The current units of what {@code plan} raises, or a reason why it can no longer be raised. */
     public Raise prepare(TableRef table, CapacityPlan plan) {
-        TableDescription d = dynamo(table).describeTable(b -> b.tableName(table.tableName())).table();
+        TableDescription d =
+                dynamo(table).describeTable(b -> b.tableName(table.tableName())).table();
         CapacityPlan now = plan(d);
         if (!now.raise()) {
             return new Raise(null, null, now.reason());
@@ -110,13 +124,13 @@ public final class CapacityManager {
     }
 
     /** Original values to record and values to raise to, or why not to raise ({@code refusal}). */
-    public record Raise(List<CapacityUnits> original, List<CapacityUnits> raised, String refusal) {
-    }
+    public record Raise(List<CapacityUnits> original, List<CapacityUnits> raised, String refusal) {}
 
     /** Raises what is still below {@code raised}; safe to repeat. Waits until the table is ACTIVE again. */
     public void raise(TableRef table, List<CapacityUnits> raised) {
         DynamoDbClient dynamo = dynamo(table);
-        TableDescription d = dynamo.describeTable(b -> b.tableName(table.tableName())).table();
+        TableDescription d =
+                dynamo.describeTable(b -> b.tableName(table.tableName())).table();
         Map<String, CapacityUnits> now = byPart(units(d));
         var changes = new ArrayList<CapacityUnits>();
         for (CapacityUnits want : raised) {
@@ -131,12 +145,10 @@ public final class CapacityManager {
     /** The outcome of putting capacity back. */
     public sealed interface PutBack {
         /** The original write units are back (or were never changed). */
-        record Done(List<CapacityUnits> restored, String note) implements PutBack {
-        }
+        record Done(List<CapacityUnits> restored, String note) implements PutBack {}
 
         /** DynamoDB refused for now (the decrease quota); try again later. */
-        record Later(String reason) implements PutBack {
-        }
+        record Later(String reason) implements PutBack {}
     }
 
     /** Puts the write units of {@code original} back where they differ now. */
@@ -146,12 +158,15 @@ public final class CapacityManager {
         try {
             d = dynamo.describeTable(b -> b.tableName(table.tableName())).table();
         } catch (ResourceNotFoundException e) {
-            return new PutBack.Done(List.of(), "Table " + table.tableName() + " no longer exists; there is no "
-                    + "capacity to put back.");
+            return new PutBack.Done(
+                    List.of(),
+                    "Table " + table.tableName() + " no longer exists; there is no " + "capacity to put back.");
         }
         if (TableSettings.isOnDemand(d)) {
-            return new PutBack.Done(List.of(), "Table " + table.tableName() + " was switched to on-demand; there "
-                    + "is no provisioned capacity to put back.");
+            return new PutBack.Done(
+                    List.of(),
+                    "Table " + table.tableName() + " was switched to on-demand; there "
+                            + "is no provisioned capacity to put back.");
         }
         Map<String, CapacityUnits> now = byPart(units(d));
         var changes = new ArrayList<CapacityUnits>();
@@ -182,13 +197,16 @@ public final class CapacityManager {
         var request = UpdateTableRequest.builder().tableName(tableName);
         var gsis = new ArrayList<GlobalSecondaryIndexUpdate>();
         for (CapacityUnits c : changes) {
-            var throughput = ProvisionedThroughput.builder().readCapacityUnits(c.readCapacityUnits())
-                    .writeCapacityUnits(c.writeCapacityUnits()).build();
+            var throughput = ProvisionedThroughput.builder()
+                    .readCapacityUnits(c.readCapacityUnits())
+                    .writeCapacityUnits(c.writeCapacityUnits())
+                    .build();
             if (c.isTable()) {
                 request.provisionedThroughput(throughput);
             } else {
-                gsis.add(GlobalSecondaryIndexUpdate.builder().update(u -> u.indexName(c.index())
-                        .provisionedThroughput(throughput)).build());
+                gsis.add(GlobalSecondaryIndexUpdate.builder()
+                        .update(u -> u.indexName(c.index()).provisionedThroughput(throughput))
+                        .build());
             }
         }
         if (!gsis.isEmpty()) {
@@ -210,15 +228,23 @@ public final class CapacityManager {
     }
 
     private static CapacityUnits of(String index, ProvisionedThroughputDescription p) {
-        return new CapacityUnits(index, p == null || p.readCapacityUnits() == null ? 0 : p.readCapacityUnits(),
+        return new CapacityUnits(
+                index,
+                p == null || p.readCapacityUnits() == null ? 0 : p.readCapacityUnits(),
                 p == null || p.writeCapacityUnits() == null ? 0 : p.writeCapacityUnits());
     }
 
     private static int decreasesToday(TableDescription d, String index) {
-        ProvisionedThroughputDescription p = index == null ? d.provisionedThroughput()
-                : d.globalSecondaryIndexes().stream().filter(g -> g.indexName().equals(index)).findFirst()
-                .map(GlobalSecondaryIndexDescription::provisionedThroughput).orElse(null);
-        return p == null || p.numberOfDecreasesToday() == null ? 0 : p.numberOfDecreasesToday().intValue();
+        ProvisionedThroughputDescription p = index == null
+                ? d.provisionedThroughput()
+                : d.globalSecondaryIndexes().stream()
+                        .filter(g -> g.indexName().equals(index))
+                        .findFirst()
+                        .map(GlobalSecondaryIndexDescription::provisionedThroughput)
+                        .orElse(null);
+        return p == null || p.numberOfDecreasesToday() == null
+                ? 0
+                : p.numberOfDecreasesToday().intValue();
     }
 
     private static Map<String, CapacityUnits> byPart(List<CapacityUnits> units) {
@@ -230,7 +256,8 @@ public final class CapacityManager {
     }
 
     private static String writeUnits(List<CapacityUnits> units) {
-        return units.stream().map(u -> u.writeCapacityUnits() + " WCU (" + u.what() + ")")
+        return units.stream()
+                .map(u -> u.writeCapacityUnits() + " WCU (" + u.what() + ")")
                 .collect(Collectors.joining(", "));
     }
 }

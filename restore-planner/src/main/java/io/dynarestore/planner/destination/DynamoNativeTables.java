@@ -36,7 +36,9 @@ public final class DynamoNativeTables implements NativeTables {
             return dynamo.importTable(request).importTableDescription().importArn();
         } catch (ResourceInUseException | ImportConflictException e) {
             // the table exists: ours if an import from this restore's staging prefix made it
-            String tableArn = dynamo.describeTable(b -> b.tableName(table.tableName())).table().tableArn();
+            String tableArn = dynamo.describeTable(b -> b.tableName(table.tableName()))
+                    .table()
+                    .tableArn();
             String prefix = request.s3BucketSource().s3KeyPrefix();
             for (var page : dynamo.listImportsPaginator(b -> b.tableArn(tableArn))) {
                 for (var summary : page.importSummaryList()) {
@@ -46,19 +48,27 @@ public final class DynamoNativeTables implements NativeTables {
                     }
                 }
             }
-            throw new TableCreator.DestinationException("Table " + table.tableName() + " exists in account "
-                    + table.account() + " region " + table.region() + " and was not created by this restore's "
-                    + "import; nothing was written to it. Submit the restore again with another table name.", e);
+            throw new TableCreator.DestinationException(
+                    "Table " + table.tableName() + " exists in account "
+                            + table.account() + " region " + table.region() + " and was not created by this restore's "
+                            + "import; nothing was written to it. Submit the restore again with another table name.",
+                    e);
         }
     }
 
     @Override
     public ImportProgress importProgress(TableRef table, String importArn) {
-        ImportTableDescription d = dynamo(table).describeImport(b -> b.importArn(importArn)).importTableDescription();
-        String failure = d.failureCode() == null && d.failureMessage() == null ? null
+        ImportTableDescription d =
+                dynamo(table).describeImport(b -> b.importArn(importArn)).importTableDescription();
+        String failure = d.failureCode() == null && d.failureMessage() == null
+                ? null
                 : d.failureCode() + ": " + d.failureMessage();
-        return new ImportProgress(d.importStatusAsString(), nz(d.importedItemCount()), nz(d.processedSizeBytes()),
-                nz(d.errorCount()), failure);
+        return new ImportProgress(
+                d.importStatusAsString(),
+                nz(d.importedItemCount()),
+                nz(d.processedSizeBytes()),
+                nz(d.errorCount()),
+                failure);
     }
 
     private static long nz(Long value) {
@@ -71,13 +81,16 @@ public final class DynamoNativeTables implements NativeTables {
         try {
             dynamo.restoreTableFromBackup(request);
         } catch (TableAlreadyExistsException e) {
-            TableDescription existing = dynamo.describeTable(b -> b.tableName(table.tableName())).table();
+            TableDescription existing =
+                    dynamo.describeTable(b -> b.tableName(table.tableName())).table();
             var summary = existing.restoreSummary();
             if (summary == null || !request.backupArn().equals(summary.sourceBackupArn())) {
-                throw new TableCreator.DestinationException("Table " + table.tableName() + " exists in account "
-                        + table.account() + " region " + table.region() + " and was not restored from "
-                        + request.backupArn() + "; it was left alone. Submit the restore again with another "
-                        + "table name.", e);
+                throw new TableCreator.DestinationException(
+                        "Table " + table.tableName() + " exists in account "
+                                + table.account() + " region " + table.region() + " and was not restored from "
+                                + request.backupArn() + "; it was left alone. Submit the restore again with another "
+                                + "table name.",
+                        e);
             }
         }
     }
@@ -90,9 +103,10 @@ public final class DynamoNativeTables implements NativeTables {
         } catch (ResourceNotFoundException e) {
             return Optional.empty();
         }
-        boolean restoring = d.restoreSummary() != null && Boolean.TRUE.equals(d.restoreSummary().restoreInProgress());
-        boolean indexesActive = !d.hasGlobalSecondaryIndexes() || d.globalSecondaryIndexes().stream()
-                .allMatch(g -> g.indexStatus() == IndexStatus.ACTIVE);
+        boolean restoring = d.restoreSummary() != null
+                && Boolean.TRUE.equals(d.restoreSummary().restoreInProgress());
+        boolean indexesActive = !d.hasGlobalSecondaryIndexes()
+                || d.globalSecondaryIndexes().stream().allMatch(g -> g.indexStatus() == IndexStatus.ACTIVE);
         return !restoring && indexesActive && d.tableStatus() == TableStatus.ACTIVE ? Optional.of(d) : Optional.empty();
     }
 }

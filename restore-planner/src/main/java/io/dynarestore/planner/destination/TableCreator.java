@@ -2,11 +2,11 @@ package io.dynarestore.planner.destination;
 
 import io.dynarestore.contracts.request.Destination;
 import io.dynarestore.core.aws.AwsClients;
-import io.dynarestore.core.restore.RestoreValidator;
 import io.dynarestore.core.table.RestoreTags;
 import java.time.Duration;
 import java.util.List;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
@@ -29,12 +29,11 @@ public final class TableCreator {
     }
 
     /** The table, ready, and the warnings of settings the endpoint could not apply. */
-    public record Ready(TableDescription table, List<String> warnings) {
-    }
+    public record Ready(TableDescription table, List<String> warnings) {}
 
     /** Creates (or finds) the table; throws {@link DestinationException} with a reason otherwise. */
-    public Ready ensure(String restoreId, Destination.NewTable destination, TableDescription backupTable,
-                        TableSettings settings) {
+    public Ready ensure(
+            String restoreId, Destination.NewTable destination, TableDescription backupTable, TableSettings settings) {
         DynamoDbClient dynamo = aws.dynamo(destination.account(), destination.region());
         String name = destination.tableName();
         boolean createdNow = false;
@@ -44,27 +43,35 @@ public final class TableCreator {
                 createdNow = true;
             } catch (ResourceInUseException e) {
                 // created in the meantime: by an earlier attempt of this restore, or by someone else
-            } catch (software.amazon.awssdk.services.dynamodb.model.DynamoDbException e) {
-                throw new DestinationException("DynamoDB refused to create table " + name + " in account "
-                        + destination.account() + " region " + destination.region() + ": "
-                        + e.awsErrorDetails().errorMessage() + ". Fix the cause (limits, permissions, name, KMS key) "
-                        + "and submit the restore again with a new restoreId.", e);
+            } catch (DynamoDbException e) {
+                throw new DestinationException(
+                        "DynamoDB refused to create table " + name + " in account "
+                                + destination.account() + " region " + destination.region() + ": "
+                                + e.awsErrorDetails().errorMessage()
+                                + ". Fix the cause (limits, permissions, name, KMS key) "
+                                + "and submit the restore again with a new restoreId.",
+                        e);
             }
         }
         TableDescription table = TableWaiter.untilActive(dynamo, name, activeTimeout);
         if (!createdNow && !RestoreTags.createdBy(dynamo, table, restoreId)) {
-            throw new DestinationException("Table " + name + " exists but was not created by restore " + restoreId
-                    + " (it lacks the tag " + RestoreTags.RESTORE_TAG + "); nothing was written to it. "
-                    + "Submit the restore again with another table name.", null);
+            throw new DestinationException(
+                    "Table " + name + " exists but was not created by restore " + restoreId
+                            + " (it lacks the tag " + RestoreTags.RESTORE_TAG + "); nothing was written to it. "
+                            + "Submit the restore again with another table name.",
+                    null);
         }
         try {
-            var warnings = TableFinisher.finish(dynamo, table, settings, TableFinisher.CreatedBy.CREATE_TABLE,
-                    activeTimeout);
+            var warnings =
+                    TableFinisher.finish(dynamo, table, settings, TableFinisher.CreatedBy.CREATE_TABLE, activeTimeout);
             return new Ready(table, warnings);
-        } catch (software.amazon.awssdk.services.dynamodb.model.DynamoDbException e) {
-            throw new DestinationException("Table " + name + " was created but DynamoDB refused one of its "
-                    + "settings: " + e.awsErrorDetails().errorMessage() + ". Nothing was written to it; fix the "
-                    + "cause and submit the restore again with a new restoreId.", e);
+        } catch (DynamoDbException e) {
+            throw new DestinationException(
+                    "Table " + name + " was created but DynamoDB refused one of its "
+                            + "settings: " + e.awsErrorDetails().errorMessage()
+                            + ". Nothing was written to it; fix the "
+                            + "cause and submit the restore again with a new restoreId.",
+                    e);
         }
     }
 

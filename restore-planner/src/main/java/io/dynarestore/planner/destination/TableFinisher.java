@@ -23,14 +23,21 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest;
 public final class TableFinisher {
 
     /** How the table came to be, which decides what is left to set. */
-    public enum CreatedBy { CREATE_TABLE, IMPORT_TABLE, RESTORE_FROM_BACKUP }
-
-    private TableFinisher() {
+    public enum CreatedBy {
+        CREATE_TABLE,
+        IMPORT_TABLE,
+        RESTORE_FROM_BACKUP
     }
 
+    private TableFinisher() {}
+
     /** Applies what is left of {@code settings}; returns the warnings of settings the endpoint lacks. */
-    public static List<String> finish(DynamoDbClient dynamo, TableDescription table, TableSettings settings,
-                                      CreatedBy createdBy, Duration timeout) {
+    public static List<String> finish(
+            DynamoDbClient dynamo,
+            TableDescription table,
+            TableSettings settings,
+            CreatedBy createdBy,
+            Duration timeout) {
         var warnings = new ArrayList<String>();
         String name = table.tableName();
         dynamo.tagResource(b -> b.resourceArn(table.tableArn()).tags(settings.tags()));
@@ -43,46 +50,56 @@ public final class TableFinisher {
             if (stream != null && (!streamOn || current.streamSpecification().streamViewType() != settings.stream())) {
                 current = update(dynamo, name, b -> b.streamSpecification(stream), timeout, "stream", warnings);
             }
-            TableClass have = current.tableClassSummary() == null || current.tableClassSummary().tableClass() == null
-                    ? TableClass.STANDARD : current.tableClassSummary().tableClass();
+            TableClass have = current.tableClassSummary() == null
+                            || current.tableClassSummary().tableClass() == null
+                    ? TableClass.STANDARD
+                    : current.tableClassSummary().tableClass();
             if (settings.tableClass() != null && settings.tableClass() != have) {
-                current = update(dynamo, name, b -> b.tableClass(settings.tableClass()), timeout, "table class",
-                        warnings);
+                current = update(
+                        dynamo, name, b -> b.tableClass(settings.tableClass()), timeout, "table class", warnings);
             }
             if (settings.deletionProtection() && !Boolean.TRUE.equals(current.deletionProtectionEnabled())) {
-                update(dynamo, name, b -> b.deletionProtectionEnabled(true), timeout, "deletion protection",
-                        warnings);
+                update(dynamo, name, b -> b.deletionProtectionEnabled(true), timeout, "deletion protection", warnings);
             }
         }
         if (settings.ttlAttribute() != null) {
             unlessUnknown(warnings, "TTL on attribute " + settings.ttlAttribute(), "UpdateTimeToLive", () -> {
                 var ttl = dynamo.describeTimeToLive(b -> b.tableName(name)).timeToLiveDescription();
-                boolean on = ttl != null && (ttl.timeToLiveStatus() == TimeToLiveStatus.ENABLED
-                        || ttl.timeToLiveStatus() == TimeToLiveStatus.ENABLING)
+                boolean on = ttl != null
+                        && (ttl.timeToLiveStatus() == TimeToLiveStatus.ENABLED
+                                || ttl.timeToLiveStatus() == TimeToLiveStatus.ENABLING)
                         && Objects.equals(ttl.attributeName(), settings.ttlAttribute());
                 if (!on) {
-                    dynamo.updateTimeToLive(b -> b.tableName(name).timeToLiveSpecification(
-                            t -> t.enabled(true).attributeName(settings.ttlAttribute())));
+                    dynamo.updateTimeToLive(b -> b.tableName(name)
+                            .timeToLiveSpecification(t -> t.enabled(true).attributeName(settings.ttlAttribute())));
                 }
             });
         }
         if (settings.pointInTimeRecovery()) {
-            unlessUnknown(warnings, "point-in-time recovery", "UpdateContinuousBackups", () ->
-                    dynamo.updateContinuousBackups(b -> b.tableName(name).pointInTimeRecoverySpecification(
-                            p -> p.pointInTimeRecoveryEnabled(true))));
+            unlessUnknown(
+                    warnings,
+                    "point-in-time recovery",
+                    "UpdateContinuousBackups",
+                    () -> dynamo.updateContinuousBackups(b -> b.tableName(name)
+                            .pointInTimeRecoverySpecification(p -> p.pointInTimeRecoveryEnabled(true))));
         }
         return warnings;
     }
 
-    private static TableDescription update(DynamoDbClient dynamo, String table,
-                                           Consumer<UpdateTableRequest.Builder> change, Duration timeout,
-                                           String what, List<String> warnings) {
+    private static TableDescription update(
+            DynamoDbClient dynamo,
+            String table,
+            Consumer<UpdateTableRequest.Builder> change,
+            Duration timeout,
+            String what,
+            List<String> warnings) {
         boolean[] done = {false};
         unlessUnknown(warnings, what, "UpdateTable", () -> {
             dynamo.updateTable(b -> change.accept(b.tableName(table)));
             done[0] = true;
         });
-        return done[0] ? TableWaiter.untilActive(dynamo, table, timeout)
+        return done[0]
+                ? TableWaiter.untilActive(dynamo, table, timeout)
                 : dynamo.describeTable(b -> b.tableName(table)).table();
     }
 

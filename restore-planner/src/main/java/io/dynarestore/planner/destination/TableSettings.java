@@ -1,13 +1,9 @@
 package io.dynarestore.planner.destination;
 
-import io.dynarestore.core.table.RestoreTags;
-
 import io.dynarestore.contracts.request.Destination;
 import io.dynarestore.contracts.request.Destination.TableOptions;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import io.dynarestore.core.table.RestoreTags;
 import java.util.List;
-import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.ContinuousBackupsDescription;
 import software.amazon.awssdk.services.dynamodb.model.PointInTimeRecoveryStatus;
@@ -36,11 +32,19 @@ import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
  * @param ttlAttribute      the TTL attribute, {@code null} when TTL is off
  * @param tableClass        {@code null} for DynamoDB's default (STANDARD)
  */
-public record TableSettings(boolean includeGsis, boolean includeLsis, List<Tag> tags, Encryption encryption,
-                            StreamViewType stream, boolean pointInTimeRecovery, boolean onDemand, Long readUnits,
-                            Long writeUnits, boolean deletionProtection, String ttlAttribute,
-                            TableClass tableClass) {
-
+public record TableSettings(
+        boolean includeGsis,
+        boolean includeLsis,
+        List<Tag> tags,
+        Encryption encryption,
+        StreamViewType stream,
+        boolean pointInTimeRecovery,
+        boolean onDemand,
+        Long readUnits,
+        Long writeUnits,
+        boolean deletionProtection,
+        String ttlAttribute,
+        TableClass tableClass) {
 
     /** Encryption at rest by a KMS key: the account's AWS managed key when {@code kmsKeyArn} is null. */
     public record Encryption(String kmsKeyArn) {
@@ -61,20 +65,27 @@ public record TableSettings(boolean includeGsis, boolean includeLsis, List<Tag> 
      * @param continuous      its continuous backups (PITR) at backup time, or {@code null} when not recorded
      * @param options         the request's options, or {@code null}
      */
-    public static TableSettings of(String restoreId, TableDescription backup, List<Tag> backupTags,
-                                   TimeToLiveDescription ttl, ContinuousBackupsDescription continuous,
-                                   TableOptions options) {
+    public static TableSettings of(
+            String restoreId,
+            TableDescription backup,
+            List<Tag> backupTags,
+            TimeToLiveDescription ttl,
+            ContinuousBackupsDescription continuous,
+            TableOptions options) {
         TableOptions o = options == null ? new TableOptions(null, null, null) : options;
-        boolean hasLsis = backup.hasLocalSecondaryIndexes() && !backup.localSecondaryIndexes().isEmpty();
+        boolean hasLsis = backup.hasLocalSecondaryIndexes()
+                && !backup.localSecondaryIndexes().isEmpty();
 
         Encryption encryption = encryption(o, backup);
 
         StreamViewType stream = stream(o, backup);
 
-        boolean pitr = o.pointInTimeRecovery() != null ? o.pointInTimeRecovery()
-                : continuous != null && continuous.pointInTimeRecoveryDescription() != null
-                  && continuous.pointInTimeRecoveryDescription().pointInTimeRecoveryStatus()
-                     == PointInTimeRecoveryStatus.ENABLED;
+        boolean pitr = o.pointInTimeRecovery() != null
+                ? o.pointInTimeRecovery()
+                : continuous != null
+                        && continuous.pointInTimeRecoveryDescription() != null
+                        && continuous.pointInTimeRecoveryDescription().pointInTimeRecoveryStatus()
+                                == PointInTimeRecoveryStatus.ENABLED;
 
         boolean onDemand = isOnDemand(backup);
         Long read = null;
@@ -87,25 +98,42 @@ public record TableSettings(boolean includeGsis, boolean includeLsis, List<Tag> 
             }
         }
 
-        boolean deletionProtection = o.deletionProtection() != null ? o.deletionProtection()
+        boolean deletionProtection = o.deletionProtection() != null
+                ? o.deletionProtection()
                 : Boolean.TRUE.equals(backup.deletionProtectionEnabled());
 
         String ttlAttribute;
         if (o.timeToLive() != null) {
-            ttlAttribute = Boolean.TRUE.equals(o.timeToLive().enabled()) ? o.timeToLive().attributeName() : null;
+            ttlAttribute = Boolean.TRUE.equals(o.timeToLive().enabled())
+                    ? o.timeToLive().attributeName()
+                    : null;
         } else {
-            ttlAttribute = ttl != null && (ttl.timeToLiveStatus() == TimeToLiveStatus.ENABLED
-                    || ttl.timeToLiveStatus() == TimeToLiveStatus.ENABLING) ? ttl.attributeName() : null;
+            ttlAttribute = ttl != null
+                            && (ttl.timeToLiveStatus() == TimeToLiveStatus.ENABLED
+                                    || ttl.timeToLiveStatus() == TimeToLiveStatus.ENABLING)
+                    ? ttl.attributeName()
+                    : null;
         }
 
-        TableClass tableClass = o.tableClass() != null ? TableClass.fromValue(o.tableClass().name())
-                : backup.tableClassSummary() != null ? backup.tableClassSummary().tableClass() : null;
+        TableClass tableClass = o.tableClass() != null
+                ? TableClass.fromValue(o.tableClass().name())
+                : backup.tableClassSummary() != null
+                        ? backup.tableClassSummary().tableClass()
+                        : null;
 
         return new TableSettings(
                 o.includeGlobalSecondaryIndexes() == null || o.includeGlobalSecondaryIndexes(),
                 hasLsis && (o.includeLocalSecondaryIndexes() == null || o.includeLocalSecondaryIndexes()),
-                RestoreTags.of(restoreId, backupTags, o.tags()), encryption, stream, pitr, onDemand, read, write,
-                deletionProtection, ttlAttribute, tableClass);
+                RestoreTags.of(restoreId, backupTags, o.tags()),
+                encryption,
+                stream,
+                pitr,
+                onDemand,
+                read,
+                write,
+                deletionProtection,
+                ttlAttribute,
+                tableClass);
     }
 
     /** The encryption asked for, else the backup's. */
@@ -123,7 +151,9 @@ public record TableSettings(boolean includeGsis, boolean includeLsis, List<Tag> 
     /** The stream asked for (none when DISABLED), else the backup's. */
     private static StreamViewType stream(TableOptions o, TableDescription backup) {
         if (o.streams() != null) {
-            return o.streams() == Destination.StreamView.DISABLED ? null : StreamViewType.fromValue(o.streams().name());
+            return o.streams() == Destination.StreamView.DISABLED
+                    ? null
+                    : StreamViewType.fromValue(o.streams().name());
         }
         var spec = backup.streamSpecification();
         return spec != null && Boolean.TRUE.equals(spec.streamEnabled()) ? spec.streamViewType() : null;
@@ -144,7 +174,12 @@ public record TableSettings(boolean includeGsis, boolean includeLsis, List<Tag> 
 
     /** The stream specification of CreateTable and UpdateTable. */
     public StreamSpecification streamSpecification() {
-        return stream == null ? null : StreamSpecification.builder().streamEnabled(true).streamViewType(stream).build();
+        return stream == null
+                ? null
+                : StreamSpecification.builder()
+                        .streamEnabled(true)
+                        .streamViewType(stream)
+                        .build();
     }
 
     /** The encryption specification of CreateTable and ImportTable: {@code null} for DynamoDB's default. */

@@ -1,24 +1,24 @@
 package io.dynarestore.planner.destination;
 
+import io.dynarestore.contracts.request.Destination.TableOptions;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import io.dynarestore.contracts.request.Destination.TableOptions;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexDescription;
+import software.amazon.awssdk.services.dynamodb.model.ImportTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.InputCompressionType;
+import software.amazon.awssdk.services.dynamodb.model.InputFormat;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.LocalSecondaryIndex;
 import software.amazon.awssdk.services.dynamodb.model.LocalSecondaryIndexDescription;
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughput;
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputDescription;
-import software.amazon.awssdk.services.dynamodb.model.ImportTableRequest;
-import software.amazon.awssdk.services.dynamodb.model.InputCompressionType;
-import software.amazon.awssdk.services.dynamodb.model.InputFormat;
 import software.amazon.awssdk.services.dynamodb.model.RestoreTableFromBackupRequest;
 import software.amazon.awssdk.services.dynamodb.model.SSESpecification;
 import software.amazon.awssdk.services.dynamodb.model.TableCreationParameters;
@@ -31,8 +31,7 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
  */
 public final class TableSpecs {
 
-    private TableSpecs() {
-    }
+    private TableSpecs() {}
 
     /** The key attribute names of a table, partition key first. */
     public static List<String> keyAttributes(List<KeySchemaElement> keySchema) {
@@ -50,11 +49,16 @@ public final class TableSpecs {
         if (!gsis.isEmpty()) {
             request.globalSecondaryIndexes(gsis);
         }
-        if (settings.includeLsis() && d.hasLocalSecondaryIndexes() && !d.localSecondaryIndexes().isEmpty()) {
+        if (settings.includeLsis()
+                && d.hasLocalSecondaryIndexes()
+                && !d.localSecondaryIndexes().isEmpty()) {
             var lsis = new ArrayList<LocalSecondaryIndex>();
             for (LocalSecondaryIndexDescription l : d.localSecondaryIndexes()) {
-                lsis.add(LocalSecondaryIndex.builder().indexName(l.indexName()).keySchema(l.keySchema())
-                        .projection(l.projection()).build());
+                lsis.add(LocalSecondaryIndex.builder()
+                        .indexName(l.indexName())
+                        .keySchema(l.keySchema())
+                        .projection(l.projection())
+                        .build());
                 used.addAll(keyAttributes(l.keySchema()));
             }
             request.localSecondaryIndexes(lsis);
@@ -91,8 +95,8 @@ public final class TableSpecs {
      * billing, encryption). Tags, streams, TTL, PITR, table class and deletion protection are
      * set after the import ({@link TableFinisher}). ImportTable cannot create LSIs.
      */
-    public static TableCreationParameters importParameters(TableDescription d, String tableName,
-                                                           TableSettings settings) {
+    public static TableCreationParameters importParameters(
+            TableDescription d, String tableName, TableSettings settings) {
         var params = TableCreationParameters.builder().tableName(tableName).keySchema(d.keySchema());
         Set<String> used = new LinkedHashSet<>(keyAttributes(d.keySchema()));
         List<GlobalSecondaryIndex> gsis = gsis(d, settings, used);
@@ -120,8 +124,8 @@ public final class TableSpecs {
      * the same import instead of starting another; {@code bucketOwner} is the vault's account
      * when it differs from the destination's.
      */
-    public static ImportTableRequest importRequest(String clientToken, String bucket, String prefix,
-                                                   String bucketOwner, TableCreationParameters table) {
+    public static ImportTableRequest importRequest(
+            String clientToken, String bucket, String prefix, String bucketOwner, TableCreationParameters table) {
         return ImportTableRequest.builder()
                 .clientToken(clientToken)
                 .s3BucketSource(s -> s.s3Bucket(bucket).s3KeyPrefix(prefix).s3BucketOwner(bucketOwner))
@@ -139,12 +143,13 @@ public final class TableSpecs {
      *
      * @param source the Snap's table (its indexes and throughput)
      */
-    public static RestoreTableFromBackupRequest snapRequest(String backupArn, TableDescription source,
-                                                             String tableName, TableOptions options,
-                                                             TableSettings settings) {
-        var request = RestoreTableFromBackupRequest.builder().backupArn(backupArn).targetTableName(tableName);
+    public static RestoreTableFromBackupRequest snapRequest(
+            String backupArn, TableDescription source, String tableName, TableOptions options, TableSettings settings) {
+        var request =
+                RestoreTableFromBackupRequest.builder().backupArn(backupArn).targetTableName(tableName);
         boolean billingChanged = options != null && options.billing() != null;
-        if (source.hasGlobalSecondaryIndexes() && !source.globalSecondaryIndexes().isEmpty()) {
+        if (source.hasGlobalSecondaryIndexes()
+                && !source.globalSecondaryIndexes().isEmpty()) {
             if (!settings.includeGsis()) {
                 request.globalSecondaryIndexOverride(List.of());
             } else if (billingChanged) {
@@ -161,8 +166,10 @@ public final class TableSpecs {
             }
         }
         if (options != null && options.encryption() != null) {
-            request.sseSpecificationOverride(settings.encryption() == null
-                    ? SSESpecification.builder().enabled(false).build() : settings.sseSpecification());
+            request.sseSpecificationOverride(
+                    settings.encryption() == null
+                            ? SSESpecification.builder().enabled(false).build()
+                            : settings.sseSpecification());
         }
         return request.build();
     }
@@ -173,11 +180,16 @@ public final class TableSpecs {
             return gsis;
         }
         for (GlobalSecondaryIndexDescription g : d.globalSecondaryIndexes()) {
-            var b = GlobalSecondaryIndex.builder().indexName(g.indexName()).keySchema(g.keySchema())
+            var b = GlobalSecondaryIndex.builder()
+                    .indexName(g.indexName())
+                    .keySchema(g.keySchema())
                     .projection(g.projection());
             if (!settings.onDemand()) {
                 // a provisioned backup's indexes keep their throughput; an on-demand one's get the table's
-                b.provisionedThroughput(TableSettings.isOnDemand(d) ? tableThroughput(d, settings) : throughput(g.provisionedThroughput()));
+                b.provisionedThroughput(
+                        TableSettings.isOnDemand(d)
+                                ? tableThroughput(d, settings)
+                                : throughput(g.provisionedThroughput()));
             } else if (TableSettings.isOnDemand(d) && g.onDemandThroughput() != null) {
                 b.onDemandThroughput(g.onDemandThroughput());
             }
@@ -189,21 +201,29 @@ public final class TableSpecs {
 
     /** DynamoDB rejects attribute definitions that no key of the table or its indexes uses. */
     private static List<AttributeDefinition> definitions(TableDescription d, Set<String> used) {
-        return d.attributeDefinitions().stream().filter(a -> used.contains(a.attributeName())).toList();
+        return d.attributeDefinitions().stream()
+                .filter(a -> used.contains(a.attributeName()))
+                .toList();
     }
 
     /** The restored table's provisioned throughput: the requested one, else the backup's. */
     public static ProvisionedThroughput tableThroughput(TableDescription d, TableSettings settings) {
         if (settings.readUnits() != null && settings.writeUnits() != null) {
-            return ProvisionedThroughput.builder().readCapacityUnits(settings.readUnits())
-                    .writeCapacityUnits(settings.writeUnits()).build();
+            return ProvisionedThroughput.builder()
+                    .readCapacityUnits(settings.readUnits())
+                    .writeCapacityUnits(settings.writeUnits())
+                    .build();
         }
         return throughput(d.provisionedThroughput());
     }
 
     private static ProvisionedThroughput throughput(ProvisionedThroughputDescription p) {
         long read = p == null || p.readCapacityUnits() == null || p.readCapacityUnits() < 1 ? 1 : p.readCapacityUnits();
-        long write = p == null || p.writeCapacityUnits() == null || p.writeCapacityUnits() < 1 ? 1 : p.writeCapacityUnits();
-        return ProvisionedThroughput.builder().readCapacityUnits(read).writeCapacityUnits(write).build();
+        long write =
+                p == null || p.writeCapacityUnits() == null || p.writeCapacityUnits() < 1 ? 1 : p.writeCapacityUnits();
+        return ProvisionedThroughput.builder()
+                .readCapacityUnits(read)
+                .writeCapacityUnits(write)
+                .build();
     }
 }

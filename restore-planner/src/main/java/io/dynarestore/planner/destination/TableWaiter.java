@@ -10,16 +10,15 @@ import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 /** Waits, with a bounded backoff, until a table and all its global indexes are ACTIVE. */
 public final class TableWaiter {
 
-    private TableWaiter() {
-    }
+    private TableWaiter() {}
 
     public static TableDescription untilActive(DynamoDbClient dynamo, String table, Duration timeout) {
         Instant deadline = Instant.now().plus(timeout);
         long sleep = 100;
         while (true) {
             TableDescription d = dynamo.describeTable(b -> b.tableName(table)).table();
-            boolean indexesActive = !d.hasGlobalSecondaryIndexes() || d.globalSecondaryIndexes().stream()
-                    .allMatch(g -> g.indexStatus() == IndexStatus.ACTIVE);
+            boolean indexesActive = !d.hasGlobalSecondaryIndexes()
+                    || d.globalSecondaryIndexes().stream().allMatch(g -> g.indexStatus() == IndexStatus.ACTIVE);
             if (d.tableStatus() == TableStatus.ACTIVE && indexesActive) {
                 return d;
             }

@@ -26,16 +26,20 @@ record Cancellation(Clock clock, EventPublisher publisher, Duration cancelGrace)
     Outcome cancel(Snapshot view) {
         Cancel cancel = view.cancel();
         Strategy strategy = view.plan() == null ? null : view.plan().strategy();
-        boolean waitsForWriters = strategy == Strategy.ITEM_WRITES && cancel.ended() < cancel.dispatched()
+        boolean waitsForWriters = strategy == Strategy.ITEM_WRITES
+                && cancel.ended() < cancel.dispatched()
                 && clock.instant().isBefore(cancel.at().plus(cancelGrace));
         if (waitsForWriters) {
             return Outcome.later(Duration.ofMillis(500));
         }
         var note = new StringBuilder();
-        String table = cancel.destination() == null ? null : cancel.destination().tableName();
+        String table =
+                cancel.destination() == null ? null : cancel.destination().tableName();
         if (strategy == Strategy.IMPORT_FROM_S3 && view.importStarted() != null
                 || strategy == Strategy.SNAP && view.snapStarted() != null) {
-            note.append("DynamoDB goes on filling ").append(table).append(" (an import or a restore from a backup ")
+            note.append("DynamoDB goes on filling ")
+                    .append(table)
+                    .append(" (an import or a restore from a backup ")
                     .append("cannot be stopped); delete the table once it is ACTIVE if it is not wanted.");
         } else if (strategy == Strategy.FILE_EXPORT) {
             note.append("No file is offered for download; a file the exporter finishes stays in the vault until it ")
@@ -47,16 +51,20 @@ record Cancellation(Clock clock, EventPublisher publisher, Duration cancelGrace)
             }
             note.append(" and stay there; nothing more is written.");
             if (cancel.ended() < cancel.dispatched()) {
-                note.append(" ").append(cancel.dispatched() - cancel.ended()).append(" of ")
-                        .append(cancel.dispatched()).append(" segments did not report within ")
-                        .append(cancelGrace.toSeconds()).append(" s; their writers stop them when they ")
+                note.append(" ")
+                        .append(cancel.dispatched() - cancel.ended())
+                        .append(" of ")
+                        .append(cancel.dispatched())
+                        .append(" segments did not report within ")
+                        .append(cancelGrace.toSeconds())
+                        .append(" s; their writers stop them when they ")
                         .append("next look, and a few more items may land.");
             }
             if (cancel.tablePrepared() && view.request().destination() instanceof Destination.NewTable) {
                 note.append(" The table was created by this restore; delete it if it is not wanted.");
             }
         }
-        return Outcome.of(publish(publisher, RestoreCancelled.of(view.restoreId(),
-                view.itemsWritten(), note.toString())));
+        return Outcome.of(
+                publish(publisher, RestoreCancelled.of(view.restoreId(), view.itemsWritten(), note.toString())));
     }
 }

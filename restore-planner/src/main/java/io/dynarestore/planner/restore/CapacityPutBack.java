@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
  * Puts back the write capacity raised for a restore, whatever became of the restore; a put-back
  * DynamoDB refuses (decreases used up for the day) is tried again after {@code putBackRetry}.
  */
-record CapacityPutBack(CapacityManager capacity, EventPublisher publisher,
-                       PlannerProperties.Capacity capacitySettings) {
+record CapacityPutBack(
+        CapacityManager capacity, EventPublisher publisher, PlannerProperties.Capacity capacitySettings) {
 
     private static final Logger log = LoggerFactory.getLogger(CapacityPutBack.class);
 
@@ -25,14 +25,20 @@ record CapacityPutBack(CapacityManager capacity, EventPublisher publisher,
         CapacityRaiseStarted raise = view.capacityRaised();
         var result = capacity.putBack(raise.table(), raise.original());
         if (result instanceof CapacityManager.PutBack.Later later) {
-            log.warn("restore {}: {}; trying again in {}", view.restoreId(), later.reason(),
+            log.warn(
+                    "restore {}: {}; trying again in {}",
+                    view.restoreId(),
+                    later.reason(),
                     capacitySettings.putBackRetry());
             return Outcome.later(capacitySettings.putBackRetry());
         }
         var done = (CapacityManager.PutBack.Done) result;
-        log.info("restore {}: write capacity of {} put back to {}", view.restoreId(), raise.table().tableName(),
+        log.info(
+                "restore {}: write capacity of {} put back to {}",
+                view.restoreId(),
+                raise.table().tableName(),
                 done.restored());
-        return Outcome.of(publish(publisher,
-                CapacityRestored.of(view.restoreId(), raise.table(), done.restored(), done.note())));
+        return Outcome.of(
+                publish(publisher, CapacityRestored.of(view.restoreId(), raise.table(), done.restored(), done.note())));
     }
 }

@@ -11,9 +11,9 @@ import io.dynarestore.contracts.status.SegmentCompleted;
 import io.dynarestore.contracts.status.TableRef;
 import io.dynarestore.contracts.status.Verification;
 import io.dynarestore.core.aws.AwsClients;
-import io.dynarestore.planner.staging.DeltaStager;
 import io.dynarestore.planner.PlannerProperties;
 import io.dynarestore.planner.restore.RestoreSteps.Snapshot;
+import io.dynarestore.planner.staging.DeltaStager;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -36,27 +36,39 @@ record Completion(DeltaStager stager, AwsClients aws, Clock clock, PlannerProper
     RestoreEvent complete(Snapshot view) {
         RestorePlanned plan = view.plan();
         var counts = plan.strategy() == Strategy.SNAP
-                ? new SegmentCompleted.Counts(plan.estimatedItems(), 0, 0, 0, 0) : view.counts();
+                ? new SegmentCompleted.Counts(plan.estimatedItems(), 0, 0, 0, 0)
+                : view.counts();
         long bytes = plan.strategy() == Strategy.SNAP ? plan.estimatedBytes() : view.bytesWritten();
-        var completed = RestoreCompleted.of(view.restoreId(), plan.destination(), counts, bytes, plan.segments(),
+        var completed = RestoreCompleted.of(
+                view.restoreId(),
+                plan.destination(),
+                counts,
+                bytes,
+                plan.segments(),
                 Duration.between(view.createdAt(), clock.instant()).toMillis());
         Verification verification = verify(view);
         if (view.dryRun()) {
-            completed = completed.dryRun(view.diff() == null ? Diff.empty()
-                    : view.diff());
+            completed = completed.dryRun(view.diff() == null ? Diff.empty() : view.diff());
         }
         completed = completed.verified(verification);
         discardStaged(view);
         if (verification.failed()) {
             log.warn("restore {} failed its verification: {}", view.restoreId(), verification.mismatches());
             var shown = verification.mismatches().stream().limit(5).toList();
-            return RestoreFailed.unverified(view.restoreId(), "Every segment was written, but the verification "
-                    + "found " + verification.mismatches().size() + " mismatch"
-                    + (verification.mismatches().size() == 1 ? "" : "es") + ": " + String.join("; ", shown)
-                    + (shown.size() < verification.mismatches().size() ? "; ..." : "") + ". The items written stay in "
-                    + plan.destination().tableName() + (view.request().destination() instanceof Destination.NewTable
-                    ? "; restore again into a new table." : "; roll the restore back (POST /restores/"
-                    + view.restoreId() + "/rollback) or restore again."), view.itemsWritten(), verification);
+            return RestoreFailed.unverified(
+                    view.restoreId(),
+                    "Every segment was written, but the verification "
+                            + "found " + verification.mismatches().size() + " mismatch"
+                            + (verification.mismatches().size() == 1 ? "" : "es") + ": " + String.join("; ", shown)
+                            + (shown.size() < verification.mismatches().size() ? "; ..." : "")
+                            + ". The items written stay in "
+                            + plan.destination().tableName()
+                            + (view.request().destination() instanceof Destination.NewTable
+                                    ? "; restore again into a new table."
+                                    : "; roll the restore back (POST /restores/" + view.restoreId()
+                                            + "/rollback) or restore again."),
+                    view.itemsWritten(),
+                    verification);
         }
         return completed;
     }
@@ -70,18 +82,38 @@ record Completion(DeltaStager stager, AwsClients aws, Clock clock, PlannerProper
         switch (plan.strategy()) {
             case ITEM_WRITES -> {
                 TableRef t = plan.destination();
-                return Verifier.verify(plan, view.completedSegments(), view.checks(),
-                        aws.dynamo(t.account(), t.region()), t.tableName());
+                return Verifier.verify(
+                        plan,
+                        view.completedSegments(),
+                        view.checks(),
+                        aws.dynamo(t.account(), t.region()),
+                        t.tableName());
             }
             case IMPORT_FROM_S3 -> {
-                long staged = view.importStaged() == null ? 0 : view.importStaged().items();
-                long imported = view.importCompleted() == null ? 0 : view.importCompleted().itemsImported();
+                long staged =
+                        view.importStaged() == null ? 0 : view.importStaged().items();
+                long imported = view.importCompleted() == null
+                        ? 0
+                        : view.importCompleted().itemsImported();
                 if (imported != staged) {
-                    return new Verification(Verification.Status.FAILED, 0, imported, null, 0, 0,
+                    return new Verification(
+                            Verification.Status.FAILED,
+                            0,
+                            imported,
+                            null,
+                            0,
+                            0,
                             List.of("DynamoDB's import loaded " + imported + " items but " + staged + " were staged"),
                             "ImportTable's count compared with the staged items.");
                 }
-                return new Verification(Verification.Status.PASSED, 0, imported, null, 0, 0, List.of(),
+                return new Verification(
+                        Verification.Status.PASSED,
+                        0,
+                        imported,
+                        null,
+                        0,
+                        0,
+                        List.of(),
                         "DynamoDB's ImportTable loaded all " + staged + " staged items.");
             }
             case FILE_EXPORT -> {
@@ -91,13 +123,26 @@ record Completion(DeltaStager stager, AwsClients aws, Clock clock, PlannerProper
                 }
                 long expected = e.capped() ? Math.min(e.matching(), strategy.exportCap()) : e.matching();
                 if (e.items() != expected) {
-                    return new Verification(Verification.Status.FAILED, 1, e.items(), e.sha256(), 0, 0,
+                    return new Verification(
+                            Verification.Status.FAILED,
+                            1,
+                            e.items(),
+                            e.sha256(),
+                            0,
+                            0,
                             List.of("the file holds " + e.items() + " rows but " + expected + " items match"),
                             "Rows of the file compared with the matching items.");
                 }
-                return new Verification(Verification.Status.PASSED, 1, e.items(), e.sha256(), 0, 0, List.of(),
+                return new Verification(
+                        Verification.Status.PASSED,
+                        1,
+                        e.items(),
+                        e.sha256(),
+                        0,
+                        0,
+                        List.of(),
                         "The file holds a row for each of the " + expected + " items it should; its SHA-256 is "
-                        + e.sha256() + ".");
+                                + e.sha256() + ".");
             }
             default -> {
                 return Verification.skipped("DynamoDB restored the table from its own backup; it reports no "
@@ -112,8 +157,10 @@ record Completion(DeltaStager stager, AwsClients aws, Clock clock, PlannerProper
             try {
                 stager.discard(view.restoreId());
             } catch (RuntimeException e) {
-                log.warn("restore {}: could not remove what it staged (a lifecycle rule on _staging/ will): {}",
-                        view.restoreId(), e.toString());
+                log.warn(
+                        "restore {}: could not remove what it staged (a lifecycle rule on _staging/ will): {}",
+                        view.restoreId(),
+                        e.toString());
             }
         }
     }

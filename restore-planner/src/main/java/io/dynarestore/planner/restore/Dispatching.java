@@ -5,7 +5,6 @@ import io.dynarestore.contracts.request.Destination;
 import io.dynarestore.contracts.request.RestoreRequested;
 import io.dynarestore.contracts.request.Scope;
 import io.dynarestore.contracts.status.RestorePlanned;
-import io.dynarestore.contracts.status.RestorePlanned.Strategy;
 import io.dynarestore.contracts.status.SegmentsDispatched;
 import io.dynarestore.contracts.status.TableRef;
 import io.dynarestore.contracts.work.ExportDispatched;
@@ -14,8 +13,6 @@ import io.dynarestore.contracts.work.SegmentDispatched.DataFile;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.filter.KeySchema;
 import io.dynarestore.core.kafka.EventPublisher;
-import io.dynarestore.planner.staging.DeltaStager;
-import io.dynarestore.planner.staging.SweepStager;
 import io.dynarestore.core.undo.UndoJournal;
 import io.dynarestore.core.vault.Backup;
 import io.dynarestore.core.vault.ManifestFile;
@@ -23,6 +20,8 @@ import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.planner.PlannerProperties;
 import io.dynarestore.planner.restore.RestoreSteps.Snapshot;
 import io.dynarestore.planner.restore.RestoreSteps.StepException;
+import io.dynarestore.planner.staging.DeltaStager;
+import io.dynarestore.planner.staging.SweepStager;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -38,16 +37,26 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
  * segment into a table that may hold its keys is journaled; a dry run's reads and writes nothing.
  * Dispatching twice writes twice, which puts make harmless, and is counted once.
  */
-record Dispatching(Sources sources, VaultCatalog catalog, SweepStager sweeper, AwsClients aws,
-                   EventPublisher publisher, PlannerProperties.Strategy strategy) {
+record Dispatching(
+        Sources sources,
+        VaultCatalog catalog,
+        SweepStager sweeper,
+        AwsClients aws,
+        EventPublisher publisher,
+        PlannerProperties.Strategy strategy) {
 
     private static final Logger log = LoggerFactory.getLogger(Dispatching.class);
 
     SegmentsDispatched dispatch(RestoreRequested request, RestorePlanned plan, boolean deltaOnly) {
         Backup backup = sources.backup(request, plan.source().backupId());
         var key = KeySchema.of(backup.metadata().tableDescription());
-        var target = new SegmentDispatched.WriteTarget(plan.destination().account(), plan.destination().region(),
-                plan.destination().tableName(), key.names(), key.types(), lsiSortKeys(request, backup, plan));
+        var target = new SegmentDispatched.WriteTarget(
+                plan.destination().account(),
+                plan.destination().region(),
+                plan.destination().tableName(),
+                key.names(),
+                key.types(),
+                lsiSortKeys(request, backup, plan));
         Scope.Records filter = request.scope() instanceof Scope.Records r ? r : null;
         boolean newTable = request.destination() instanceof Destination.NewTable;
         boolean fullInPlace = filter == null && request.destination() instanceof Destination.InPlace;
@@ -55,12 +64,24 @@ record Dispatching(Sources sources, VaultCatalog catalog, SweepStager sweeper, A
         int total = plan.segments();
         DeltaStager.StagedDelta delta = plan.source().pointInTime() == null ? null : sources.stagedDelta(request);
         if (!deltaOnly) {
-            DataFile skip = delta == null || delta.keys() == 0 || plan.phased() ? null
+            DataFile skip = delta == null || delta.keys() == 0 || plan.phased()
+                    ? null
                     : new DataFile(delta.bucket(), delta.skipKeys(), delta.keys(), null, "KEY_HASHES");
             List<ManifestFile> files = backup.files();
             for (int i = 0; i < files.size(); i++) {
-                sends.add(send(request, SegmentDispatched.of(request.restoreId(), i, total, SegmentDispatched.Role.BASE,
-                        dataFile(backup.dataBucket(), files.get(i)), target, skip, false, filter, !newTable)));
+                sends.add(send(
+                        request,
+                        SegmentDispatched.of(
+                                request.restoreId(),
+                                i,
+                                total,
+                                SegmentDispatched.Role.BASE,
+                                dataFile(backup.dataBucket(), files.get(i)),
+                                target,
+                                skip,
+                                false,
+                                filter,
+                                !newTable)));
             }
         }
         if (deltaOnly || !plan.phased()) {
@@ -68,17 +89,38 @@ record Dispatching(Sources sources, VaultCatalog catalog, SweepStager sweeper, A
             // deletes are needed where the destination may hold the key: after a phased base, or in place
             boolean applyDeletes = filter == null && (plan.phased() || fullInPlace);
             for (ManifestFile f : delta == null ? List.<ManifestFile>of() : delta.files()) {
-                sends.add(send(request, SegmentDispatched.of(request.restoreId(), next++, total,
-                        SegmentDispatched.Role.DELTA, dataFile(delta.bucket(), f), target, null, applyDeletes, filter,
-                        !newTable)));
+                sends.add(send(
+                        request,
+                        SegmentDispatched.of(
+                                request.restoreId(),
+                                next++,
+                                total,
+                                SegmentDispatched.Role.DELTA,
+                                dataFile(delta.bucket(), f),
+                                target,
+                                null,
+                                applyDeletes,
+                                filter,
+                                !newTable)));
             }
             if (fullInPlace) {
-                var sweep = sweeper.find(request.restoreId()).orElseThrow(() -> new StepException("The deletes staged "
-                        + "for restore " + request.restoreId() + " are missing from the vault; submit it again."));
+                var sweep = sweeper.find(request.restoreId())
+                        .orElseThrow(() -> new StepException("The deletes staged " + "for restore "
+                                + request.restoreId() + " are missing from the vault; submit it again."));
                 for (ManifestFile f : sweep.files()) {
-                    sends.add(send(request, SegmentDispatched.of(request.restoreId(), next++, total,
-                            SegmentDispatched.Role.DELTA, dataFile(sweep.bucket(), f), target, null, true, null,
-                            true)));
+                    sends.add(send(
+                            request,
+                            SegmentDispatched.of(
+                                    request.restoreId(),
+                                    next++,
+                                    total,
+                                    SegmentDispatched.Role.DELTA,
+                                    dataFile(sweep.bucket(), f),
+                                    target,
+                                    null,
+                                    true,
+                                    null,
+                                    true)));
                 }
             }
         }
@@ -97,9 +139,17 @@ record Dispatching(Sources sources, VaultCatalog catalog, SweepStager sweeper, A
         var s = request.source();
         Backup base = sources.backup(request, s.backupId());
         var key = KeySchema.of(base.metadata().tableDescription());
-        var work = ExportDispatched.of(request.restoreId(), s.account(), s.region(),
-                s.table(), base.backupId(), request.scope() instanceof Scope.Records r ? r : null, key.names(),
-                key.types(), catalog.layout().bucket(), exportKey(request.restoreId(), s.table(), base.backupId()),
+        var work = ExportDispatched.of(
+                request.restoreId(),
+                s.account(),
+                s.region(),
+                s.table(),
+                base.backupId(),
+                request.scope() instanceof Scope.Records r ? r : null,
+                key.names(),
+                key.types(),
+                catalog.layout().bucket(),
+                exportKey(request.restoreId(), s.table(), base.backupId()),
                 strategy.exportCap());
         EventPublisher.await(publisher.send(Topic.EXPORTS, Topic.workKey(request.restoreId(), 0), work));
         return SegmentsDispatched.of(request.restoreId(), 1, SegmentsDispatched.Phase.ALL);
@@ -113,15 +163,20 @@ record Dispatching(Sources sources, VaultCatalog catalog, SweepStager sweeper, A
     private List<String> lsiSortKeys(RestoreRequested request, Backup backup, RestorePlanned plan) {
         TableDescription table;
         if (request.destination() instanceof Destination.NewTable) {
-            table = sources.restoredLsis(request, backup) == 0 ? null : backup.metadata().tableDescription();
+            table = sources.restoredLsis(request, backup) == 0
+                    ? null
+                    : backup.metadata().tableDescription();
         } else {
             TableRef ref = plan.destination();
-            table = aws.dynamo(ref.account(), ref.region()).describeTable(b -> b.tableName(ref.tableName())).table();
+            table = aws.dynamo(ref.account(), ref.region())
+                    .describeTable(b -> b.tableName(ref.tableName()))
+                    .table();
         }
         var keys = new ArrayList<String>();
         if (table != null && table.hasLocalSecondaryIndexes()) {
             for (var lsi : table.localSecondaryIndexes()) {
-                lsi.keySchema().stream().filter(k -> k.keyType() == KeyType.RANGE)
+                lsi.keySchema().stream()
+                        .filter(k -> k.keyType() == KeyType.RANGE)
                         .forEach(k -> keys.add(k.attributeName()));
             }
         }
@@ -134,15 +189,15 @@ record Dispatching(Sources sources, VaultCatalog catalog, SweepStager sweeper, A
         if (request.dry()) {
             work = work.asDryRun();
         } else if (work.readBeforeWrite()) {
-            work = work.journaled(new SegmentDispatched.Journal(catalog.layout().bucket(),
-                    UndoJournal.prefix(request.restoreId())));
+            work = work.journaled(
+                    new SegmentDispatched.Journal(catalog.layout().bucket(), UndoJournal.prefix(request.restoreId())));
         }
         SegmentDispatched out = work;
         return publisher.send(Topic.SEGMENTS, Topic.workKey(request.restoreId(), out.segment()), out);
     }
 
     private static DataFile dataFile(String bucket, ManifestFile f) {
-        return new DataFile(bucket, f.dataFileS3Key(), f.itemCount() == null ? 0 : f.itemCount(), f.md5Checksum(),
-                "DYNAMODB_JSON");
+        return new DataFile(
+                bucket, f.dataFileS3Key(), f.itemCount() == null ? 0 : f.itemCount(), f.md5Checksum(), "DYNAMODB_JSON");
     }
 }

@@ -44,7 +44,8 @@ final class OwnedRestores {
     }
 
     TrackedRestore getOrCreate(int partition, String restoreId) {
-        return byPartition.computeIfAbsent(partition, p -> new HashMap<>())
+        return byPartition
+                .computeIfAbsent(partition, p -> new HashMap<>())
                 .computeIfAbsent(restoreId, TrackedRestore::new);
     }
 
@@ -71,7 +72,9 @@ final class OwnedRestores {
             var it = restores.values().iterator();
             while (it.hasNext()) {
                 TrackedRestore r = it.next();
-                if (!r.stepInFlight && r.view.endedBefore(cutoff) && !r.view.capacityToPutBack()
+                if (!r.stepInFlight
+                        && r.view.endedBefore(cutoff)
+                        && !r.view.capacityToPutBack()
                         && !r.view.rollingBack()) {
                     it.remove();
                     n++;

@@ -72,9 +72,16 @@ public final class PlannerLoop implements SmartLifecycle {
     private final StatusReplay replay;
     private long nextAgeOut;
 
-    PlannerLoop(Map<String, Object> consumerConfig, RequestIntake intake, RestoreSteps steps,
-                EventPublisher publisher, ExecutorService workers, Duration progressInterval,
-                MeterRegistry meters, ConsumerHealth health, Duration retainEnded) {
+    PlannerLoop(
+            Map<String, Object> consumerConfig,
+            RequestIntake intake,
+            RestoreSteps steps,
+            EventPublisher publisher,
+            ExecutorService workers,
+            Duration progressInterval,
+            MeterRegistry meters,
+            ConsumerHealth health,
+            Duration retainEnded) {
         this.owned = new OwnedRestores(retainEnded);
         this.meters = new RestoreMeters(meters);
         this.progress = new ProgressReporter(owned, publisher, progressInterval, this.meters);
@@ -118,7 +125,8 @@ public final class PlannerLoop implements SmartLifecycle {
     private void loop(KafkaConsumer<String, byte[]> c) {
         consumer = c;
         partitions = checkPartitionCounts(c);
-        c.subscribe(List.of(Topic.REQUESTS.topicName(), Topic.COMMANDS.topicName(), Topic.STATUS.topicName()),
+        c.subscribe(
+                List.of(Topic.REQUESTS.topicName(), Topic.COMMANDS.topicName(), Topic.STATUS.topicName()),
                 new Rebalance());
         int stalls = 0;
         while (thread.running()) {
@@ -135,8 +143,12 @@ public final class PlannerLoop implements SmartLifecycle {
                     commits.put(tp, new OffsetAndMetadata(record.offset() + 1));
                 } catch (RuntimeException e) {
                     // Kafka, S3 or DynamoDB unavailable: take the record again after a pause
-                    log.warn("could not handle {}-{}@{}, will retry: {}", record.topic(), record.partition(),
-                            record.offset(), e.toString());
+                    log.warn(
+                            "could not handle {}-{}@{}, will retry: {}",
+                            record.topic(),
+                            record.partition(),
+                            record.offset(),
+                            e.toString());
                     stalled.add(tp);
                     c.seek(tp, record.offset());
                 }
@@ -158,12 +170,16 @@ public final class PlannerLoop implements SmartLifecycle {
 
     /** requests, commands and status must be co-partitioned; refuse to start otherwise. */
     private static int checkPartitionCounts(KafkaConsumer<String, byte[]> c) {
-        int requests = c.partitionsFor(Topic.REQUESTS.topicName(), Duration.ofSeconds(30)).size();
-        int status = c.partitionsFor(Topic.STATUS.topicName(), Duration.ofSeconds(30)).size();
-        int commands = c.partitionsFor(Topic.COMMANDS.topicName(), Duration.ofSeconds(30)).size();
+        int requests = c.partitionsFor(Topic.REQUESTS.topicName(), Duration.ofSeconds(30))
+                .size();
+        int status = c.partitionsFor(Topic.STATUS.topicName(), Duration.ofSeconds(30))
+                .size();
+        int commands = c.partitionsFor(Topic.COMMANDS.topicName(), Duration.ofSeconds(30))
+                .size();
         if (commands != status) {
             throw new IllegalStateException(Topic.COMMANDS.topicName() + " has " + commands + " partitions and "
-                    + Topic.STATUS.topicName() + " has " + status + "; they must be equal, so that a restore's commands "
+                    + Topic.STATUS.topicName() + " has " + status
+                    + "; they must be equal, so that a restore's commands "
                     + "reach the planner that owns it. Recreate " + Topic.COMMANDS.topicName() + ".");
         }
         if (requests != status || requests == 0) {
@@ -190,8 +206,11 @@ public final class PlannerLoop implements SmartLifecycle {
     private void onStatus(ConsumerRecord<String, byte[]> record) {
         RestoreEvent event = Messages.statusEvent(record.value());
         if (event == null || event.restoreId() == null) {
-            log.warn("skipping a status message that is not a known event at {}-{}@{}", record.topic(),
-                    record.partition(), record.offset());
+            log.warn(
+                    "skipping a status message that is not a known event at {}-{}@{}",
+                    record.topic(),
+                    record.partition(),
+                    record.offset());
             return;
         }
         TrackedRestore restore = owned.forEvent(record.partition(), event);
@@ -248,9 +267,10 @@ public final class PlannerLoop implements SmartLifecycle {
     }
 
     private List<RestoreEvent> failure(String restoreId, RestoreSteps.Step step, RuntimeException e, long written) {
-        String reason = e instanceof RestoreSteps.StepException ? e.getMessage()
+        String reason = e instanceof RestoreSteps.StepException
+                ? e.getMessage()
                 : "The restore stopped at step " + step + ": " + e.getMessage()
-                  + ". Check that S3 and DynamoDB are reachable, then submit the restore again with a new restoreId.";
+                        + ". Check that S3 and DynamoDB are reachable, then submit the restore again with a new restoreId.";
         try {
             var failed = RestoreFailed.of(restoreId, reason, written);
             publisher.status(failed);
@@ -280,8 +300,12 @@ public final class PlannerLoop implements SmartLifecycle {
                     meters.ended(restore, e);
                 }
                 if (e instanceof RestoreCompleted c) {
-                    log.info("restore {} completed: {} items in {} segments, {} ms", c.restoreId(), c.itemsWritten(),
-                            c.segments(), c.durationMs());
+                    log.info(
+                            "restore {} completed: {} items in {} segments, {} ms",
+                            c.restoreId(),
+                            c.itemsWritten(),
+                            c.segments(),
+                            c.durationMs());
                 } else if (e instanceof RestoreFailed f) {
                     log.warn("restore {} failed after {} items: {}", f.restoreId(), f.itemsWritten(), f.reason());
                 }
@@ -318,13 +342,14 @@ public final class PlannerLoop implements SmartLifecycle {
                     drive(restore);
                 }
             }
-            log.info("owning status partitions {} with {} restores", status.stream().map(TopicPartition::partition)
-                    .toList(), owned.size());
+            log.info(
+                    "owning status partitions {} with {} restores",
+                    status.stream().map(TopicPartition::partition).toList(),
+                    owned.size());
         }
     }
 
-    private record StepDone(int partition, String restoreId, List<RestoreEvent> events, Duration again) {
-    }
+    private record StepDone(int partition, String restoreId, List<RestoreEvent> events, Duration again) {}
 
     private record Wake(long at, int partition, String restoreId) implements Comparable<Wake> {
         @Override

@@ -8,17 +8,17 @@ import io.dynarestore.contracts.status.RestorePlanned.Strategy;
 import io.dynarestore.contracts.status.SourceRef;
 import io.dynarestore.contracts.status.TableRef;
 import io.dynarestore.core.aws.AwsClients;
-import io.dynarestore.planner.staging.DeltaStager;
 import io.dynarestore.core.pitr.PitrCoverage;
-import io.dynarestore.planner.staging.SweepStager;
 import io.dynarestore.core.restore.RestoreValidator.Target;
-import io.dynarestore.planner.destination.TableSpecs;
 import io.dynarestore.core.vault.Backup;
 import io.dynarestore.core.vault.SnapMetadata;
 import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.planner.PlannerProperties;
 import io.dynarestore.planner.capacity.CapacityManager;
+import io.dynarestore.planner.destination.TableSpecs;
 import io.dynarestore.planner.restore.RestoreSteps.StepException;
+import io.dynarestore.planner.staging.DeltaStager;
+import io.dynarestore.planner.staging.SweepStager;
 import java.time.Clock;
 import java.time.Instant;
 import org.slf4j.Logger;
@@ -32,9 +32,16 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
  * last change of each key up to T); for a full restore in place, the sweep of keys not in the
  * image. Planning is pure apart from what it stages, which planning again overwrites.
  */
-record Planning(Sources sources, VaultCatalog catalog, DeltaStager stager, SweepStager sweeper,
-                CapacityManager capacity, AwsClients aws, Clock clock, PlannerProperties.Pitr pitr,
-                PlannerProperties.Strategy strategy) {
+record Planning(
+        Sources sources,
+        VaultCatalog catalog,
+        DeltaStager stager,
+        SweepStager sweeper,
+        CapacityManager capacity,
+        AwsClients aws,
+        Clock clock,
+        PlannerProperties.Pitr pitr,
+        PlannerProperties.Strategy strategy) {
 
     private static final Logger log = LoggerFactory.getLogger(Planning.class);
     private static final double GIB = 1024.0 * 1024 * 1024;
@@ -63,17 +70,43 @@ record Planning(Sources sources, VaultCatalog catalog, DeltaStager stager, Sweep
             double gb = Math.ceil(bytes / GIB * 1000) / 1000;
             long seconds = strategy.importOverhead().toSeconds()
                     + bytes / Math.max(1, strategy.importRate().toBytes());
-            return RestorePlanned.of(request.restoreId(), Strategy.IMPORT_FROM_S3, image.source(), tableRef, 0, 0,
-                    false, items, bytes, wcu, warnings).withEstimates("A new table without local secondary indexes: "
-                    + "DynamoDB's ImportTable loads it from a staged copy of the items, billed per GB imported, "
-                    + "without consuming write capacity.", gb, seconds);
+            return RestorePlanned.of(
+                            request.restoreId(),
+                            Strategy.IMPORT_FROM_S3,
+                            image.source(),
+                            tableRef,
+                            0,
+                            0,
+                            false,
+                            items,
+                            bytes,
+                            wcu,
+                            warnings)
+                    .withEstimates(
+                            "A new table without local secondary indexes: "
+                                    + "DynamoDB's ImportTable loads it from a staged copy of the items, billed per GB imported, "
+                                    + "without consuming write capacity.",
+                            gb,
+                            seconds);
         }
         int sweepFiles = sweep(request, target, image);
         int deltaFiles = delta == null ? 0 : delta.files().size();
-        var plan = RestorePlanned.of(request.restoreId(), Strategy.ITEM_WRITES, image.source(), tableRef,
-                image.base().files().size() + deltaFiles + sweepFiles, deltaFiles + sweepFiles, phased, items, bytes,
-                wcu, warnings).withEstimates(importRefusal, null,
-                (wcu + strategy.writeUnitsPerSecond() - 1) / Math.max(1, strategy.writeUnitsPerSecond()));
+        var plan = RestorePlanned.of(
+                        request.restoreId(),
+                        Strategy.ITEM_WRITES,
+                        image.source(),
+                        tableRef,
+                        image.base().files().size() + deltaFiles + sweepFiles,
+                        deltaFiles + sweepFiles,
+                        phased,
+                        items,
+                        bytes,
+                        wcu,
+                        warnings)
+                .withEstimates(
+                        importRefusal,
+                        null,
+                        (wcu + strategy.writeUnitsPerSecond() - 1) / Math.max(1, strategy.writeUnitsPerSecond()));
         if (!(request.destination() instanceof Destination.NewTable) && !request.dry()) {
             // a dry run writes nothing, so the table's capacity is left as it is
             plan = plan.withCapacity(capacity.plan(tableRef));
@@ -82,8 +115,7 @@ record Planning(Sources sources, VaultCatalog catalog, DeltaStager stager, Sweep
     }
 
     /** What a restore writes the table from: a base backup, and for a point in time the staged delta up to it. */
-    private record Image(Backup base, DeltaStager.StagedDelta delta, SourceRef source) {
-    }
+    private record Image(Backup base, DeltaStager.StagedDelta delta, SourceRef source) {}
 
     private Image image(RestoreRequested request, Instant pointInTime) {
         var s = request.source();
@@ -91,18 +123,34 @@ record Planning(Sources sources, VaultCatalog catalog, DeltaStager stager, Sweep
             Backup base = sources.backup(request, s.backupId());
             return new Image(base, null, sourceRef(request, base, null, null));
         }
-        var coverage = PitrCoverage.of(catalog.listBackups(s.account(), s.region(), s.table()),
-                catalog.listExports(s.account(), s.region(), s.table()), clock.instant());
-        var resolution = coverage.resolve(pointInTime).orElseThrow(() -> new StepException("Table " + s.table()
-                + " can no longer be restored to " + pointInTime + " (a backup expired or an export was removed "
-                + "after the restore was accepted). " + coverage.nearest(pointInTime)));
+        var coverage = PitrCoverage.of(
+                catalog.listBackups(s.account(), s.region(), s.table()),
+                catalog.listExports(s.account(), s.region(), s.table()),
+                clock.instant());
+        var resolution = coverage.resolve(pointInTime)
+                .orElseThrow(() -> new StepException("Table " + s.table()
+                        + " can no longer be restored to " + pointInTime
+                        + " (a backup expired or an export was removed "
+                        + "after the restore was accepted). " + coverage.nearest(pointInTime)));
         Backup base = sources.backup(request, resolution.base().backupId());
-        var delta = stager.stage(request.restoreId(), resolution,
+        var delta = stager.stage(
+                request.restoreId(),
+                resolution,
                 TableSpecs.keyAttributes(base.metadata().tableDescription().keySchema()));
-        log.info("restore {}: {} of {} from base {} and {} exports: {} changes read, {} keys changed ({} deleted)",
-                request.restoreId(), s.table(), pointInTime, base.backupId(), resolution.exports().size(),
-                delta.changesRead(), delta.keys(), delta.deletes());
-        return new Image(base, delta, sourceRef(request, base, pointInTime, resolution.exports().size()));
+        log.info(
+                "restore {}: {} of {} from base {} and {} exports: {} changes read, {} keys changed ({} deleted)",
+                request.restoreId(),
+                s.table(),
+                pointInTime,
+                base.backupId(),
+                resolution.exports().size(),
+                delta.changesRead(),
+                delta.keys(),
+                delta.deletes());
+        return new Image(
+                base,
+                delta,
+                sourceRef(request, base, pointInTime, resolution.exports().size()));
     }
 
     /** A dry run and a record restore need every changed key in writers' memory: they cannot be phased. */
@@ -127,11 +175,19 @@ record Planning(Sources sources, VaultCatalog catalog, DeltaStager stager, Sweep
             return 0;
         }
         TableDescription table = image.base().metadata().tableDescription();
-        var sweep = sweeper.stage(request.restoreId(), image.base(), image.delta(),
-                aws.dynamo(target.account(), target.region()), target.tableName(),
+        var sweep = sweeper.stage(
+                request.restoreId(),
+                image.base(),
+                image.delta(),
+                aws.dynamo(target.account(), target.region()),
+                target.tableName(),
                 TableSpecs.keyAttributes(table.keySchema()));
-        log.info("restore {}: {} of the {} keys of {} are not in the image and will be deleted", request.restoreId(),
-                sweep.deletes(), sweep.tableKeys(), target.tableName());
+        log.info(
+                "restore {}: {} of the {} keys of {} are not in the image and will be deleted",
+                request.restoreId(),
+                sweep.deletes(),
+                sweep.tableKeys(),
+                target.tableName());
         return sweep.files().size();
     }
 
@@ -167,12 +223,29 @@ record Planning(Sources sources, VaultCatalog catalog, DeltaStager stager, Sweep
         Backup base = sources.backup(request, s.backupId());
         boolean records = request.scope() instanceof Scope.Records;
         long items = Math.min(base.itemCount(), strategy.exportCap());
-        return RestorePlanned.of(request.restoreId(), Strategy.FILE_EXPORT, sourceRef(request, base, null, null),
-                new TableRef(s.account(), s.region(), s.table()), 1, 0, false, items, bytes(base), 0,
-                null).withEstimates("Granular recovery: the exporter writes " + (records ? "the matching items"
-                + " (at most " + items + ")" : "the " + items + " items") + " of backup " + base.backupId()
-                + " to one CSV file for download, at most " + strategy.exportCap() + " items; no table is "
-                + "written.", null, null);
+        return RestorePlanned.of(
+                        request.restoreId(),
+                        Strategy.FILE_EXPORT,
+                        sourceRef(request, base, null, null),
+                        new TableRef(s.account(), s.region(), s.table()),
+                        1,
+                        0,
+                        false,
+                        items,
+                        bytes(base),
+                        0,
+                        null)
+                .withEstimates(
+                        "Granular recovery: the exporter writes "
+                                + (records
+                                        ? "the matching items" + " (at most " + items + ")"
+                                        : "the " + items + " items")
+                                + " of backup " + base.backupId()
+                                + " to one CSV file for download, at most " + strategy.exportCap()
+                                + " items; no table is "
+                                + "written.",
+                        null,
+                        null);
     }
 
     private RestorePlanned planSnap(RestoreRequested request) {
@@ -182,18 +255,36 @@ record Planning(Sources sources, VaultCatalog catalog, DeltaStager stager, Sweep
         TableDescription table = snap.sourceTable();
         long items = table.itemCount() == null ? 0 : table.itemCount();
         long bytes = table.tableSizeBytes() == null ? 0 : table.tableSizeBytes();
-        var source = new SourceRef(s.account(), s.region(), s.table(), null, snap.takenAt(), null, null,
-                snap.snapId());
-        return RestorePlanned.of(request.restoreId(), Strategy.SNAP, source,
-                new TableRef(target.account(), target.region(), target.tableName()), 0, 0, false, items, bytes, 0,
-                null).withEstimates("A Snap is an AWS-native backup: DynamoDB restores it itself "
-                + "(RestoreTableFromBackup) without consuming write capacity.", null, null);
+        var source = new SourceRef(s.account(), s.region(), s.table(), null, snap.takenAt(), null, null, snap.snapId());
+        return RestorePlanned.of(
+                        request.restoreId(),
+                        Strategy.SNAP,
+                        source,
+                        new TableRef(target.account(), target.region(), target.tableName()),
+                        0,
+                        0,
+                        false,
+                        items,
+                        bytes,
+                        0,
+                        null)
+                .withEstimates(
+                        "A Snap is an AWS-native backup: DynamoDB restores it itself "
+                                + "(RestoreTableFromBackup) without consuming write capacity.",
+                        null,
+                        null);
     }
 
     private static SourceRef sourceRef(RestoreRequested request, Backup backup, Instant pointInTime, Integer exports) {
         var s = request.source();
-        return new SourceRef(s.account(), s.region(), s.table(), backup.backupId(), backup.metadata().takenAt(),
-                pointInTime, exports);
+        return new SourceRef(
+                s.account(),
+                s.region(),
+                s.table(),
+                backup.backupId(),
+                backup.metadata().takenAt(),
+                pointInTime,
+                exports);
     }
 
     private static long bytes(Backup backup) {
@@ -206,7 +297,8 @@ record Planning(Sources sources, VaultCatalog catalog, DeltaStager stager, Sweep
      * else as if every LSI projected every item).
      */
     private static long writeUnits(Backup backup, int lsis) {
-        long base = backup.metadata().writeUnits() != null ? backup.metadata().writeUnits()
+        long base = backup.metadata().writeUnits() != null
+                ? backup.metadata().writeUnits()
                 : Math.max(backup.itemCount(), (bytes(backup) + 1023) / 1024);
         if (lsis == 0) {
             return base;

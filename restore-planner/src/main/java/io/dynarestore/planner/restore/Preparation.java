@@ -12,10 +12,10 @@ import io.dynarestore.contracts.status.RestorePlanned;
 import io.dynarestore.contracts.status.TableRef;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.kafka.EventPublisher;
-import io.dynarestore.planner.destination.TableWaiter;
 import io.dynarestore.core.vault.Backup;
 import io.dynarestore.planner.capacity.CapacityManager;
 import io.dynarestore.planner.destination.TableCreator;
+import io.dynarestore.planner.destination.TableWaiter;
 import io.dynarestore.planner.restore.RestoreSteps.Outcome;
 import io.dynarestore.planner.restore.RestoreSteps.Snapshot;
 import io.dynarestore.planner.restore.RestoreSteps.StepException;
@@ -30,8 +30,13 @@ import org.slf4j.LoggerFactory;
  * plan says so; the raise is recorded before it is made, so that whoever owns the restore after a
  * crash puts it back.
  */
-record Preparation(Sources sources, TableCreator tables, CapacityManager capacity, AwsClients aws,
-                   EventPublisher publisher, Duration tableActive) {
+record Preparation(
+        Sources sources,
+        TableCreator tables,
+        CapacityManager capacity,
+        AwsClients aws,
+        EventPublisher publisher,
+        Duration tableActive) {
 
     private static final Logger log = LoggerFactory.getLogger(Preparation.class);
 
@@ -43,10 +48,13 @@ record Preparation(Sources sources, TableCreator tables, CapacityManager capacit
             // the table is made like the base backup's (for a point in time, the planned base)
             Backup backup = sources.backup(request, plan.source().backupId());
             try {
-                var ready = tables.ensure(request.restoreId(), destination, backup.metadata().tableDescription(),
+                var ready = tables.ensure(
+                        request.restoreId(),
+                        destination,
+                        backup.metadata().tableDescription(),
                         sources.tableSettings(request, backup));
-                return Outcome.of(publish(publisher,
-                        DestinationReady.of(request.restoreId(), ref, true, ready.warnings())));
+                return Outcome.of(
+                        publish(publisher, DestinationReady.of(request.restoreId(), ref, true, ready.warnings())));
             } catch (TableCreator.DestinationException e) {
                 throw new StepException(e.getMessage());
             }
@@ -69,7 +77,10 @@ record Preparation(Sources sources, TableCreator tables, CapacityManager capacit
             }
             if (raise != null) {
                 capacity.raise(ref, raise.raised());
-                log.info("restore {}: raised the write capacity of {} to {}", request.restoreId(), ref.tableName(),
+                log.info(
+                        "restore {}: raised the write capacity of {} to {}",
+                        request.restoreId(),
+                        ref.tableName(),
                         raise.raised());
             }
         }

@@ -46,8 +46,7 @@ final class ProgressReporter {
             if (view.state() == RestoreState.RUNNING) {
                 runningNow++;
             }
-            if (view.state() != RestoreState.RUNNING || view.plan() == null
-                    || view.cancellation() != null) {
+            if (view.state() != RestoreState.RUNNING || view.plan() == null || view.cancellation() != null) {
                 continue;
             }
             long items = view.itemsWritten();
@@ -56,9 +55,16 @@ final class ProgressReporter {
             }
             long wcu = view.wcuConsumed();
             double seconds = r.progressAt == 0 ? progressInterval.toMillis() / 1000.0 : (now - r.progressAt) / 1e9;
-            var event = RestoreProgressed.of(r.restoreId, items, view.bytesWritten(),
-                    view.plan().estimatedItems(), view.completedSegments().size(), view.plan().segments(), wcu,
-                    Math.max(0, (items - r.progressItems) / seconds), Math.max(0, (wcu - r.progressWcu) / seconds),
+            var event = RestoreProgressed.of(
+                    r.restoreId,
+                    items,
+                    view.bytesWritten(),
+                    view.plan().estimatedItems(),
+                    view.completedSegments().size(),
+                    view.plan().segments(),
+                    wcu,
+                    Math.max(0, (items - r.progressItems) / seconds),
+                    Math.max(0, (wcu - r.progressWcu) / seconds),
                     view.throttles());
             try {
                 publisher.status(event);

@@ -64,8 +64,8 @@ final class RequestAccess {
         if (claimed == null || signature == null) {
             return new Identity(claimed, null, false);
         }
-        boolean valid = MessageSignature.verify(keys.getOrDefault(claimed, List.of()), record.topic(), claimed, caller,
-                record.value(), signature);
+        boolean valid = MessageSignature.verify(
+                keys.getOrDefault(claimed, List.of()), record.topic(), claimed, caller, record.value(), signature);
         return new Identity(claimed, valid && vouching.contains(claimed) ? caller : null, valid);
     }
 

@@ -3,8 +3,8 @@ package io.dynarestore.planner.restore;
 import io.dynarestore.contracts.Topic;
 import io.dynarestore.contracts.notifications.NotificationsRequested;
 import io.dynarestore.contracts.request.RestoreRequested;
-import io.dynarestore.contracts.status.RestoreAccepted;
 import io.dynarestore.contracts.status.RejectionCode;
+import io.dynarestore.contracts.status.RestoreAccepted;
 import io.dynarestore.contracts.status.RestoreRejected;
 import io.dynarestore.core.kafka.DeadLetters;
 import io.dynarestore.core.kafka.EventPublisher;
@@ -44,8 +44,13 @@ final class RequestIntake {
     private final Clock clock;
     private final RequestAccess access;
 
-    RequestIntake(EventPublisher publisher, RestoreValidator validator, String defaultAccount, String defaultRegion,
-                  Clock clock, RequestAccess access) {
+    RequestIntake(
+            EventPublisher publisher,
+            RestoreValidator validator,
+            String defaultAccount,
+            String defaultRegion,
+            Clock clock,
+            RequestAccess access) {
         this.access = access;
         this.publisher = publisher;
         this.validator = validator;
@@ -65,8 +70,8 @@ final class RequestIntake {
             return null;
         }
 
-        RestoreRequested request = RequestDefaults.apply(((RequestReader.Valid) result).request(), defaultAccount,
-                defaultRegion, fallbackId, clock.instant());
+        RestoreRequested request = RequestDefaults.apply(
+                ((RequestReader.Valid) result).request(), defaultAccount, defaultRegion, fallbackId, clock.instant());
         int owner = Partitions.of(request.restoreId(), partitions);
         if (owner != record.partition()) {
             forward(record, request.restoreId(), record.value());
@@ -77,15 +82,22 @@ final class RequestIntake {
             if (known.view.sameRequest(request)) {
                 log.info("restore {}: the same request again, ignored (idempotent)", request.restoreId());
             } else {
-                deadLetter(record, "DUPLICATE_RESTORE_ID", "restoreId " + request.restoreId()
-                        + " is taken by another request; choose a new restoreId for a new restore", null);
+                deadLetter(
+                        record,
+                        "DUPLICATE_RESTORE_ID",
+                        "restoreId " + request.restoreId()
+                                + " is taken by another request; choose a new restoreId for a new restore",
+                        null);
             }
             return null;
         }
         RequestAccess.Identity who = access.identify(record);
         String forbidden = access.refusal(who, request);
         if (forbidden != null) {
-            reject(record, RestoreRejected.of(request.restoreId(), RejectionCode.FORBIDDEN, forbidden, List.of()), owned,
+            reject(
+                    record,
+                    RestoreRejected.of(request.restoreId(), RejectionCode.FORBIDDEN, forbidden, List.of()),
+                    owned,
                     owner);
             return null;
         }
@@ -99,12 +111,16 @@ final class RequestIntake {
         if (notify != null) {
             EventPublisher.await(publisher.send(Topic.NOTIFICATIONS, request.restoreId(), notify));
         }
-        var accepted = RestoreAccepted.of(request, pointInTime, RestoreWarnings.of(request, pointInTime),
-                who.submitter());
+        var accepted =
+                RestoreAccepted.of(request, pointInTime, RestoreWarnings.of(request, pointInTime), who.submitter());
         publisher.status(accepted);
         TrackedRestore tracked = owned.getOrCreate(owner, request.restoreId());
         tracked.applyLocal(accepted);
-        log.info("restore {} accepted from {}: {} -> {}", request.restoreId(), who.submitter(), request.source(),
+        log.info(
+                "restore {} accepted from {}: {} -> {}",
+                request.restoreId(),
+                who.submitter(),
+                request.source(),
                 request.destination());
         return tracked;
     }
@@ -113,8 +129,12 @@ final class RequestIntake {
      * A request that cannot be read: forwarded to its owner when it names a restore id of another
      * partition, set aside when that id is taken, else rejected (with its id when it has one).
      */
-    private void invalid(ConsumerRecord<String, byte[]> record, RequestReader.Invalid invalid, String fallbackId,
-                         OwnedRestores owned, int partitions) {
+    private void invalid(
+            ConsumerRecord<String, byte[]> record,
+            RequestReader.Invalid invalid,
+            String fallbackId,
+            OwnedRestores owned,
+            int partitions) {
         boolean ownId = !invalid.restoreId().equals(fallbackId);
         int owner = Partitions.of(invalid.restoreId(), partitions);
         if (ownId && owner != record.partition()) {
@@ -122,17 +142,24 @@ final class RequestIntake {
             return;
         }
         if (ownId && owned.get(owner, invalid.restoreId()) != null) {
-            deadLetter(record, "DUPLICATE_RESTORE_ID", "restoreId " + invalid.restoreId()
-                    + " belongs to an existing restore; this invalid message under it was set aside: "
-                    + invalid.reason(), null);
+            deadLetter(
+                    record,
+                    "DUPLICATE_RESTORE_ID",
+                    "restoreId " + invalid.restoreId()
+                            + " belongs to an existing restore; this invalid message under it was set aside: "
+                            + invalid.reason(),
+                    null);
             return;
         }
-        reject(record, RestoreRejected.of(invalid.restoreId(), invalid.code(), invalid.reason(), invalid.errors()),
-                owned, ownId ? owner : -1);
+        reject(
+                record,
+                RestoreRejected.of(invalid.restoreId(), invalid.code(), invalid.reason(), invalid.errors()),
+                owned,
+                ownId ? owner : -1);
     }
 
-    private void reject(ConsumerRecord<String, byte[]> record, RestoreRejected rejected, OwnedRestores owned,
-                        int owner) {
+    private void reject(
+            ConsumerRecord<String, byte[]> record, RestoreRejected rejected, OwnedRestores owned, int owner) {
         publisher.status(rejected);
         deadLetter(record, rejected.code().name(), rejected.reason(), rejected.restoreId());
         if (owner >= 0 && owned.owns(owner)) {
@@ -152,7 +179,8 @@ final class RequestIntake {
     static String fallbackId(String topic, int partition, long offset, int partitions) {
         for (int i = 0; ; i++) { // a hash lands on any one of the partitions: this ends after about as many tries
             String id = UUID.nameUUIDFromBytes((topic + "/" + partition + "/" + offset + (i == 0 ? "" : "/" + i))
-                    .getBytes(StandardCharsets.UTF_8)).toString();
+                            .getBytes(StandardCharsets.UTF_8))
+                    .toString();
             if (Partitions.of(id, partitions) == partition) {
                 return id;
             }

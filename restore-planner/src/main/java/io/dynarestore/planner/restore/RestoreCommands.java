@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
  * the publisher may ask for becomes {@code RollbackStarted}; either is then driven. Any other
  * command changes nothing; a message that is not a command, or a forbidden rollback, goes to the DLT.
  */
-record RestoreCommands(OwnedRestores owned, RequestIntake intake, EventPublisher publisher,
-                       Consumer<TrackedRestore> drive) {
+record RestoreCommands(
+        OwnedRestores owned, RequestIntake intake, EventPublisher publisher, Consumer<TrackedRestore> drive) {
 
     private static final Logger log = LoggerFactory.getLogger(RestoreCommands.class);
 
@@ -33,18 +33,29 @@ record RestoreCommands(OwnedRestores owned, RequestIntake intake, EventPublisher
     void handle(ConsumerRecord<String, byte[]> record) {
         var read = CommandReader.read(record.value());
         if (!(read instanceof CommandReader.Valid valid)) {
-            log.warn("{}-{}@{}: not a valid command; sent to the DLT", record.topic(), record.partition(),
+            log.warn(
+                    "{}-{}@{}: not a valid command; sent to the DLT",
+                    record.topic(),
+                    record.partition(),
                     record.offset());
-            DeadLetters.send(publisher, record, "INVALID_COMMAND", "not a valid RestoreCommand: "
-                    + ((CommandReader.Invalid) read).reason(), null);
+            DeadLetters.send(
+                    publisher,
+                    record,
+                    "INVALID_COMMAND",
+                    "not a valid RestoreCommand: " + ((CommandReader.Invalid) read).reason(),
+                    null);
             return;
         }
         RestoreCommand command = valid.command();
         if (command instanceof CancelRequested cancel) {
-            TrackedRestore restore = cancel.restoreId() == null ? null : owned.get(record.partition(), cancel.restoreId());
-            if (restore == null || restore.view.state() == null || restore.view.state().terminal()
+            TrackedRestore restore =
+                    cancel.restoreId() == null ? null : owned.get(record.partition(), cancel.restoreId());
+            if (restore == null
+                    || restore.view.state() == null
+                    || restore.view.state().terminal()
                     || restore.view.cancellation() != null) {
-                log.info("cancel of restore {} changes nothing (unknown here, ended, or cancelled already)",
+                log.info(
+                        "cancel of restore {} changes nothing (unknown here, ended, or cancelled already)",
                         cancel.restoreId());
                 return;
             }
@@ -64,11 +75,13 @@ record RestoreCommands(OwnedRestores owned, RequestIntake intake, EventPublisher
      * nothing (a refused one goes to the DLT, so that its publisher can learn why).
      */
     private void onRollback(ConsumerRecord<String, byte[]> record, RollbackRequested rollback) {
-        TrackedRestore restore = rollback.restoreId() == null ? null
-                : owned.get(record.partition(), rollback.restoreId());
+        TrackedRestore restore =
+                rollback.restoreId() == null ? null : owned.get(record.partition(), rollback.restoreId());
         String why = restore == null ? null : RollbackPolicy.refusal(restore.view);
         if (restore == null || why != null) {
-            log.info("rollback of restore {} changes nothing: {}", rollback.restoreId(),
+            log.info(
+                    "rollback of restore {} changes nothing: {}",
+                    rollback.restoreId(),
                     why == null ? "unknown here" : why);
             return;
         }

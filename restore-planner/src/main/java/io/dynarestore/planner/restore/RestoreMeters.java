@@ -19,7 +19,8 @@ final class RestoreMeters {
     RestoreMeters(MeterRegistry meters) {
         this.meters = meters;
         Gauge.builder("dynarestore.planner.running", running, AtomicInteger::get)
-                .description("restores of this planner's partitions that are running").register(meters);
+                .description("restores of this planner's partitions that are running")
+                .register(meters);
     }
 
     void running(int restores) {
@@ -30,11 +31,15 @@ final class RestoreMeters {
     void ended(TrackedRestore restore, RestoreEvent end) {
         String outcome = String.valueOf(restore.view.state());
         meters.counter("dynarestore.planner.restores", "outcome", outcome).increment();
-        var strategy = restore.view.plan() == null ? "NONE" : restore.view.plan().strategy().name();
+        var strategy = restore.view.plan() == null
+                ? "NONE"
+                : restore.view.plan().strategy().name();
         if (restore.view.createdAt() != null && end.occurredAt() != null) {
             Timer.builder("dynarestore.planner.restore.duration")
-                    .description("time from a restore's acceptance to its end").tag("outcome", outcome)
-                    .tag("strategy", strategy).register(meters)
+                    .description("time from a restore's acceptance to its end")
+                    .tag("outcome", outcome)
+                    .tag("strategy", strategy)
+                    .register(meters)
                     .record(Duration.between(restore.view.createdAt(), end.occurredAt()));
         }
     }

@@ -14,14 +14,16 @@ import io.dynarestore.contracts.status.RestorePlanned.Strategy;
 import io.dynarestore.contracts.status.RestoreState;
 import io.dynarestore.contracts.status.RestoreView;
 import io.dynarestore.contracts.status.SegmentCompleted;
-import io.dynarestore.contracts.status.SnapRestoreStarted;
 import io.dynarestore.contracts.status.SegmentCounts;
+import io.dynarestore.contracts.status.SnapRestoreStarted;
 import io.dynarestore.contracts.status.TableRef;
 import io.dynarestore.core.kafka.EventPublisher;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The steps of a restore, each a function of its folded view that publishes the events that move
@@ -35,13 +37,32 @@ import java.util.Map;
  * (an import, a Snap restore, a refused put-back) returns {@link Outcome#later} and is taken again
  * after a pause.
  */
-record RestoreSteps(Planning planning, Preparation preparation, Dispatching dispatching, Completion completion,
-                    NativeRestores natives, Cancellation cancellation, Rollbacks rollbacks, CapacityPutBack putBack,
-                    EventPublisher publisher) {
+record RestoreSteps(
+        Planning planning,
+        Preparation preparation,
+        Dispatching dispatching,
+        Completion completion,
+        NativeRestores natives,
+        Cancellation cancellation,
+        Rollbacks rollbacks,
+        CapacityPutBack putBack,
+        EventPublisher publisher) {
 
     enum Step {
-        PLAN, PREPARE_DESTINATION, DISPATCH, DISPATCH_DELTA, COMPLETE, FAIL,
-        STAGE_IMPORT, START_IMPORT, AWAIT_IMPORT, START_SNAP, AWAIT_SNAP, PUT_BACK_CAPACITY, DISPATCH_EXPORT, CANCEL,
+        PLAN,
+        PREPARE_DESTINATION,
+        DISPATCH,
+        DISPATCH_DELTA,
+        COMPLETE,
+        FAIL,
+        STAGE_IMPORT,
+        START_IMPORT,
+        AWAIT_IMPORT,
+        START_SNAP,
+        AWAIT_SNAP,
+        PUT_BACK_CAPACITY,
+        DISPATCH_EXPORT,
+        CANCEL,
         ROLLBACK
     }
 
@@ -77,7 +98,8 @@ record RestoreSteps(Planning planning, Preparation preparation, Dispatching disp
                     return view.dispatched() ? null : Step.DISPATCH_EXPORT;
                 }
                 if (plan.strategy() == Strategy.IMPORT_FROM_S3) {
-                    return view.importStaged() == null ? Step.STAGE_IMPORT
+                    return view.importStaged() == null
+                            ? Step.STAGE_IMPORT
                             : view.importStarted() == null ? Step.START_IMPORT : Step.AWAIT_IMPORT;
                 }
                 if (plan.strategy() == Strategy.SNAP) {
@@ -86,7 +108,8 @@ record RestoreSteps(Planning planning, Preparation preparation, Dispatching disp
                 return Step.PREPARE_DESTINATION;
             case RUNNING:
                 if (plan.strategy() == Strategy.FILE_EXPORT) {
-                    return !view.failedSegments().isEmpty() ? Step.FAIL
+                    return !view.failedSegments().isEmpty()
+                            ? Step.FAIL
                             : view.exportCompleted() != null ? Step.COMPLETE : null;
                 }
                 if (plan.strategy() != Strategy.ITEM_WRITES) {
@@ -100,7 +123,8 @@ record RestoreSteps(Planning planning, Preparation preparation, Dispatching disp
                 }
                 if (!view.deltaDispatched()) {
                     long baseDone = view.completedSegments().keySet().stream()
-                            .filter(s -> s < plan.baseSegments()).count();
+                            .filter(s -> s < plan.baseSegments())
+                            .count();
                     return baseDone >= plan.baseSegments() ? Step.DISPATCH_DELTA : null;
                 }
                 return view.completedSegments().size() >= plan.segments() ? Step.COMPLETE : null;
@@ -113,22 +137,50 @@ record RestoreSteps(Planning planning, Preparation preparation, Dispatching disp
      * What a step may read of a restore: taken on the loop thread, so that steps on other threads
      * never see the view change under them.
      */
-    record Snapshot(String restoreId, RestoreRequested request, Instant pointInTime, RestorePlanned plan,
-                    SegmentCompleted.Counts counts, long bytesWritten, Instant createdAt,
-                    Map<Integer, String> failedSegments, CapacityRaiseStarted capacityRaised,
-                    ImportStaged importStaged, ImportStarted importStarted, ImportCompleted importCompleted,
-                    SnapRestoreStarted snapStarted, Cancel cancel,
-                    Map<Integer, SegmentCounts> completedSegments,
-                    Map<Integer, SegmentCompleted.Check> checks, Diff diff,
-                    ExportCompleted exportCompleted) {
+    record Snapshot(
+            String restoreId,
+            RestoreRequested request,
+            Instant pointInTime,
+            RestorePlanned plan,
+            SegmentCompleted.Counts counts,
+            long bytesWritten,
+            Instant createdAt,
+            Map<Integer, String> failedSegments,
+            CapacityRaiseStarted capacityRaised,
+            ImportStaged importStaged,
+            ImportStarted importStarted,
+            ImportCompleted importCompleted,
+            SnapRestoreStarted snapStarted,
+            Cancel cancel,
+            Map<Integer, SegmentCounts> completedSegments,
+            Map<Integer, SegmentCompleted.Check> checks,
+            Diff diff,
+            ExportCompleted exportCompleted) {
         static Snapshot of(RestoreView view) {
-            return new Snapshot(view.restoreId(), view.request(), view.pointInTime(), view.plan(),
-                    new SegmentCompleted.Counts(view.itemsWritten(), view.itemsOverwritten(), view.itemsUnchanged(),
-                            view.itemsDeleted(), 0), view.bytesWritten(), view.createdAt(),
-                    new java.util.TreeMap<>(view.failedSegments()), view.capacityRaised(), view.importStaged(),
-                    view.importStarted(), view.importCompleted(), view.snapStarted(), Cancel.of(view),
-                    new java.util.TreeMap<>(view.completedSegments()), new java.util.TreeMap<>(view.segmentChecks()),
-                    view.diff(), view.exportCompleted());
+            return new Snapshot(
+                    view.restoreId(),
+                    view.request(),
+                    view.pointInTime(),
+                    view.plan(),
+                    new SegmentCompleted.Counts(
+                            view.itemsWritten(),
+                            view.itemsOverwritten(),
+                            view.itemsUnchanged(),
+                            view.itemsDeleted(),
+                            0),
+                    view.bytesWritten(),
+                    view.createdAt(),
+                    new TreeMap<>(view.failedSegments()),
+                    view.capacityRaised(),
+                    view.importStaged(),
+                    view.importStarted(),
+                    view.importCompleted(),
+                    view.snapStarted(),
+                    Cancel.of(view),
+                    new TreeMap<>(view.completedSegments()),
+                    new TreeMap<>(view.segmentChecks()),
+                    view.diff(),
+                    view.exportCompleted());
         }
 
         boolean dryRun() {
@@ -150,13 +202,18 @@ record RestoreSteps(Planning planning, Preparation preparation, Dispatching disp
                 return null;
             }
             RestorePlanned plan = view.plan();
-            int dispatched = plan == null || !view.dispatched() ? 0
+            int dispatched = plan == null || !view.dispatched()
+                    ? 0
                     : view.deltaDispatched() ? plan.segments() : plan.baseSegments();
-            var ended = new java.util.HashSet<Integer>(view.completedSegments().keySet());
+            var ended = new HashSet<Integer>(view.completedSegments().keySet());
             ended.addAll(view.failedSegments().keySet());
             ended.addAll(view.cancelledSegments().keySet());
-            return new Cancel(view.cancellation().occurredAt(), dispatched, ended.size(),
-                    view.state() == RestoreState.RUNNING, view.destination());
+            return new Cancel(
+                    view.cancellation().occurredAt(),
+                    dispatched,
+                    ended.size(),
+                    view.state() == RestoreState.RUNNING,
+                    view.destination());
         }
     }
 
@@ -185,9 +242,12 @@ record RestoreSteps(Planning planning, Preparation preparation, Dispatching disp
     /** The failure of a restore one of whose segments could not be written. */
     private static RestoreFailed failure(Snapshot view) {
         var failed = view.failedSegments().entrySet().iterator().next();
-        return RestoreFailed.of(view.restoreId(), "Segment " + failed.getKey() + " of " + view.plan().segments()
-                + " could not be written: " + failed.getValue() + ". Items already written stay in "
-                + view.plan().destination().tableName() + ".", view.itemsWritten());
+        return RestoreFailed.of(
+                view.restoreId(),
+                "Segment " + failed.getKey() + " of " + view.plan().segments()
+                        + " could not be written: " + failed.getValue() + ". Items already written stay in "
+                        + view.plan().destination().tableName() + ".",
+                view.itemsWritten());
     }
 
     /** Publishes {@code event} on restore.status, and returns it. */

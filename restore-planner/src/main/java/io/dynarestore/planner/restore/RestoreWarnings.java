@@ -14,8 +14,7 @@ import java.util.List;
  */
 public final class RestoreWarnings {
 
-    private RestoreWarnings() {
-    }
+    private RestoreWarnings() {}
 
     /** The warnings of {@code request}, restored to {@code pointInTime} ({@code null}: from its backup). */
     public static List<String> of(RestoreRequested request, Instant pointInTime) {
@@ -23,7 +22,8 @@ public final class RestoreWarnings {
             return List.of();
         }
         Target target = Target.of(request);
-        String at = pointInTime != null ? "as they were at " + pointInTime
+        String at = pointInTime != null
+                ? "as they were at " + pointInTime
                 : "as they were in backup " + request.source().backupId();
         String undo = " Each item's current image is saved first in the restore's undo journal: POST /restores/"
                 + request.restoreId() + "/rollback puts them back, also after a cancel or a failure, but discards "

@@ -1,11 +1,8 @@
 package io.dynarestore.planner.restore;
 
 import io.dynarestore.core.aws.AwsClients;
-import io.dynarestore.planner.staging.ImportStager;
 import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.EventPublisher;
-import io.dynarestore.planner.staging.DeltaStager;
-import io.dynarestore.planner.staging.SweepStager;
 import io.dynarestore.core.restore.RestoreValidator;
 import io.dynarestore.core.threads.DaemonThreads;
 import io.dynarestore.core.vault.VaultCatalog;
@@ -13,6 +10,9 @@ import io.dynarestore.planner.PlannerProperties;
 import io.dynarestore.planner.capacity.CapacityManager;
 import io.dynarestore.planner.destination.DynamoNativeTables;
 import io.dynarestore.planner.destination.TableCreator;
+import io.dynarestore.planner.staging.DeltaStager;
+import io.dynarestore.planner.staging.ImportStager;
+import io.dynarestore.planner.staging.SweepStager;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -30,44 +30,77 @@ class RestoreWiring {
     @Bean(destroyMethod = "shutdownNow")
     ExecutorService plannerWorkers(PlannerProperties properties) {
         // bounded queue; when full the loop thread runs the step itself, which slows intake down
-        return new ThreadPoolExecutor(properties.workers(), properties.workers(), 60, TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(1_000), DaemonThreads.named("planner-step"),
+        return new ThreadPoolExecutor(
+                properties.workers(),
+                properties.workers(),
+                60,
+                TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(1_000),
+                DaemonThreads.named("planner-step"),
                 new ThreadPoolExecutor.CallerRunsPolicy());
     }
 
     @Bean
-    PlannerLoop plannerLoop(KafkaProperties kafka, PlannerProperties properties, EventPublisher publisher,
-                            RestoreValidator validator, VaultCatalog catalog, AwsClients aws, Clock clock,
-                            ExecutorService plannerWorkers, MeterRegistry meters,
-                            ConsumerHealth health, Environment env) {
+    PlannerLoop plannerLoop(
+            KafkaProperties kafka,
+            PlannerProperties properties,
+            EventPublisher publisher,
+            RestoreValidator validator,
+            VaultCatalog catalog,
+            AwsClients aws,
+            Clock clock,
+            ExecutorService plannerWorkers,
+            MeterRegistry meters,
+            ConsumerHealth health,
+            Environment env) {
         var access = new RequestAccess(properties.access(), aws.defaultAccount());
         if (env.matchesProfiles("prod") && access.unidentifiedHaveRoles()) {
-            throw new IllegalStateException("planner.access.unidentified grants " + properties.access().unidentified()
-                    + " in the prod profile: anyone who may write restore.requests could then restore without proving "
-                    + "who they are. Leave it empty in production, and give each publisher a key in "
-                    + "planner.access.keys (docs/security.md).");
+            throw new IllegalStateException(
+                    "planner.access.unidentified grants " + properties.access().unidentified()
+                            + " in the prod profile: anyone who may write restore.requests could then restore without proving "
+                            + "who they are. Leave it empty in production, and give each publisher a key in "
+                            + "planner.access.keys (docs/security.md).");
         }
         var intake = new RequestIntake(publisher, validator, aws.defaultAccount(), aws.defaultRegion(), clock, access);
         var pitr = properties.pitr();
         var stager = new DeltaStager(aws.s3(), catalog, pitr.deltaMemory().toBytes(), pitr.linesPerFile());
         var sweeper = new SweepStager(aws.s3(), catalog, pitr.deltaMemory().toBytes(), pitr.linesPerFile());
         var strategy = properties.strategy();
-        var capacity = new CapacityManager(aws, properties.capacity().raise(), properties.capacity().writeUnits(),
-                properties.tableActive());
+        var capacity = new CapacityManager(
+                aws, properties.capacity().raise(), properties.capacity().writeUnits(), properties.tableActive());
         var sources = new Sources(catalog, stager, aws);
         var steps = new RestoreSteps(
                 new Planning(sources, catalog, stager, sweeper, capacity, aws, clock, pitr, strategy),
-                new Preparation(sources, new TableCreator(aws, properties.tableActive()), capacity, aws, publisher,
+                new Preparation(
+                        sources,
+                        new TableCreator(aws, properties.tableActive()),
+                        capacity,
+                        aws,
+                        publisher,
                         properties.tableActive()),
                 new Dispatching(sources, catalog, sweeper, aws, publisher, strategy),
                 new Completion(stager, aws, clock, strategy),
-                new NativeRestores(sources, new ImportStager(aws.s3(), catalog, strategy.stagingLinesPerFile()),
-                        new DynamoNativeTables(aws), aws, publisher, properties.tableActive(), strategy),
+                new NativeRestores(
+                        sources,
+                        new ImportStager(aws.s3(), catalog, strategy.stagingLinesPerFile()),
+                        new DynamoNativeTables(aws),
+                        aws,
+                        publisher,
+                        properties.tableActive(),
+                        strategy),
                 new Cancellation(clock, publisher, properties.cancelGrace()),
                 new Rollbacks(catalog, aws, publisher, properties.rollback()),
-                new CapacityPutBack(capacity, publisher, properties.capacity()), publisher);
-        return new PlannerLoop(PlannerLoop.consumerConfig(kafka.buildConsumerProperties(), properties.group()),
-                intake, steps, publisher, plannerWorkers, properties.progressInterval(), meters, health,
+                new CapacityPutBack(capacity, publisher, properties.capacity()),
+                publisher);
+        return new PlannerLoop(
+                PlannerLoop.consumerConfig(kafka.buildConsumerProperties(), properties.group()),
+                intake,
+                steps,
+                publisher,
+                plannerWorkers,
+                properties.progressInterval(),
+                meters,
+                health,
                 properties.retainEnded());
     }
 }

@@ -32,7 +32,9 @@ final class StatusReplay {
     Map<TopicPartition, Long> replay(List<TopicPartition> status) {
         var config = new HashMap<>(consumerConfig);
         config.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        config.put(ConsumerConfig.CLIENT_ID_CONFIG, "restore-planner-replay-" + ProcessHandle.current().pid());
+        config.put(
+                ConsumerConfig.CLIENT_ID_CONFIG,
+                "restore-planner-replay-" + ProcessHandle.current().pid());
         config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
         config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         try (var replayer = new KafkaConsumer<String, byte[]>(config)) {

@@ -17,6 +17,7 @@ final class TrackedRestore {
     boolean stepInFlight;
     /** What the last RestoreProgressed said, and when (nanoTime; 0 before the first). */
     long progressItems;
+
     long progressWcu;
     long progressAt;
     private final Set<String> appliedLocally = new HashSet<>();

@@ -7,7 +7,9 @@ import io.dynarestore.contracts.status.Verification;
 import io.dynarestore.core.codec.DynamoJson;
 import io.dynarestore.core.codec.ItemDigest;
 import io.dynarestore.core.pitr.KeyHash;
+import io.dynarestore.core.retry.Backoff;
 import io.dynarestore.planner.undo.ConsistentReads;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -29,18 +31,19 @@ final class Verifier {
     /** Keys read back at most, whatever the number of segments. */
     static final int MAX_READ_BACK = 500;
 
-    private static final io.dynarestore.core.retry.Backoff READS = new io.dynarestore.core.retry.Backoff(20,
-            java.time.Duration.ofMillis(50), java.time.Duration.ofSeconds(3));
+    private static final Backoff READS = new Backoff(20, Duration.ofMillis(50), Duration.ofSeconds(3));
 
-    private Verifier() {
-    }
+    private Verifier() {}
 
     /** One sampled key to read back, with its segment. */
-    private record Probe(int segment, Map<String, AttributeValue> key, String json, String digest) {
-    }
+    private record Probe(int segment, Map<String, AttributeValue> key, String json, String digest) {}
 
-    static Verification verify(RestorePlanned plan, Map<Integer, SegmentCounts> completed,
-                               Map<Integer, SegmentCompleted.Check> checks, DynamoDbClient dynamo, String table) {
+    static Verification verify(
+            RestorePlanned plan,
+            Map<Integer, SegmentCounts> completed,
+            Map<Integer, SegmentCompleted.Check> checks,
+            DynamoDbClient dynamo,
+            String table) {
         var mismatches = new ArrayList<String>();
         long lines = 0;
         long checksum = 0;
@@ -77,21 +80,29 @@ final class Verifier {
         if (!mismatches.isEmpty() && matched < probes.size()) {
             note += " A key read back may also differ because an application wrote it during the restore.";
         }
-        return new Verification(mismatches.isEmpty() ? Verification.Status.PASSED : Verification.Status.FAILED,
-                checked, lines, ItemDigest.hex(checksum), probes.size(), matched, List.copyOf(mismatches), note);
+        return new Verification(
+                mismatches.isEmpty() ? Verification.Status.PASSED : Verification.Status.FAILED,
+                checked,
+                lines,
+                ItemDigest.hex(checksum),
+                probes.size(),
+                matched,
+                List.copyOf(mismatches),
+                note);
     }
 
     /** What does not add up in one segment's counts and checksums. */
-    private static void segmentMismatches(int segment, SegmentCompleted.Check check, SegmentCompleted.Counts counts,
-                                          List<String> mismatches) {
+    private static void segmentMismatches(
+            int segment, SegmentCompleted.Check check, SegmentCompleted.Counts counts, List<String> mismatches) {
         long accounted = counts.accounted();
         if (accounted != check.lines()) {
-            String tally = counts.written() + " written, " + counts.unchanged() + " equal already, "
-                    + counts.deleted() + " deleted, " + counts.skipped() + " skipped";
-            mismatches.add("segment " + segment + ": " + (accounted < check.lines()
-                    ? (check.lines() - accounted) + " of its " + check.lines() + " lines are not accounted for ("
-                    + tally + ")"
-                    : "its counts (" + tally + ") add up to more than its " + check.lines() + " lines"));
+            String tally = counts.written() + " written, " + counts.unchanged() + " equal already, " + counts.deleted()
+                    + " deleted, " + counts.skipped() + " skipped";
+            mismatches.add("segment " + segment + ": "
+                    + (accounted < check.lines()
+                            ? (check.lines() - accounted) + " of its " + check.lines()
+                                    + " lines are not accounted for (" + tally + ")"
+                            : "its counts (" + tally + ") add up to more than its " + check.lines() + " lines"));
         }
         if (!check.sourceChecksum().equals(check.appliedChecksum())) {
             mismatches.add("segment " + segment + ": the checksum of the images applied (" + check.appliedChecksum()
@@ -103,11 +114,12 @@ final class Verifier {
     private static int readBack(List<Probe> probes, DynamoDbClient dynamo, String table, List<String> mismatches) {
         int matched = 0;
         // the writers encode keys in key-attribute order
-        List<String> names = probes.isEmpty() ? List.of() : List.copyOf(probes.get(0).key().keySet());
+        List<String> names =
+                probes.isEmpty() ? List.of() : List.copyOf(probes.get(0).key().keySet());
         for (int from = 0; from < probes.size(); from += 100) {
             List<Probe> chunk = probes.subList(from, Math.min(probes.size(), from + 100));
-            Map<KeyHash, Map<String, AttributeValue>> found = ConsistentReads.read(dynamo, table,
-                    chunk.stream().map(Probe::key).toList(), names, READS);
+            Map<KeyHash, Map<String, AttributeValue>> found = ConsistentReads.read(
+                    dynamo, table, chunk.stream().map(Probe::key).toList(), names, READS);
             for (Probe p : chunk) {
                 Map<String, AttributeValue> item = found.get(KeyHash.of(p.key(), names));
                 String actual = item == null ? null : ItemDigest.hex(ItemDigest.of(item));

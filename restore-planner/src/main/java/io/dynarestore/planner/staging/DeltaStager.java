@@ -43,8 +43,8 @@ public final class DeltaStager {
     }
 
     /** What was staged for a restore. {@code skipKeys} is the key of the skip-key file (in the vault bucket). */
-    public record StagedDelta(String bucket, String skipKeys, long puts, long deletes, long changesRead,
-                              List<ManifestFile> files) {
+    public record StagedDelta(
+            String bucket, String skipKeys, long puts, long deletes, long changesRead, List<ManifestFile> files) {
         public long keys() {
             return puts + deletes;
         }
@@ -53,19 +53,24 @@ public final class DeltaStager {
     public StagedDelta stage(String restoreId, PitrCoverage.Resolution resolution, List<String> keyAttributes) {
         long from = PitrCoverage.micros(resolution.base().takenAt());
         long until = PitrCoverage.micros(resolution.pointInTime()) + 1_000_000L;
-        long lines = resolution.exports().stream().mapToLong(ExportMetadata::itemCount).sum();
+        long lines = resolution.exports().stream()
+                .mapToLong(ExportMetadata::itemCount)
+                .sum();
         String prefix = catalog.layout().stagingPrefix(restoreId);
         String bucket = catalog.layout().bucket();
         var out = new DataFiles(s3, bucket, prefix + "delta/", linesPerFile);
         long read = 0;
         DeltaBuilder.Result result;
         Path skip = null;
-        try (var builder = new DeltaBuilder(keyAttributes, from, until, DeltaBuilder.bitsFor(lines, memoryBudgetBytes))) {
+        try (var builder =
+                new DeltaBuilder(keyAttributes, from, until, DeltaBuilder.bitsFor(lines, memoryBudgetBytes))) {
             for (ExportMetadata export : resolution.exports()) {
                 String exportBucket = catalog.exportBucket(export);
                 for (ManifestFile f : catalog.exportFiles(export)) {
-                    try (var reader = new DataFileReader(f.dataFileS3Key(),
-                            s3.getObject(b -> b.bucket(exportBucket).key(f.dataFileS3Key())), f.md5Checksum())) {
+                    try (var reader = new DataFileReader(
+                            f.dataFileS3Key(),
+                            s3.getObject(b -> b.bucket(exportBucket).key(f.dataFileS3Key())),
+                            f.md5Checksum())) {
                         for (ExportLine line; (line = reader.next()) != null; ) {
                             builder.add(line);
                             read++;
@@ -97,8 +102,8 @@ public final class DeltaStager {
 
     /** The delta staged for a restore, if its staging completed. */
     public Optional<StagedDelta> find(String restoreId) {
-        return catalog.read(catalog.layout().bucket(), catalog.layout().stagingPrefix(restoreId) + SUMMARY,
-                StagedDelta.class);
+        return catalog.read(
+                catalog.layout().bucket(), catalog.layout().stagingPrefix(restoreId) + SUMMARY, StagedDelta.class);
     }
 
     /** Deletes what was staged for a restore (best effort: a lifecycle rule on {@code _staging/} is the backstop). */

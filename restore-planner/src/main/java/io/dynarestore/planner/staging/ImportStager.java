@@ -38,8 +38,7 @@ public final class ImportStager {
     }
 
     /** What was staged: the prefix to import from, and the items, their bytes and files. */
-    public record Staged(String bucket, String prefix, long items, long bytes, int files) {
-    }
+    public record Staged(String bucket, String prefix, long items, long bytes, int files) {}
 
     /** The prefix the data files of a restore's import are staged under. */
     public String dataPrefix(String restoreId) {
@@ -54,19 +53,26 @@ public final class ImportStager {
      * @param delta  the staged delta of a point-in-time restore, or {@code null} for a backup
      * @param filter the filter of a record restore, or {@code null} for the whole table
      */
-    public Staged stage(String restoreId, Backup base, DeltaStager.StagedDelta delta, RecordFilter filter,
-                        List<String> keyAttributes) {
+    public Staged stage(
+            String restoreId,
+            Backup base,
+            DeltaStager.StagedDelta delta,
+            RecordFilter filter,
+            List<String> keyAttributes) {
         String bucket = catalog.layout().bucket();
         discard(restoreId);
-        SkipKeys skip = delta == null || delta.keys() == 0 ? null
+        SkipKeys skip = delta == null || delta.keys() == 0
+                ? null
                 : SkipKeys.read(s3.getObject(b -> b.bucket(delta.bucket()).key(delta.skipKeys())), delta.keys());
         var out = new DataFiles(s3, bucket, importPrefix(restoreId), linesPerFile);
         long items = 0;
         long bytes = 0;
         try (DataFiles.Part part = out.openPart()) {
             for (ManifestFile f : base.files()) {
-                try (var reader = new DataFileReader(f.dataFileS3Key(),
-                        s3.getObject(b -> b.bucket(base.dataBucket()).key(f.dataFileS3Key())), f.md5Checksum())) {
+                try (var reader = new DataFileReader(
+                        f.dataFileS3Key(),
+                        s3.getObject(b -> b.bucket(base.dataBucket()).key(f.dataFileS3Key())),
+                        f.md5Checksum())) {
                     for (ExportLine line; (line = reader.next()) != null; ) {
                         Map<String, AttributeValue> item = line.item();
                         if (skip != null && skip.contains(KeyHash.of(item, keyAttributes))
@@ -80,8 +86,10 @@ public final class ImportStager {
                 }
             }
             for (ManifestFile f : delta == null ? List.<ManifestFile>of() : delta.files()) {
-                try (var reader = new DataFileReader(f.dataFileS3Key(),
-                        s3.getObject(b -> b.bucket(delta.bucket()).key(f.dataFileS3Key())), f.md5Checksum())) {
+                try (var reader = new DataFileReader(
+                        f.dataFileS3Key(),
+                        s3.getObject(b -> b.bucket(delta.bucket()).key(f.dataFileS3Key())),
+                        f.md5Checksum())) {
                     for (ExportLine line; (line = reader.next()) != null; ) {
                         Map<String, AttributeValue> image = line.newImage();
                         if (image == null || filter != null && !filter.matches(image)) {
@@ -94,7 +102,8 @@ public final class ImportStager {
                 }
             }
         }
-        return new Staged(bucket, dataPrefix(restoreId), items, bytes, out.files().size());
+        return new Staged(
+                bucket, dataPrefix(restoreId), items, bytes, out.files().size());
     }
 
     private static void write(DataFiles.Part part, Map<String, AttributeValue> item) {

@@ -68,7 +68,8 @@ public final class SweepBuilder implements AutoCloseable {
         int b = KeyHash.of(keys, keyAttributes).bucket(bits);
         try {
             if (current[b] == null) {
-                currentStreams[b] = new BufferedOutputStream(Files.newOutputStream(dir.resolve("current-" + b)), 1 << 16);
+                currentStreams[b] =
+                        new BufferedOutputStream(Files.newOutputStream(dir.resolve("current-" + b)), 1 << 16);
                 current[b] = DynamoJson.generator(currentStreams[b]);
             }
             ExportLine.change(keys, null, null, 0).write(current[b]);
@@ -82,8 +83,8 @@ public final class SweepBuilder implements AutoCloseable {
         int b = h.bucket(bits);
         try {
             if (image[b] == null) {
-                image[b] = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(dir.resolve("image-" + b)),
-                        1 << 16));
+                image[b] = new DataOutputStream(
+                        new BufferedOutputStream(Files.newOutputStream(dir.resolve("image-" + b)), 1 << 16));
             }
             image[b].writeLong(h.hi());
             image[b].writeLong(h.lo());
@@ -115,7 +116,8 @@ public final class SweepBuilder implements AutoCloseable {
                         // make two segments race for one key, and their counts (and a dry run's) differ
                         if (state == null) {
                             var keys = line.keys();
-                            part.write(g -> ExportLine.change(keys, null, null, 0).write(g));
+                            part.write(
+                                    g -> ExportLine.change(keys, null, null, 0).write(g));
                             deletes++;
                         }
                     }

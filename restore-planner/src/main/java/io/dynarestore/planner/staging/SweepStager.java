@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
@@ -39,14 +40,18 @@ public final class SweepStager {
     }
 
     /** The staged deletes of a restore. */
-    public record StagedSweep(String bucket, long deletes, long tableKeys, List<ManifestFile> files) {
-    }
+    public record StagedSweep(String bucket, long deletes, long tableKeys, List<ManifestFile> files) {}
 
     /**
      * @param delta the staged delta of a point-in-time restore, or {@code null} for a backup
      */
-    public StagedSweep stage(String restoreId, Backup base, DeltaStager.StagedDelta delta, DynamoDbClient dynamo,
-                             String table, List<String> keyAttributes) {
+    public StagedSweep stage(
+            String restoreId,
+            Backup base,
+            DeltaStager.StagedDelta delta,
+            DynamoDbClient dynamo,
+            String table,
+            List<String> keyAttributes) {
         long keys = base.itemCount() + (delta == null ? 0 : delta.keys());
         String prefix = catalog.layout().stagingPrefix(restoreId);
         String bucket = catalog.layout().bucket();
@@ -68,17 +73,23 @@ public final class SweepStager {
             for (int i = 0; i < keyAttributes.size(); i++) {
                 names.put("#k" + i, keyAttributes.get(i));
             }
-            String projection = String.join(", ", names.keySet().stream().sorted().toList());
+            String projection =
+                    String.join(", ", names.keySet().stream().sorted().toList());
             Map<String, AttributeValue> start = null;
             do {
                 Map<String, AttributeValue> from = start;
-                ScanResponse page = dynamo.scan(b -> b.tableName(table).projectionExpression(projection)
-                        .expressionAttributeNames(names).consistentRead(true).exclusiveStartKey(from));
+                ScanResponse page = dynamo.scan(b -> b.tableName(table)
+                        .projectionExpression(projection)
+                        .expressionAttributeNames(names)
+                        .consistentRead(true)
+                        .exclusiveStartKey(from));
                 for (var item : page.items()) {
                     builder.currentKey(item);
                     tableKeys++;
                 }
-                start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+                start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty()
+                        ? page.lastEvaluatedKey()
+                        : null;
             } while (start != null);
             deletes = builder.build(out);
         }
@@ -89,13 +100,13 @@ public final class SweepStager {
     }
 
     public Optional<StagedSweep> find(String restoreId) {
-        return catalog.read(catalog.layout().bucket(), catalog.layout().stagingPrefix(restoreId) + SUMMARY,
-                StagedSweep.class);
+        return catalog.read(
+                catalog.layout().bucket(), catalog.layout().stagingPrefix(restoreId) + SUMMARY, StagedSweep.class);
     }
 
-    private void forEachLine(String bucket, ManifestFile f, java.util.function.Consumer<ExportLine> each) {
-        try (var reader = new DataFileReader(f.dataFileS3Key(),
-                s3.getObject(b -> b.bucket(bucket).key(f.dataFileS3Key())), f.md5Checksum())) {
+    private void forEachLine(String bucket, ManifestFile f, Consumer<ExportLine> each) {
+        try (var reader = new DataFileReader(
+                f.dataFileS3Key(), s3.getObject(b -> b.bucket(bucket).key(f.dataFileS3Key())), f.md5Checksum())) {
             for (ExportLine line; (line = reader.next()) != null; ) {
                 each.accept(line);
             }

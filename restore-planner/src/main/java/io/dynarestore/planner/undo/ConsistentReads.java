@@ -18,14 +18,17 @@ import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
  */
 public final class ConsistentReads {
 
-    private ConsistentReads() {
-    }
+    private ConsistentReads() {}
 
-    public static Map<KeyHash, Map<String, AttributeValue>> read(DynamoDbClient dynamo, String table,
-                                                                 List<Map<String, AttributeValue>> keys,
-                                                                 List<String> keyAttributes, Backoff backoff) {
+    public static Map<KeyHash, Map<String, AttributeValue>> read(
+            DynamoDbClient dynamo,
+            String table,
+            List<Map<String, AttributeValue>> keys,
+            List<String> keyAttributes,
+            Backoff backoff) {
         var found = new HashMap<KeyHash, Map<String, AttributeValue>>();
-        KeysAndAttributes pending = KeysAndAttributes.builder().consistentRead(true).keys(keys).build();
+        KeysAndAttributes pending =
+                KeysAndAttributes.builder().consistentRead(true).keys(keys).build();
         for (int attempt = 1; ; attempt++) {
             KeysAndAttributes ask = pending;
             try {
@@ -33,7 +36,9 @@ public final class ConsistentReads {
                 for (var item : response.responses().getOrDefault(table, List.of())) {
                     found.put(KeyHash.of(item, keyAttributes), item);
                 }
-                var left = response.hasUnprocessedKeys() ? response.unprocessedKeys().get(table) : null;
+                var left = response.hasUnprocessedKeys()
+                        ? response.unprocessedKeys().get(table)
+                        : null;
                 if (left == null || left.keys().isEmpty()) {
                     return found;
                 }

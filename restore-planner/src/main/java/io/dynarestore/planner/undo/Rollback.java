@@ -8,6 +8,7 @@ import io.dynarestore.core.retry.Pacer;
 import io.dynarestore.core.retry.Throttling;
 import io.dynarestore.core.undo.UndoJournal;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -34,8 +35,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 public final class Rollback {
 
     /** What a rollback did. */
-    public record Result(long restored, long deleted, long unchanged, long entries) {
-    }
+    public record Result(long restored, long deleted, long unchanged, long entries) {}
 
     private final S3Client s3;
     private final DynamoDbClient dynamo;
@@ -46,8 +46,13 @@ public final class Rollback {
     private double rate;
     private final Pacer pacer = new Pacer();
 
-    public Rollback(S3Client s3, DynamoDbClient dynamo, String table, List<String> keyAttributes, long unitsPerSecond,
-                    Backoff backoff) {
+    public Rollback(
+            S3Client s3,
+            DynamoDbClient dynamo,
+            String table,
+            List<String> keyAttributes,
+            long unitsPerSecond,
+            Backoff backoff) {
         this.s3 = s3;
         this.dynamo = dynamo;
         this.table = table;
@@ -64,7 +69,7 @@ public final class Rollback {
         long unchanged = 0;
         long entries = 0;
         List<Integer> segments = new ArrayList<>(UndoJournal.segments(s3, bucket, prefix));
-        java.util.Collections.reverse(segments);
+        Collections.reverse(segments);
         for (int segment : segments) {
             for (String key : UndoJournal.newestFirst(s3, bucket, prefix, segment)) {
                 List<UndoJournal.Entry> batch = UndoJournal.read(s3, bucket, key);
@@ -78,14 +83,18 @@ public final class Rollback {
                         if (current == null) {
                             unchanged++;
                         } else {
-                            writes.add(WriteRequest.builder().deleteRequest(d -> d.key(e.key())).build());
+                            writes.add(WriteRequest.builder()
+                                    .deleteRequest(d -> d.key(e.key()))
+                                    .build());
                             deleted++;
                             units++;
                         }
                     } else if (current != null && ItemEquality.same(current, e.before())) {
                         unchanged++;
                     } else {
-                        writes.add(WriteRequest.builder().putRequest(PutRequest.builder().item(e.before()).build())
+                        writes.add(WriteRequest.builder()
+                                .putRequest(
+                                        PutRequest.builder().item(e.before()).build())
                                 .build());
                         restored++;
                         units += ItemSize.wcu(ItemSize.of(e.before()));
@@ -102,8 +111,8 @@ public final class Rollback {
 
     /** The current items of a batch's keys, by key hash. */
     private Map<KeyHash, Map<String, AttributeValue>> read(List<UndoJournal.Entry> batch) {
-        return io.dynarestore.planner.undo.ConsistentReads.read(dynamo, table,
-                batch.stream().map(UndoJournal.Entry::key).toList(), keyAttributes, backoff);
+        return ConsistentReads.read(
+                dynamo, table, batch.stream().map(UndoJournal.Entry::key).toList(), keyAttributes, backoff);
     }
 
     private void write(List<WriteRequest> writes) {
@@ -113,7 +122,8 @@ public final class Rollback {
             try {
                 var response = dynamo.batchWriteItem(b -> b.requestItems(Map.of(table, ask)));
                 var left = response.hasUnprocessedItems()
-                        ? response.unprocessedItems().getOrDefault(table, List.of()) : List.<WriteRequest>of();
+                        ? response.unprocessedItems().getOrDefault(table, List.of())
+                        : List.<WriteRequest>of();
                 if (left.isEmpty()) {
                     rate = Math.min(maxRate, rate + maxRate / 20.0);
                     return;
@@ -132,8 +142,8 @@ public final class Rollback {
 
     private void retryAfter(int attempt, String what) {
         if (attempt >= backoff.maxAttempts()) {
-            throw new IllegalStateException("DynamoDB kept throttling or failing while " + what + " after " + attempt
-                    + " attempts");
+            throw new IllegalStateException(
+                    "DynamoDB kept throttling or failing while " + what + " after " + attempt + " attempts");
         }
         if (!backoff.pause(Math.min(attempt, 6))) {
             throw new IllegalStateException("interrupted while " + what);

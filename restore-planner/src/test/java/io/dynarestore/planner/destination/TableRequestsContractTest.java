@@ -1,4 +1,4 @@
-package io.dynarestore.core.table;
+package io.dynarestore.planner.destination;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -10,8 +10,6 @@ import io.dynarestore.contracts.request.Destination.TableOptions;
 import io.dynarestore.core.TableDescriptions;
 import io.dynarestore.core.codec.SdkJson;
 import io.dynarestore.core.vault.SnapMetadata;
-import io.dynarestore.planner.destination.TableSettings;
-import io.dynarestore.planner.destination.TableSpecs;
 import io.dynarestore.testkit.ApiShapes;
 import io.dynarestore.testkit.SentRequests;
 import java.net.URI;
@@ -42,7 +40,8 @@ import tools.jackson.databind.node.ObjectNode;
 class TableRequestsContractTest {
 
     static final String KEY = "arn:aws:kms:us-east-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab";
-    static final String SNAP_ARN = "arn:aws:dynamodb:us-east-1:000000000000:table/orders/backup/01700000000000-abcd1234";
+    static final String SNAP_ARN =
+            "arn:aws:dynamodb:us-east-1:000000000000:table/orders/backup/01700000000000-abcd1234";
 
     private final SentRequests sent = new SentRequests();
     private final DynamoDbClient dynamo = DynamoDbClient.builder()
@@ -60,16 +59,45 @@ class TableRequestsContractTest {
     static Stream<Arguments> optionSets() {
         return Stream.of(
                 Arguments.of("no options", null),
-                Arguments.of("every option", new TableOptions(true, false, Map.of("team", "dr"),
-                        new Encryption(Encryption.Type.CUSTOMER_MANAGED, KEY), Destination.StreamView.KEYS_ONLY, true,
-                        new Billing(Billing.Mode.PROVISIONED, 10L, 20L), true, new Destination.TimeToLive(true, "exp"),
-                        Destination.TableClass.STANDARD_INFREQUENT_ACCESS)),
-                Arguments.of("on demand, AWS managed key, no indexes", new TableOptions(false, false, null,
-                        new Encryption(Encryption.Type.AWS_MANAGED, null), Destination.StreamView.DISABLED, false,
-                        new Billing(Billing.Mode.PAY_PER_REQUEST, null, null), false,
-                        new Destination.TimeToLive(false, null), Destination.TableClass.STANDARD)),
-                Arguments.of("DynamoDB's own key", new TableOptions(null, null, null,
-                        new Encryption(Encryption.Type.DEFAULT, null), null, null, null, null, null, null)));
+                Arguments.of(
+                        "every option",
+                        new TableOptions(
+                                true,
+                                false,
+                                Map.of("team", "dr"),
+                                new Encryption(Encryption.Type.CUSTOMER_MANAGED, KEY),
+                                Destination.StreamView.KEYS_ONLY,
+                                true,
+                                new Billing(Billing.Mode.PROVISIONED, 10L, 20L),
+                                true,
+                                new Destination.TimeToLive(true, "exp"),
+                                Destination.TableClass.STANDARD_INFREQUENT_ACCESS)),
+                Arguments.of(
+                        "on demand, AWS managed key, no indexes",
+                        new TableOptions(
+                                false,
+                                false,
+                                null,
+                                new Encryption(Encryption.Type.AWS_MANAGED, null),
+                                Destination.StreamView.DISABLED,
+                                false,
+                                new Billing(Billing.Mode.PAY_PER_REQUEST, null, null),
+                                false,
+                                new Destination.TimeToLive(false, null),
+                                Destination.TableClass.STANDARD)),
+                Arguments.of(
+                        "DynamoDB's own key",
+                        new TableOptions(
+                                null,
+                                null,
+                                null,
+                                new Encryption(Encryption.Type.DEFAULT, null),
+                                null,
+                                null,
+                                null,
+                                null,
+                                null,
+                                null)));
     }
 
     private SentRequests.Sent capture(Runnable call, String operation) {
@@ -85,13 +113,17 @@ class TableRequestsContractTest {
         var settings = TableSettings.of("r-1", backup, List.of(), null, null, options);
 
         // When the CreateTable request is sent
-        var body = capture(() -> dynamo.createTable(TableSpecs.createRequest(backup, "orders-restored", settings)),
-                "CreateTable").body();
+        var body = capture(
+                        () -> dynamo.createTable(TableSpecs.createRequest(backup, "orders-restored", settings)),
+                        "CreateTable")
+                .body();
 
         // Then it conforms to the API, and carries the settings dynalite would silently drop
         assertThat(ApiShapes.dynamodb().violations("CreateTable", body)).isEmpty();
         assertThat(body.get("Tags").toString()).contains("dynarestore:restore-id");
-        if (options != null && options.encryption() != null && options.encryption().type() == Encryption.Type.DEFAULT) {
+        if (options != null
+                && options.encryption() != null
+                && options.encryption().type() == Encryption.Type.DEFAULT) {
             assertThat(body.has("SSESpecification")).isFalse();
         }
     }
@@ -102,11 +134,16 @@ class TableRequestsContractTest {
         // Given the settings of a restore by import
         TableDescription backup = TableDescriptions.configured(KEY);
         var settings = TableSettings.of("r-1", backup, List.of(), null, null, options);
-        var request = TableSpecs.importRequest("r-1", "vault", "_staging/r-1/import/", "000000000000",
+        var request = TableSpecs.importRequest(
+                "r-1",
+                "vault",
+                "_staging/r-1/import/",
+                "000000000000",
                 TableSpecs.importParameters(backup, "orders-restored", settings));
 
         // When it is sent
-        JsonNode body = capture(() -> dynamo.importTable(request), "ImportTable").body();
+        JsonNode body =
+                capture(() -> dynamo.importTable(request), "ImportTable").body();
 
         // Then it conforms to the API: gzip DynamoDB JSON from the staging prefix, the table's keys and indexes
         assertThat(ApiShapes.dynamodb().violations("ImportTable", body)).isEmpty();
@@ -119,19 +156,21 @@ class TableRequestsContractTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("optionSets")
-    void sendsRestoreTableFromBackupWithIndexAndEncryptionOverridesAsTheApiDefinesThem(String name,
-                                                                                      TableOptions options) {
+    void sendsRestoreTableFromBackupWithIndexAndEncryptionOverridesAsTheApiDefinesThem(
+            String name, TableOptions options) {
         // Given a Snap of a table with a GSI and an LSI
         var snap = snap();
         var settings = TableSettings.of("r-1", snap.sourceTable(), List.of(), null, null, options);
-        var request = TableSpecs.snapRequest(snap.backupArn(), snap.sourceTable(), "orders-restored", options,
-                settings);
+        var request =
+                TableSpecs.snapRequest(snap.backupArn(), snap.sourceTable(), "orders-restored", options, settings);
 
         // When it is sent
-        JsonNode body = capture(() -> dynamo.restoreTableFromBackup(request), "RestoreTableFromBackup").body();
+        JsonNode body = capture(() -> dynamo.restoreTableFromBackup(request), "RestoreTableFromBackup")
+                .body();
 
         // Then it conforms to the API and overrides only what the options change
-        assertThat(ApiShapes.dynamodb().violations("RestoreTableFromBackup", body)).isEmpty();
+        assertThat(ApiShapes.dynamodb().violations("RestoreTableFromBackup", body))
+                .isEmpty();
         assertThat(body.get("BackupArn").asString()).isEqualTo(SNAP_ARN);
         boolean dropsGsis = options != null && Boolean.FALSE.equals(options.includeGlobalSecondaryIndexes());
         boolean dropsLsis = options != null && Boolean.FALSE.equals(options.includeLocalSecondaryIndexes());
@@ -140,31 +179,49 @@ class TableRequestsContractTest {
         }
         assertThat(body.has("LocalSecondaryIndexOverride")).isEqualTo(dropsLsis);
         assertThat(body.has("SSESpecificationOverride")).isEqualTo(options != null && options.encryption() != null);
-        if (options != null && options.encryption() != null && options.encryption().type() == Encryption.Type.DEFAULT) {
-            assertThat(body.get("SSESpecificationOverride").get("Enabled").asBoolean()).isFalse();
+        if (options != null
+                && options.encryption() != null
+                && options.encryption().type() == Encryption.Type.DEFAULT) {
+            assertThat(body.get("SSESpecificationOverride").get("Enabled").asBoolean())
+                    .isFalse();
         }
         assertThat(body.has("BillingModeOverride")).isEqualTo(options != null && options.billing() != null);
     }
 
     @Test
     void sendsTheSettingsNoCreateCallTakesAsTheApiDefinesThem() {
-        var stream = capture(() -> dynamo.updateTable(b -> b.tableName("orders-restored").streamSpecification(
-                s -> s.streamEnabled(true).streamViewType("NEW_IMAGE"))), "UpdateTable").body();
-        assertThat(ApiShapes.dynamodb().violations("UpdateTable", stream)).isEmpty();
-        var ttl = capture(() -> dynamo.updateTimeToLive(b -> b.tableName("orders-restored").timeToLiveSpecification(
-                t -> t.enabled(true).attributeName("exp"))), "UpdateTimeToLive").body();
-        assertThat(ApiShapes.dynamodb().violations("UpdateTimeToLive", ttl)).isEmpty();
-        var pitr = capture(() -> dynamo.updateContinuousBackups(b -> b.tableName("orders-restored")
-                .pointInTimeRecoverySpecification(p -> p.pointInTimeRecoveryEnabled(true))), "UpdateContinuousBackups")
+        var stream = capture(
+                        () -> dynamo.updateTable(b -> b.tableName("orders-restored")
+                                .streamSpecification(s -> s.streamEnabled(true).streamViewType("NEW_IMAGE"))),
+                        "UpdateTable")
                 .body();
-        assertThat(ApiShapes.dynamodb().violations("UpdateContinuousBackups", pitr)).isEmpty();
+        assertThat(ApiShapes.dynamodb().violations("UpdateTable", stream)).isEmpty();
+        var ttl = capture(
+                        () -> dynamo.updateTimeToLive(b -> b.tableName("orders-restored")
+                                .timeToLiveSpecification(t -> t.enabled(true).attributeName("exp"))),
+                        "UpdateTimeToLive")
+                .body();
+        assertThat(ApiShapes.dynamodb().violations("UpdateTimeToLive", ttl)).isEmpty();
+        var pitr = capture(
+                        () -> dynamo.updateContinuousBackups(b -> b.tableName("orders-restored")
+                                .pointInTimeRecoverySpecification(p -> p.pointInTimeRecoveryEnabled(true))),
+                        "UpdateContinuousBackups")
+                .body();
+        assertThat(ApiShapes.dynamodb().violations("UpdateContinuousBackups", pitr))
+                .isEmpty();
     }
 
     @Test
     void theModelCheckRefusesWhatDynamoDbWouldRefuse() {
         // Given an ImportTable body with a missing member, an unknown member, a bad enum and a short name
-        ObjectNode body = (ObjectNode) SdkJson.toJson(TableSpecs.importRequest("r-1", "vault", "p/", null,
-                TableSpecs.importParameters(TableDescriptions.ordersWithGsi(), "orders-restored",
+        ObjectNode body = (ObjectNode) SdkJson.toJson(TableSpecs.importRequest(
+                "r-1",
+                "vault",
+                "p/",
+                null,
+                TableSpecs.importParameters(
+                        TableDescriptions.ordersWithGsi(),
+                        "orders-restored",
                         TableSettings.of("r-1", TableDescriptions.ordersWithGsi(), List.of(), null, null, null))));
         body.remove("InputFormat");
         body.put("Tags", "x");
@@ -172,11 +229,12 @@ class TableRequestsContractTest {
         ((ObjectNode) body.get("TableCreationParameters")).put("TableName", "ab");
 
         // Then each is named
-        assertThat(ApiShapes.dynamodb().violations("ImportTable", body)).containsExactlyInAnyOrder(
-                "ImportTable.InputFormat: required",
-                "ImportTable.Tags: not a member of ImportTableInput",
-                "ImportTable.InputCompressionType: 'BZIP2' is not a value of InputCompressionType",
-                "ImportTable.TableCreationParameters.TableName: length 2 is outside {\"min\":3,\"max\":255}");
+        assertThat(ApiShapes.dynamodb().violations("ImportTable", body))
+                .containsExactlyInAnyOrder(
+                        "ImportTable.InputFormat: required",
+                        "ImportTable.Tags: not a member of ImportTableInput",
+                        "ImportTable.InputCompressionType: 'BZIP2' is not a value of InputCompressionType",
+                        "ImportTable.TableCreationParameters.TableName: length 2 is outside {\"min\":3,\"max\":255}");
     }
 
     static SnapMetadata snap() {

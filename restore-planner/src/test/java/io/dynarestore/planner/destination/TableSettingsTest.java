@@ -1,4 +1,4 @@
-package io.dynarestore.core.table;
+package io.dynarestore.planner.destination;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,8 +8,7 @@ import io.dynarestore.contracts.request.Destination.Encryption;
 import io.dynarestore.contracts.request.Destination.TableOptions;
 import io.dynarestore.core.TableDescriptions;
 import io.dynarestore.core.codec.SdkJson;
-import io.dynarestore.planner.destination.TableSettings;
-import io.dynarestore.planner.destination.TableSpecs;
+import io.dynarestore.core.table.RestoreTags;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -31,23 +30,39 @@ class TableSettingsTest {
         return TableDescriptions.configured(KEY);
     }
 
-    static TableOptions options(Map<String, String> tags, Encryption encryption, Destination.StreamView streams,
-                                Boolean pitr, Billing billing, Boolean deletionProtection,
-                                Destination.TimeToLive ttl, Destination.TableClass tableClass) {
-        return new TableOptions(null, null, tags, encryption, streams, pitr, billing, deletionProtection, ttl,
-                tableClass);
+    static TableOptions options(
+            Map<String, String> tags,
+            Encryption encryption,
+            Destination.StreamView streams,
+            Boolean pitr,
+            Billing billing,
+            Boolean deletionProtection,
+            Destination.TimeToLive ttl,
+            Destination.TableClass tableClass) {
+        return new TableOptions(
+                null, null, tags, encryption, streams, pitr, billing, deletionProtection, ttl, tableClass);
     }
 
     @Test
     void keepsEverySettingAsItWasAtBackupTimeWhenNoOptionIsGiven() {
         // Given a backup of a table with a stream, a KMS key, IA class, deletion protection, TTL and PITR
-        var ttl = TimeToLiveDescription.builder().timeToLiveStatus(TimeToLiveStatus.ENABLED).attributeName("exp").build();
-        var pitr = ContinuousBackupsDescription.builder().pointInTimeRecoveryDescription(
-                p -> p.pointInTimeRecoveryStatus("ENABLED")).continuousBackupsStatus("ENABLED").build();
+        var ttl = TimeToLiveDescription.builder()
+                .timeToLiveStatus(TimeToLiveStatus.ENABLED)
+                .attributeName("exp")
+                .build();
+        var pitr = ContinuousBackupsDescription.builder()
+                .pointInTimeRecoveryDescription(p -> p.pointInTimeRecoveryStatus("ENABLED"))
+                .continuousBackupsStatus("ENABLED")
+                .build();
 
         // When settings are made without options
-        var s = TableSettings.of("r-1", configuredBackup(), List.of(Tag.builder().key("team").value("a").build()),
-                ttl, pitr, null);
+        var s = TableSettings.of(
+                "r-1",
+                configuredBackup(),
+                List.of(Tag.builder().key("team").value("a").build()),
+                ttl,
+                pitr,
+                null);
 
         // Then each is the backup's, and the tags are the backup's plus the restore's own
         assertThat(s.stream()).isEqualTo(StreamViewType.NEW_AND_OLD_IMAGES);
@@ -64,13 +79,24 @@ class TableSettingsTest {
     @Test
     void overridesEachSettingTheRequestNames() {
         // Given options that change every setting
-        var o = options(Map.of("team", "b", "env", "dr"), new Encryption(Encryption.Type.DEFAULT, null),
-                Destination.StreamView.DISABLED, false, new Billing(Billing.Mode.PAY_PER_REQUEST, null, null), false,
-                new Destination.TimeToLive(false, null), Destination.TableClass.STANDARD);
+        var o = options(
+                Map.of("team", "b", "env", "dr"),
+                new Encryption(Encryption.Type.DEFAULT, null),
+                Destination.StreamView.DISABLED,
+                false,
+                new Billing(Billing.Mode.PAY_PER_REQUEST, null, null),
+                false,
+                new Destination.TimeToLive(false, null),
+                Destination.TableClass.STANDARD);
 
         // When settings are made from the configured backup
-        var s = TableSettings.of("r-1", configuredBackup(), List.of(Tag.builder().key("team").value("a").build()),
-                null, null, o);
+        var s = TableSettings.of(
+                "r-1",
+                configuredBackup(),
+                List.of(Tag.builder().key("team").value("a").build()),
+                null,
+                null,
+                o);
         var create = TableSpecs.createRequest(configuredBackup(), "copy", s);
 
         // Then the request's values win
@@ -80,24 +106,45 @@ class TableSettingsTest {
         assertThat(create.sseSpecification()).isNull();
         assertThat(create.billingMode()).isEqualTo(BillingMode.PAY_PER_REQUEST);
         assertThat(create.provisionedThroughput()).isNull();
-        assertThat(create.globalSecondaryIndexes().get(0).provisionedThroughput()).isNull();
+        assertThat(create.globalSecondaryIndexes().get(0).provisionedThroughput())
+                .isNull();
         assertThat(create.deletionProtectionEnabled()).isNull();
         assertThat(create.tableClass()).isEqualTo(TableClass.STANDARD);
         assertThat(s.ttlAttribute()).isNull();
         assertThat(s.pointInTimeRecovery()).isFalse();
-        assertThat(create.tags()).extracting(Tag::key, Tag::value).contains(
-                org.assertj.core.groups.Tuple.tuple("team", "b"), org.assertj.core.groups.Tuple.tuple("env", "dr"));
+        assertThat(create.tags())
+                .extracting(Tag::key, Tag::value)
+                .contains(
+                        org.assertj.core.groups.Tuple.tuple("team", "b"),
+                        org.assertj.core.groups.Tuple.tuple("env", "dr"));
     }
 
     @Test
     void encryptsWithTheAwsManagedKeyOrTheCustomersKey() {
-        var awsManaged = TableSettings.of("r", TableDescriptions.ordersWithGsi(), List.of(), null, null,
+        var awsManaged = TableSettings.of(
+                "r",
+                TableDescriptions.ordersWithGsi(),
+                List.of(),
+                null,
+                null,
                 options(null, new Encryption(Encryption.Type.AWS_MANAGED, null), null, null, null, null, null, null));
         assertThat(awsManaged.sseSpecification().sseType()).isEqualTo(SSEType.KMS);
         assertThat(awsManaged.sseSpecification().kmsMasterKeyId()).isNull();
 
-        var customer = TableSettings.of("r", TableDescriptions.ordersWithGsi(), List.of(), null, null,
-                options(null, new Encryption(Encryption.Type.CUSTOMER_MANAGED, KEY), null, null, null, null, null,
+        var customer = TableSettings.of(
+                "r",
+                TableDescriptions.ordersWithGsi(),
+                List.of(),
+                null,
+                null,
+                options(
+                        null,
+                        new Encryption(Encryption.Type.CUSTOMER_MANAGED, KEY),
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
                         null));
         assertThat(customer.sseSpecification().kmsMasterKeyId()).isEqualTo(KEY);
     }
@@ -105,9 +152,16 @@ class TableSettingsTest {
     @Test
     void givesAnOnDemandBackupsIndexesTheRequestedProvisionedThroughput() {
         // Given an on-demand backup restored as provisioned
-        TableDescription onDemand = SdkJson.fromJson(TableDescriptions.ORDERS_WITH_GSI.replace(
-                "\"BillingMode\": \"PROVISIONED\"", "\"BillingMode\": \"PAY_PER_REQUEST\""), TableDescription.builder());
-        var s = TableSettings.of("r", onDemand, List.of(), null, null,
+        TableDescription onDemand = SdkJson.fromJson(
+                TableDescriptions.ORDERS_WITH_GSI.replace(
+                        "\"BillingMode\": \"PROVISIONED\"", "\"BillingMode\": \"PAY_PER_REQUEST\""),
+                TableDescription.builder());
+        var s = TableSettings.of(
+                "r",
+                onDemand,
+                List.of(),
+                null,
+                null,
                 options(null, null, null, null, new Billing(Billing.Mode.PROVISIONED, 11L, 22L), null, null, null));
 
         // When the table is created
@@ -116,15 +170,28 @@ class TableSettingsTest {
         // Then the table and its index get 11 RCU and 22 WCU
         assertThat(create.provisionedThroughput().readCapacityUnits()).isEqualTo(11);
         assertThat(create.provisionedThroughput().writeCapacityUnits()).isEqualTo(22);
-        assertThat(create.globalSecondaryIndexes().get(0).provisionedThroughput().writeCapacityUnits()).isEqualTo(22);
+        assertThat(create.globalSecondaryIndexes()
+                        .get(0)
+                        .provisionedThroughput()
+                        .writeCapacityUnits())
+                .isEqualTo(22);
     }
 
     @Test
     void givesAProvisionedBackupsIndexesTheirOwnThroughputWhenOnlyTheTablesChanges() {
-        var s = TableSettings.of("r", TableDescriptions.ordersWithGsi(), List.of(), null, null,
+        var s = TableSettings.of(
+                "r",
+                TableDescriptions.ordersWithGsi(),
+                List.of(),
+                null,
+                null,
                 options(null, null, null, null, new Billing(Billing.Mode.PROVISIONED, 100L, 200L), null, null, null));
         var create = TableSpecs.createRequest(TableDescriptions.ordersWithGsi(), "copy", s);
         assertThat(create.provisionedThroughput().writeCapacityUnits()).isEqualTo(200);
-        assertThat(create.globalSecondaryIndexes().get(0).provisionedThroughput().writeCapacityUnits()).isEqualTo(2);
+        assertThat(create.globalSecondaryIndexes()
+                        .get(0)
+                        .provisionedThroughput()
+                        .writeCapacityUnits())
+                .isEqualTo(2);
     }
 }

@@ -35,21 +35,25 @@ class TableSpecsTest {
     @Test
     void leavesOutTheDefinitionsOfAttributesOnlyAnOmittedIndexUses() {
         // DynamoDB rejects attribute definitions that no key uses
-        var request = TableSpecs.createRequest(TableDescriptions.ordersWithGsi(), "copy",
+        var request = TableSpecs.createRequest(
+                TableDescriptions.ordersWithGsi(),
+                "copy",
                 settings(TableDescriptions.ordersWithGsi(), new Destination.TableOptions(false, false, null)));
         assertThat(request.hasGlobalSecondaryIndexes()).isFalse();
-        assertThat(request.attributeDefinitions()).extracting(AttributeDefinition::attributeName)
+        assertThat(request.attributeDefinitions())
+                .extracting(AttributeDefinition::attributeName)
                 .containsExactly("pk", "sk");
     }
 
     @Test
     void keepsOnDemandBillingWithoutThroughput() {
-        String json = TableDescriptions.ORDERS_WITH_GSI.replace("\"BillingMode\": \"PROVISIONED\"",
-                "\"BillingMode\": \"PAY_PER_REQUEST\"");
+        String json = TableDescriptions.ORDERS_WITH_GSI.replace(
+                "\"BillingMode\": \"PROVISIONED\"", "\"BillingMode\": \"PAY_PER_REQUEST\"");
         TableDescription onDemand = SdkJson.fromJson(json, TableDescription.builder());
         var request = TableSpecs.createRequest(onDemand, "copy", settings(onDemand, null));
         assertThat(request.billingMode()).isEqualTo(BillingMode.PAY_PER_REQUEST);
         assertThat(request.provisionedThroughput()).isNull();
-        assertThat(request.globalSecondaryIndexes().get(0).provisionedThroughput()).isNull();
+        assertThat(request.globalSecondaryIndexes().get(0).provisionedThroughput())
+                .isNull();
     }
 }

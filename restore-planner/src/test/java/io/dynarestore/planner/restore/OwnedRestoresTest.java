@@ -1,6 +1,6 @@
 package io.dynarestore.planner.restore;
 
-import static io.dynarestore.testkit.RestoreRequests.aRestore;
+import static io.dynarestore.contracts.request.RestoreRequests.aRestore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dynarestore.contracts.Json;
@@ -18,22 +18,30 @@ class OwnedRestoresTest {
     static final Instant THEN = Instant.parse("2026-11-01T00:00:00Z");
 
     static RestoreRequested request(String id) {
-        return aRestore(id).fromBackup("orders", "b-1").scope(null).intoNewTable("t").build()
+        return aRestore(id)
+                .fromBackup("orders", "b-1")
+                .scope(null)
+                .intoNewTable("t")
+                .build()
                 .normalized(id, "e", THEN);
     }
 
     @SuppressWarnings("unchecked")
     static <E extends RestoreEvent> E at(E event, Instant when) {
-        return (E) Json.mapper().readValue(Json.mapper().writeValueAsString(event)
-                .replace(event.occurredAt().toString(), when.toString()), event.getClass());
+        return (E) Json.mapper()
+                .readValue(
+                        Json.mapper()
+                                .writeValueAsString(event)
+                                .replace(event.occurredAt().toString(), when.toString()),
+                        event.getClass());
     }
 
     @Test
     void forgetsEndedRestoresAfterTheRetentionButNotRunningOnesNorOnesWithCapacityToPutBack() {
         var owned = new OwnedRestores(Duration.ofDays(8));
         owned.own(0);
-        owned.forEvent(0, at(RestoreAccepted.of(request("ended")), THEN)).applyFromLog(
-                at(RestoreAccepted.of(request("ended")), THEN));
+        owned.forEvent(0, at(RestoreAccepted.of(request("ended")), THEN))
+                .applyFromLog(at(RestoreAccepted.of(request("ended")), THEN));
         owned.get(0, "ended").applyFromLog(at(RestoreCompleted.of("ended", null, 1, 1, 1, 1), THEN));
         owned.getOrCreate(0, "running").applyFromLog(at(RestoreAccepted.of(request("running")), THEN));
 

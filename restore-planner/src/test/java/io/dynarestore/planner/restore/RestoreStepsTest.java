@@ -1,6 +1,6 @@
 package io.dynarestore.planner.restore;
 
-import static io.dynarestore.testkit.RestoreRequests.aRestore;
+import static io.dynarestore.contracts.request.RestoreRequests.aRestore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dynarestore.contracts.request.Destination;
@@ -12,15 +12,15 @@ import io.dynarestore.contracts.status.DestinationReady;
 import io.dynarestore.contracts.status.ImportCompleted;
 import io.dynarestore.contracts.status.ImportStaged;
 import io.dynarestore.contracts.status.ImportStarted;
-import io.dynarestore.contracts.status.RestoreFailed;
-import io.dynarestore.contracts.status.SnapRestoreStarted;
 import io.dynarestore.contracts.status.RestoreAccepted;
 import io.dynarestore.contracts.status.RestoreCompleted;
+import io.dynarestore.contracts.status.RestoreFailed;
 import io.dynarestore.contracts.status.RestorePlanned;
 import io.dynarestore.contracts.status.RestoreView;
 import io.dynarestore.contracts.status.SegmentCompleted;
 import io.dynarestore.contracts.status.SegmentFailed;
 import io.dynarestore.contracts.status.SegmentsDispatched;
+import io.dynarestore.contracts.status.SnapRestoreStarted;
 import io.dynarestore.contracts.status.SourceRef;
 import io.dynarestore.contracts.status.TableRef;
 import java.time.Instant;
@@ -29,15 +29,24 @@ import org.junit.jupiter.api.Test;
 class RestoreStepsTest {
 
     static final TableRef TABLE = new TableRef("000000000000", "us-east-1", "t2");
-    static final RestoreRequested REQUEST = aRestore("r").fromBackup("t", "b")
-            .into(new Destination.NewTable("000000000000", "us-east-1", "t2", null)).build()
+    static final RestoreRequested REQUEST = aRestore("r")
+            .fromBackup("t", "b")
+            .into(new Destination.NewTable("000000000000", "us-east-1", "t2", null))
+            .build()
             .normalized("r", "e", Instant.EPOCH);
 
     static RestoreView planned(int segments) {
         var view = new RestoreView("r");
         view.apply(RestoreAccepted.of(REQUEST));
-        view.apply(RestorePlanned.of("r", RestorePlanned.Strategy.ITEM_WRITES,
-                new SourceRef("000000000000", "us-east-1", "t", "b", Instant.EPOCH), TABLE, segments, 10, 10, 10));
+        view.apply(RestorePlanned.of(
+                "r",
+                RestorePlanned.Strategy.ITEM_WRITES,
+                new SourceRef("000000000000", "us-east-1", "t", "b", Instant.EPOCH),
+                TABLE,
+                segments,
+                10,
+                10,
+                10));
         return view;
     }
 
@@ -55,7 +64,9 @@ class RestoreStepsTest {
         assertThat(RestoreSteps.next(view)).as("waits for writers").isNull();
         view.apply(SegmentCompleted.of("r", 1, 5, 5, 5, "w", 1));
         view.apply(SegmentCompleted.of("r", 1, 5, 5, 5, "w", 1));
-        assertThat(RestoreSteps.next(view)).as("a segment that completes twice counts once").isNull();
+        assertThat(RestoreSteps.next(view))
+                .as("a segment that completes twice counts once")
+                .isNull();
         view.apply(SegmentCompleted.of("r", 0, 5, 5, 5, "w", 1));
         assertThat(RestoreSteps.next(view)).isEqualTo(RestoreSteps.Step.COMPLETE);
         view.apply(RestoreCompleted.of("r", TABLE, 10, 10, 2, 1));
@@ -82,8 +93,15 @@ class RestoreStepsTest {
     static RestoreView plannedAs(RestorePlanned.Strategy strategy) {
         var view = new RestoreView("r");
         view.apply(RestoreAccepted.of(REQUEST));
-        view.apply(RestorePlanned.of("r", strategy, new SourceRef("000000000000", "us-east-1", "t", "b",
-                Instant.EPOCH), TABLE, 0, 10, 10, 10));
+        view.apply(RestorePlanned.of(
+                "r",
+                strategy,
+                new SourceRef("000000000000", "us-east-1", "t", "b", Instant.EPOCH),
+                TABLE,
+                0,
+                10,
+                10,
+                10));
         return view;
     }
 
@@ -96,8 +114,9 @@ class RestoreStepsTest {
         view.apply(ImportStarted.of("r", "arn:import", TABLE));
         assertThat(RestoreSteps.next(view)).isEqualTo(RestoreSteps.Step.AWAIT_IMPORT);
         view.apply(ImportCompleted.of("r", "arn:import", 10, 100, 0));
-        assertThat(RestoreSteps.next(view)).as("the table is finished, then ready").isEqualTo(
-                RestoreSteps.Step.AWAIT_IMPORT);
+        assertThat(RestoreSteps.next(view))
+                .as("the table is finished, then ready")
+                .isEqualTo(RestoreSteps.Step.AWAIT_IMPORT);
         view.apply(DestinationReady.of("r", TABLE, true));
         assertThat(RestoreSteps.next(view)).as("nothing to dispatch").isEqualTo(RestoreSteps.Step.COMPLETE);
         assertThat(view.itemsWritten()).as("the import's count").isEqualTo(10);
@@ -115,7 +134,7 @@ class RestoreStepsTest {
 
     @Test
     void putsRaisedCapacityBackAfterTheEndHoweverTheRestoreEnded() {
-        for (boolean completes : new boolean[]{true, false}) {
+        for (boolean completes : new boolean[] {true, false}) {
             // Given a running restore that raised its destination's capacity
             var view = planned(1);
             var units = java.util.List.of(CapacityUnits.table(5, 5));

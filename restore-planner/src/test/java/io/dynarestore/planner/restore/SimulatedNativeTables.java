@@ -37,14 +37,14 @@ final class SimulatedNativeTables implements NativeTables {
     private final AwsClients aws;
     /** Snap backup ARN to the dynalite table that holds what the Snap holds. */
     private final Map<String, String> snapContents = new ConcurrentHashMap<>();
+
     private final Map<String, Progress> imports = new ConcurrentHashMap<>();
     final List<ImportTableRequest> importRequests = new CopyOnWriteArrayList<>();
     final List<RestoreTableFromBackupRequest> snapRequests = new CopyOnWriteArrayList<>();
     /** Items the next import reports as failed to import, as DynamoDB does for malformed lines. */
     volatile long nextImportErrors;
 
-    private record Progress(long items, long bytes, long errors) {
-    }
+    private record Progress(long items, long bytes, long errors) {}
 
     SimulatedNativeTables(AwsClients aws) {
         this.aws = aws;
@@ -65,16 +65,25 @@ final class SimulatedNativeTables implements NativeTables {
         }
         DynamoDbClient dynamo = aws.dynamo(table.account(), table.region());
         var p = request.tableCreationParameters();
-        var create = CreateTableRequest.builder().tableName(p.tableName()).attributeDefinitions(p.attributeDefinitions())
-                .keySchema(p.keySchema()).billingMode(p.billingMode());
+        var create = CreateTableRequest.builder()
+                .tableName(p.tableName())
+                .attributeDefinitions(p.attributeDefinitions())
+                .keySchema(p.keySchema())
+                .billingMode(p.billingMode());
         if (p.billingMode() != BillingMode.PAY_PER_REQUEST) {
             create.provisionedThroughput(p.provisionedThroughput());
         }
         if (p.hasGlobalSecondaryIndexes() && !p.globalSecondaryIndexes().isEmpty()) {
             var gsis = new ArrayList<GlobalSecondaryIndex>();
             for (var g : p.globalSecondaryIndexes()) {
-                gsis.add(p.billingMode() == BillingMode.PAY_PER_REQUEST ? g.toBuilder().provisionedThroughput(
-                        (software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughput) null).build() : g);
+                gsis.add(
+                        p.billingMode() == BillingMode.PAY_PER_REQUEST
+                                ? g.toBuilder()
+                                        .provisionedThroughput(
+                                                (software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughput)
+                                                        null)
+                                        .build()
+                                : g);
             }
             create.globalSecondaryIndexes(gsis);
         }
@@ -85,13 +94,16 @@ final class SimulatedNativeTables implements NativeTables {
         long bytes = 0;
         var batch = new ArrayList<WriteRequest>();
         var s3 = aws.s3();
-        for (var object : s3.listObjectsV2Paginator(b -> b.bucket(source.s3Bucket()).prefix(source.s3KeyPrefix()))
+        for (var object : s3.listObjectsV2Paginator(
+                        b -> b.bucket(source.s3Bucket()).prefix(source.s3KeyPrefix()))
                 .contents()) {
             bytes += object.size();
-            try (var reader = new DataFileReader(object.key(),
-                    s3.getObject(b -> b.bucket(source.s3Bucket()).key(object.key())), null)) {
+            try (var reader = new DataFileReader(
+                    object.key(), s3.getObject(b -> b.bucket(source.s3Bucket()).key(object.key())), null)) {
                 for (ExportLine line; (line = reader.next()) != null; ) {
-                    batch.add(WriteRequest.builder().putRequest(PutRequest.builder().item(line.item()).build()).build());
+                    batch.add(WriteRequest.builder()
+                            .putRequest(PutRequest.builder().item(line.item()).build())
+                            .build());
                     items++;
                     if (batch.size() == 25) {
                         write(dynamo, p.tableName(), batch);
@@ -113,7 +125,8 @@ final class SimulatedNativeTables implements NativeTables {
         Map<String, List<WriteRequest>> pending = Map.of(table, new ArrayList<>(batch));
         while (!pending.isEmpty()) {
             var request = pending;
-            var unprocessed = dynamo.batchWriteItem(b -> b.requestItems(request)).unprocessedItems();
+            var unprocessed =
+                    dynamo.batchWriteItem(b -> b.requestItems(request)).unprocessedItems();
             pending = unprocessed == null || unprocessed.isEmpty() ? Map.of() : unprocessed;
         }
         batch.clear();
@@ -139,17 +152,24 @@ final class SimulatedNativeTables implements NativeTables {
         if (contents == null) {
             throw new TableCreator.DestinationException("Backup " + request.backupArn() + " not found", null);
         }
-        TableDescription source = dynamo.describeTable(b -> b.tableName(contents)).table();
+        TableDescription source =
+                dynamo.describeTable(b -> b.tableName(contents)).table();
         var keys = source.keySchema().stream().map(k -> k.attributeName()).toList();
-        dynamo.createTable(b -> b.tableName(request.targetTableName()).attributeDefinitions(
-                        source.attributeDefinitions().stream().filter(a -> keys.contains(a.attributeName())).toList())
+        dynamo.createTable(b -> b.tableName(request.targetTableName())
+                .attributeDefinitions(source.attributeDefinitions().stream()
+                        .filter(a -> keys.contains(a.attributeName()))
+                        .toList())
                 .keySchema(source.keySchema())
-                .provisionedThroughput(t -> t.readCapacityUnits(source.provisionedThroughput().readCapacityUnits())
+                .provisionedThroughput(t -> t.readCapacityUnits(
+                                source.provisionedThroughput().readCapacityUnits())
                         .writeCapacityUnits(source.provisionedThroughput().writeCapacityUnits())));
         io.dynarestore.testkit.Dynalite.awaitActive(dynamo, request.targetTableName());
         var batch = new ArrayList<WriteRequest>();
-        for (Map<String, AttributeValue> item : dynamo.scanPaginator(b -> b.tableName(contents)).items()) {
-            batch.add(WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build());
+        for (Map<String, AttributeValue> item :
+                dynamo.scanPaginator(b -> b.tableName(contents)).items()) {
+            batch.add(WriteRequest.builder()
+                    .putRequest(PutRequest.builder().item(item).build())
+                    .build());
             if (batch.size() == 25) {
                 write(dynamo, request.targetTableName(), batch);
             }
@@ -160,7 +180,8 @@ final class SimulatedNativeTables implements NativeTables {
     @Override
     public Optional<TableDescription> restoredTable(TableRef table) {
         try {
-            var d = aws.dynamo(table.account(), table.region()).describeTable(b -> b.tableName(table.tableName()))
+            var d = aws.dynamo(table.account(), table.region())
+                    .describeTable(b -> b.tableName(table.tableName()))
                     .table();
             return d.tableStatus() == TableStatus.ACTIVE ? Optional.of(d) : Optional.empty();
         } catch (ResourceNotFoundException e) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dynarestore.contracts.request.Destination;
 import io.dynarestore.contracts.request.RestoreRequested;
+import io.dynarestore.contracts.request.RestoreRequests;
 import io.dynarestore.contracts.request.Scope;
 import io.dynarestore.contracts.request.Source;
 import io.dynarestore.contracts.status.DestinationReady;
@@ -20,11 +21,8 @@ import io.dynarestore.core.codec.ItemSize;
 import io.dynarestore.core.codec.SdkJson;
 import io.dynarestore.core.filter.KeySchema;
 import io.dynarestore.core.filter.RecordFilter;
-import io.dynarestore.planner.staging.ImportStager;
 import io.dynarestore.core.kafka.EventPublisher;
 import io.dynarestore.core.kafka.TopicDefinitions;
-import io.dynarestore.planner.staging.DeltaStager;
-import io.dynarestore.planner.staging.SweepStager;
 import io.dynarestore.core.vault.Backup;
 import io.dynarestore.core.vault.BackupWriter;
 import io.dynarestore.core.vault.SnapMetadata;
@@ -33,6 +31,9 @@ import io.dynarestore.core.vault.VaultLayout;
 import io.dynarestore.planner.PlannerProperties;
 import io.dynarestore.planner.capacity.CapacityManager;
 import io.dynarestore.planner.destination.TableCreator;
+import io.dynarestore.planner.staging.DeltaStager;
+import io.dynarestore.planner.staging.ImportStager;
+import io.dynarestore.planner.staging.SweepStager;
 import io.dynarestore.testkit.ApiShapes;
 import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.ItemDigests;
@@ -86,6 +87,7 @@ class StrategiesIT {
     static final String REGION = "us-east-1";
     /** A region whose endpoint lacks ImportTable and RestoreTableFromBackup (as dynalite does). */
     static final String PLAIN_REGION = "eu-west-1";
+
     static final int ITEMS = 400;
 
     static KafkaBroker kafka;
@@ -105,19 +107,27 @@ class StrategiesIT {
         dynalite = Dynalite.start();
         s3 = S3Server.start("vault");
         URI endpoint = dynalite.endpoint();
-        aws = new AwsClients(new AwsSettings(ACCOUNT, REGION,
+        aws = new AwsClients(new AwsSettings(
+                ACCOUNT,
+                REGION,
                 new AwsSettings.Credentials(S3Server.ACCESS_KEY, S3Server.SECRET_KEY),
-                new AwsSettings.S3(s3.endpoint(), REGION, true), null, null,
-                List.of(new AwsSettings.Account(ACCOUNT, null, null, Map.of(
-                        REGION, new AwsSettings.Region(endpoint, true, true, null, null),
-                        PLAIN_REGION, new AwsSettings.Region(endpoint, false, false, null, null))))));
+                new AwsSettings.S3(s3.endpoint(), REGION, true),
+                null,
+                null,
+                List.of(new AwsSettings.Account(
+                        ACCOUNT,
+                        null,
+                        null,
+                        Map.of(
+                                REGION, new AwsSettings.Region(endpoint, true, true, null, null),
+                                PLAIN_REGION, new AwsSettings.Region(endpoint, false, false, null, null))))));
         catalog = new VaultCatalog(aws.s3(), new VaultLayout("vault", ""));
-        publisher = new EventPublisher(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
-                "restore-planner");
+        publisher = new EventPublisher(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), "restore-planner");
         natives = new SimulatedNativeTables(aws);
         // the settings of the tests: fast polls, a write budget of 1,000 WCU/s, imports of 5 MB/s
-        var strategy = new PlannerProperties.Strategy(true, 1_000, DataSize.ofMegabytes(5), Duration.ofMinutes(5),
-                Duration.ofMillis(20), 150, 5_000_000);
+        var strategy = new PlannerProperties.Strategy(
+                true, 1_000, DataSize.ofMegabytes(5), Duration.ofMinutes(5), Duration.ofMillis(20), 150, 5_000_000);
         var pitr = new PlannerProperties.Pitr(DataSize.ofMegabytes(16), 1_000_000, 1_000);
         var stager = new DeltaStager(aws.s3(), catalog, 16L << 20, 1_000);
         var sweeper = new SweepStager(aws.s3(), catalog, 16L << 20, 1_000);
@@ -125,16 +135,24 @@ class StrategiesIT {
         var sources = new Sources(catalog, stager, aws);
         var tableActive = Duration.ofSeconds(30);
         planning = new Planning(sources, catalog, stager, sweeper, capacity, aws, Clock.systemUTC(), pitr, strategy);
-        steps = new RestoreSteps(planning,
+        steps = new RestoreSteps(
+                planning,
                 new Preparation(sources, new TableCreator(aws, tableActive), capacity, aws, publisher, tableActive),
                 new Dispatching(sources, catalog, sweeper, aws, publisher, strategy),
                 new Completion(stager, aws, Clock.systemUTC(), strategy),
-                new NativeRestores(sources, new ImportStager(aws.s3(), catalog, strategy.stagingLinesPerFile()),
-                        natives, aws, publisher, tableActive, strategy),
+                new NativeRestores(
+                        sources,
+                        new ImportStager(aws.s3(), catalog, strategy.stagingLinesPerFile()),
+                        natives,
+                        aws,
+                        publisher,
+                        tableActive,
+                        strategy),
                 new Cancellation(Clock.systemUTC(), publisher, Duration.ofSeconds(30)),
                 new Rollbacks(catalog, aws, publisher, new PlannerProperties.Rollback(200)),
-                new CapacityPutBack(capacity, publisher, new PlannerProperties.Capacity(true, 1_000,
-                        Duration.ofSeconds(1))), publisher);
+                new CapacityPutBack(
+                        capacity, publisher, new PlannerProperties.Capacity(true, 1_000, Duration.ofSeconds(1))),
+                publisher);
     }
 
     @AfterAll
@@ -155,8 +173,12 @@ class StrategiesIT {
         Backup backup = backupWithLsis(lsis);
 
         // When a restore of it into a new table is planned
-        RestorePlanned plan = planning.plan(request("plan-" + lsis, Source.backup(ACCOUNT, REGION, "lsi" + lsis,
-                "b"), new Scope.Full(), new Destination.NewTable(ACCOUNT, REGION, "lsi" + lsis + "-restored", null)),
+        RestorePlanned plan = planning.plan(
+                request(
+                        "plan-" + lsis,
+                        Source.backup(ACCOUNT, REGION, "lsi" + lsis, "b"),
+                        new Scope.Full(),
+                        new Destination.NewTable(ACCOUNT, REGION, "lsi" + lsis + "-restored", null)),
                 null);
 
         // Then a table without LSIs is imported, one with LSIs written item by item, and the plan says why
@@ -185,8 +207,13 @@ class StrategiesIT {
         for (int i = 0; i < counts.length; i++) {
             backupWithLsis(counts[i]);
             // When each is planned into a new table
-            wcu[i] = planning.plan(request("grow-" + i, Source.backup(ACCOUNT, REGION, "lsi" + counts[i], "b"),
-                    new Scope.Full(), new Destination.NewTable(ACCOUNT, REGION, "grow-" + i, null)), null)
+            wcu[i] = planning.plan(
+                            request(
+                                    "grow-" + i,
+                                    Source.backup(ACCOUNT, REGION, "lsi" + counts[i], "b"),
+                                    new Scope.Full(),
+                                    new Destination.NewTable(ACCOUNT, REGION, "grow-" + i, null)),
+                            null)
                     .estimatedWcu();
         }
         // Then each LSI adds the units of the items it projects (about 90% of them here)
@@ -203,8 +230,13 @@ class StrategiesIT {
 
         // When it is planned into a new table without its LSIs
         var options = new Destination.TableOptions(true, false, null);
-        RestorePlanned plan = planning.plan(request("no-lsi", Source.backup(ACCOUNT, REGION, "lsi5", "b"),
-                new Scope.Full(), new Destination.NewTable(ACCOUNT, REGION, "lsi5-without", options)), null);
+        RestorePlanned plan = planning.plan(
+                request(
+                        "no-lsi",
+                        Source.backup(ACCOUNT, REGION, "lsi5", "b"),
+                        new Scope.Full(),
+                        new Destination.NewTable(ACCOUNT, REGION, "lsi5-without", options)),
+                null);
 
         // Then ImportTable can make it, and no index units are counted
         assertThat(plan.strategy()).isEqualTo(Strategy.IMPORT_FROM_S3);
@@ -217,12 +249,19 @@ class StrategiesIT {
         backupWithLsis(0);
 
         // When it is planned into a region whose endpoint has no ImportTable
-        RestorePlanned plan = planning.plan(request("plain", Source.backup(ACCOUNT, REGION, "lsi0", "b"),
-                new Scope.Full(), new Destination.NewTable(ACCOUNT, PLAIN_REGION, "lsi0-plain", null)), null);
+        RestorePlanned plan = planning.plan(
+                request(
+                        "plain",
+                        Source.backup(ACCOUNT, REGION, "lsi0", "b"),
+                        new Scope.Full(),
+                        new Destination.NewTable(ACCOUNT, PLAIN_REGION, "lsi0-plain", null)),
+                null);
 
         // Then items are written, and the plan names the setting
         assertThat(plan.strategy()).isEqualTo(Strategy.ITEM_WRITES);
-        assertThat(plan.strategyReason()).contains("does not implement ImportTable").contains(PLAIN_REGION);
+        assertThat(plan.strategyReason())
+                .contains("does not implement ImportTable")
+                .contains(PLAIN_REGION);
         assertThat(plan.estimatedWcu()).isEqualTo(expectedWriteUnits(0, 0));
     }
 
@@ -233,8 +272,13 @@ class StrategiesIT {
         createTable(dynalite.client(), "existing-target", 0);
 
         // When it is planned into that table
-        RestorePlanned plan = planning.plan(request("existing", Source.backup(ACCOUNT, REGION, "lsi0", "b"),
-                new Scope.Full(), new Destination.ExistingTable(ACCOUNT, REGION, "existing-target")), null);
+        RestorePlanned plan = planning.plan(
+                request(
+                        "existing",
+                        Source.backup(ACCOUNT, REGION, "lsi0", "b"),
+                        new Scope.Full(),
+                        new Destination.ExistingTable(ACCOUNT, REGION, "existing-target")),
+                null);
 
         // Then items are written, since ImportTable only makes new tables
         assertThat(plan.strategy()).isEqualTo(Strategy.ITEM_WRITES);
@@ -250,36 +294,56 @@ class StrategiesIT {
         var options = new Destination.TableOptions(true, null, Map.of("team", "payments"));
 
         // When it is restored into a new table
-        var events = runToEnd(request("import-all", Source.backup(ACCOUNT, REGION, "lsi0", "b"), new Scope.Full(),
+        var events = runToEnd(request(
+                "import-all",
+                Source.backup(ACCOUNT, REGION, "lsi0", "b"),
+                new Scope.Full(),
                 new Destination.NewTable(ACCOUNT, REGION, "imported", options)));
 
         // Then it went by ImportTable, and completed with every item
-        assertThat(types(events)).containsExactly("RestorePlanned", "ImportStaged", "ImportStarted", "ImportCompleted",
-                "DestinationReady", "RestoreCompleted");
+        assertThat(types(events))
+                .containsExactly(
+                        "RestorePlanned",
+                        "ImportStaged",
+                        "ImportStarted",
+                        "ImportCompleted",
+                        "DestinationReady",
+                        "RestoreCompleted");
         var completed = (RestoreCompleted) events.get(events.size() - 1);
         assertThat(completed.itemsWritten()).isEqualTo(ITEMS);
         assertThat(ItemDigests.ofTable(dynalite.client(), "imported", List.of("pk", "sk")))
                 .isEqualTo(ItemDigests.of(items(0), List.of("pk", "sk")));
 
         // and the table has the backup's keys and GSI, the requested tag and the restore's tag
-        TableDescription restored = dynalite.client().describeTable(b -> b.tableName("imported")).table();
-        assertThat(restored.keySchema()).isEqualTo(backups.get(0).metadata().tableDescription().keySchema());
-        assertThat(restored.globalSecondaryIndexes()).extracting(g -> g.indexName()).containsExactly("byG");
-        var tags = dynalite.client().listTagsOfResource(b -> b.resourceArn(restored.tableArn())).tags();
+        TableDescription restored =
+                dynalite.client().describeTable(b -> b.tableName("imported")).table();
+        assertThat(restored.keySchema())
+                .isEqualTo(backups.get(0).metadata().tableDescription().keySchema());
+        assertThat(restored.globalSecondaryIndexes())
+                .extracting(g -> g.indexName())
+                .containsExactly("byG");
+        var tags = dynalite.client()
+                .listTagsOfResource(b -> b.resourceArn(restored.tableArn()))
+                .tags();
         assertThat(tags).contains(Tag.builder().key("team").value("payments").build());
         assertThat(tags).extracting(Tag::key).contains("dynarestore:restore-id");
 
         // and the ImportTable request is one DynamoDB accepts: DYNAMODB_JSON, GZIP, the staged prefix
         var request = natives.importRequests.stream()
-                .filter(r -> r.tableCreationParameters().tableName().equals("imported")).findFirst().orElseThrow();
+                .filter(r -> r.tableCreationParameters().tableName().equals("imported"))
+                .findFirst()
+                .orElseThrow();
         assertThat(request.inputFormatAsString()).isEqualTo("DYNAMODB_JSON");
         assertThat(request.inputCompressionTypeAsString()).isEqualTo("GZIP");
         assertThat(request.s3BucketSource().s3KeyPrefix()).isEqualTo("_staging/import-all/import/data/");
         assertThat(request.clientToken()).isNotBlank();
-        assertThat(ApiShapes.dynamodb().violations("ImportTable", wire("ImportTable", request))).isEmpty();
+        assertThat(ApiShapes.dynamodb().violations("ImportTable", wire("ImportTable", request)))
+                .isEmpty();
 
         // and nothing staged is left behind
-        assertThat(aws.s3().listObjectsV2(b -> b.bucket("vault").prefix("_staging/import-all/")).contents())
+        assertThat(aws.s3()
+                        .listObjectsV2(b -> b.bucket("vault").prefix("_staging/import-all/"))
+                        .contents())
                 .isEmpty();
     }
 
@@ -287,11 +351,14 @@ class StrategiesIT {
     void importsOnlyTheRecordsThatMatchTheFilter() {
         // Given a backup without LSIs and a filter on partition keys
         backupWithLsis(0);
-        var filter = new Scope.Records(List.of(new Scope.KeyFilter(
-                new Scope.Condition("BeginsWith", List.of("p1")), null)), List.of());
+        var filter = new Scope.Records(
+                List.of(new Scope.KeyFilter(new Scope.Condition("BeginsWith", List.of("p1")), null)), List.of());
 
         // When the records are restored into a new table
-        var events = runToEnd(request("import-some", Source.backup(ACCOUNT, REGION, "lsi0", "b"), filter,
+        var events = runToEnd(request(
+                "import-some",
+                Source.backup(ACCOUNT, REGION, "lsi0", "b"),
+                filter,
                 new Destination.NewTable(ACCOUNT, REGION, "imported-some", null)));
 
         // Then the table holds exactly the matching items
@@ -300,7 +367,8 @@ class StrategiesIT {
         var expected = items(0).stream().filter(compiled::matches).toList();
         assertThat(expected).isNotEmpty().hasSizeLessThan(ITEMS);
         assertThat(types(events)).contains("ImportCompleted").last().isEqualTo("RestoreCompleted");
-        assertThat(((RestoreCompleted) events.get(events.size() - 1)).itemsWritten()).isEqualTo(expected.size());
+        assertThat(((RestoreCompleted) events.get(events.size() - 1)).itemsWritten())
+                .isEqualTo(expected.size());
         assertThat(ItemDigests.ofTable(dynalite.client(), "imported-some", List.of("pk", "sk")))
                 .isEqualTo(ItemDigests.of(expected, List.of("pk", "sk")));
     }
@@ -312,8 +380,11 @@ class StrategiesIT {
         natives.nextImportErrors = 3;
 
         // When it is restored into a new table
-        var events = runToEnd(request("import-errors", Source.backup(ACCOUNT, REGION, "lsi0", "b"),
-                new Scope.Full(), new Destination.NewTable(ACCOUNT, REGION, "imported-errors", null)));
+        var events = runToEnd(request(
+                "import-errors",
+                Source.backup(ACCOUNT, REGION, "lsi0", "b"),
+                new Scope.Full(),
+                new Destination.NewTable(ACCOUNT, REGION, "imported-errors", null)));
 
         // Then the restore fails and says how many and where DynamoDB logged them
         var failed = (RestoreFailed) events.get(events.size() - 1);
@@ -328,7 +399,8 @@ class StrategiesIT {
         DynamoDbClient dynamo = dynalite.client();
         createTable(dynamo, "ledger-snap-contents", 0);
         var snapItems = items(0).subList(0, 50);
-        snapItems.forEach(item -> dynamo.putItem(b -> b.tableName("ledger-snap-contents").item(item)));
+        snapItems.forEach(
+                item -> dynamo.putItem(b -> b.tableName("ledger-snap-contents").item(item)));
         String arn = "arn:aws:dynamodb:us-east-1:000000000000:table/ledger/backup/01764000000000-0a1b2c3d";
         BackupDescription description = SdkJson.fromJson("""
                 {"BackupDetails": {"BackupArn": "%s", "BackupName": "nightly", "BackupStatus": "AVAILABLE",
@@ -340,19 +412,26 @@ class StrategiesIT {
                    "BillingMode": "PROVISIONED"},
                  "SourceTableFeatureDetails": {}}
                 """.formatted(arn), BackupDescription.builder());
-        catalog.put(new VaultLayout("vault", "").snapsPrefix(ACCOUNT, REGION, "ledger") + "s-1.json",
-                SnapMetadata.of("s-1", Instant.now().minus(Duration.ofHours(2)), Instant.now().plus(Duration.ofDays(7)),
+        catalog.put(
+                new VaultLayout("vault", "").snapsPrefix(ACCOUNT, REGION, "ledger") + "s-1.json",
+                SnapMetadata.of(
+                        "s-1",
+                        Instant.now().minus(Duration.ofHours(2)),
+                        Instant.now().plus(Duration.ofDays(7)),
                         description));
         natives.snap(arn, "ledger-snap-contents");
 
         // When it is restored into a new table with a tag
         var options = new Destination.TableOptions(null, null, Map.of("restored-by", "ops"));
-        var events = runToEnd(request("snap-1", new Source(ACCOUNT, REGION, "ledger", null, null, "s-1"),
-                new Scope.Full(), new Destination.NewTable(ACCOUNT, REGION, "ledger-restored", options)));
+        var events = runToEnd(request(
+                "snap-1",
+                new Source(ACCOUNT, REGION, "ledger", null, null, "s-1"),
+                new Scope.Full(),
+                new Destination.NewTable(ACCOUNT, REGION, "ledger-restored", options)));
 
         // Then DynamoDB restored it (SNAP: no write units), and the planner finished the table
-        assertThat(types(events)).containsExactly("RestorePlanned", "SnapRestoreStarted", "DestinationReady",
-                "RestoreCompleted");
+        assertThat(types(events))
+                .containsExactly("RestorePlanned", "SnapRestoreStarted", "DestinationReady", "RestoreCompleted");
         var plan = (RestorePlanned) events.get(0);
         assertThat(plan.strategy()).isEqualTo(Strategy.SNAP);
         assertThat(plan.estimatedWcu()).isZero();
@@ -360,7 +439,9 @@ class StrategiesIT {
         assertThat(((DestinationReady) events.get(2)).created()).isTrue();
         assertThat(ItemDigests.ofTable(dynamo, "ledger-restored", List.of("pk", "sk")))
                 .isEqualTo(ItemDigests.of(snapItems, List.of("pk", "sk")));
-        String tableArn = dynamo.describeTable(b -> b.tableName("ledger-restored")).table().tableArn();
+        String tableArn = dynamo.describeTable(b -> b.tableName("ledger-restored"))
+                .table()
+                .tableArn();
         assertThat(dynamo.listTagsOfResource(b -> b.resourceArn(tableArn)).tags())
                 .contains(Tag.builder().key("restored-by").value("ops").build());
 
@@ -375,8 +456,11 @@ class StrategiesIT {
     // ---- helpers ----
 
     static RestoreRequested request(String id, Source source, Scope scope, Destination destination) {
-        return new RestoreRequested(id, null, null, null, null, null, source, scope, destination, null, null)
-                .normalized(id, "test", Instant.now());
+        return RestoreRequests.aRestore(id)
+                .from(source)
+                .scope(scope)
+                .into(destination)
+                .normalizedAt(Instant.now());
     }
 
     /** Takes the restore's steps until it ends or waits for item-writers; returns what was published. */
@@ -420,10 +504,12 @@ class StrategiesIT {
     /** The request as the SDK puts it on the wire (captured before it leaves). */
     static tools.jackson.databind.JsonNode wire(String operation, Object request) {
         var sent = new SentRequests();
-        try (DynamoDbClient capture = DynamoDbClient.builder().endpointOverride(URI.create("http://127.0.0.1:9"))
+        try (DynamoDbClient capture = DynamoDbClient.builder()
+                .endpointOverride(URI.create("http://127.0.0.1:9"))
                 .region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("k", "s")))
-                .overrideConfiguration(c -> c.addExecutionInterceptor(sent)).build()) {
+                .overrideConfiguration(c -> c.addExecutionInterceptor(sent))
+                .build()) {
             try {
                 if (request instanceof software.amazon.awssdk.services.dynamodb.model.ImportTableRequest r) {
                     capture.importTable(r);
@@ -488,29 +574,44 @@ class StrategiesIT {
             try (var part = writer.openPart()) {
                 items(n).forEach(part::write);
             }
-            return writer.finish(table, List.of(), null, Instant.now().minus(Duration.ofHours(1)),
+            return writer.finish(
+                    table,
+                    List.of(),
+                    null,
+                    Instant.now().minus(Duration.ofHours(1)),
                     Instant.now().plus(Duration.ofDays(1)));
         });
     }
 
     static TableDescription createTable(DynamoDbClient dynamo, String name, int lsis) {
-        var attributes = new ArrayList<>(List.of(attr("pk", ScalarAttributeType.S), attr("sk", ScalarAttributeType.N),
+        var attributes = new ArrayList<>(List.of(
+                attr("pk", ScalarAttributeType.S),
+                attr("sk", ScalarAttributeType.N),
                 attr("g", ScalarAttributeType.S)));
         var indexes = new ArrayList<LocalSecondaryIndex>();
         for (int i = 0; i < lsis; i++) {
             attributes.add(attr("l" + i, ScalarAttributeType.S));
-            indexes.add(LocalSecondaryIndex.builder().indexName("byL" + i)
+            indexes.add(LocalSecondaryIndex.builder()
+                    .indexName("byL" + i)
                     .keySchema(key("pk", KeyType.HASH), key("l" + i, KeyType.RANGE))
-                    .projection(Projection.builder().projectionType(ProjectionType.ALL).build()).build());
+                    .projection(Projection.builder()
+                            .projectionType(ProjectionType.ALL)
+                            .build())
+                    .build());
         }
         dynamo.createTable(b -> {
-            b.tableName(name).attributeDefinitions(attributes)
+            b.tableName(name)
+                    .attributeDefinitions(attributes)
                     .keySchema(key("pk", KeyType.HASH), key("sk", KeyType.RANGE))
                     .provisionedThroughput(t -> t.readCapacityUnits(5L).writeCapacityUnits(5L))
-                    .globalSecondaryIndexes(GlobalSecondaryIndex.builder().indexName("byG")
+                    .globalSecondaryIndexes(GlobalSecondaryIndex.builder()
+                            .indexName("byG")
                             .keySchema(key("g", KeyType.HASH))
-                            .projection(Projection.builder().projectionType(ProjectionType.KEYS_ONLY).build())
-                            .provisionedThroughput(t -> t.readCapacityUnits(1L).writeCapacityUnits(1L)).build());
+                            .projection(Projection.builder()
+                                    .projectionType(ProjectionType.KEYS_ONLY)
+                                    .build())
+                            .provisionedThroughput(t -> t.readCapacityUnits(1L).writeCapacityUnits(1L))
+                            .build());
             if (!indexes.isEmpty()) {
                 b.localSecondaryIndexes(indexes);
             }
@@ -520,7 +621,10 @@ class StrategiesIT {
     }
 
     static AttributeDefinition attr(String name, ScalarAttributeType type) {
-        return AttributeDefinition.builder().attributeName(name).attributeType(type).build();
+        return AttributeDefinition.builder()
+                .attributeName(name)
+                .attributeType(type)
+                .build();
     }
 
     static KeySchemaElement key(String name, KeyType type) {

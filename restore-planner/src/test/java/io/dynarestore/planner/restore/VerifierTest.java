@@ -24,9 +24,18 @@ class VerifierTest {
     static final TableRef TABLE = new TableRef("000000000000", "us-east-1", "orders");
 
     static RestorePlanned plan(int segments) {
-        return RestorePlanned.of("r", RestorePlanned.Strategy.ITEM_WRITES,
-                new SourceRef("000000000000", "us-east-1", "orders", "b1", Instant.EPOCH), TABLE, segments, 0, false,
-                100, 1000, 100, null);
+        return RestorePlanned.of(
+                "r",
+                RestorePlanned.Strategy.ITEM_WRITES,
+                new SourceRef("000000000000", "us-east-1", "orders", "b1", Instant.EPOCH),
+                TABLE,
+                segments,
+                0,
+                false,
+                100,
+                1000,
+                100,
+                null);
     }
 
     /** A segment whose lines are all accounted for: written, found equal, deleted or skipped. */
@@ -38,16 +47,23 @@ class VerifierTest {
             long skipped = r.nextInt(5);
             long lines = written + equal + deleted + skipped;
             String sum = Long.toHexString(r.nextLong());
-            return new Segment(new SegmentCounts(new SegmentCompleted.Counts(written, 0, equal, deleted, skipped),
-                    written * 100),
+            return new Segment(
+                    new SegmentCounts(new SegmentCompleted.Counts(written, 0, equal, deleted, skipped), written * 100),
                     new SegmentCompleted.Check(lines, lines, sum, sum, List.of()));
         }
     }
 
-    enum Fault { NONE, LINE_LOST, CHECKSUM, SHORT_FILE, NO_CHECK }
+    enum Fault {
+        NONE,
+        LINE_LOST,
+        CHECKSUM,
+        SHORT_FILE,
+        NO_CHECK
+    }
 
     static Stream<Object[]> cases() {
-        return IntStream.range(0, 60).mapToObj(seed -> new Object[]{seed, Fault.values()[seed % Fault.values().length]});
+        return IntStream.range(0, 60).mapToObj(seed ->
+                new Object[] {seed, Fault.values()[seed % Fault.values().length]});
     }
 
     @ParameterizedTest(name = "seed {0}: {1}")
@@ -68,15 +84,29 @@ class VerifierTest {
         int bad = r.nextInt(segments);
         var c = checks.get(bad);
         switch (fault) {
-            case LINE_LOST -> completed.compute(bad, (k, n) -> new SegmentCounts(new SegmentCompleted.Counts(
-                    n.lines().written() + 1, 0, n.lines().unchanged(), n.lines().deleted(), n.lines().skipped()),
-                    n.bytesWritten())); // counted as written, but the lines do not add up
-            case CHECKSUM -> checks.put(bad, new SegmentCompleted.Check(c.lines(), c.expectedLines(),
-                    c.sourceChecksum(), "0000000000000001", List.of()));
-            case SHORT_FILE -> checks.put(bad, new SegmentCompleted.Check(c.lines(), c.expectedLines() + 1,
-                    c.sourceChecksum(), c.appliedChecksum(), List.of()));
+            case LINE_LOST ->
+                completed.compute(
+                        bad,
+                        (k, n) -> new SegmentCounts(
+                                new SegmentCompleted.Counts(
+                                        n.lines().written() + 1,
+                                        0,
+                                        n.lines().unchanged(),
+                                        n.lines().deleted(),
+                                        n.lines().skipped()),
+                                n.bytesWritten())); // counted as written, but the lines do not add up
+            case CHECKSUM ->
+                checks.put(
+                        bad,
+                        new SegmentCompleted.Check(
+                                c.lines(), c.expectedLines(), c.sourceChecksum(), "0000000000000001", List.of()));
+            case SHORT_FILE ->
+                checks.put(
+                        bad,
+                        new SegmentCompleted.Check(
+                                c.lines(), c.expectedLines() + 1, c.sourceChecksum(), c.appliedChecksum(), List.of()));
             case NO_CHECK -> checks.remove(bad);
-            default -> { }
+            default -> {}
         }
         Verification v = Verifier.verify(plan(segments), completed, checks, null, "orders");
 
@@ -85,17 +115,23 @@ class VerifierTest {
             assertThat(v.status()).isEqualTo(Verification.Status.PASSED);
             assertThat(v.mismatches()).isEmpty();
             assertThat(v.segmentsChecked()).isEqualTo(segments);
-            assertThat(v.linesChecked()).isEqualTo(checks.values().stream().mapToLong(SegmentCompleted.Check::lines)
-                    .sum());
+            assertThat(v.linesChecked())
+                    .isEqualTo(checks.values().stream()
+                            .mapToLong(SegmentCompleted.Check::lines)
+                            .sum());
         } else {
             assertThat(v.status()).isEqualTo(Verification.Status.FAILED);
-            assertThat(v.mismatches()).isNotEmpty().allSatisfy(m -> assertThat(m).startsWith("segment " + bad + ":"));
-            assertThat(v.mismatches().get(0)).contains(switch (fault) {
-                case LINE_LOST -> "add up to more than its";
-                case CHECKSUM -> "checksum";
-                case SHORT_FILE -> "manifest says";
-                default -> "reported no check";
-            });
+            assertThat(v.mismatches())
+                    .isNotEmpty()
+                    .allSatisfy(m -> assertThat(m).startsWith("segment " + bad + ":"));
+            assertThat(v.mismatches().get(0))
+                    .contains(
+                            switch (fault) {
+                                case LINE_LOST -> "add up to more than its";
+                                case CHECKSUM -> "checksum";
+                                case SHORT_FILE -> "manifest says";
+                                default -> "reported no check";
+                            });
         }
     }
 }

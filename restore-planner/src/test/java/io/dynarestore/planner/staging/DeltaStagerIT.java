@@ -64,8 +64,8 @@ class DeltaStagerIT {
         // length (a third of them compacted to each key's last write, as native exports are)
         Random r = new Random(seed);
         String table = "t" + seed;
-        var history = new RandomHistory(seed, RandomItems.Shape.simple(), 20 + r.nextInt(40), 40 + r.nextInt(200), T0,
-                120 * SECOND);
+        var history = new RandomHistory(
+                seed, RandomItems.Shape.simple(), 20 + r.nextInt(40), 40 + r.nextInt(200), T0, 120 * SECOND);
         var backup = new BackupWriter(s3.client(), layout, "000000000000", "us-east-1", table, "base", 7);
         try (var part = backup.openPart()) {
             history.base().forEach(part::write);
@@ -81,8 +81,10 @@ class DeltaStagerIT {
         }
 
         // When a random restorable second is restored
-        var coverage = PitrCoverage.of(catalog.listBackups("000000000000", "us-east-1", table),
-                catalog.listExports("000000000000", "us-east-1", table), Instant.now());
+        var coverage = PitrCoverage.of(
+                catalog.listBackups("000000000000", "us-east-1", table),
+                catalog.listExports("000000000000", "us-east-1", table),
+                Instant.now());
         var windows = coverage.availability().windows();
         assertThat(windows).isNotEmpty();
         var window = windows.get(r.nextInt(windows.size()));
@@ -93,9 +95,11 @@ class DeltaStagerIT {
         var delta = stager.stage("restore-" + seed, resolution, history.keyAttributes());
 
         // Then base items outside the skip set plus the delta's final images equal the brute-force image
-        SkipKeys skip = SkipKeys.read(s3.client().getObject(b -> b.bucket("vault").key(delta.skipKeys())), delta.keys());
+        SkipKeys skip =
+                SkipKeys.read(s3.client().getObject(b -> b.bucket("vault").key(delta.skipKeys())), delta.keys());
         var restored = new TreeMap<String, Map<String, AttributeValue>>();
-        var base = catalog.findBackup("000000000000", "us-east-1", table, "base").orElseThrow();
+        var base =
+                catalog.findBackup("000000000000", "us-east-1", table, "base").orElseThrow();
         for (ManifestFile f : base.files()) {
             for (ExportLine line : read(f)) {
                 if (!skip.contains(KeyHash.of(line.item(), history.keyAttributes()))) {
@@ -105,7 +109,8 @@ class DeltaStagerIT {
         }
         for (ManifestFile f : delta.files()) {
             for (ExportLine line : read(f)) {
-                assertThat(skip.contains(KeyHash.of(line.keys(), history.keyAttributes()))).isTrue();
+                assertThat(skip.contains(KeyHash.of(line.keys(), history.keyAttributes())))
+                        .isTrue();
                 if (!line.isDelete()) {
                     restored.put(ItemDigests.key(line.keys(), history.keyAttributes()), line.newImage());
                 }
@@ -120,9 +125,12 @@ class DeltaStagerIT {
         var staged = importer.stage("restore-" + seed, base, delta, null, history.keyAttributes());
         assertThat(digests(readStaged(staged))).isEqualTo(digests(expected));
         assertThat(staged.items()).isEqualTo(expected.size());
-        var filter = RecordFilter.compile(new Scope.Records(List.of(new Scope.KeyFilter(
-                new Scope.Condition(null, "NotEqualTo", List.of("none")),
-                new Scope.Condition(null, "LessThan", List.of(String.valueOf(r.nextInt(40)))))), null),
+        var filter = RecordFilter.compile(
+                new Scope.Records(
+                        List.of(new Scope.KeyFilter(
+                                new Scope.Condition(null, "NotEqualTo", List.of("none")),
+                                new Scope.Condition(null, "LessThan", List.of(String.valueOf(r.nextInt(40)))))),
+                        null),
                 KeySchema.of(history.keyAttributes(), List.of("S", "N")));
         var selected = importer.stage("restore-" + seed, base, delta, filter, history.keyAttributes());
         var expectedSelected = new TreeMap<String, Map<String, AttributeValue>>();
@@ -138,11 +146,15 @@ class DeltaStagerIT {
     static Map<String, Map<String, AttributeValue>> readStaged(ImportStager.Staged staged) {
         var items = new TreeMap<String, Map<String, AttributeValue>>();
         int files = 0;
-        for (var object : s3.client().listObjectsV2(b -> b.bucket(staged.bucket()).prefix(staged.prefix())).contents()) {
+        for (var object : s3.client()
+                .listObjectsV2(b -> b.bucket(staged.bucket()).prefix(staged.prefix()))
+                .contents()) {
             files++;
             assertThat(object.key()).endsWith(".json.gz");
-            try (var reader = new DataFileReader(object.key(),
-                    s3.client().getObject(b -> b.bucket(staged.bucket()).key(object.key())), null)) {
+            try (var reader = new DataFileReader(
+                    object.key(),
+                    s3.client().getObject(b -> b.bucket(staged.bucket()).key(object.key())),
+                    null)) {
                 for (ExportLine line; (line = reader.next()) != null; ) {
                     assertThat(line.item()).as("an Item line").isNotNull();
                     String key = ItemDigests.key(line.item(), List.of("pk", "sk"));
@@ -155,8 +167,8 @@ class DeltaStagerIT {
     }
 
     static void writeExport(String table, String id, RandomHistory history, long from, long to, boolean compacted) {
-        var writer = new IncrementalExportWriter(s3.client(), layout, "000000000000", "us-east-1", table, id,
-                instant(from), instant(to), 5, compacted);
+        var writer = new IncrementalExportWriter(
+                s3.client(), layout, "000000000000", "us-east-1", table, id, instant(from), instant(to), 5, compacted);
         var lines = history.writesIn(from, to, compacted);
         try (var part = writer.openPart()) {
             for (RandomHistory.Write w : lines) {
@@ -168,8 +180,10 @@ class DeltaStagerIT {
 
     static List<ExportLine> read(ManifestFile f) {
         var lines = new ArrayList<ExportLine>();
-        try (var reader = new DataFileReader(f.dataFileS3Key(),
-                s3.client().getObject(b -> b.bucket("vault").key(f.dataFileS3Key())), f.md5Checksum())) {
+        try (var reader = new DataFileReader(
+                f.dataFileS3Key(),
+                s3.client().getObject(b -> b.bucket("vault").key(f.dataFileS3Key())),
+                f.md5Checksum())) {
             for (ExportLine line; (line = reader.next()) != null; ) {
                 lines.add(line);
             }

@@ -1,11 +1,11 @@
-package io.dynarestore.core.undo;
+package io.dynarestore.planner.undo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dynarestore.core.codec.DynamoJson;
 import io.dynarestore.core.pitr.KeyHash;
 import io.dynarestore.core.retry.Backoff;
-import io.dynarestore.planner.undo.Rollback;
+import io.dynarestore.core.undo.UndoJournal;
 import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.RandomItems;
 import io.dynarestore.testkit.S3Server;
@@ -53,11 +53,15 @@ class UndoJournalIT {
     }
 
     static void createTable(String name) {
-        dynalite.client().createTable(b -> b.tableName(name)
-                .attributeDefinitions(a -> a.attributeName("pk").attributeType("S"),
-                        a -> a.attributeName("sk").attributeType("N"))
-                .keySchema(k -> k.attributeName("pk").keyType("HASH"), k -> k.attributeName("sk").keyType("RANGE"))
-                .billingMode("PAY_PER_REQUEST"));
+        dynalite.client()
+                .createTable(b -> b.tableName(name)
+                        .attributeDefinitions(
+                                a -> a.attributeName("pk").attributeType("S"),
+                                a -> a.attributeName("sk").attributeType("N"))
+                        .keySchema(
+                                k -> k.attributeName("pk").keyType("HASH"),
+                                k -> k.attributeName("sk").keyType("RANGE"))
+                        .billingMode("PAY_PER_REQUEST"));
         Dynalite.awaitActive(dynalite.client(), name);
     }
 
@@ -78,8 +82,13 @@ class UndoJournalIT {
     }
 
     /** Applies one batch as a writer does: journal each key's current image, then put or delete. */
-    static void change(String table, String prefix, int segment, long line, List<Map<String, AttributeValue>> puts,
-                       List<Map<String, AttributeValue>> deletes) {
+    static void change(
+            String table,
+            String prefix,
+            int segment,
+            long line,
+            List<Map<String, AttributeValue>> puts,
+            List<Map<String, AttributeValue>> deletes) {
         if (puts.isEmpty() && deletes.isEmpty()) {
             return;
         }
@@ -88,7 +97,9 @@ class UndoJournalIT {
         var writes = new ArrayList<WriteRequest>();
         for (var item : puts) {
             entries.add(new UndoJournal.Entry(key(item), current(table, key(item))));
-            writes.add(WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build());
+            writes.add(WriteRequest.builder()
+                    .putRequest(PutRequest.builder().item(item).build())
+                    .build());
         }
         for (var k : deletes) {
             entries.add(new UndoJournal.Entry(k, current(table, k)));
@@ -99,7 +110,9 @@ class UndoJournalIT {
     }
 
     static Map<String, AttributeValue> current(String table, Map<String, AttributeValue> key) {
-        var item = dynalite.client().getItem(b -> b.tableName(table).key(key).consistentRead(true)).item();
+        var item = dynalite.client()
+                .getItem(b -> b.tableName(table).key(key).consistentRead(true))
+                .item();
         return item == null || item.isEmpty() ? null : item;
     }
 
@@ -118,7 +131,9 @@ class UndoJournalIT {
         var first = new ArrayList<WriteRequest>();
         for (int i = 0; i < 60; i++) {
             if (r.nextBoolean()) {
-                first.add(WriteRequest.builder().putRequest(PutRequest.builder().item(items.item(i, 1)).build()).build());
+                first.add(WriteRequest.builder()
+                        .putRequest(PutRequest.builder().item(items.item(i, 1)).build())
+                        .build());
             }
             if (first.size() == 25) {
                 var copy = List.copyOf(first);
@@ -158,7 +173,12 @@ class UndoJournalIT {
                         }
                     }
                     deletes.keySet().removeAll(puts.keySet());
-                    change(table, prefix, s, batch * 100L + 10, List.copyOf(puts.values()),
+                    change(
+                            table,
+                            prefix,
+                            s,
+                            batch * 100L + 10,
+                            List.copyOf(puts.values()),
                             List.copyOf(deletes.values()));
                     Thread.sleep(2); // journal names order batches by their time
                 }
@@ -167,7 +187,12 @@ class UndoJournalIT {
         assertThat(raw(table)).isNotEqualTo(before);
 
         // and it is rolled back
-        var rollback = new Rollback(s3.client(), dynalite.client(), table, KEYS, 10_000,
+        var rollback = new Rollback(
+                s3.client(),
+                dynalite.client(),
+                table,
+                KEYS,
+                10_000,
                 new Backoff(5, Duration.ofMillis(10), Duration.ofMillis(100)));
         Rollback.Result result = rollback.run("vault", prefix);
 
@@ -177,8 +202,14 @@ class UndoJournalIT {
 
         // and a second rollback (as after a crash) leaves it so; where each key was journaled once,
         // it only reads
-        Rollback.Result again = new Rollback(s3.client(), dynalite.client(), table, KEYS, 10_000,
-                new Backoff(5, Duration.ofMillis(10), Duration.ofMillis(100))).run("vault", prefix);
+        Rollback.Result again = new Rollback(
+                        s3.client(),
+                        dynalite.client(),
+                        table,
+                        KEYS,
+                        10_000,
+                        new Backoff(5, Duration.ofMillis(10), Duration.ofMillis(100)))
+                .run("vault", prefix);
         assertThat(raw(table)).isEqualTo(before);
         if (passes == 1) {
             assertThat(again.restored() + again.deleted()).isZero();
@@ -209,8 +240,10 @@ class UndoJournalIT {
         assertThat(changed.get(KeyHash.of(items.item(51, 1), KEYS))).isFalse();
         assertThat(changed).doesNotContainKey(KeyHash.of(items.item(49, 1), KEYS));
         // and from the start it would learn all 75; beyond its limit, none
-        assertThat(UndoJournal.changedAfter(s3.client(), "vault", prefix, 4, 0, KEYS, 1_000)).hasSize(75);
-        assertThat(UndoJournal.changedAfter(s3.client(), "vault", prefix, 4, 0, KEYS, 30)).isNull();
+        assertThat(UndoJournal.changedAfter(s3.client(), "vault", prefix, 4, 0, KEYS, 1_000))
+                .hasSize(75);
+        assertThat(UndoJournal.changedAfter(s3.client(), "vault", prefix, 4, 0, KEYS, 30))
+                .isNull();
         assertThat(UndoJournal.segments(s3.client(), "vault", prefix)).containsExactly(4);
     }
 }

@@ -1,10 +1,5 @@
-package io.dynarestore.testkit;
+package io.dynarestore.contracts.request;
 
-import io.dynarestore.contracts.request.Destination;
-import io.dynarestore.contracts.request.Notify;
-import io.dynarestore.contracts.request.RestoreRequested;
-import io.dynarestore.contracts.request.Scope;
-import io.dynarestore.contracts.request.Source;
 import java.time.Instant;
 
 /**
@@ -73,6 +68,11 @@ public final class RestoreRequests {
         return this;
     }
 
+    /** To a CSV file delivered as {@code delivery}. */
+    public RestoreRequests toFile(Destination.Delivery delivery) {
+        return into(new Destination.File("CSV", delivery));
+    }
+
     public RestoreRequests dryRun() {
         this.dryRun = true;
         return this;
@@ -80,12 +80,17 @@ public final class RestoreRequests {
 
     /** As a client sends it: no envelope, defaults left to the system. */
     public RestoreRequested build() {
-        return new RestoreRequested(restoreId, null, null, null, null, requestedBy, source, scope, destination,
-                notification, dryRun);
+        return new RestoreRequested(
+                restoreId, null, null, null, null, requestedBy, source, scope, destination, notification, dryRun);
     }
 
     /** As the system publishes it: defaults filled in, event id {@code e-<restoreId>}, at the epoch. */
     public RestoreRequested normalized() {
-        return build().normalized(restoreId, "e-" + restoreId, Instant.EPOCH);
+        return normalizedAt(Instant.EPOCH);
+    }
+
+    /** As the system publishes it at {@code when}: defaults filled in, event id {@code e-<restoreId>}. */
+    public RestoreRequested normalizedAt(Instant when) {
+        return build().normalized(restoreId, "e-" + restoreId, when);
     }
 }
