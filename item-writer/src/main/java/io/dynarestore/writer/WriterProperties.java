@@ -70,6 +70,10 @@ public record WriterProperties(
     /**
      * Exponential backoff with full jitter: attempt {@code n} waits a random time up to
      * {@code min(maxDelay, baseDelay * 2^n)}.
+     *
+     * @param maxAttempts tries of one batch that DynamoDB throttles or fails before the segment is given up for now
+     * @param baseDelay   the first backoff
+     * @param maxDelay    the longest backoff
      */
     public record Retry(
             @DefaultValue("10") int maxAttempts,

@@ -54,6 +54,8 @@ public class NotifierApplication {
     /**
      * Configuration of notifier, under {@code notifier}.
      *
+     * @param topics             replication and partition counts of the topics it creates
+     * @param group              its consumer group
      * @param publicUrl          where people reach restore-api (links and restore pages in mails)
      * @param logWait            how long to wait for the links and delivery logs to be read up to now
      * @param maxOpen            how long an unfinished restore holds the committed offset back
@@ -89,7 +91,13 @@ public class NotifierApplication {
                 @DefaultValue("false") boolean allowHttp,
                 List<String> allow) {}
 
-        /** Tries of one delivery, and the backoff between them ({@link Backoff}: from {@code initialBackoff}, jittered). */
+        /**
+         * Tries of one delivery, and the backoff between them ({@link Backoff}: from {@code initialBackoff}, jittered).
+         *
+         * @param maxAttempts    tries of one delivery before it is abandoned
+         * @param initialBackoff the first wait between tries
+         * @param maxBackoff     the longest wait between tries
+         */
         public record Retries(
                 @DefaultValue("5") int maxAttempts,
                 @DefaultValue("1s") Duration initialBackoff,
