@@ -13,6 +13,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 interface BatchApplier {
 
     /**
+     * @param batch   the writes, in line order; the caller clears and refills the list after the call,
+     *                so an applier reads it during the call and keeps no reference to it
      * @param current the destination's items at the batch's keys, read before writing ({@code Map.of()}
      *                when the destination cannot hold them)
      */

@@ -243,7 +243,7 @@ final class SegmentWriter {
         if (work.dry()) {
             DryRunTally.count(batch.ops, current, tally);
         } else {
-            applier.apply(destination, work, List.copyOf(batch.ops), current, tally);
+            applier.apply(destination, work, batch.ops, current, tally);
         }
         batch.clear();
     }

@@ -35,11 +35,11 @@ record SourceCheck(VaultCatalog catalog, Clock clock) {
                     catalog.listBackups(source.account(), source.region(), source.table()),
                     catalog.listExports(source.account(), source.region(), source.table()),
                     clock.instant());
-            Object second = second(source, coverage);
-            if (second instanceof Verdict refused) {
-                return refused;
+            Second second = second(source, coverage);
+            if (second.refused() != null) {
+                return second.refused();
             }
-            pointInTime = (Instant) second;
+            pointInTime = second.at();
             var resolution = coverage.resolve(pointInTime);
             if (resolution.isEmpty()) {
                 return Verdict.problem(
@@ -89,38 +89,50 @@ record SourceCheck(VaultCatalog catalog, Clock clock) {
         return new Verdict.Ok(backup, null, false, pointInTime);
     }
 
+    /** The second a point-in-time source names, or the verdict that refuses it: one of the two. */
+    private record Second(Instant at, Verdict refused) {
+
+        static Second of(Instant at) {
+            return new Second(at, null);
+        }
+
+        static Second refusedBy(Verdict verdict) {
+            return new Second(null, verdict);
+        }
+    }
+
     /** The second a point-in-time source names ({@code latest} fixed), or the problem with it. */
-    private static Object second(Source source, PitrCoverage coverage) {
+    private static Second second(Source source, PitrCoverage coverage) {
         if ("latest".equals(source.pointInTime())) {
             Instant latest = coverage.availability().latestRestorable();
             if (latest == null) {
-                return Verdict.problem(
+                return Second.refusedBy(Verdict.problem(
                         RejectionCode.POINT_NOT_RESTORABLE,
                         "/source/pointInTime",
                         "No second of table "
                                 + source.table()
                                 + " is restorable: it needs an unexpired backup followed by incremental "
-                                + "exports. See GET /tables/" + source.table() + "/pitr-windows.");
+                                + "exports. See GET /tables/" + source.table() + "/pitr-windows."));
             }
-            return latest;
+            return Second.of(latest);
         }
         Instant pointInTime = parseInstant(source.pointInTime());
         if (pointInTime == null) {
-            return Verdict.problem(
+            return Second.refusedBy(Verdict.problem(
                     RejectionCode.INVALID_REQUEST,
                     "/source/pointInTime",
                     "pointInTime '" + source.pointInTime()
-                            + "' is not an ISO-8601 time such as 2026-11-30T10:15:42Z, nor 'latest'.");
+                            + "' is not an ISO-8601 time such as 2026-11-30T10:15:42Z, nor 'latest'."));
         }
         if (pointInTime.getNano() != 0) {
-            return Verdict.problem(
+            return Second.refusedBy(Verdict.problem(
                     RejectionCode.INVALID_REQUEST,
                     "/source/pointInTime",
                     "pointInTime "
                             + source.pointInTime() + " has a fraction of a second; restores are to whole seconds, "
-                            + "such as " + pointInTime.truncatedTo(ChronoUnit.SECONDS) + ".");
+                            + "such as " + pointInTime.truncatedTo(ChronoUnit.SECONDS) + "."));
         }
-        return pointInTime;
+        return Second.of(pointInTime);
     }
 
     private static Instant parseInstant(String text) {

@@ -4,6 +4,7 @@ import io.dynarestore.contracts.commands.CancelRequested;
 import io.dynarestore.contracts.commands.RestoreCommand;
 import io.dynarestore.contracts.commands.RollbackRequested;
 import io.dynarestore.contracts.status.CancellationStarted;
+import io.dynarestore.contracts.status.RestoreEvent;
 import io.dynarestore.contracts.status.RollbackStarted;
 import io.dynarestore.core.kafka.DeadLetters;
 import io.dynarestore.core.kafka.EventPublisher;
@@ -59,11 +60,10 @@ record RestoreCommands(
                         cancel.restoreId());
                 return;
             }
-            var started = CancellationStarted.of(cancel.restoreId(), cancel.requestedBy(), cancel.reason());
-            publisher.status(started);
-            restore.applyLocal(started);
-            log.info("restore {} is being cancelled", cancel.restoreId());
-            drive.accept(restore);
+            start(
+                    restore,
+                    CancellationStarted.of(cancel.restoreId(), cancel.requestedBy(), cancel.reason()),
+                    "cancelled");
         } else if (command instanceof RollbackRequested rollback) {
             onRollback(record, rollback);
         }
@@ -91,10 +91,17 @@ record RestoreCommands(
             DeadLetters.send(publisher, record, "FORBIDDEN", "Rolling back: " + forbidden, null);
             return;
         }
-        var started = RollbackStarted.of(rollback.restoreId(), rollback.requestedBy(), rollback.reason());
+        start(
+                restore,
+                RollbackStarted.of(rollback.restoreId(), rollback.requestedBy(), rollback.reason()),
+                "rolled back");
+    }
+
+    /** Publishes the command's start, folds it into the restore here at once and drives the restore on. */
+    private void start(TrackedRestore restore, RestoreEvent started, String what) {
         publisher.status(started);
         restore.applyLocal(started);
-        log.info("restore {} is being rolled back", rollback.restoreId());
+        log.info("restore {} is being {}", started.restoreId(), what);
         drive.accept(restore);
     }
 }
