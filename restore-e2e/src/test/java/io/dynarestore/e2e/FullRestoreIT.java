@@ -29,21 +29,20 @@ class FullRestoreIT {
 
     @BeforeAll
     static void startStack() {
-        stack = RestoreStack.start();
+        stack = SharedStack.get();
         status = stack.followStatus();
     }
 
     @AfterAll
     static void stopStack() {
         status.close();
-        stack.close();
     }
 
     @Test
     void restoresEveryItemOfA100000ItemBackupWithIndexesAndEveryTypeIntoANewTable() throws Exception {
         // Given a 100,000-item backup of a table with a GSI and an LSI, items of every type, one of 350 KB
         int count = 100_000;
-        TableDescription source = BackupFixtures.createSourceTable(stack.dynalite.client(), "orders");
+        TableDescription source = BackupFixtures.createSourceTable(stack.dynalite.client(), "full-orders");
         var items = new RandomItems(2026, BackupFixtures.SHAPE);
         Backup backup = BackupFixtures.writeBackup(
                 stack,
@@ -58,8 +57,8 @@ class FullRestoreIT {
 
         // When it is restored into a new table through the REST API
         var response = Http.post(stack.apiUri("/restores"), """
-                {"source": {"table": "orders", "backupId": "b-100k"},
-                 "destination": {"type": "NEW_TABLE", "tableName": "orders-restored"}}""");
+                {"source": {"table": "full-orders", "backupId": "b-100k"},
+                 "destination": {"type": "NEW_TABLE", "tableName": "full-orders-restored"}}""");
         assertThat(response.status()).as(response.body()).isEqualTo(202);
         String restoreId = response.json().get("restoreId").asString();
         assertThat(response.header("Location")).isEqualTo("/restores/" + restoreId);
@@ -80,14 +79,14 @@ class FullRestoreIT {
             var item = i == 4_242 ? items.largeItem(i, 350 * 1024) : items.item(i);
             want.put(ItemDigests.key(item, KEYS), ItemDigests.digest(item));
         }
-        TreeMap<String, String> got = ItemDigests.ofTable(stack.dynalite.client(), "orders-restored", KEYS);
+        TreeMap<String, String> got = ItemDigests.ofTable(stack.dynalite.client(), "full-orders-restored", KEYS);
         assertThat(got.size()).isEqualTo(count);
         assertThat(got).isEqualTo(want);
 
         // and the new table's key schema, indexes and billing equal the backup's
         TableDescription restored = stack.dynalite
                 .client()
-                .describeTable(b -> b.tableName("orders-restored"))
+                .describeTable(b -> b.tableName("full-orders-restored"))
                 .table();
         assertThat(restored.keySchema()).isEqualTo(source.keySchema());
         assertThat(restored.attributeDefinitions()).containsExactlyInAnyOrderElementsOf(source.attributeDefinitions());

@@ -18,7 +18,6 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -34,30 +33,22 @@ import tools.jackson.databind.JsonNode;
 class GranularRecoveryIT {
 
     static final int ITEMS = 3_000;
-    static final int CAP = 2_000;
+    static final int CAP = SharedStack.EXPORT_CAP;
     static RestoreStack stack;
     static RandomItems items = new RandomItems(909, BackupFixtures.SHAPE);
 
     @BeforeAll
     static void startStack() throws Exception {
-        stack = RestoreStack.infrastructure();
-        stack.startPlanner("--planner.strategy.export-cap=" + CAP);
-        stack.startExporter();
-        stack.startApi();
-        var source = BackupFixtures.createSourceTable(stack.dynalite.client(), "orders");
+        stack = SharedStack.get();
+        var source = BackupFixtures.createSourceTable(stack.dynalite.client(), "file-orders");
         BackupFixtures.writeItems(stack, source, "b-file", items.items(ITEMS), 700, List.of(), null, null);
-    }
-
-    @AfterAll
-    static void stopStack() {
-        stack.close();
     }
 
     @Test
     void exportsTheMatchingRecordsOfABackupToACsvFileForDownload() throws Exception {
         // When the records whose partition key begins with p1 are restored into a file
         String id = stack.restoreAndAwaitCompletion("""
-                {"source": {"table": "orders", "backupId": "b-file"},
+                {"source": {"table": "file-orders", "backupId": "b-file"},
                  "scope": {"type": "RECORDS", "keyFilters": [{"partitionKey": {"condition": "BeginsWith", "values": ["p1"]}}]},
                  "destination": {"type": "FILE", "format": "CSV", "delivery": {"type": "DOWNLOAD"}}}""");
 
@@ -96,7 +87,7 @@ class GranularRecoveryIT {
     void stopsAtTheCapAndSaysSoInTheRestoresStatus() throws Exception {
         // When every item (3,000) is restored into a file whose cap is 2,000
         String id = stack.restoreAndAwaitCompletion("""
-                {"source": {"table": "orders", "backupId": "b-file"},
+                {"source": {"table": "file-orders", "backupId": "b-file"},
                  "destination": {"type": "FILE", "format": "CSV", "delivery": {"type": "DOWNLOAD"}}}""");
 
         // Then the file holds 2,000 items and the status says the cap stopped it
@@ -113,7 +104,7 @@ class GranularRecoveryIT {
     @CsvSource(
             delimiter = '|',
             value = {
-                "a point in time | {\"table\": \"orders\", \"pointInTime\": \"latest\"} | {\"type\": \"DOWNLOAD\"} | /source/pointInTime",
+                "a point in time | {\"table\": \"file-orders\", \"pointInTime\": \"latest\"} | {\"type\": \"DOWNLOAD\"} | /source/pointInTime",
             })
     void refusesWhatGranularRecoveryDoesNotOffer(String name, String source, String delivery, String field)
             throws Exception {

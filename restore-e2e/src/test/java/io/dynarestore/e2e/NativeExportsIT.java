@@ -38,11 +38,8 @@ class NativeExportsIT {
 
     @BeforeAll
     static void startStack() throws Exception {
-        stack = RestoreStack.infrastructure();
-        stack.startPlanner();
-        stack.startWriter();
-        // exports may be registered from the bucket DynamoDB exports into, and nowhere else
-        stack.startApi("--api.exports.allowed-locations=customer-exports");
+        // exports may be registered from the bucket DynamoDB exports into (SharedStack.EXPORT_BUCKET), and nowhere else
+        stack = SharedStack.get();
         status = stack.followStatus();
         fixtures = Path.of(NativeExportsIT.class.getResource("/native-export").toURI());
         var s3 = stack.s3.client();
@@ -58,7 +55,6 @@ class NativeExportsIT {
     @AfterAll
     static void stopStack() {
         status.close();
-        stack.close();
     }
 
     static String registration(String exportId, boolean withDescription) throws Exception {

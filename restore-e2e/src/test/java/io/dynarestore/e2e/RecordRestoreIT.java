@@ -46,7 +46,7 @@ class RecordRestoreIT {
 
     @BeforeAll
     static void startStack() {
-        stack = RestoreStack.start();
+        stack = SharedStack.get();
         status = stack.followStatus();
         producer = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
@@ -61,7 +61,6 @@ class RecordRestoreIT {
     static void stopStack() {
         producer.close();
         status.close();
-        stack.close();
     }
 
     /** A table with a history in the vault (base at T0, every write over 90 s exported) and its live state at the end. */

@@ -38,7 +38,7 @@ class RequestsIT {
 
     @BeforeAll
     static void startStack() throws Exception {
-        stack = RestoreStack.start();
+        stack = SharedStack.get();
         status = stack.followStatus();
         deadLetters = TopicRecorder.follow(stack.kafka.bootstrapServers(), "restore.requests.DLT");
         var source = BackupFixtures.createSourceTable(stack.dynalite.client(), "orders");
@@ -66,7 +66,6 @@ class RequestsIT {
         producer.close();
         deadLetters.close();
         status.close();
-        stack.close();
     }
 
     static void publish(String key, String json) throws Exception {

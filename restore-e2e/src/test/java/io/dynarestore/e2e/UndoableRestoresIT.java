@@ -9,7 +9,6 @@ import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.RandomHistory;
 import io.dynarestore.testkit.RandomItems;
 import io.dynarestore.testkit.TopicRecorder;
-import io.dynarestore.writer.segments.DroppingOneWrite;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -38,7 +37,7 @@ class UndoableRestoresIT {
     static final RandomItems.Shape SHAPE = RandomItems.Shape.simple();
     static final long T0 = PitrRestoreIT.noon() * SECOND + 500_000;
     /** The writer of this stack drops one write of segment 0 of this restore (a fault decorating it). */
-    static final String CORRUPTED = "corrupted-1";
+    static final String CORRUPTED = SharedStack.CORRUPTED;
     /** Every record (every partition key of the simple shape begins with p). */
     static final String ALL = "{\"type\":\"RECORDS\",\"keyFilters\":[{\"partitionKey\":{\"condition\":"
             + "\"BeginsWith\",\"values\":[\"p\"]}}]}";
@@ -49,10 +48,7 @@ class UndoableRestoresIT {
 
     @BeforeAll
     static void startStack() {
-        stack = RestoreStack.infrastructure();
-        stack.startPlanner();
-        stack.startWriter(DroppingOneWrite.in(CORRUPTED, 0));
-        stack.startApi();
+        stack = SharedStack.get();
         status = stack.followStatus();
         producer = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
@@ -67,7 +63,6 @@ class UndoableRestoresIT {
     static void stopStack() {
         producer.close();
         status.close();
-        stack.close();
     }
 
     /** A table with a history in the vault (base at T0, every write over 90 s exported) and its live state at the end. */

@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -31,16 +30,9 @@ class WebPageIT {
     @BeforeAll
     static void startStack() throws Exception {
         Assumptions.assumeTrue(HeadlessChromium.binary().isPresent(), "no chromium on this machine");
-        stack = RestoreStack.start();
+        stack = SharedStack.get();
         var source = BackupFixtures.createSourceTable(stack.dynalite.client(), "customers");
         BackupFixtures.writeItems(stack, source, "b-web", items.items(ITEMS), 300, List.of(), null, null);
-    }
-
-    @AfterAll
-    static void stopStack() {
-        if (stack != null) {
-            stack.close();
-        }
     }
 
     @Test

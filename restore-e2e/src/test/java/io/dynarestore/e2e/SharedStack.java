@@ -1,0 +1,46 @@
+package io.dynarestore.e2e;
+
+import io.dynarestore.writer.segments.DroppingOneWrite;
+
+/**
+ * One stack per test JVM for the end-to-end classes that need the same services, started by the
+ * first of them and closed when the JVM exits: Kafka, dynalite and S3Proxy; restore-planner (files
+ * capped at {@value #EXPORT_CAP} items); an item-writer that drops one write of restore
+ * {@value #CORRUPTED}'s segment 0 and nothing else; restore-api (exports registrable from the
+ * {@value #EXPORT_BUCKET} bucket); the exporter. A class on it names its tables apart from the
+ * others', stops only the services it started itself, and reads the status topic by its own
+ * restore ids.
+ */
+final class SharedStack {
+
+    /** The restore whose first segment loses one write (UndoableRestoresIT's corrupted restore). */
+    static final String CORRUPTED = "corrupted-1";
+
+    /** The most items a file restore holds here (GranularRecoveryIT exports past it). */
+    static final int EXPORT_CAP = 2_000;
+
+    /** The bucket native exports may be registered from (NativeExportsIT). */
+    static final String EXPORT_BUCKET = "customer-exports";
+
+    private static RestoreStack stack;
+
+    private SharedStack() {}
+
+    static synchronized RestoreStack get() {
+        if (stack == null) {
+            var started = RestoreStack.infrastructure();
+            try {
+                started.startPlanner("--planner.strategy.export-cap=" + EXPORT_CAP);
+                started.startWriter(DroppingOneWrite.in(CORRUPTED, 0));
+                started.startApi("--api.exports.allowed-locations=" + EXPORT_BUCKET);
+                started.startExporter();
+            } catch (RuntimeException e) {
+                started.close();
+                throw e;
+            }
+            Runtime.getRuntime().addShutdownHook(new Thread(started::close, "shared-stack-close"));
+            stack = started;
+        }
+        return stack;
+    }
+}
