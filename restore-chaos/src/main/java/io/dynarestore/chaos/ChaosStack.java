@@ -1,12 +1,12 @@
 package io.dynarestore.chaos;
 
 import io.dynarestore.core.kafka.TopicDefinitions;
-import io.dynarestore.local.KafkaProcess;
-import io.dynarestore.local.Processes;
 import io.dynarestore.testkit.CapacityProxy;
 import io.dynarestore.testkit.ChildJvm;
 import io.dynarestore.testkit.Dynalite;
+import io.dynarestore.testkit.KafkaProcess;
 import io.dynarestore.testkit.Ports;
+import io.dynarestore.testkit.Processes;
 import io.dynarestore.testkit.RepoRoot;
 import io.dynarestore.testkit.S3Server;
 import io.dynarestore.testkit.StreamsEndpoint;

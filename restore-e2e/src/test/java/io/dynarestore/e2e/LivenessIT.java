@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,8 +39,12 @@ class LivenessIT {
             "exporter", List.of("follow-restore.exports"),
             "notifier", List.of("notifier-status", "notifier-links", "notifier-deliveries"));
 
+    /** Threads of this JVM before the stack started: another class's services (a shared stack) are not to be hit. */
+    static Set<Thread> others;
+
     @BeforeAll
     static void startStack() {
+        others = Set.copyOf(Thread.getAllStackTraces().keySet());
         stack = RestoreStack.infrastructure();
         services.put("restore-api", stack.startApi());
         services.put("restore-planner", stack.startPlanner());
@@ -72,7 +77,7 @@ class LivenessIT {
         // When one of its consumer threads is interrupted out of its loop
         String victim = threads.get(service).get(0);
         Thread thread = Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.getName().startsWith(victim))
+                .filter(t -> t.getName().startsWith(victim) && !others.contains(t))
                 .findFirst()
                 .orElseThrow(() -> new AssertionError("no thread " + victim));
         thread.interrupt();

@@ -105,31 +105,8 @@ public final class SegmentScan {
                     // reserve what the page will likely cost before reading it
                     pause(pacer.reserve(estimate, unitsPerSecond, System.nanoTime()));
                 }
-                var request = ScanRequest.builder()
-                        .tableName(job.table())
-                        .segment(segment)
-                        .totalSegments(job.segments())
-                        .consistentRead(true)
-                        .exclusiveStartKey(start)
-                        .limit(limit)
-                        .build();
-                ScanResponse page = dynamo.scan(request);
-                long bytes = 0;
-                for (Map<String, AttributeValue> item : page.items()) {
-                    if (part.write(item)) {
-                        // a data file is uploaded and ends with this item: a Scan resumed after it misses nothing
-                        save(
-                                job,
-                                new ScanCheckpoint(
-                                        segment,
-                                        job.segments(),
-                                        keyOf(item, keyNames),
-                                        plus(earlier, part.uploaded()),
-                                        false,
-                                        job.takenAt()));
-                    }
-                    bytes += ItemSize.of(item);
-                }
+                ScanResponse page = dynamo.scan(pageRequest(job, segment, start, limit));
+                long bytes = write(page, part, job, segment, keyNames, earlier);
                 itemsScanned += page.items().size();
                 itemsRead.accept(page.items().size());
                 bytesScanned += bytes;
@@ -150,6 +127,43 @@ public final class SegmentScan {
         BackupWriter.Uploaded all = plus(earlier, part.uploaded());
         save(job, new ScanCheckpoint(segment, job.segments(), null, all, true, job.takenAt()));
         return all;
+    }
+
+    private static ScanRequest pageRequest(Job job, int segment, Map<String, AttributeValue> start, int limit) {
+        return ScanRequest.builder()
+                .tableName(job.table())
+                .segment(segment)
+                .totalSegments(job.segments())
+                .consistentRead(true)
+                .exclusiveStartKey(start)
+                .limit(limit)
+                .build();
+    }
+
+    /** Writes a page's items to the part, checkpointing after each uploaded file; returns the page's bytes. */
+    private long write(
+            ScanResponse page,
+            BackupWriter.Part part,
+            Job job,
+            int segment,
+            List<String> keyNames,
+            BackupWriter.Uploaded earlier) {
+        long bytes = 0;
+        for (Map<String, AttributeValue> item : page.items()) {
+            if (part.write(item)) {
+                // a data file is uploaded and ends with this item: a Scan resumed after it misses nothing
+                var checkpoint = new ScanCheckpoint(
+                        segment,
+                        job.segments(),
+                        keyOf(item, keyNames),
+                        plus(earlier, part.uploaded()),
+                        false,
+                        job.takenAt());
+                save(job, checkpoint);
+            }
+            bytes += ItemSize.of(item);
+        }
+        return bytes;
     }
 
     /** The checkpoint of {@code segment}, or {@code null} where it has none. */

@@ -129,20 +129,7 @@ public final class Protector implements AutoCloseable {
                 aws,
                 catalog.layout(),
                 new BackupSchedule(catalog),
-                new ScanBackups(
-                        aws.s3(),
-                        catalog.layout(),
-                        properties.backups().itemsPerFile(),
-                        properties.backups().scanSegments(),
-                        properties.backups().pageLimit(),
-                        properties.backups().shared()
-                                ? new SharedSegments(
-                                        publisher,
-                                        aws.s3(),
-                                        catalog.layout(),
-                                        SHARED_POLL,
-                                        properties.backups().segmentStall())
-                                : null),
+                scanBackups(aws, catalog, properties.backups(), publisher),
                 new NativeExportBackups(catalog, exports),
                 new NativeIncrementalExports(catalog, exports),
                 new Expiry(aws.s3(), catalog, properties.retention().grace()),
@@ -162,6 +149,21 @@ public final class Protector implements AutoCloseable {
         config.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         this.thread = new ConsumerThread("protector-policies", config, health, this::loop);
+    }
+
+    /** Paced Scan backups, their segments shared with every replica unless configured otherwise. */
+    private static ScanBackups scanBackups(
+            AwsClients aws, VaultCatalog catalog, ProtectorProperties.Backups backups, EventPublisher publisher) {
+        var shared = backups.shared()
+                ? new SharedSegments(publisher, aws.s3(), catalog.layout(), SHARED_POLL, backups.segmentStall())
+                : null;
+        return new ScanBackups(
+                aws.s3(),
+                catalog.layout(),
+                backups.itemsPerFile(),
+                backups.scanSegments(),
+                backups.pageLimit(),
+                shared);
     }
 
     public void start() {

@@ -154,43 +154,58 @@ public final class NativeExports {
                             + "an id DynamoDB gives (letters, digits, '_', '.', ':', '-'); it cannot name a backup.");
         }
         long items = summary.itemCount() == null ? 0 : summary.itemCount();
-        VaultLayout layout = catalog.layout();
+        var where = new Where(location, account, region, tableName, id, items);
         if (ManifestSummary.INCREMENTAL_EXPORT.equals(summary.exportType())) {
-            if (summary.exportFromTime() == null || summary.exportToTime() == null) {
-                throw new RegistrationException("The incremental export at " + location.uri()
-                        + " has no exportFromTime/exportToTime in its summary manifest.");
-            }
-            String key = layout.exportPrefix(account, region, tableName, id) + VaultLayout.EXPORT_JSON;
-            var existing = catalog.read(layout.bucket(), key, ExportMetadata.class);
-            var metadata = existing.orElseGet(() -> new ExportMetadata(
-                    ExportMetadata.FORMAT_VERSION,
-                    id,
-                    account,
-                    region,
-                    tableName,
-                    time("exportFromTime", summary.exportFromTime()),
-                    time("exportToTime", summary.exportToTime()),
-                    true,
-                    items,
-                    location));
-            if (existing.isEmpty()) {
-                catalog.put(key, metadata);
-            }
-            return new Registered(
-                    "INCREMENTAL",
-                    id,
-                    null,
-                    metadata.from(),
-                    metadata.to(),
-                    items,
-                    location.uri(),
-                    existing.isPresent());
+            return registerIncremental(where, summary);
         }
+        return registerFull(where, summary, table, tags, expiresAt);
+    }
+
+    /** The export being registered: where it lies, whose it is, its id and its item count. */
+    private record Where(
+            ExportLocation location, String account, String region, String tableName, String id, long items) {}
+
+    private Registered registerIncremental(Where w, ManifestSummary summary) {
+        if (summary.exportFromTime() == null || summary.exportToTime() == null) {
+            throw new RegistrationException("The incremental export at "
+                    + w.location().uri() + " has no exportFromTime/exportToTime in its summary manifest.");
+        }
+        VaultLayout layout = catalog.layout();
+        String key = layout.exportPrefix(w.account(), w.region(), w.tableName(), w.id()) + VaultLayout.EXPORT_JSON;
+        var existing = catalog.read(layout.bucket(), key, ExportMetadata.class);
+        var metadata = existing.orElseGet(() -> new ExportMetadata(
+                ExportMetadata.FORMAT_VERSION,
+                w.id(),
+                w.account(),
+                w.region(),
+                w.tableName(),
+                time("exportFromTime", summary.exportFromTime()),
+                time("exportToTime", summary.exportToTime()),
+                true,
+                w.items(),
+                w.location()));
+        if (existing.isEmpty()) {
+            catalog.put(key, metadata);
+        }
+        return new Registered(
+                "INCREMENTAL",
+                w.id(),
+                null,
+                metadata.from(),
+                metadata.to(),
+                w.items(),
+                w.location().uri(),
+                existing.isPresent());
+    }
+
+    private Registered registerFull(
+            Where w, ManifestSummary summary, TableDescription table, List<Tag> tags, Instant expiresAt) {
         if (table == null) {
             throw new RegistrationException("A full export does not describe its table; give tableDescription (the "
                     + "Table member of 'aws dynamodb describe-table'), or register it while the table exists.");
         }
-        String key = layout.backupPrefix(account, region, tableName, id) + VaultLayout.BACKUP_JSON;
+        VaultLayout layout = catalog.layout();
+        String key = layout.backupPrefix(w.account(), w.region(), w.tableName(), w.id()) + VaultLayout.BACKUP_JSON;
         var existing = catalog.read(layout.bucket(), key, BackupMetadata.class);
         Instant takenAt = summary.exportTime() != null
                 ? time("exportTime", summary.exportTime())
@@ -199,10 +214,11 @@ public final class NativeExports {
             Instant expires = expiresAt != null ? expiresAt : takenAt.plus(retention);
             catalog.put(
                     key,
-                    BackupMetadata.of(id, takenAt, expires, account, region, table, tags, null, null)
-                            .at(location));
+                    BackupMetadata.of(w.id(), takenAt, expires, w.account(), w.region(), table, tags, null, null)
+                            .at(w.location()));
         }
-        return new Registered("FULL", id, takenAt, null, null, items, location.uri(), existing.isPresent());
+        return new Registered(
+                "FULL", w.id(), takenAt, null, null, w.items(), w.location().uri(), existing.isPresent());
     }
 
     private static Instant time(String field, String value) {

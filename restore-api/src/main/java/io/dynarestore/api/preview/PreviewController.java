@@ -96,22 +96,7 @@ class PreviewController {
                     List.of(new FieldError("/source", "required")));
         }
         checkedAsARequest(body);
-        int limit = body.limit() == null ? DEFAULT_LIMIT : body.limit();
-        long timeLimit = body.timeLimitMs() == null ? DEFAULT_TIME_LIMIT_MS : body.timeLimitMs();
-        if (limit < 1 || limit > MAX_LIMIT) {
-            throw new ApiProblem(
-                    400,
-                    "INVALID_REQUEST",
-                    "limit must be between 1 and " + MAX_LIMIT + ".",
-                    List.of(new FieldError("/limit", "out of range")));
-        }
-        if (timeLimit < 1 || timeLimit > MAX_TIME_LIMIT_MS) {
-            throw new ApiProblem(
-                    400,
-                    "INVALID_REQUEST",
-                    "timeLimitMs must be between 1 and " + MAX_TIME_LIMIT_MS + ".",
-                    List.of(new FieldError("/timeLimitMs", "out of range")));
-        }
+        Bounds bounds = Bounds.of(body);
         Source s = body.source();
         String account = s.account() != null ? s.account() : aws.defaultAccount();
         String region = s.region() != null ? s.region() : aws.defaultRegion();
@@ -125,42 +110,18 @@ class PreviewController {
                     null);
         }
         PitrCoverage.Resolution resolution = s.pointInTime() == null ? null : resolve(account, region, s);
-        String backupId = resolution == null ? s.backupId() : resolution.base().backupId();
-        if (backupId == null) {
-            throw new ApiProblem(
-                    400,
-                    "INVALID_REQUEST",
-                    "Give source.backupId or source.pointInTime.",
-                    List.of(new FieldError("/source", "names no backup or point in time")));
-        }
-        String id = backupId;
-        Backup base = catalog.findBackup(account, region, s.table(), backupId)
-                .orElseThrow(() -> ApiProblem.rejected(
-                        RejectionCode.BACKUP_NOT_FOUND,
-                        "There is no backup " + id + " of table " + s.table() + ". List them with GET /tables/"
-                                + s.table() + "/backups.",
-                        null));
+        Backup base = base(account, region, s, resolution);
         KeySchema key = KeySchema.of(base.metadata().tableDescription());
-        RecordFilter filter = null;
-        if (body.scope() instanceof Scope.Records records) {
-            try {
-                filter = RecordFilter.compile(records, key);
-            } catch (InvalidFilterException e) {
-                throw ApiProblem.rejected(
-                        RejectionCode.INVALID_FILTER,
-                        "The filters cannot be applied to table " + s.table() + ": " + e.getMessage() + ".",
-                        e.errors());
-            }
-        }
+        RecordFilter filter = body.scope() instanceof Scope.Records records ? filter(records, key, s) : null;
         var result = new Preview(aws.s3(), catalog, limits.previewMemory().toBytes())
                 .run(
                         base,
                         resolution,
                         key,
                         filter,
-                        limit,
+                        bounds.items(),
                         limits.previewBytes().toBytes(),
-                        Duration.ofMillis(timeLimit));
+                        bounds.time());
         var records = result.records().stream()
                 .map(r -> Json.mapper().readTree(DynamoJson.toJson(r)))
                 .toList();
@@ -174,6 +135,59 @@ class PreviewController {
                 result.scanned(),
                 result.elapsedMs(),
                 result.stoppedBy());
+    }
+
+    /** How many items a preview returns at most, and for how long it reads. */
+    private record Bounds(int items, Duration time) {
+
+        static Bounds of(PreviewRequest body) {
+            int limit = body.limit() == null ? DEFAULT_LIMIT : body.limit();
+            long timeLimit = body.timeLimitMs() == null ? DEFAULT_TIME_LIMIT_MS : body.timeLimitMs();
+            if (limit < 1 || limit > MAX_LIMIT) {
+                throw new ApiProblem(
+                        400,
+                        "INVALID_REQUEST",
+                        "limit must be between 1 and " + MAX_LIMIT + ".",
+                        List.of(new FieldError("/limit", "out of range")));
+            }
+            if (timeLimit < 1 || timeLimit > MAX_TIME_LIMIT_MS) {
+                throw new ApiProblem(
+                        400,
+                        "INVALID_REQUEST",
+                        "timeLimitMs must be between 1 and " + MAX_TIME_LIMIT_MS + ".",
+                        List.of(new FieldError("/timeLimitMs", "out of range")));
+            }
+            return new Bounds(limit, Duration.ofMillis(timeLimit));
+        }
+    }
+
+    /** The backup the preview reads: the one named, or the base of the second named. */
+    private Backup base(String account, String region, Source s, PitrCoverage.Resolution resolution) {
+        String backupId = resolution == null ? s.backupId() : resolution.base().backupId();
+        if (backupId == null) {
+            throw new ApiProblem(
+                    400,
+                    "INVALID_REQUEST",
+                    "Give source.backupId or source.pointInTime.",
+                    List.of(new FieldError("/source", "names no backup or point in time")));
+        }
+        return catalog.findBackup(account, region, s.table(), backupId)
+                .orElseThrow(() -> ApiProblem.rejected(
+                        RejectionCode.BACKUP_NOT_FOUND,
+                        "There is no backup " + backupId + " of table " + s.table() + ". List them with GET /tables/"
+                                + s.table() + "/backups.",
+                        null));
+    }
+
+    private static RecordFilter filter(Scope.Records records, KeySchema key, Source s) {
+        try {
+            return RecordFilter.compile(records, key);
+        } catch (InvalidFilterException e) {
+            throw ApiProblem.rejected(
+                    RejectionCode.INVALID_FILTER,
+                    "The filters cannot be applied to table " + s.table() + ": " + e.getMessage() + ".",
+                    e.errors());
+        }
     }
 
     /** The base backup and exports of the second a point-in-time preview names, or the problem with it. */

@@ -116,22 +116,7 @@ class RestoresController {
 
         var known = views.find(request.restoreId());
         if (known.isPresent()) {
-            if (known.get().state() == RestoreState.REJECTED) {
-                throw ApiProblem.rejected(
-                        known.get().code(),
-                        "restoreId " + request.restoreId() + " was rejected and cannot be reused: "
-                                + known.get().reason(),
-                        null);
-            }
-            if (views.sameRequest(request.restoreId(), request)) {
-                return ResponseEntity.ok().location(location).body(new Submitted(known.get(), null));
-            }
-            throw new ApiProblem(
-                    409,
-                    "RESTORE_ID_TAKEN",
-                    "restoreId " + request.restoreId()
-                            + " is already used by a different restore; leave restoreId out, or choose a new one.",
-                    List.of(new RestoreRejected.FieldError("/restoreId", "already used by a different restore")));
+            return resubmitted(request, known.get(), location);
         }
         if (request.destination() instanceof Destination.File file
                 && file.delivery() instanceof Destination.Delivery.Email email) {
@@ -141,20 +126,10 @@ class RestoresController {
         if (validator.check(request) instanceof RestoreValidator.Verdict.Problem p) {
             throw ApiProblem.rejected(p.code(), p.reason(), p.errors());
         }
-        EmailLink emailLink = null;
-        if (request.destination() instanceof Destination.File file
-                && file.delivery() instanceof Destination.Delivery.Email email) {
-            // the link exists before the request does, so that the notifier always finds it
-            Links.IssuedLink issued =
-                    links.issue(email.linkId(), request.restoreId(), email.recipients(), email.message());
-            emailLink = new EmailLink(
-                    issued.passcode(),
-                    issued.expiresAt(),
-                    email.recipients(),
-                    "Give this passcode to the recipients by another channel than email (phone, chat). It is "
-                            + "shown only now; the emailed link opens the file only with it, and locks after "
-                            + properties.links().maxTries() + " wrong tries.");
-        }
+        EmailLink emailLink = request.destination() instanceof Destination.File file
+                        && file.delivery() instanceof Destination.Delivery.Email email
+                ? emailLink(request, email)
+                : null;
         EventPublisher.await(publisher.send(Topic.REQUESTS, request.restoreId(), request, Callers.name()));
         views.submitted(request);
         RestoreSummary summary = views.awaitVerdict(request.restoreId(), properties.verdictTimeout());
@@ -162,6 +137,40 @@ class RestoresController {
             throw ApiProblem.rejected(summary.code(), summary.reason(), null);
         }
         return ResponseEntity.accepted().location(location).body(new Submitted(summary, emailLink));
+    }
+
+    /**
+     * A request whose id is known already: the same request again is answered as before (idempotent);
+     * a rejected id or another request under the same id is refused.
+     */
+    private ResponseEntity<Submitted> resubmitted(RestoreRequested request, RestoreSummary known, URI location) {
+        if (known.state() == RestoreState.REJECTED) {
+            throw ApiProblem.rejected(
+                    known.code(),
+                    "restoreId " + request.restoreId() + " was rejected and cannot be reused: " + known.reason(),
+                    null);
+        }
+        if (views.sameRequest(request.restoreId(), request)) {
+            return ResponseEntity.ok().location(location).body(new Submitted(known, null));
+        }
+        throw new ApiProblem(
+                409,
+                "RESTORE_ID_TAKEN",
+                "restoreId " + request.restoreId()
+                        + " is already used by a different restore; leave restoreId out, or choose a new one.",
+                List.of(new RestoreRejected.FieldError("/restoreId", "already used by a different restore")));
+    }
+
+    /** Issues the link of an email delivery (before the request exists, so that the notifier always finds it). */
+    private EmailLink emailLink(RestoreRequested request, Destination.Delivery.Email email) {
+        Links.IssuedLink issued = links.issue(email.linkId(), request.restoreId(), email.recipients(), email.message());
+        return new EmailLink(
+                issued.passcode(),
+                issued.expiresAt(),
+                email.recipients(),
+                "Give this passcode to the recipients by another channel than email (phone, chat). It is "
+                        + "shown only now; the emailed link opens the file only with it, and locks after "
+                        + properties.links().maxTries() + " wrong tries.");
     }
 
     /**

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.errors.WakeupException;
@@ -21,6 +22,8 @@ import org.slf4j.LoggerFactory;
 public final class ConsumerThread {
 
     private static final Logger log = LoggerFactory.getLogger(ConsumerThread.class);
+    /** How long a close may wait to leave the group and commit; the group reassigns after its session timeout anyway. */
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
     private final String name;
     private final Map<String, Object> config;
@@ -59,7 +62,9 @@ public final class ConsumerThread {
 
     private void run() {
         String why = "its loop returned while the service was running";
-        try (var c = new KafkaConsumer<String, byte[]>(config)) {
+        KafkaConsumer<String, byte[]> c = null;
+        try {
+            c = new KafkaConsumer<>(config);
             consumer = c;
             body.accept(c);
         } catch (WakeupException e) {
@@ -68,11 +73,27 @@ public final class ConsumerThread {
             why = e.toString();
             log.error("{} stopped: it reads nothing more until the service is restarted (liveness is DOWN)", name, e);
         } finally {
+            // reported before the close, which may wait on the group coordinator
             if (running) {
                 running = false;
                 health.stoppedUnexpectedly(name, why);
                 log.error("consumer thread {} ended: {}; liveness is DOWN", name, why);
             }
+            if (c != null) {
+                close(c);
+            }
+        }
+    }
+
+    private void close(KafkaConsumer<String, byte[]> c) {
+        try {
+            c.close(CloseOptions.timeout(CLOSE_TIMEOUT));
+        } catch (RuntimeException e) {
+            log.warn(
+                    "{}: closing its consumer failed ({}); the group hands its partitions on after the session "
+                            + "timeout",
+                    name,
+                    e.toString());
         }
     }
 

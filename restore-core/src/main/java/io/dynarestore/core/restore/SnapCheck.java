@@ -25,30 +25,9 @@ record SnapCheck(VaultCatalog catalog, AwsClients aws, Clock clock, DestinationC
 
     Verdict check(RestoreRequested request, Target target) {
         Source source = request.source();
-        if (!(request.scope() instanceof Scope.Full)) {
-            return Verdict.problem(
-                    RejectionCode.INVALID_REQUEST,
-                    "/scope",
-                    "A Snap is restored whole by DynamoDB; a "
-                            + "record restore needs a vault backup (source.backupId) or a point in time (source.pointInTime).");
-        }
-        if (!(request.destination() instanceof Destination.NewTable destination)) {
-            return Verdict.problem(
-                    RejectionCode.INVALID_REQUEST,
-                    "/destination/type",
-                    "A Snap can only be restored into a "
-                            + "NEW_TABLE; to restore into an existing table or in place, use a vault backup "
-                            + "(source.backupId) or a point in time (source.pointInTime).");
-        }
-        if (!target.account().equals(source.account()) || !target.region().equals(source.region())) {
-            return Verdict.problem(
-                    RejectionCode.INVALID_REQUEST,
-                    target.account().equals(source.account()) ? "/destination/region" : "/destination/account",
-                    "DynamoDB restores a native backup only in "
-                            + "its own account and region (" + source.account() + ", " + source.region()
-                            + "). Restore the "
-                            + "Snap there, or restore a vault backup of the table (source.backupId), which can go to any "
-                            + "registered account and region.");
+        Verdict misshapen = shape(request, target);
+        if (misshapen != null) {
+            return misshapen;
         }
         if (!aws.region(target.account(), target.region()).supportsNativeBackups()) {
             return Verdict.problem(
@@ -83,10 +62,42 @@ record SnapCheck(VaultCatalog catalog, AwsClients aws, Clock clock, DestinationC
         if (access != null) {
             return access;
         }
+        var destination = (Destination.NewTable) request.destination();
         DynamoDbClient dynamo = aws.dynamo(target.account(), target.region());
         Optional<TableDescription> existing = DestinationCheck.describe(dynamo, target.tableName());
         Verdict refused =
                 destinations.newTable(destination, snap.sourceTable(), List.of(), target, dynamo, existing, request);
         return refused != null ? refused : new Verdict.Ok(null, snap, existing.isPresent(), null);
+    }
+
+    /** What the request asks of a Snap that DynamoDB cannot do: part of it, another table kind or place. */
+    private static Verdict shape(RestoreRequested request, Target target) {
+        Source source = request.source();
+        if (!(request.scope() instanceof Scope.Full)) {
+            return Verdict.problem(
+                    RejectionCode.INVALID_REQUEST,
+                    "/scope",
+                    "A Snap is restored whole by DynamoDB; a "
+                            + "record restore needs a vault backup (source.backupId) or a point in time (source.pointInTime).");
+        }
+        if (!(request.destination() instanceof Destination.NewTable)) {
+            return Verdict.problem(
+                    RejectionCode.INVALID_REQUEST,
+                    "/destination/type",
+                    "A Snap can only be restored into a "
+                            + "NEW_TABLE; to restore into an existing table or in place, use a vault backup "
+                            + "(source.backupId) or a point in time (source.pointInTime).");
+        }
+        if (!target.account().equals(source.account()) || !target.region().equals(source.region())) {
+            return Verdict.problem(
+                    RejectionCode.INVALID_REQUEST,
+                    target.account().equals(source.account()) ? "/destination/region" : "/destination/account",
+                    "DynamoDB restores a native backup only in "
+                            + "its own account and region (" + source.account() + ", " + source.region()
+                            + "). Restore the "
+                            + "Snap there, or restore a vault backup of the table (source.backupId), which can go to any "
+                            + "registered account and region.");
+        }
+        return null;
     }
 }

@@ -80,12 +80,7 @@ public record TableSettings(
 
         StreamViewType stream = stream(o, backup);
 
-        boolean pitr = o.pointInTimeRecovery() != null
-                ? o.pointInTimeRecovery()
-                : continuous != null
-                        && continuous.pointInTimeRecoveryDescription() != null
-                        && continuous.pointInTimeRecoveryDescription().pointInTimeRecoveryStatus()
-                                == PointInTimeRecoveryStatus.ENABLED;
+        boolean pitr = pointInTimeRecovery(o, continuous);
 
         boolean onDemand = isOnDemand(backup);
         Long read = null;
@@ -102,18 +97,7 @@ public record TableSettings(
                 ? o.deletionProtection()
                 : Boolean.TRUE.equals(backup.deletionProtectionEnabled());
 
-        String ttlAttribute;
-        if (o.timeToLive() != null) {
-            ttlAttribute = Boolean.TRUE.equals(o.timeToLive().enabled())
-                    ? o.timeToLive().attributeName()
-                    : null;
-        } else {
-            ttlAttribute = ttl != null
-                            && (ttl.timeToLiveStatus() == TimeToLiveStatus.ENABLED
-                                    || ttl.timeToLiveStatus() == TimeToLiveStatus.ENABLING)
-                    ? ttl.attributeName()
-                    : null;
-        }
+        String ttlAttribute = ttlAttribute(o, ttl);
 
         TableClass tableClass = o.tableClass() != null
                 ? TableClass.fromValue(o.tableClass().name())
@@ -157,6 +141,29 @@ public record TableSettings(
         }
         var spec = backup.streamSpecification();
         return spec != null && Boolean.TRUE.equals(spec.streamEnabled()) ? spec.streamViewType() : null;
+    }
+
+    private static boolean pointInTimeRecovery(TableOptions o, ContinuousBackupsDescription continuous) {
+        if (o.pointInTimeRecovery() != null) {
+            return o.pointInTimeRecovery();
+        }
+        return continuous != null
+                && continuous.pointInTimeRecoveryDescription() != null
+                && continuous.pointInTimeRecoveryDescription().pointInTimeRecoveryStatus()
+                        == PointInTimeRecoveryStatus.ENABLED;
+    }
+
+    /** The attribute TTL reads: the request's, or the backup's while enabled; {@code null} for none. */
+    private static String ttlAttribute(TableOptions o, TimeToLiveDescription ttl) {
+        if (o.timeToLive() != null) {
+            return Boolean.TRUE.equals(o.timeToLive().enabled())
+                    ? o.timeToLive().attributeName()
+                    : null;
+        }
+        boolean enabled = ttl != null
+                && (ttl.timeToLiveStatus() == TimeToLiveStatus.ENABLED
+                        || ttl.timeToLiveStatus() == TimeToLiveStatus.ENABLING);
+        return enabled ? ttl.attributeName() : null;
     }
 
     /** The backup's encryption: a KMS key (its ARN), or {@code null} for DynamoDB's own key. */

@@ -90,65 +90,73 @@ record Completion(DeltaStager stager, AwsClients aws, Clock clock, PlannerProper
                         t.tableName());
             }
             case IMPORT_FROM_S3 -> {
-                long staged =
-                        view.importStaged() == null ? 0 : view.importStaged().items();
-                long imported = view.importCompleted() == null
-                        ? 0
-                        : view.importCompleted().itemsImported();
-                if (imported != staged) {
-                    return new Verification(
-                            Verification.Status.FAILED,
-                            0,
-                            imported,
-                            null,
-                            0,
-                            0,
-                            List.of("DynamoDB's import loaded " + imported + " items but " + staged + " were staged"),
-                            "ImportTable's count compared with the staged items.");
-                }
-                return new Verification(
-                        Verification.Status.PASSED,
-                        0,
-                        imported,
-                        null,
-                        0,
-                        0,
-                        List.of(),
-                        "DynamoDB's ImportTable loaded all " + staged + " staged items.");
+                return verifyImport(view);
             }
             case FILE_EXPORT -> {
-                var e = view.exportCompleted();
-                if (e == null) {
-                    return Verification.skipped("No file was reported.");
-                }
-                long expected = e.capped() ? Math.min(e.matching(), strategy.exportCap()) : e.matching();
-                if (e.items() != expected) {
-                    return new Verification(
-                            Verification.Status.FAILED,
-                            1,
-                            e.items(),
-                            e.sha256(),
-                            0,
-                            0,
-                            List.of("the file holds " + e.items() + " rows but " + expected + " items match"),
-                            "Rows of the file compared with the matching items.");
-                }
-                return new Verification(
-                        Verification.Status.PASSED,
-                        1,
-                        e.items(),
-                        e.sha256(),
-                        0,
-                        0,
-                        List.of(),
-                        "The file holds a row for each of the " + expected + " items it should; its SHA-256 is "
-                                + e.sha256() + ".");
+                return verifyFile(view);
             }
             default -> {
                 return Verification.skipped("DynamoDB restored the table from its own backup; it reports no "
                         + "counts to verify against.");
             }
         }
+    }
+
+    /** An import: DynamoDB's count of imported items against the items staged for it. */
+    private static Verification verifyImport(Snapshot view) {
+        long staged = view.importStaged() == null ? 0 : view.importStaged().items();
+        long imported =
+                view.importCompleted() == null ? 0 : view.importCompleted().itemsImported();
+        if (imported != staged) {
+            return new Verification(
+                    Verification.Status.FAILED,
+                    0,
+                    imported,
+                    null,
+                    0,
+                    0,
+                    List.of("DynamoDB's import loaded " + imported + " items but " + staged + " were staged"),
+                    "ImportTable's count compared with the staged items.");
+        }
+        return new Verification(
+                Verification.Status.PASSED,
+                0,
+                imported,
+                null,
+                0,
+                0,
+                List.of(),
+                "DynamoDB's ImportTable loaded all " + staged + " staged items.");
+    }
+
+    /** A file: its rows against the matching items (at most the cap). */
+    private Verification verifyFile(Snapshot view) {
+        var e = view.exportCompleted();
+        if (e == null) {
+            return Verification.skipped("No file was reported.");
+        }
+        long expected = e.capped() ? Math.min(e.matching(), strategy.exportCap()) : e.matching();
+        if (e.items() != expected) {
+            return new Verification(
+                    Verification.Status.FAILED,
+                    1,
+                    e.items(),
+                    e.sha256(),
+                    0,
+                    0,
+                    List.of("the file holds " + e.items() + " rows but " + expected + " items match"),
+                    "Rows of the file compared with the matching items.");
+        }
+        return new Verification(
+                Verification.Status.PASSED,
+                1,
+                e.items(),
+                e.sha256(),
+                0,
+                0,
+                List.of(),
+                "The file holds a row for each of the " + expected + " items it should; its SHA-256 is " + e.sha256()
+                        + ".");
     }
 
     private void discardStaged(Snapshot view) {

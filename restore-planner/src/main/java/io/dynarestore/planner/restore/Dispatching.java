@@ -50,87 +50,103 @@ record Dispatching(
     SegmentsDispatched dispatch(RestoreRequested request, RestorePlanned plan, boolean deltaOnly) {
         Backup backup = sources.backup(request, plan.source().backupId());
         var key = KeySchema.of(backup.metadata().tableDescription());
-        var target = new SegmentDispatched.WriteTarget(
-                plan.destination().account(),
-                plan.destination().region(),
-                plan.destination().tableName(),
-                key.names(),
-                key.types(),
-                lsiSortKeys(request, backup, plan));
-        Scope.Records filter = request.scope() instanceof Scope.Records r ? r : null;
-        boolean newTable = request.destination() instanceof Destination.NewTable;
-        boolean fullInPlace = filter == null && request.destination() instanceof Destination.InPlace;
-        var sends = new ArrayList<CompletableFuture<RecordMetadata>>();
-        int total = plan.segments();
+        var out = new Outbox(
+                request,
+                plan.segments(),
+                new SegmentDispatched.WriteTarget(
+                        plan.destination().account(),
+                        plan.destination().region(),
+                        plan.destination().tableName(),
+                        key.names(),
+                        key.types(),
+                        lsiSortKeys(request, backup, plan)),
+                request.scope() instanceof Scope.Records r ? r : null,
+                !(request.destination() instanceof Destination.NewTable),
+                new ArrayList<>());
         DeltaStager.StagedDelta delta = plan.source().pointInTime() == null ? null : sources.stagedDelta(request);
         if (!deltaOnly) {
-            DataFile skip = delta == null || delta.keys() == 0 || plan.phased()
-                    ? null
-                    : new DataFile(delta.bucket(), delta.skipKeys(), delta.keys(), null, "KEY_HASHES");
-            List<ManifestFile> files = backup.files();
-            for (int i = 0; i < files.size(); i++) {
-                sends.add(send(
-                        request,
-                        SegmentDispatched.of(
-                                request.restoreId(),
-                                i,
-                                total,
-                                SegmentDispatched.Role.BASE,
-                                dataFile(backup.dataBucket(), files.get(i)),
-                                target,
-                                skip,
-                                false,
-                                filter,
-                                !newTable)));
-            }
+            dispatchBase(out, backup, delta, plan);
         }
         if (deltaOnly || !plan.phased()) {
-            int next = plan.baseSegments();
-            // deletes are needed where the destination may hold the key: after a phased base, or in place
-            boolean applyDeletes = filter == null && (plan.phased() || fullInPlace);
-            for (ManifestFile f : delta == null ? List.<ManifestFile>of() : delta.files()) {
-                sends.add(send(
-                        request,
-                        SegmentDispatched.of(
-                                request.restoreId(),
-                                next++,
-                                total,
-                                SegmentDispatched.Role.DELTA,
-                                dataFile(delta.bucket(), f),
-                                target,
-                                null,
-                                applyDeletes,
-                                filter,
-                                !newTable)));
-            }
-            if (fullInPlace) {
-                var sweep = sweeper.find(request.restoreId())
-                        .orElseThrow(() -> new StepException("The deletes staged " + "for restore "
-                                + request.restoreId() + " are missing from the vault; submit it again."));
-                for (ManifestFile f : sweep.files()) {
-                    sends.add(send(
-                            request,
-                            SegmentDispatched.of(
-                                    request.restoreId(),
-                                    next++,
-                                    total,
-                                    SegmentDispatched.Role.DELTA,
-                                    dataFile(sweep.bucket(), f),
-                                    target,
-                                    null,
-                                    true,
-                                    null,
-                                    true)));
-                }
-            }
+            dispatchDelta(out, delta, plan);
         }
-        sends.forEach(EventPublisher::await);
+        out.sends().forEach(EventPublisher::await);
         if (deltaOnly) {
             return SegmentsDispatched.of(request.restoreId(), plan.deltaSegments(), SegmentsDispatched.Phase.DELTA);
         }
         return plan.phased()
                 ? SegmentsDispatched.of(request.restoreId(), plan.baseSegments(), SegmentsDispatched.Phase.BASE)
-                : SegmentsDispatched.of(request.restoreId(), total, SegmentsDispatched.Phase.ALL);
+                : SegmentsDispatched.of(request.restoreId(), out.total(), SegmentsDispatched.Phase.ALL);
+    }
+
+    /** What every segment of one dispatch shares, and the sends under way. */
+    private record Outbox(
+            RestoreRequested request,
+            int total,
+            SegmentDispatched.WriteTarget target,
+            Scope.Records filter,
+            boolean readBeforeWrite,
+            List<CompletableFuture<RecordMetadata>> sends) {
+
+        boolean fullInPlace() {
+            return filter == null && request.destination() instanceof Destination.InPlace;
+        }
+    }
+
+    /** Segments 0..n-1: the backup's data files, skipping the keys a delta rewrites (unless phased). */
+    private void dispatchBase(Outbox out, Backup backup, DeltaStager.StagedDelta delta, RestorePlanned plan) {
+        DataFile skip = delta == null || delta.keys() == 0 || plan.phased()
+                ? null
+                : new DataFile(delta.bucket(), delta.skipKeys(), delta.keys(), null, "KEY_HASHES");
+        List<ManifestFile> files = backup.files();
+        for (int i = 0; i < files.size(); i++) {
+            DataFile file = dataFile(backup.dataBucket(), files.get(i));
+            out.sends().add(send(out, i, SegmentDispatched.Role.BASE, file, skip, false, out.filter()));
+        }
+    }
+
+    /** The delta's segments after the base's, then (full in place) the sweep's deletes. */
+    private void dispatchDelta(Outbox out, DeltaStager.StagedDelta delta, RestorePlanned plan) {
+        int next = plan.baseSegments();
+        // deletes are needed where the destination may hold the key: after a phased base, or in place
+        boolean applyDeletes = out.filter() == null && (plan.phased() || out.fullInPlace());
+        for (ManifestFile f : delta == null ? List.<ManifestFile>of() : delta.files()) {
+            DataFile file = dataFile(delta.bucket(), f);
+            out.sends().add(send(out, next++, SegmentDispatched.Role.DELTA, file, null, applyDeletes, out.filter()));
+        }
+        if (out.fullInPlace()) {
+            String restoreId = out.request().restoreId();
+            var sweep = sweeper.find(restoreId)
+                    .orElseThrow(() -> new StepException("The deletes staged for restore " + restoreId
+                            + " are missing from the vault; submit it again."));
+            for (ManifestFile f : sweep.files()) {
+                DataFile file = dataFile(sweep.bucket(), f);
+                out.sends().add(send(out, next++, SegmentDispatched.Role.DELTA, file, null, true, null));
+            }
+        }
+    }
+
+    private CompletableFuture<RecordMetadata> send(
+            Outbox out,
+            int segment,
+            SegmentDispatched.Role role,
+            DataFile file,
+            DataFile skip,
+            boolean applyDeletes,
+            Scope.Records filter) {
+        return send(
+                out.request(),
+                SegmentDispatched.of(
+                        out.request().restoreId(),
+                        segment,
+                        out.total(),
+                        role,
+                        file,
+                        out.target(),
+                        skip,
+                        applyDeletes,
+                        filter,
+                        out.readBeforeWrite()));
     }
 
     /** Hands the export to the exporter; the file lands under {@code _exports/<restoreId>/} in the vault bucket. */

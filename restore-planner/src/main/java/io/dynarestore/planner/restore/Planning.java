@@ -21,6 +21,7 @@ import io.dynarestore.planner.staging.DeltaStager;
 import io.dynarestore.planner.staging.SweepStager;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
@@ -67,27 +68,7 @@ record Planning(
         var warnings = RestoreWarnings.of(request, pointInTime);
         String importRefusal = importRefusal(request, target, lsis, phased);
         if (importRefusal == null) {
-            double gb = Math.ceil(bytes / GIB * 1000) / 1000;
-            long seconds = strategy.importOverhead().toSeconds()
-                    + bytes / Math.max(1, strategy.importRate().toBytes());
-            return RestorePlanned.of(
-                            request.restoreId(),
-                            Strategy.IMPORT_FROM_S3,
-                            image.source(),
-                            tableRef,
-                            0,
-                            0,
-                            false,
-                            items,
-                            bytes,
-                            wcu,
-                            warnings)
-                    .withEstimates(
-                            "A new table without local secondary indexes: "
-                                    + "DynamoDB's ImportTable loads it from a staged copy of the items, billed per GB imported, "
-                                    + "without consuming write capacity.",
-                            gb,
-                            seconds);
+            return planImport(request, image, tableRef, items, bytes, wcu, warnings);
         }
         int sweepFiles = sweep(request, target, image);
         int deltaFiles = delta == null ? 0 : delta.files().size();
@@ -112,6 +93,37 @@ record Planning(
             plan = plan.withCapacity(capacity.plan(tableRef));
         }
         return plan;
+    }
+
+    /** A new table without LSIs, loaded by DynamoDB's ImportTable from a staged copy. */
+    private RestorePlanned planImport(
+            RestoreRequested request,
+            Image image,
+            TableRef tableRef,
+            long items,
+            long bytes,
+            long wcu,
+            List<String> warnings) {
+        double gb = Math.ceil(bytes / GIB * 1000) / 1000;
+        long seconds = strategy.importOverhead().toSeconds()
+                + bytes / Math.max(1, strategy.importRate().toBytes());
+        return RestorePlanned.of(
+                        request.restoreId(),
+                        Strategy.IMPORT_FROM_S3,
+                        image.source(),
+                        tableRef,
+                        0,
+                        0,
+                        false,
+                        items,
+                        bytes,
+                        wcu,
+                        warnings)
+                .withEstimates(
+                        "A new table without local secondary indexes: DynamoDB's ImportTable loads it from a staged "
+                                + "copy of the items, billed per GB imported, without consuming write capacity.",
+                        gb,
+                        seconds);
     }
 
     /** What a restore writes the table from: a base backup, and for a point in time the staged delta up to it. */

@@ -1,6 +1,5 @@
-package io.dynarestore.local;
+package io.dynarestore.testkit;
 
-import io.dynarestore.testkit.Ports;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package io.dynarestore.local;
+package io.dynarestore.testkit;
 
 import java.util.concurrent.TimeUnit;
 
