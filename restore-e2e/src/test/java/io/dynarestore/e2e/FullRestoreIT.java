@@ -62,7 +62,7 @@ class FullRestoreIT {
         assertThat(response.status()).as(response.body()).isEqualTo(202);
         String restoreId = response.json().get("restoreId").asString();
         assertThat(response.header("Location")).isEqualTo("/restores/" + restoreId);
-        awaitState(restoreId, "COMPLETED", Duration.ofMinutes(4));
+        awaitState(restoreId, "COMPLETED", Duration.ofMinutes(10));
 
         // Then the restore reports every item written
         var done = Http.get(stack.apiUri("/restores/" + restoreId)).json();

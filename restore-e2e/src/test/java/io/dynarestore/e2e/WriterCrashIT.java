@@ -66,7 +66,7 @@ class WriterCrashIT {
                 stack.startWriterProcess(RestoreStack.logDir().resolve("writer-restarted.log"), "--writer.consumers=2");
 
         // Then the restore completes with the exact count
-        JsonNode completed = await().atMost(Duration.ofMinutes(3))
+        JsonNode completed = await().atMost(Duration.ofMinutes(8))
                 .pollInterval(Duration.ofMillis(200))
                 .until(() -> status.last("crash-1", "RestoreCompleted"), e -> e != null);
         assertThat(completed.get("itemsWritten").asLong()).isEqualTo(ITEMS);
@@ -137,7 +137,7 @@ class WriterCrashIT {
 
         // Then the restore completes, verified, counting every item as written once: none as unchanged,
         // although the new owners found the killed writer's last items already there
-        JsonNode completed = await().atMost(Duration.ofMinutes(3))
+        JsonNode completed = await().atMost(Duration.ofMinutes(8))
                 .pollInterval(Duration.ofMillis(200))
                 .until(() -> status.last("takeover-1", "RestoreCompleted"), e -> e != null);
         assertThat(completed.get("itemsWritten").asLong())

@@ -74,7 +74,7 @@ class WriterResilienceIT {
         start("storm", "b-1000", "orders-storm");
         var rates = new ArrayList<Double>();
         MeterRegistry meters = writer.getBean(MeterRegistry.class);
-        JsonNode done = await().atMost(Duration.ofMinutes(3))
+        JsonNode done = await().atMost(Duration.ofMinutes(8))
                 .pollInterval(Duration.ofMillis(250))
                 .until(
                         () -> {
@@ -143,7 +143,7 @@ class WriterResilienceIT {
         assertThat(status.typesOf(restoreId)).doesNotContain("SegmentFailed", "RestoreFailed");
 
         // and the restore completes after, with every item
-        JsonNode done = await().atMost(Duration.ofMinutes(3))
+        JsonNode done = await().atMost(Duration.ofMinutes(8))
                 .pollInterval(Duration.ofMillis(250))
                 .until(() -> status.last(restoreId, "RestoreCompleted"), e -> e != null);
         assertThat(status.typesOf(restoreId)).doesNotContain("SegmentFailed");

@@ -92,7 +92,7 @@ class WriterScaleIT {
         assertThat(status.last("scale-1", "RestoreCompleted")).isNull();
 
         // Then the restore completes with every item
-        JsonNode done = await().atMost(Duration.ofMinutes(3))
+        JsonNode done = await().atMost(Duration.ofMinutes(8))
                 .pollInterval(Duration.ofMillis(250))
                 .until(() -> status.last("scale-1", "RestoreCompleted"), e -> e != null);
         assertThat(done.get("itemsWritten").asLong()).isEqualTo(ITEMS);
