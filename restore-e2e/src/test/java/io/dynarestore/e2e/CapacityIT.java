@@ -93,7 +93,7 @@ class CapacityIT {
         startServices();
 
         // Then the restore completes, and the new planner puts the original write capacity back
-        await().atMost(Duration.ofMinutes(3))
+        await().atMost(Duration.ofMinutes(6))
                 .pollInterval(Duration.ofMillis(250))
                 .until(() -> status.last("cap-crash", "CapacityRestored"), e -> e != null);
         assertThat(status.typesOf("cap-crash")).contains("RestoreCompleted");
@@ -132,7 +132,7 @@ class CapacityIT {
                 {"restoreId": "cap-quota", "source": {"table": "ledger", "backupId": "b-cap"},
                  "destination": {"type": "EXISTING_TABLE", "tableName": "ledger-lowered"}}""");
         assertThat(response.status()).as(response.body()).isEqualTo(202);
-        await().atMost(Duration.ofMinutes(3))
+        await().atMost(Duration.ofMinutes(6))
                 .pollInterval(Duration.ofMillis(250))
                 .until(() -> status.last("cap-quota", "RestoreCompleted"), e -> e != null);
 

@@ -94,7 +94,7 @@ class UndoableRestoresIT {
 
     static JsonNode awaitEnd(String restoreId) {
         producer.flush();
-        return await().atMost(Duration.ofMinutes(3))
+        return await().atMost(Duration.ofMinutes(6))
                 .pollInterval(Duration.ofMillis(300))
                 .until(
                         () -> {
@@ -123,7 +123,7 @@ class UndoableRestoresIT {
     }
 
     static JsonNode awaitRollback(String restoreId) {
-        JsonNode end = await().atMost(Duration.ofMinutes(2))
+        JsonNode end = await().atMost(Duration.ofMinutes(6))
                 .pollInterval(Duration.ofMillis(300))
                 .until(
                         () -> {

@@ -51,7 +51,7 @@ class WriterCrashIT {
                 {"restoreId": "crash-1", "source": {"table": "orders", "backupId": "b-crash"},
                  "destination": {"type": "NEW_TABLE", "tableName": "orders-after-crash"}}""");
         assertThat(response.status()).as(response.body()).isEqualTo(202);
-        await().atMost(Duration.ofMinutes(2))
+        await().atMost(Duration.ofMinutes(5))
                 .pollInterval(Duration.ofMillis(50))
                 .until(() -> count("crash-1", "SegmentCompleted") >= 2 && count("crash-1", "SegmentProgressed") >= 1);
         first.destroyForcibly().waitFor();
@@ -126,7 +126,7 @@ class WriterCrashIT {
                            "values": ["p"]}}]},
                  "destination": {"type": "EXISTING_TABLE", "tableName": "ledger-live"}}""");
         assertThat(response.status()).as(response.body()).isEqualTo(202);
-        await().atMost(Duration.ofMinutes(2))
+        await().atMost(Duration.ofMinutes(5))
                 .pollInterval(Duration.ofMillis(50))
                 .until(() -> count("takeover-1", "SegmentProgressed") >= 2);
         Thread.sleep(1_000);

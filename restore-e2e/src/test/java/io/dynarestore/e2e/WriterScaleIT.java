@@ -72,7 +72,7 @@ class WriterScaleIT {
                     "--spring.kafka.consumer.properties.session.timeout.ms=6000"));
         }
         for (Path log : logs) {
-            await().atMost(Duration.ofMinutes(2))
+            await().atMost(Duration.ofMinutes(5))
                     .until(() -> Files.exists(log) && Files.readString(log).contains("Started WriterApplication"));
         }
         Thread.sleep(4_000); // let the group settle on three members
@@ -83,7 +83,7 @@ class WriterScaleIT {
                 {"restoreId": "scale-1", "source": {"table": "orders", "backupId": "b-scale"},
                  "destination": {"type": "NEW_TABLE", "tableName": "orders-scaled"}}""");
         assertThat(response.status()).as(response.body()).isEqualTo(202);
-        Process victim = await().atMost(Duration.ofMinutes(2))
+        Process victim = await().atMost(Duration.ofMinutes(5))
                 .pollInterval(Duration.ofMillis(100))
                 .until(
                         () -> completed("scale-1") >= 2 ? holdingACheckpointedSegment("scale-1", writers) : null,

@@ -50,10 +50,8 @@ public final class SharedSegments implements SegmentRunner {
         return objects;
     }
 
-    @Override
-    public void scanAll(
-            SegmentScan.Job job, TableDescription description, double readUnitsPerSecond, LongConsumer itemsRead)
-            throws InterruptedException {
+    /** One request per segment, for any replica, each with its share of the read budget. */
+    private void request(SegmentScan.Job job, double readUnitsPerSecond) {
         int n = job.segments();
         for (int segment = 0; segment < n; segment++) {
             failures.clear(job, segment);
@@ -70,6 +68,14 @@ public final class SharedSegments implements SegmentRunner {
                     job.takenAt());
             EventPublisher.await(publisher.send(Topic.PROTECTION_SCANS, request.subject(), request));
         }
+    }
+
+    @Override
+    public void scanAll(
+            SegmentScan.Job job, TableDescription description, double readUnitsPerSecond, LongConsumer itemsRead)
+            throws InterruptedException {
+        int n = job.segments();
+        request(job, readUnitsPerSecond);
         long[] items = new long[n];
         String[] seen = new String[n]; // the ETag of each segment's checkpoint when last read
         boolean[] done = new boolean[n];

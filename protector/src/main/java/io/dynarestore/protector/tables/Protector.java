@@ -144,11 +144,18 @@ public final class Protector implements AutoCloseable {
                 properties.retention(),
                 properties.exports(),
                 clock);
+        this.thread = new ConsumerThread(
+                "protector-policies", policyConsumer(consumerConfig, properties), health, this::loop);
+    }
+
+    /** The policies' consumer: the replicas of one group share the tables, moved cooperatively. */
+    private static Map<String, Object> policyConsumer(
+            Map<String, Object> consumerConfig, ProtectorProperties properties) {
         var config = new HashMap<>(consumerConfig);
         config.put(ConsumerConfig.GROUP_ID_CONFIG, properties.group());
         config.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        this.thread = new ConsumerThread("protector-policies", config, health, this::loop);
+        return config;
     }
 
     /** Paced Scan backups, their segments shared with every replica unless configured otherwise. */

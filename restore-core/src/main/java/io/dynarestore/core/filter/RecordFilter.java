@@ -152,46 +152,9 @@ public final class RecordFilter {
     private static Predicate<AttributeValue> condition(
             String at, String name, String type, List<String> rawValues, boolean key, List<FieldError> errors) {
         List<String> values = rawValues == null ? List.of() : rawValues;
-        if (name == null || !CONDITIONS.contains(name)) {
-            errors.add(new FieldError(
-                    at + "/condition",
-                    "'" + name + "' is not a condition; use one of " + String.join(", ", new TreeSet<>(CONDITIONS))));
-            return null;
-        }
-        if (type == null || !Set.of("S", "N", "B", "BOOL", "NULL").contains(type)) {
-            errors.add(new FieldError(at + "/type", "'" + type + "' is not a filter type; use S, N, B, BOOL or NULL"));
-            return null;
-        }
-        if (key && (name.equals("Exists") || name.equals("NotExists"))) {
-            errors.add(new FieldError(at + "/condition", "a key attribute always exists; compare its value instead"));
-            return null;
-        }
-        int needed = switch (name) {
-            case "Exists", "NotExists" -> 0;
-            case "Between" -> 2;
-            default -> 1;
-        };
-        if (values.size() != needed) {
-            errors.add(new FieldError(
-                    at + "/values",
-                    name + " takes "
-                            + (needed == 0
-                                    ? "no values"
-                                    : needed == 1 ? "one value" : "two values, the lower bound first")
-                            + ", not " + values.size()));
-            return null;
-        }
-        if (TEXTUAL.contains(name) && !type.equals("S") && !type.equals("B")) {
-            errors.add(new FieldError(
-                    at + "/condition",
-                    name + " applies to strings and binary, not to " + type + "; use EqualTo or a range condition"));
-            return null;
-        }
-        if (ORDERED.contains(name) && (type.equals("BOOL") || type.equals("NULL"))) {
-            errors.add(new FieldError(
-                    at + "/condition",
-                    name + " needs ordered values; " + type
-                            + " values can only be EqualTo, NotEqualTo, Exists or NotExists"));
+        FieldError problem = shapeProblem(at, name, type, values.size(), key);
+        if (problem != null) {
+            errors.add(problem);
             return null;
         }
         List<Operand> operands = new ArrayList<>();
@@ -212,6 +175,42 @@ public final class RecordFilter {
             return null;
         }
         return build(name, operands);
+    }
+
+    /** What is wrong with a condition's name, type and number of values; null when nothing is. */
+    private static FieldError shapeProblem(String at, String name, String type, int values, boolean key) {
+        if (name == null || !CONDITIONS.contains(name)) {
+            return new FieldError(
+                    at + "/condition",
+                    "'" + name + "' is not a condition; use one of " + String.join(", ", new TreeSet<>(CONDITIONS)));
+        }
+        if (type == null || !Set.of("S", "N", "B", "BOOL", "NULL").contains(type)) {
+            return new FieldError(at + "/type", "'" + type + "' is not a filter type; use S, N, B, BOOL or NULL");
+        }
+        if (key && (name.equals("Exists") || name.equals("NotExists"))) {
+            return new FieldError(at + "/condition", "a key attribute always exists; compare its value instead");
+        }
+        int needed = switch (name) {
+            case "Exists", "NotExists" -> 0;
+            case "Between" -> 2;
+            default -> 1;
+        };
+        if (values != needed) {
+            String takes = needed == 0 ? "no values" : needed == 1 ? "one value" : "two values, the lower bound first";
+            return new FieldError(at + "/values", name + " takes " + takes + ", not " + values);
+        }
+        if (TEXTUAL.contains(name) && !type.equals("S") && !type.equals("B")) {
+            return new FieldError(
+                    at + "/condition",
+                    name + " applies to strings and binary, not to " + type + "; use EqualTo or a range condition");
+        }
+        if (ORDERED.contains(name) && (type.equals("BOOL") || type.equals("NULL"))) {
+            return new FieldError(
+                    at + "/condition",
+                    name + " needs ordered values; " + type
+                            + " values can only be EqualTo, NotEqualTo, Exists or NotExists");
+        }
+        return null;
     }
 
     private static Predicate<AttributeValue> build(String name, List<Operand> o) {

@@ -76,17 +76,24 @@ record SourceCheck(VaultCatalog catalog, Clock clock) {
                             + source.table()
                             + "/backups).");
         }
+        Verdict filters = filterProblem(request, backup);
+        return filters != null ? filters : new Verdict.Ok(backup, null, false, pointInTime);
+    }
+
+    /** A record scope's filters checked against the backup's keys; null when they apply. */
+    private static Verdict filterProblem(RestoreRequested request, Backup backup) {
         if (request.scope() instanceof Scope.Records records) {
             try {
                 RecordFilter.compile(records, KeySchema.of(backup.metadata().tableDescription()));
             } catch (InvalidFilterException e) {
                 return new Verdict.Problem(
                         RejectionCode.INVALID_FILTER,
-                        "The filters cannot be applied to table " + source.table() + ": " + e.getMessage() + ".",
+                        "The filters cannot be applied to table "
+                                + request.source().table() + ": " + e.getMessage() + ".",
                         e.errors());
             }
         }
-        return new Verdict.Ok(backup, null, false, pointInTime);
+        return null;
     }
 
     /** The second a point-in-time source names, or the verdict that refuses it: one of the two. */

@@ -53,15 +53,8 @@ class RestoreWiring {
             MeterRegistry meters,
             ConsumerHealth health,
             Environment env) {
-        var access = new RequestAccess(properties.access(), aws.defaultAccount());
-        if (env.matchesProfiles("prod") && access.unidentifiedHaveRoles()) {
-            throw new IllegalStateException(
-                    "planner.access.unidentified grants " + properties.access().unidentified()
-                            + " in the prod profile: anyone who may write restore.requests could then restore without proving "
-                            + "who they are. Leave it empty in production, and give each publisher a key in "
-                            + "planner.access.keys (docs/security.md).");
-        }
-        var intake = new RequestIntake(publisher, validator, aws.defaultAccount(), aws.defaultRegion(), clock, access);
+        var intake = new RequestIntake(
+                publisher, validator, aws.defaultAccount(), aws.defaultRegion(), clock, access(properties, aws, env));
         var pitr = properties.pitr();
         var stager = new DeltaStager(aws.s3(), catalog, pitr.deltaMemory().toBytes(), pitr.linesPerFile());
         var sweeper = new SweepStager(aws.s3(), catalog, pitr.deltaMemory().toBytes(), pitr.linesPerFile());
@@ -102,5 +95,18 @@ class RestoreWiring {
                 meters,
                 health,
                 properties.retainEnded());
+    }
+
+    /** Who may restore what by {@code restore.requests}; roles without a proven identity are refused in prod. */
+    private static RequestAccess access(PlannerProperties properties, AwsClients aws, Environment env) {
+        var access = new RequestAccess(properties.access(), aws.defaultAccount());
+        if (env.matchesProfiles("prod") && access.unidentifiedHaveRoles()) {
+            throw new IllegalStateException(
+                    "planner.access.unidentified grants " + properties.access().unidentified()
+                            + " in the prod profile: anyone who may write restore.requests could then restore without proving "
+                            + "who they are. Leave it empty in production, and give each publisher a key in "
+                            + "planner.access.keys (docs/security.md).");
+        }
+        return access;
     }
 }
