@@ -41,6 +41,7 @@ public final class KafkaBroker implements AutoCloseable {
     }
 
     private static KafkaBroker startInProcess(Map<String, Integer> topics) {
+        BrokerLogLevels.apply();
         var broker = new EmbeddedKafkaKraftBroker(1, 1);
         broker.brokerProperties(Map.of(
                 "auto.create.topics.enable", "false",
