@@ -206,10 +206,7 @@ class ProtectorIT {
                     .forEach(line -> System.out.println(name + ": " + line.substring(line.indexOf(" : ") + 3)));
         }
 
-        // and a write becomes restorable while the workload runs, not only at its end: within a minute at p99,
-        // away from the kills' takeovers, on a machine that also runs other tests. The goal (p99 at most twice
-        // the flush interval) is a speed goal, measured on a quiet machine by ProtectionSoakIT
-        // (docs/benchmarks.md); this run prints its own figure
+        // and a write is restorable within twice the flush interval at p99, away from the kills' takeovers
         var lags = new ArrayList<Long>();
         var lagsAll = new ArrayList<Long>();
         for (var write : workloads.get(0).writes()) {
@@ -257,9 +254,7 @@ class ProtectorIT {
                 pct(lagsAll, 99),
                 lagsAll.get(lagsAll.size() - 1),
                 FLUSH_SECONDS);
-        assertThat(pct(lags, 99))
-                .as("p99 milliseconds from a write to its second restorable")
-                .isLessThanOrEqualTo(60_000L);
+        assertThat(pct(lags, 99)).isLessThanOrEqualTo(2_000L * FLUSH_SECONDS);
 
         // and the policy that broke the rule went to the dead-letter topic with a rejection event naming the field
         assertThat(records(Topic.PROTECTION.dlt()).stream().map(r -> r.key())).contains(badKey);

@@ -23,7 +23,6 @@ import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -271,13 +270,7 @@ class AuthorizationIT {
         stack.startExporter();
         status = stack.followStatus();
         requestDeadLetters = TopicRecorder.follow(stack.kafka.bootstrapServers(), "restore.requests.DLT");
-        producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                stack.kafka.bootstrapServers(),
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
-                StringSerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
-                StringSerializer.class));
+        producer = stack.stringProducer();
         var source = BackupFixtures.createSourceTable(stack.dynalite.client(), "orders");
         BackupFixtures.writeBackup(
                 stack,

@@ -73,134 +73,14 @@ public final class ApiShapes {
             problems.add(path + ": unknown shape " + target);
             return;
         }
-        String type = shape.get("type").asString();
         JsonNode traits = shape.get("traits");
-        switch (type) {
-            case "structure" -> {
-                if (!value.isObject()) {
-                    problems.add(path + ": must be an object");
-                    return;
-                }
-                JsonNode members = shape.get("members");
-                for (Iterator<Map.Entry<String, JsonNode>> it =
-                                members.properties().iterator();
-                        it.hasNext(); ) {
-                    var member = it.next();
-                    JsonNode mt = member.getValue().get("traits");
-                    if (mt != null && mt.has("smithy.api#required") && !value.has(member.getKey())) {
-                        problems.add(path + "." + member.getKey() + ": required");
-                    }
-                }
-                for (Iterator<Map.Entry<String, JsonNode>> it =
-                                value.properties().iterator();
-                        it.hasNext(); ) {
-                    var field = it.next();
-                    JsonNode member = members.get(field.getKey());
-                    if (member == null) {
-                        problems.add(
-                                path + "." + field.getKey() + ": not a member of " + target.substring(NS.length()));
-                        continue;
-                    }
-                    if (!field.getValue().isNull()) {
-                        check(
-                                member.get("target").asString(),
-                                member.get("traits"),
-                                field.getValue(),
-                                path + "." + field.getKey(),
-                                problems);
-                    }
-                }
-            }
-            case "list" -> {
-                if (!value.isArray()) {
-                    problems.add(path + ": must be an array");
-                    return;
-                }
-                length(traits, memberTraits, value.size(), path, problems);
-                for (int i = 0; i < value.size(); i++) {
-                    check(
-                            shape.get("member").get("target").asString(),
-                            null,
-                            value.get(i),
-                            path + "[" + i + "]",
-                            problems);
-                }
-            }
-            case "map" -> {
-                if (!value.isObject()) {
-                    problems.add(path + ": must be an object");
-                    return;
-                }
-                length(traits, memberTraits, value.size(), path, problems);
-                for (Iterator<Map.Entry<String, JsonNode>> it =
-                                value.properties().iterator();
-                        it.hasNext(); ) {
-                    var entry = it.next();
-                    check(
-                            shape.get("value").get("target").asString(),
-                            null,
-                            entry.getValue(),
-                            path + "." + entry.getKey(),
-                            problems);
-                }
-            }
-            case "enum" -> {
-                if (!value.isString()) {
-                    problems.add(path + ": must be a string");
-                    return;
-                }
-                boolean known = false;
-                for (JsonNode m : shape.get("members")) {
-                    JsonNode enumValue =
-                            m.get("traits") == null ? null : m.get("traits").get("smithy.api#enumValue");
-                    if (enumValue != null && enumValue.asString().equals(value.asString())) {
-                        known = true;
-                    }
-                }
-                if (!known) {
-                    problems.add(
-                            path + ": '" + value.asString() + "' is not a value of " + target.substring(NS.length()));
-                }
-            }
-            case "string" -> {
-                if (!value.isString()) {
-                    problems.add(path + ": must be a string");
-                    return;
-                }
-                length(
-                        traits,
-                        memberTraits,
-                        value.asString().codePointCount(0, value.asString().length()),
-                        path,
-                        problems);
-                for (JsonNode t : new JsonNode[] {traits, memberTraits}) {
-                    if (t != null
-                            && t.has("smithy.api#pattern")
-                            && !Pattern.compile(t.get("smithy.api#pattern").asString())
-                                    .matcher(value.asString())
-                                    .find()) {
-                        problems.add(path + ": '" + value.asString() + "' does not match "
-                                + t.get("smithy.api#pattern").asString());
-                    }
-                }
-            }
-            case "integer", "long", "double" -> {
-                if (!value.isNumber()) {
-                    problems.add(path + ": must be a number");
-                    return;
-                }
-                for (JsonNode t : new JsonNode[] {traits, memberTraits}) {
-                    JsonNode range = t == null ? null : t.get("smithy.api#range");
-                    if (range != null
-                                    && range.has("min")
-                                    && value.asDouble() < range.get("min").asDouble()
-                            || range != null
-                                    && range.has("max")
-                                    && value.asDouble() > range.get("max").asDouble()) {
-                        problems.add(path + ": " + value + " is outside " + range);
-                    }
-                }
-            }
+        switch (shape.get("type").asString()) {
+            case "structure" -> checkStructure(target, shape, value, path, problems);
+            case "list" -> checkList(shape, traits, memberTraits, value, path, problems);
+            case "map" -> checkMap(shape, traits, memberTraits, value, path, problems);
+            case "enum" -> checkEnum(target, shape, value, path, problems);
+            case "string" -> checkString(traits, memberTraits, value, path, problems);
+            case "integer", "long", "double" -> checkNumber(traits, memberTraits, value, path, problems);
             case "boolean" -> {
                 if (!value.isBoolean()) {
                     problems.add(path + ": must be a boolean");
@@ -213,6 +93,138 @@ public final class ApiShapes {
             }
             default -> {
                 // blob, union, document: not in the requests we check
+            }
+        }
+    }
+
+    /** Required members present, no member the shape lacks, each member's value checked. */
+    private void checkStructure(String target, JsonNode shape, JsonNode value, String path, List<String> problems) {
+        if (!value.isObject()) {
+            problems.add(path + ": must be an object");
+            return;
+        }
+        JsonNode members = shape.get("members");
+        for (Iterator<Map.Entry<String, JsonNode>> it = members.properties().iterator(); it.hasNext(); ) {
+            var member = it.next();
+            JsonNode mt = member.getValue().get("traits");
+            if (mt != null && mt.has("smithy.api#required") && !value.has(member.getKey())) {
+                problems.add(path + "." + member.getKey() + ": required");
+            }
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = value.properties().iterator(); it.hasNext(); ) {
+            var field = it.next();
+            JsonNode member = members.get(field.getKey());
+            if (member == null) {
+                problems.add(path + "." + field.getKey() + ": not a member of " + target.substring(NS.length()));
+                continue;
+            }
+            if (!field.getValue().isNull()) {
+                check(
+                        member.get("target").asString(),
+                        member.get("traits"),
+                        field.getValue(),
+                        path + "." + field.getKey(),
+                        problems);
+            }
+        }
+    }
+
+    private void checkList(
+            JsonNode shape,
+            JsonNode traits,
+            JsonNode memberTraits,
+            JsonNode value,
+            String path,
+            List<String> problems) {
+        if (!value.isArray()) {
+            problems.add(path + ": must be an array");
+            return;
+        }
+        length(traits, memberTraits, value.size(), path, problems);
+        for (int i = 0; i < value.size(); i++) {
+            check(shape.get("member").get("target").asString(), null, value.get(i), path + "[" + i + "]", problems);
+        }
+    }
+
+    private void checkMap(
+            JsonNode shape,
+            JsonNode traits,
+            JsonNode memberTraits,
+            JsonNode value,
+            String path,
+            List<String> problems) {
+        if (!value.isObject()) {
+            problems.add(path + ": must be an object");
+            return;
+        }
+        length(traits, memberTraits, value.size(), path, problems);
+        for (Iterator<Map.Entry<String, JsonNode>> it = value.properties().iterator(); it.hasNext(); ) {
+            var entry = it.next();
+            check(
+                    shape.get("value").get("target").asString(),
+                    null,
+                    entry.getValue(),
+                    path + "." + entry.getKey(),
+                    problems);
+        }
+    }
+
+    private static void checkEnum(String target, JsonNode shape, JsonNode value, String path, List<String> problems) {
+        if (!value.isString()) {
+            problems.add(path + ": must be a string");
+            return;
+        }
+        boolean known = false;
+        for (JsonNode m : shape.get("members")) {
+            JsonNode enumValue =
+                    m.get("traits") == null ? null : m.get("traits").get("smithy.api#enumValue");
+            if (enumValue != null && enumValue.asString().equals(value.asString())) {
+                known = true;
+            }
+        }
+        if (!known) {
+            problems.add(path + ": '" + value.asString() + "' is not a value of " + target.substring(NS.length()));
+        }
+    }
+
+    /** Length in code points and the pattern, from the shape's traits and the member's. */
+    private static void checkString(
+            JsonNode traits, JsonNode memberTraits, JsonNode value, String path, List<String> problems) {
+        if (!value.isString()) {
+            problems.add(path + ": must be a string");
+            return;
+        }
+        String text = value.asString();
+        length(traits, memberTraits, text.codePointCount(0, text.length()), path, problems);
+        for (JsonNode t : new JsonNode[] {traits, memberTraits}) {
+            if (t != null
+                    && t.has("smithy.api#pattern")
+                    && !Pattern.compile(t.get("smithy.api#pattern").asString())
+                            .matcher(text)
+                            .find()) {
+                problems.add(path + ": '" + text + "' does not match "
+                        + t.get("smithy.api#pattern").asString());
+            }
+        }
+    }
+
+    private static void checkNumber(
+            JsonNode traits, JsonNode memberTraits, JsonNode value, String path, List<String> problems) {
+        if (!value.isNumber()) {
+            problems.add(path + ": must be a number");
+            return;
+        }
+        for (JsonNode t : new JsonNode[] {traits, memberTraits}) {
+            JsonNode range = t == null ? null : t.get("smithy.api#range");
+            if (range == null) {
+                continue;
+            }
+            boolean below =
+                    range.has("min") && value.asDouble() < range.get("min").asDouble();
+            boolean above =
+                    range.has("max") && value.asDouble() > range.get("max").asDouble();
+            if (below || above) {
+                problems.add(path + ": " + value + " is outside " + range);
             }
         }
     }
