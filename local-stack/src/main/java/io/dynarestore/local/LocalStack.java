@@ -288,19 +288,7 @@ public final class LocalStack implements AutoCloseable {
                         settings.port("imap"),
                         logs));
         if (!backups.isEmpty()) {
-            sb.append("\nDemo table \"orders\" (account 000000000000, us-east-1); backups (oldest first, the first "
-                    + "has expired):\n");
-            backups.forEach(b -> sb.append("  ").append(b).append('\n'));
-            sb.append("Point-in-time history: the 2 hours after the second backup, and the last 2 hours "
-                    + "(GET /tables/orders/pitr-windows).\n");
-            sb.append("""
-
-                    "orders" is protected (GET /tables/orders/protection): a backup every hour, and its
-                    stream captured every minute. Change it, wait a minute, restore it to the second before:
-                      aws dynamodb put-item --endpoint-url %1$s --table-name orders \\
-                        --item '{"customerId":{"S":"c#1"},"orderId":{"S":"o#1"},"status":{"S":"BROKEN"}}'
-                      curl -H "X-Api-Key: dynarestore-local-key" %2$s/tables/orders/pitr-windows
-                    """.formatted(e.get("dynamodb"), e.get("api")));
+            sb.append(demo(e));
         }
         sb.append("""
 
@@ -323,6 +311,25 @@ public final class LocalStack implements AutoCloseable {
 
                 Press Ctrl-C to stop everything.
                 """.formatted(e.get("api"), backup, e.get("kafka")));
+        return sb.toString();
+    }
+
+    /** The demo table's backups and history, and how to change it and restore it to the second before. */
+    private String demo(Map<String, String> e) {
+        var sb = new StringBuilder();
+        sb.append("\nDemo table \"orders\" (account 000000000000, us-east-1); backups (oldest first, the first "
+                + "has expired):\n");
+        backups.forEach(b -> sb.append("  ").append(b).append('\n'));
+        sb.append("Point-in-time history: the 2 hours after the second backup, and the last 2 hours "
+                + "(GET /tables/orders/pitr-windows).\n");
+        sb.append("""
+
+                "orders" is protected (GET /tables/orders/protection): a backup every hour, and its
+                stream captured every minute. Change it, wait a minute, restore it to the second before:
+                  aws dynamodb put-item --endpoint-url %1$s --table-name orders \\
+                    --item '{"customerId":{"S":"c#1"},"orderId":{"S":"o#1"},"status":{"S":"BROKEN"}}'
+                  curl -H "X-Api-Key: dynarestore-local-key" %2$s/tables/orders/pitr-windows
+                """.formatted(e.get("dynamodb"), e.get("api")));
         return sb.toString();
     }
 

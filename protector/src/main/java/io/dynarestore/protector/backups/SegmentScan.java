@@ -87,8 +87,6 @@ public final class SegmentScan {
                         s3, layout, job.account(), job.region(), job.table(), job.backupId(), job.itemsPerFile())
                 .countingIndexesOf(description);
         boolean paced = unitsPerSecond > 0;
-        // pages small against the budget (a twentieth of a second's worth), so that no second runs far over
-        double unitsPerPage = Math.max(1, unitsPerSecond / 20);
         long averageItemBytes = averageItemBytes(description);
         long itemsScanned = 0;
         long bytesScanned = 0;
@@ -97,9 +95,7 @@ public final class SegmentScan {
         try {
             do {
                 long average = itemsScanned > 0 ? Math.max(1, bytesScanned / itemsScanned) : averageItemBytes;
-                int limit = paced
-                        ? (int) Math.max(1, Math.min(job.pageLimit(), unitsPerPage * 4_096 / average))
-                        : job.pageLimit();
+                int limit = pageLimit(job, unitsPerSecond, average);
                 long estimate = Math.max(1, (limit * average + 4_095) / 4_096);
                 if (paced) {
                     // reserve what the page will likely cost before reading it
@@ -127,6 +123,18 @@ public final class SegmentScan {
         BackupWriter.Uploaded all = plus(earlier, part.uploaded());
         save(job, new ScanCheckpoint(segment, job.segments(), null, all, true, job.takenAt()));
         return all;
+    }
+
+    /**
+     * The items a page may hold: unpaced, the job's limit; paced, a twentieth of a second's budget at the
+     * average item size, so that no second runs far over.
+     */
+    private static int pageLimit(Job job, double unitsPerSecond, long averageItemBytes) {
+        if (unitsPerSecond <= 0) {
+            return job.pageLimit();
+        }
+        double unitsPerPage = Math.max(1, unitsPerSecond / 20);
+        return (int) Math.max(1, Math.min(job.pageLimit(), unitsPerPage * 4_096 / averageItemBytes));
     }
 
     private static ScanRequest pageRequest(Job job, int segment, Map<String, AttributeValue> start, int limit) {
