@@ -73,14 +73,13 @@ public final class ApiShapes {
             problems.add(path + ": unknown shape " + target);
             return;
         }
-        JsonNode traits = shape.get("traits");
         switch (shape.get("type").asString()) {
             case "structure" -> checkStructure(target, shape, value, path, problems);
-            case "list" -> checkList(shape, traits, memberTraits, value, path, problems);
-            case "map" -> checkMap(shape, traits, memberTraits, value, path, problems);
+            case "list" -> checkList(shape, memberTraits, value, path, problems);
+            case "map" -> checkMap(shape, memberTraits, value, path, problems);
             case "enum" -> checkEnum(target, shape, value, path, problems);
-            case "string" -> checkString(traits, memberTraits, value, path, problems);
-            case "integer", "long", "double" -> checkNumber(traits, memberTraits, value, path, problems);
+            case "string" -> checkString(shape.get("traits"), memberTraits, value, path, problems);
+            case "integer", "long", "double" -> checkNumber(shape.get("traits"), memberTraits, value, path, problems);
             case "boolean" -> {
                 if (!value.isBoolean()) {
                     problems.add(path + ": must be a boolean");
@@ -129,35 +128,23 @@ public final class ApiShapes {
         }
     }
 
-    private void checkList(
-            JsonNode shape,
-            JsonNode traits,
-            JsonNode memberTraits,
-            JsonNode value,
-            String path,
-            List<String> problems) {
+    private void checkList(JsonNode shape, JsonNode memberTraits, JsonNode value, String path, List<String> problems) {
         if (!value.isArray()) {
             problems.add(path + ": must be an array");
             return;
         }
-        length(traits, memberTraits, value.size(), path, problems);
+        length(shape.get("traits"), memberTraits, value.size(), path, problems);
         for (int i = 0; i < value.size(); i++) {
             check(shape.get("member").get("target").asString(), null, value.get(i), path + "[" + i + "]", problems);
         }
     }
 
-    private void checkMap(
-            JsonNode shape,
-            JsonNode traits,
-            JsonNode memberTraits,
-            JsonNode value,
-            String path,
-            List<String> problems) {
+    private void checkMap(JsonNode shape, JsonNode memberTraits, JsonNode value, String path, List<String> problems) {
         if (!value.isObject()) {
             problems.add(path + ": must be an object");
             return;
         }
-        length(traits, memberTraits, value.size(), path, problems);
+        length(shape.get("traits"), memberTraits, value.size(), path, problems);
         for (Iterator<Map.Entry<String, JsonNode>> it = value.properties().iterator(); it.hasNext(); ) {
             var entry = it.next();
             check(
