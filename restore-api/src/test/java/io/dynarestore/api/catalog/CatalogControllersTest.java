@@ -1,0 +1,125 @@
+package io.dynarestore.api.catalog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.verifyNoInteractions;
+import static org.mockito.Mockito.when;
+
+import io.dynarestore.core.aws.AwsClients;
+import io.dynarestore.core.vault.VaultCatalog;
+import java.time.Clock;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
+import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
+import org.springframework.context.annotation.Bean;
+import org.springframework.http.MediaType;
+import org.springframework.security.test.context.support.WithMockUser;
+import org.springframework.test.context.bean.override.mockito.MockitoBean;
+import org.springframework.test.web.servlet.assertj.MockMvcTester;
+import org.springframework.test.web.servlet.assertj.MvcTestResult;
+
+/**
+ * The catalog's endpoints as a slice ({@code /tables}, a table's backups, PITR windows and
+ * calendar): what each refuses, with which status and problem, before the vault is read.
+ */
+@WebMvcTest({TablesController.class, BackupsController.class, PitrController.class})
+@AutoConfigureMockMvc(addFilters = false)
+class CatalogControllersTest {
+
+    @Autowired
+    MockMvcTester mvc;
+
+    @MockitoBean
+    VaultCatalog catalog;
+
+    @MockitoBean
+    AwsClients aws;
+
+    @TestConfiguration
+    static class SystemClock {
+        @Bean
+        Clock clock() {
+            return Clock.systemUTC();
+        }
+    }
+
+    @BeforeEach
+    void defaults() {
+        when(aws.defaultAccount()).thenReturn("000000000000");
+        when(aws.defaultRegion()).thenReturn("us-east-1");
+        when(aws.allows(any(), any())).thenReturn(true);
+    }
+
+    private MvcTestResult get(String uri, Object... variables) {
+        return mvc.get().uri(uri, variables).exchange();
+    }
+
+    @Test
+    @WithMockUser(authorities = "read")
+    void answersANameThatCannotBeADynamoDbTableWith400NamingTheField() {
+        // When a table's backups are asked for under a name no table can have
+        MvcTestResult result = get("/tables/{table}/backups", "orders!");
+
+        // Then the problem names the field, and the vault is not read
+        assertThat(result).hasStatus(400).hasContentType(MediaType.APPLICATION_PROBLEM_JSON);
+        assertThat(result).bodyJson().extractingPath("$.errors[0].field").isEqualTo("/table");
+        verifyNoInteractions(catalog);
+    }
+
+    @Test
+    @WithMockUser(authorities = "read")
+    void answersAWindowBoundThatIsNoTimeWith400AndAnExample() {
+        // When the windows are asked for from a time that does not parse
+        MvcTestResult result = get("/tables/orders/pitr-windows?from=yesterday");
+
+        // Then the problem names the parameter and shows a time that would parse
+        assertThat(result).hasStatus(400);
+        assertThat(result)
+                .bodyJson()
+                .extractingPath("$.detail")
+                .asString()
+                .contains("from 'yesterday'", "2026-11-30T10:15:42Z");
+    }
+
+    @Test
+    @WithMockUser(authorities = "read")
+    void answersAMonthThatIsNoMonthWith400AndItsForm() {
+        // When the calendar is asked for a month that does not parse
+        MvcTestResult result = get("/tables/orders/calendar?month=November");
+
+        // Then the problem shows the form a month takes
+        assertThat(result).hasStatus(400);
+        assertThat(result).bodyJson().extractingPath("$.detail").asString().contains("2026-11");
+    }
+
+    @Test
+    @WithMockUser(authorities = "restore")
+    void refusesACallerWithoutTheReadRoleWith403() {
+        // When a caller who may restore but not read lists the tables
+        MvcTestResult result = get("/tables");
+
+        // Then it is a 403 that names the role, and the vault is not read
+        assertThat(result).hasStatus(403);
+        assertThat(result).bodyJson().extractingPath("$.detail").asString().contains("read");
+        verifyNoInteractions(catalog);
+    }
+
+    @Test
+    @WithMockUser(authorities = {"read", "cross-account"})
+    void answersAnAccountOutsideTheRegistryWith422SayingWhereTheRegisteredOnesAre() {
+        // Given a registry without account 111111111111
+        when(aws.allows("111111111111", "us-east-1")).thenReturn(false);
+
+        // When its tables are listed
+        MvcTestResult result = get("/tables?account=111111111111");
+
+        // Then the problem says so and where to look
+        assertThat(result).hasStatus(422);
+        assertThat(result).bodyJson().extractingPath("$.code").isEqualTo("UNKNOWN_ACCOUNT");
+        assertThat(result).bodyJson().extractingPath("$.detail").asString().contains("GET /accounts");
+        verifyNoInteractions(catalog);
+    }
+}

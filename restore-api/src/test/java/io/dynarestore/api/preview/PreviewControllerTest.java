@@ -1,0 +1,132 @@
+package io.dynarestore.api.preview;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.verifyNoInteractions;
+import static org.mockito.Mockito.when;
+
+import io.dynarestore.api.ApiProperties;
+import io.dynarestore.core.aws.AwsClients;
+import io.dynarestore.core.vault.VaultCatalog;
+import java.time.Clock;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
+import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
+import org.springframework.context.annotation.Bean;
+import org.springframework.http.MediaType;
+import org.springframework.security.test.context.support.WithMockUser;
+import org.springframework.test.context.bean.override.mockito.MockitoBean;
+import org.springframework.test.web.servlet.assertj.MockMvcTester;
+import org.springframework.test.web.servlet.assertj.MvcTestResult;
+
+/**
+ * {@code POST /restores/preview} as a slice (the controller and the problem handler, no S3): what
+ * it refuses, with which status and problem, before a backup is read.
+ */
+@WebMvcTest(PreviewController.class)
+@AutoConfigureMockMvc(addFilters = false)
+class PreviewControllerTest {
+
+    @Autowired
+    MockMvcTester mvc;
+
+    @MockitoBean
+    VaultCatalog catalog;
+
+    @MockitoBean
+    AwsClients aws;
+
+    @MockitoBean
+    ApiProperties properties;
+
+    @TestConfiguration
+    static class SystemClock {
+        @Bean
+        Clock clock() {
+            return Clock.systemUTC();
+        }
+    }
+
+    @BeforeEach
+    void defaults() {
+        when(aws.defaultAccount()).thenReturn("000000000000");
+        when(aws.defaultRegion()).thenReturn("us-east-1");
+        when(aws.allows(any(), any())).thenReturn(true);
+    }
+
+    private MvcTestResult preview(String body) {
+        return mvc.post()
+                .uri("/restores/preview")
+                .contentType(MediaType.APPLICATION_JSON)
+                .content(body)
+                .exchange();
+    }
+
+    @Test
+    @WithMockUser(authorities = "restore")
+    void answersAPreviewOfNoTableWith400NamingTheSource() {
+        // When a preview names no source table
+        MvcTestResult result = preview("{\"source\": {\"backupId\": \"b-1\"}}");
+
+        // Then the problem says what to give, and the vault is not read
+        assertThat(result).hasStatus(400).hasContentType(MediaType.APPLICATION_PROBLEM_JSON);
+        assertThat(result).bodyJson().extractingPath("$.errors[0].field").isEqualTo("/source");
+        verifyNoInteractions(catalog);
+    }
+
+    @Test
+    @WithMockUser(authorities = "restore")
+    void answersALimitOutsideItsBoundsWith400NamingIt() {
+        // When a preview asks for no items at all
+        MvcTestResult result = preview("{\"source\": {\"table\": \"orders\", \"backupId\": \"b-1\"}, \"limit\": 0}");
+
+        // Then the problem names the limit and its bounds
+        assertThat(result).hasStatus(400);
+        assertThat(result).bodyJson().extractingPath("$.errors[0].field").isEqualTo("/limit");
+        verifyNoInteractions(catalog);
+    }
+
+    @Test
+    @WithMockUser(authorities = "restore")
+    void answersATimeLimitOutsideItsBoundsWith400NamingIt() {
+        // When a preview asks to read for a day
+        MvcTestResult result =
+                preview("{\"source\": {\"table\": \"orders\", \"backupId\": \"b-1\"}, \"timeLimitMs\": 86400000}");
+
+        // Then the problem names the time limit
+        assertThat(result).hasStatus(400);
+        assertThat(result).bodyJson().extractingPath("$.errors[0].field").isEqualTo("/timeLimitMs");
+        verifyNoInteractions(catalog);
+    }
+
+    @Test
+    @WithMockUser(authorities = "read")
+    void refusesACallerWhoMayOnlyReadTheCatalogWith403() {
+        // When a caller who may read the catalog, but not restore (a preview shows the records), previews a backup
+        MvcTestResult result = preview("{\"source\": {\"table\": \"orders\", \"backupId\": \"b-1\"}}");
+
+        // Then it is a 403 naming the role, and the vault is not read
+        assertThat(result).hasStatus(403);
+        assertThat(result).bodyJson().extractingPath("$.detail").asString().contains("restore");
+        verifyNoInteractions(catalog);
+    }
+
+    @Test
+    @WithMockUser(authorities = "restore")
+    void answersABackupTheVaultDoesNotHoldWith422AndWhereToListThem() {
+        // Given a vault without backup b-1
+        when(catalog.findBackup(any(), any(), any(), any())).thenReturn(Optional.empty());
+
+        // When it is previewed
+        MvcTestResult result = preview("{\"source\": {\"table\": \"orders\", \"backupId\": \"b-1\"}}");
+
+        // Then the problem says so and where the backups are listed
+        assertThat(result).hasStatus(422);
+        assertThat(result).bodyJson().extractingPath("$.code").isEqualTo("BACKUP_NOT_FOUND");
+        assertThat(result).bodyJson().extractingPath("$.detail").asString().contains("GET /tables/orders/backups");
+    }
+}
