@@ -1,21 +1,18 @@
 package io.dynarestore.api.catalog;
 
+import static io.dynarestore.api.ApiSlices.problem;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
 
+import io.dynarestore.api.ApiSlices;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.vault.VaultCatalog;
-import java.time.Clock;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
-import org.springframework.context.annotation.Bean;
-import org.springframework.http.MediaType;
+import org.springframework.context.annotation.Import;
 import org.springframework.security.test.context.support.WithMockUser;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.assertj.MockMvcTester;
@@ -27,6 +24,7 @@ import org.springframework.test.web.servlet.assertj.MvcTestResult;
  */
 @WebMvcTest({TablesController.class, BackupsController.class, PitrController.class})
 @AutoConfigureMockMvc(addFilters = false)
+@Import(ApiSlices.Beans.class)
 class CatalogControllersTest {
 
     @Autowired
@@ -35,23 +33,8 @@ class CatalogControllersTest {
     @MockitoBean
     VaultCatalog catalog;
 
-    @MockitoBean
+    @Autowired
     AwsClients aws;
-
-    @TestConfiguration
-    static class SystemClock {
-        @Bean
-        Clock clock() {
-            return Clock.systemUTC();
-        }
-    }
-
-    @BeforeEach
-    void defaults() {
-        when(aws.defaultAccount()).thenReturn("000000000000");
-        when(aws.defaultRegion()).thenReturn("us-east-1");
-        when(aws.allows(any(), any())).thenReturn(true);
-    }
 
     private MvcTestResult get(String uri, Object... variables) {
         return mvc.get().uri(uri, variables).exchange();
@@ -64,7 +47,7 @@ class CatalogControllersTest {
         MvcTestResult result = get("/tables/{table}/backups", "orders!");
 
         // Then the problem names the field, and the vault is not read
-        assertThat(result).hasStatus(400).hasContentType(MediaType.APPLICATION_PROBLEM_JSON);
+        problem(result, 400, "INVALID_REQUEST");
         assertThat(result).bodyJson().extractingPath("$.errors[0].field").isEqualTo("/table");
         verifyNoInteractions(catalog);
     }
@@ -76,12 +59,7 @@ class CatalogControllersTest {
         MvcTestResult result = get("/tables/orders/pitr-windows?from=yesterday");
 
         // Then the problem names the parameter and shows a time that would parse
-        assertThat(result).hasStatus(400);
-        assertThat(result)
-                .bodyJson()
-                .extractingPath("$.detail")
-                .asString()
-                .contains("from 'yesterday'", "2026-11-30T10:15:42Z");
+        problem(result, 400, "INVALID_REQUEST").contains("from 'yesterday'", "2026-11-30T10:15:42Z");
     }
 
     @Test
@@ -91,8 +69,7 @@ class CatalogControllersTest {
         MvcTestResult result = get("/tables/orders/calendar?month=November");
 
         // Then the problem shows the form a month takes
-        assertThat(result).hasStatus(400);
-        assertThat(result).bodyJson().extractingPath("$.detail").asString().contains("2026-11");
+        problem(result, 400, "INVALID_REQUEST").contains("2026-11");
     }
 
     @Test
@@ -102,8 +79,7 @@ class CatalogControllersTest {
         MvcTestResult result = get("/tables");
 
         // Then it is a 403 that names the role, and the vault is not read
-        assertThat(result).hasStatus(403);
-        assertThat(result).bodyJson().extractingPath("$.detail").asString().contains("read");
+        problem(result, 403, "FORBIDDEN").contains("read");
         verifyNoInteractions(catalog);
     }
 
@@ -117,9 +93,7 @@ class CatalogControllersTest {
         MvcTestResult result = get("/tables?account=111111111111");
 
         // Then the problem says so and where to look
-        assertThat(result).hasStatus(422);
-        assertThat(result).bodyJson().extractingPath("$.code").isEqualTo("UNKNOWN_ACCOUNT");
-        assertThat(result).bodyJson().extractingPath("$.detail").asString().contains("GET /accounts");
+        problem(result, 422, "UNKNOWN_ACCOUNT").contains("GET /accounts");
         verifyNoInteractions(catalog);
     }
 }

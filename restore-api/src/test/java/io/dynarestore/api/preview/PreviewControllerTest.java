@@ -1,23 +1,22 @@
 package io.dynarestore.api.preview;
 
+import static io.dynarestore.api.ApiSlices.problem;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
 
 import io.dynarestore.api.ApiProperties;
+import io.dynarestore.api.ApiSlices;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.vault.VaultCatalog;
-import java.time.Clock;
 import java.util.Optional;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
-import org.springframework.context.annotation.Bean;
-import org.springframework.http.MediaType;
+import org.springframework.context.annotation.Import;
+import org.springframework.http.HttpMethod;
 import org.springframework.security.test.context.support.WithMockUser;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.assertj.MockMvcTester;
@@ -29,6 +28,7 @@ import org.springframework.test.web.servlet.assertj.MvcTestResult;
  */
 @WebMvcTest(PreviewController.class)
 @AutoConfigureMockMvc(addFilters = false)
+@Import(ApiSlices.Beans.class)
 class PreviewControllerTest {
 
     @Autowired
@@ -37,33 +37,14 @@ class PreviewControllerTest {
     @MockitoBean
     VaultCatalog catalog;
 
-    @MockitoBean
+    @Autowired
     AwsClients aws;
 
     @MockitoBean
     ApiProperties properties;
 
-    @TestConfiguration
-    static class SystemClock {
-        @Bean
-        Clock clock() {
-            return Clock.systemUTC();
-        }
-    }
-
-    @BeforeEach
-    void defaults() {
-        when(aws.defaultAccount()).thenReturn("000000000000");
-        when(aws.defaultRegion()).thenReturn("us-east-1");
-        when(aws.allows(any(), any())).thenReturn(true);
-    }
-
     private MvcTestResult preview(String body) {
-        return mvc.post()
-                .uri("/restores/preview")
-                .contentType(MediaType.APPLICATION_JSON)
-                .content(body)
-                .exchange();
+        return ApiSlices.send(mvc, HttpMethod.POST, "/restores/preview", body);
     }
 
     @Test
@@ -73,7 +54,7 @@ class PreviewControllerTest {
         MvcTestResult result = preview("{\"source\": {\"backupId\": \"b-1\"}}");
 
         // Then the problem says what to give, and the vault is not read
-        assertThat(result).hasStatus(400).hasContentType(MediaType.APPLICATION_PROBLEM_JSON);
+        problem(result, 400, "INVALID_REQUEST");
         assertThat(result).bodyJson().extractingPath("$.errors[0].field").isEqualTo("/source");
         verifyNoInteractions(catalog);
     }
@@ -85,7 +66,7 @@ class PreviewControllerTest {
         MvcTestResult result = preview("{\"source\": {\"table\": \"orders\", \"backupId\": \"b-1\"}, \"limit\": 0}");
 
         // Then the problem names the limit and its bounds
-        assertThat(result).hasStatus(400);
+        problem(result, 400, "INVALID_REQUEST");
         assertThat(result).bodyJson().extractingPath("$.errors[0].field").isEqualTo("/limit");
         verifyNoInteractions(catalog);
     }
@@ -98,7 +79,7 @@ class PreviewControllerTest {
                 preview("{\"source\": {\"table\": \"orders\", \"backupId\": \"b-1\"}, \"timeLimitMs\": 86400000}");
 
         // Then the problem names the time limit
-        assertThat(result).hasStatus(400);
+        problem(result, 400, "INVALID_REQUEST");
         assertThat(result).bodyJson().extractingPath("$.errors[0].field").isEqualTo("/timeLimitMs");
         verifyNoInteractions(catalog);
     }
@@ -110,8 +91,7 @@ class PreviewControllerTest {
         MvcTestResult result = preview("{\"source\": {\"table\": \"orders\", \"backupId\": \"b-1\"}}");
 
         // Then it is a 403 naming the role, and the vault is not read
-        assertThat(result).hasStatus(403);
-        assertThat(result).bodyJson().extractingPath("$.detail").asString().contains("restore");
+        problem(result, 403, "FORBIDDEN").contains("restore");
         verifyNoInteractions(catalog);
     }
 
@@ -125,8 +105,6 @@ class PreviewControllerTest {
         MvcTestResult result = preview("{\"source\": {\"table\": \"orders\", \"backupId\": \"b-1\"}}");
 
         // Then the problem says so and where the backups are listed
-        assertThat(result).hasStatus(422);
-        assertThat(result).bodyJson().extractingPath("$.code").isEqualTo("BACKUP_NOT_FOUND");
-        assertThat(result).bodyJson().extractingPath("$.detail").asString().contains("GET /tables/orders/backups");
+        problem(result, 422, "BACKUP_NOT_FOUND").contains("GET /tables/orders/backups");
     }
 }

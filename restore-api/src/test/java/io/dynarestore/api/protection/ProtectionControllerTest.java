@@ -1,22 +1,22 @@
 package io.dynarestore.api.protection;
 
+import static io.dynarestore.api.ApiSlices.problem;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
 
+import io.dynarestore.api.ApiSlices;
 import io.dynarestore.core.aws.AwsClients;
-import java.time.Clock;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
-import org.springframework.context.annotation.Bean;
-import org.springframework.http.MediaType;
+import org.springframework.context.annotation.Import;
+import org.springframework.http.HttpMethod;
 import org.springframework.security.test.context.support.WithMockUser;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.assertj.MockMvcTester;
@@ -32,6 +32,7 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
  */
 @WebMvcTest(ProtectionController.class)
 @AutoConfigureMockMvc(addFilters = false)
+@Import(ApiSlices.Beans.class)
 class ProtectionControllerTest {
 
     static final String STREAMS_POLICY = """
@@ -44,33 +45,18 @@ class ProtectionControllerTest {
     @MockitoBean
     Policies policies;
 
-    @MockitoBean
+    @Autowired
     AwsClients aws;
 
     final DynamoDbClient dynamo = mock(DynamoDbClient.class);
 
-    @TestConfiguration
-    static class SystemClock {
-        @Bean
-        Clock clock() {
-            return Clock.systemUTC();
-        }
-    }
-
     @BeforeEach
     void defaults() {
-        when(aws.defaultAccount()).thenReturn("000000000000");
-        when(aws.defaultRegion()).thenReturn("us-east-1");
         when(aws.dynamo(any(), any())).thenReturn(dynamo);
-        when(aws.allows(any(), any())).thenReturn(true);
     }
 
     private MvcTestResult put(String table, String body) {
-        return mvc.put()
-                .uri("/tables/{table}/protection", table)
-                .contentType(MediaType.APPLICATION_JSON)
-                .content(body)
-                .exchange();
+        return ApiSlices.send(mvc, HttpMethod.PUT, "/tables/" + table + "/protection", body);
     }
 
     @Test
@@ -82,8 +68,7 @@ class ProtectionControllerTest {
                  "changeLog": {"method": "STREAMS", "flushEvery": "PT1M"}}""");
 
         // Then the problem names both fields, and no policy is set
-        assertThat(result).hasStatus(400).hasContentType(MediaType.APPLICATION_PROBLEM_JSON);
-        assertThat(result).bodyJson().extractingPath("$.code").isEqualTo("INVALID_REQUEST");
+        problem(result, 400, "INVALID_REQUEST");
         assertThat(result)
                 .bodyJson()
                 .extractingPath("$.errors[*].field")
@@ -99,23 +84,25 @@ class ProtectionControllerTest {
         MvcTestResult result = put("x", STREAMS_POLICY);
 
         // Then the problem says what a table name is
-        assertThat(result).hasStatus(400);
+        problem(result, 400, "INVALID_REQUEST");
         assertThat(result).bodyJson().extractingPath("$.errors[0].field").isEqualTo("/table");
         verifyNoInteractions(policies);
     }
 
     @Test
-    @WithMockUser(authorities = "protect")
+    @WithMockUser(authorities = {"protect", "cross-account"})
     void answersAnAccountOutsideTheRegistryWith422() {
-        // Given a registry without the default account's region
-        when(aws.allows(any(), any())).thenReturn(false);
+        // Given a registry without account 111111111111
+        when(aws.allows("111111111111", "us-east-1")).thenReturn(false);
 
         // When a table there is protected
-        MvcTestResult result = put("orders", STREAMS_POLICY);
+        MvcTestResult result = put("orders", """
+                {"account": "111111111111",
+                 "backups": {"method": "SCAN", "every": "PT1H", "retention": "P7D"},
+                 "changeLog": {"method": "STREAMS", "flushEvery": "PT1M"}}""");
 
         // Then the problem says the account is not registered
-        assertThat(result).hasStatus(422);
-        assertThat(result).bodyJson().extractingPath("$.code").isEqualTo("UNKNOWN_ACCOUNT");
+        problem(result, 422, "UNKNOWN_ACCOUNT");
         verifyNoInteractions(policies);
     }
 
@@ -126,9 +113,7 @@ class ProtectionControllerTest {
         MvcTestResult result = put("orders", STREAMS_POLICY);
 
         // Then it is a 403 that names the role, and no policy is set
-        assertThat(result).hasStatus(403);
-        assertThat(result).bodyJson().extractingPath("$.code").isEqualTo("FORBIDDEN");
-        assertThat(result).bodyJson().extractingPath("$.detail").asString().contains("protect");
+        problem(result, 403, "FORBIDDEN").contains("protect");
         verifyNoInteractions(policies);
     }
 
@@ -150,7 +135,7 @@ class ProtectionControllerTest {
         MvcTestResult result = put("orders", STREAMS_POLICY);
 
         // Then the problem names the field and says how to enable the stream, and no policy is set
-        assertThat(result).hasStatus(422);
+        problem(result, 422, "INVALID_REQUEST");
         assertThat(result).bodyJson().extractingPath("$.errors[0].field").isEqualTo("/changeLog/method");
         assertThat(result)
                 .bodyJson()

@@ -1,27 +1,24 @@
 package io.dynarestore.api.restores;
 
+import static io.dynarestore.api.ApiSlices.problem;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
 
 import io.dynarestore.api.ApiProperties;
+import io.dynarestore.api.ApiSlices;
 import io.dynarestore.api.links.Links;
 import io.dynarestore.contracts.status.RejectionCode;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.kafka.EventPublisher;
 import io.dynarestore.core.restore.RestoreValidator;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
-import org.springframework.context.annotation.Bean;
-import org.springframework.http.MediaType;
+import org.springframework.context.annotation.Import;
+import org.springframework.http.HttpMethod;
 import org.springframework.security.test.context.support.WithMockUser;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.assertj.MockMvcTester;
@@ -33,6 +30,7 @@ import org.springframework.test.web.servlet.assertj.MvcTestResult;
  */
 @WebMvcTest(RestoresController.class)
 @AutoConfigureMockMvc(addFilters = false)
+@Import(ApiSlices.Beans.class)
 class RestoresControllerTest {
 
     static final String VALID = """
@@ -51,7 +49,7 @@ class RestoresControllerTest {
     @MockitoBean
     EventPublisher publisher;
 
-    @MockitoBean
+    @Autowired
     AwsClients aws;
 
     @MockitoBean
@@ -63,26 +61,8 @@ class RestoresControllerTest {
     @MockitoBean
     CallerLimits limits;
 
-    @TestConfiguration
-    static class FixedClock {
-        @Bean
-        Clock clock() {
-            return Clock.fixed(Instant.parse("2026-12-01T10:00:00Z"), ZoneOffset.UTC);
-        }
-    }
-
-    @BeforeEach
-    void defaults() {
-        when(aws.defaultAccount()).thenReturn("000000000000");
-        when(aws.defaultRegion()).thenReturn("us-east-1");
-    }
-
     private MvcTestResult post(String body) {
-        return mvc.post()
-                .uri("/restores")
-                .contentType(MediaType.APPLICATION_JSON)
-                .content(body)
-                .exchange();
+        return ApiSlices.send(mvc, HttpMethod.POST, "/restores", body);
     }
 
     @Test
@@ -92,8 +72,7 @@ class RestoresControllerTest {
         MvcTestResult result = post("{\"source\": ");
 
         // Then it is a 400 problem that says so, and nothing is published
-        assertThat(result).hasStatus(400).hasContentType(MediaType.APPLICATION_PROBLEM_JSON);
-        assertThat(result).bodyJson().extractingPath("$.code").isEqualTo("INVALID_JSON");
+        problem(result, 400, "INVALID_JSON");
         verifyNoInteractions(publisher);
     }
 
@@ -106,8 +85,7 @@ class RestoresControllerTest {
                  "destination": {"type": "NEW_TABLE", "tableName": "orders-restored"}}""");
 
         // Then the problem names the field
-        assertThat(result).hasStatus(400);
-        assertThat(result).bodyJson().extractingPath("$.code").isEqualTo("INVALID_REQUEST");
+        problem(result, 400, "INVALID_REQUEST");
         assertThat(result)
                 .bodyJson()
                 .extractingPath("$.errors[*].field")
@@ -123,9 +101,7 @@ class RestoresControllerTest {
         MvcTestResult result = post(VALID);
 
         // Then it is a 403 that names the role missing, and nothing is published
-        assertThat(result).hasStatus(403);
-        assertThat(result).bodyJson().extractingPath("$.code").isEqualTo("FORBIDDEN");
-        assertThat(result).bodyJson().extractingPath("$.detail").asString().contains("restore");
+        problem(result, 403, "FORBIDDEN").contains("restore");
         verifyNoInteractions(publisher);
     }
 
@@ -141,9 +117,7 @@ class RestoresControllerTest {
         MvcTestResult result = post(VALID);
 
         // Then the problem carries the code, the reason and the field, and nothing is published
-        assertThat(result).hasStatus(422);
-        assertThat(result).bodyJson().extractingPath("$.code").isEqualTo("BACKUP_NOT_FOUND");
-        assertThat(result).bodyJson().extractingPath("$.detail").asString().contains("There is no backup b-1");
+        problem(result, 422, "BACKUP_NOT_FOUND").contains("There is no backup b-1");
         assertThat(result)
                 .bodyJson()
                 .extractingPath("$.errors[*].field")

@@ -1,21 +1,19 @@
 package io.dynarestore.api.restores;
 
+import static io.dynarestore.api.ApiSlices.problem;
 import static io.dynarestore.contracts.request.RestoreRequests.aRestore;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
 
-import io.dynarestore.core.aws.AwsClients;
+import io.dynarestore.api.ApiSlices;
 import io.dynarestore.core.kafka.EventPublisher;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
-import org.springframework.context.annotation.Bean;
-import org.springframework.http.MediaType;
+import org.springframework.context.annotation.Import;
 import org.springframework.security.test.context.support.WithMockUser;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.assertj.MockMvcTester;
@@ -27,6 +25,7 @@ import org.springframework.test.web.servlet.assertj.MvcTestResult;
  */
 @WebMvcTest(TasksController.class)
 @AutoConfigureMockMvc(addFilters = false)
+@Import(ApiSlices.Beans.class)
 class TasksControllerTest {
 
     @Autowired
@@ -37,18 +36,6 @@ class TasksControllerTest {
 
     @MockitoBean
     EventPublisher publisher;
-
-    /** The controller reads the default account once, when it is made. */
-    @TestConfiguration
-    static class DefaultAccount {
-        @Bean
-        AwsClients aws() {
-            AwsClients aws = mock(AwsClients.class);
-            when(aws.defaultAccount()).thenReturn("000000000000");
-            when(aws.defaultRegion()).thenReturn("us-east-1");
-            return aws;
-        }
-    }
 
     @MockitoBean
     CallerLimits limits;
@@ -66,7 +53,7 @@ class TasksControllerTest {
         MvcTestResult result = mvc.get().uri("/restores?limit=0").exchange();
 
         // Then the problem names the parameter and its bounds
-        assertThat(result).hasStatus(400).hasContentType(MediaType.APPLICATION_PROBLEM_JSON);
+        problem(result, 400, "INVALID_QUERY");
         assertThat(result).bodyJson().extractingPath("$.errors[0].field").isEqualTo("/limit");
         assertThat(result).bodyJson().extractingPath("$.detail").asString().contains("between 1 and");
     }
@@ -78,7 +65,7 @@ class TasksControllerTest {
         MvcTestResult result = mvc.get().uri("/restores?state=SLEEPING").exchange();
 
         // Then the problem lists the states there are
-        assertThat(result).hasStatus(400);
+        problem(result, 400, "INVALID_QUERY");
         assertThat(result).bodyJson().extractingPath("$.errors[0].field").isEqualTo("/state");
         assertThat(result).bodyJson().extractingPath("$.detail").asString().contains("RUNNING", "COMPLETED");
     }
@@ -90,8 +77,7 @@ class TasksControllerTest {
         MvcTestResult result = mvc.post().uri("/restores/nope/cancel").exchange();
 
         // Then it is a 404, and no command is sent
-        assertThat(result).hasStatus(404);
-        assertThat(result).bodyJson().extractingPath("$.code").isEqualTo("RESTORE_NOT_FOUND");
+        problem(result, 404, "RESTORE_NOT_FOUND");
         verifyNoInteractions(publisher);
     }
 
@@ -105,8 +91,7 @@ class TasksControllerTest {
         MvcTestResult result = mvc.post().uri("/restores/r1/cancel").exchange();
 
         // Then it is a 403 naming the role the restore took, and no command is sent
-        assertThat(result).hasStatus(403);
-        assertThat(result).bodyJson().extractingPath("$.detail").asString().contains("restore");
+        problem(result, 403, "FORBIDDEN").contains("restore");
         verifyNoInteractions(publisher);
     }
 
@@ -121,9 +106,7 @@ class TasksControllerTest {
         MvcTestResult result = mvc.post().uri("/restores/r1/rollback").exchange();
 
         // Then it is a 409 that says why, and no command is sent
-        assertThat(result).hasStatus(409);
-        assertThat(result).bodyJson().extractingPath("$.code").isEqualTo("ROLLBACK_NOT_POSSIBLE");
-        assertThat(result).bodyJson().extractingPath("$.detail").asString().contains("it is still running");
+        problem(result, 409, "ROLLBACK_NOT_POSSIBLE").contains("it is still running");
         verifyNoInteractions(publisher);
     }
 }
