@@ -31,7 +31,7 @@ public final class ApiSlices {
     }
 
     /** {@code aws} answers with the default account and region, and allows every account it is asked about. */
-    public static AwsClients registry(AwsClients aws) {
+    private static AwsClients registry(AwsClients aws) {
         when(aws.defaultAccount()).thenReturn(ACCOUNT);
         when(aws.defaultRegion()).thenReturn(REGION);
         when(aws.allows(any(), any())).thenReturn(true);

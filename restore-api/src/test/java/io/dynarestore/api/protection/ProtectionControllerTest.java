@@ -22,7 +22,6 @@ import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.assertj.MockMvcTester;
 import org.springframework.test.web.servlet.assertj.MvcTestResult;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.DescribeTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 
@@ -123,10 +122,6 @@ class ProtectionControllerTest {
     void answersAStreamsChangeLogOnATableWithoutAStreamWith422AndTheCommandThatEnablesIt() {
         // Given a table without a stream
         when(dynamo.describeTable(any(Consumer.class)))
-                .thenReturn(DescribeTableResponse.builder()
-                        .table(TableDescription.builder().tableName("orders").build())
-                        .build());
-        when(dynamo.describeTable(any(DescribeTableRequest.class)))
                 .thenReturn(DescribeTableResponse.builder()
                         .table(TableDescription.builder().tableName("orders").build())
                         .build());
