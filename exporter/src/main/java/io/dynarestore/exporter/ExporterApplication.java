@@ -1,24 +1,15 @@
 package io.dynarestore.exporter;
 
-import io.dynarestore.core.aws.AwsClients;
+import io.dynarestore.boot.VaultReaderSettings;
 import io.dynarestore.core.aws.AwsSettings;
-import io.dynarestore.core.kafka.ConsumerHealth;
-import io.dynarestore.core.kafka.EventPublisher;
 import io.dynarestore.core.kafka.TopicDefinitions;
-import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.core.vault.VaultSettings;
 import java.time.Duration;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-import org.springframework.boot.health.contributor.Health;
-import org.springframework.boot.health.contributor.HealthIndicator;
-import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
-import org.springframework.context.annotation.Bean;
-import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -56,38 +47,6 @@ public class ExporterApplication {
             TopicDefinitions topics,
             @DefaultValue("exporter") String group,
             @DefaultValue("8MB") DataSize partSize,
-            @DefaultValue("2h") Duration maxExport) {}
-
-    @Bean
-    KafkaAdmin.NewTopics topics(ExporterProperties properties) {
-        return new KafkaAdmin.NewTopics(properties.topics().newTopics().toArray(new NewTopic[0]));
-    }
-
-    @Bean(destroyMethod = "close")
-    AwsClients awsClients(ExporterProperties properties) {
-        return new AwsClients(properties.aws());
-    }
-
-    @Bean
-    VaultCatalog vaultCatalog(AwsClients aws, ExporterProperties properties) {
-        return new VaultCatalog(aws.s3(), properties.vault().layout());
-    }
-
-    @Bean(destroyMethod = "close")
-    EventPublisher eventPublisher(KafkaProperties kafka) {
-        return new EventPublisher(kafka.buildProducerProperties(), "exporter");
-    }
-
-    @Bean
-    ConsumerHealth consumerHealth() {
-        return new ConsumerHealth();
-    }
-
-    /** DOWN once a consumer thread ended by itself; part of the liveness group (exporter.yml). */
-    @Bean
-    HealthIndicator consumersHealthIndicator(ConsumerHealth consumers) {
-        return () -> (consumers.healthy() ? Health.up() : Health.down())
-                .withDetails(consumers.details())
-                .build();
-    }
+            @DefaultValue("2h") Duration maxExport)
+            implements VaultReaderSettings {}
 }

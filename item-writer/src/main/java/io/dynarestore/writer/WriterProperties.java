@@ -1,5 +1,6 @@
 package io.dynarestore.writer;
 
+import io.dynarestore.boot.ServiceSettings;
 import io.dynarestore.core.aws.AwsSettings;
 import io.dynarestore.core.kafka.TopicDefinitions;
 import java.time.Duration;
@@ -30,7 +31,8 @@ public record WriterProperties(
         @DefaultValue Retry retry,
         @DefaultValue("5") int segmentAttempts,
         @DefaultValue Budget budget,
-        @DefaultValue Resilience resilience) {
+        @DefaultValue Resilience resilience)
+        implements ServiceSettings {
 
     /**
      * The write budget of a destination table, split across replicas by their share of the

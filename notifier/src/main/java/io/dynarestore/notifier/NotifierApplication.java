@@ -1,5 +1,6 @@
 package io.dynarestore.notifier;
 
+import io.dynarestore.boot.ServiceSettings;
 import io.dynarestore.contracts.notifications.NotificationEvent;
 import io.dynarestore.contracts.webhooks.WebhookTargets;
 import io.dynarestore.core.kafka.ConsumerHealth;
@@ -21,17 +22,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-import org.springframework.boot.health.contributor.Health;
-import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
-import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.mail.javamail.JavaMailSender;
 
 /**
@@ -73,7 +70,8 @@ public class NotifierApplication {
             @DefaultValue("30s") Duration logWait,
             @DefaultValue("7d") Duration maxOpen,
             @DefaultValue("8") int parallelDeliveries,
-            @DefaultValue("10000") int maxPending) {
+            @DefaultValue("10000") int maxPending)
+            implements ServiceSettings {
 
         /** @param from the sender of every mail */
         public record Mail(
@@ -104,34 +102,11 @@ public class NotifierApplication {
                 @DefaultValue("30s") Duration maxBackoff) {}
     }
 
-    @Bean
-    KafkaAdmin.NewTopics topics(NotifierProperties properties) {
-        return new KafkaAdmin.NewTopics(properties.topics().newTopics().toArray(new NewTopic[0]));
-    }
-
-    @Bean(destroyMethod = "close")
-    EventPublisher eventPublisher(KafkaProperties kafka) {
-        return new EventPublisher(kafka.buildProducerProperties(), "notifier");
-    }
-
     /** The pool deliveries run on: its threads send, and the waits between tries are scheduled on it. */
     @Bean(destroyMethod = "shutdownNow")
     ScheduledExecutorService deliveryPool(NotifierProperties properties) {
         return Executors.newScheduledThreadPool(
                 Math.max(1, properties.parallelDeliveries()), DaemonThreads.named("delivery"));
-    }
-
-    @Bean
-    ConsumerHealth consumerHealth() {
-        return new ConsumerHealth();
-    }
-
-    /** DOWN once a consumer thread ended by itself; part of the liveness group (notifier.yml). */
-    @Bean
-    HealthIndicator consumersHealthIndicator(ConsumerHealth consumers) {
-        return () -> (consumers.healthy() ? Health.up() : Health.down())
-                .withDetails(consumers.details())
-                .build();
     }
 
     @Bean(destroyMethod = "close")

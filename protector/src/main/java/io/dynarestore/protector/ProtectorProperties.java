@@ -1,5 +1,6 @@
 package io.dynarestore.protector;
 
+import io.dynarestore.boot.VaultReaderSettings;
 import io.dynarestore.core.aws.AwsSettings;
 import io.dynarestore.core.kafka.TopicDefinitions;
 import io.dynarestore.core.vault.VaultSettings;
@@ -28,7 +29,8 @@ public record ProtectorProperties(
         @DefaultValue Capture capture,
         @DefaultValue Backups backups,
         @DefaultValue Retention retention,
-        @DefaultValue Exports exports) {
+        @DefaultValue Exports exports)
+        implements VaultReaderSettings {
 
     /**
      * @param pollInterval the pause between two reads of a table's stream

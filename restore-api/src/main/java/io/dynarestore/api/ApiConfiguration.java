@@ -1,31 +1,16 @@
 package io.dynarestore.api;
 
 import io.dynarestore.core.aws.AwsClients;
-import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.EventPublisher;
 import io.dynarestore.core.restore.RestoreValidator;
 import io.dynarestore.core.vault.VaultCatalog;
 import java.time.Clock;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.springframework.boot.health.contributor.Health;
-import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.kafka.core.KafkaAdmin;
 
 @Configuration(proxyBeanMethods = false)
 class ApiConfiguration {
-
-    @Bean(destroyMethod = "close")
-    AwsClients awsClients(ApiProperties properties) {
-        return new AwsClients(properties.aws());
-    }
-
-    @Bean
-    VaultCatalog vaultCatalog(AwsClients aws, ApiProperties properties) {
-        return new VaultCatalog(aws.s3(), properties.vault().layout());
-    }
 
     @Bean
     Clock clock() {
@@ -46,23 +31,5 @@ class ApiConfiguration {
     @Bean(destroyMethod = "close")
     EventPublisher eventPublisher(KafkaProperties kafka, ApiProperties properties) {
         return new EventPublisher(kafka.buildProducerProperties(), "restore-api", properties.signingKey());
-    }
-
-    @Bean
-    ConsumerHealth consumerHealth() {
-        return new ConsumerHealth();
-    }
-
-    /** DOWN once a consumer thread ended by itself; part of the liveness group (restore-api.yml). */
-    @Bean
-    HealthIndicator consumersHealthIndicator(ConsumerHealth consumers) {
-        return () -> (consumers.healthy() ? Health.up() : Health.down())
-                .withDetails(consumers.details())
-                .build();
-    }
-
-    @Bean
-    KafkaAdmin.NewTopics topics(ApiProperties properties) {
-        return new KafkaAdmin.NewTopics(properties.topics().newTopics().toArray(new NewTopic[0]));
     }
 }

@@ -1,5 +1,6 @@
 package io.dynarestore.api;
 
+import io.dynarestore.boot.VaultReaderSettings;
 import io.dynarestore.contracts.Topic;
 import io.dynarestore.contracts.access.MessageSignature;
 import io.dynarestore.contracts.access.Role;
@@ -44,7 +45,8 @@ public record ApiProperties(
         @DefaultValue WebhookSettings webhooks,
         @DefaultValue Exports exports,
         @DefaultValue Limits limits,
-        @DefaultValue Views views) {
+        @DefaultValue Views views)
+        implements VaultReaderSettings {
 
     public ApiProperties {
         String weak = MessageSignature.weakness(signingKey);

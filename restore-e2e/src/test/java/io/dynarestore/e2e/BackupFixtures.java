@@ -1,5 +1,8 @@
 package io.dynarestore.e2e;
 
+import static io.dynarestore.core.KeySchemas.attr;
+import static io.dynarestore.core.KeySchemas.key;
+
 import io.dynarestore.core.vault.Backup;
 import io.dynarestore.core.vault.BackupWriter;
 import io.dynarestore.core.vault.VaultLayout;
@@ -12,9 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
-import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.LocalSecondaryIndex;
 import software.amazon.awssdk.services.dynamodb.model.Projection;
@@ -156,17 +157,6 @@ final class BackupFixtures {
                 continuous,
                 Instant.now().minus(Duration.ofHours(1)),
                 Instant.now().plus(Duration.ofDays(7)));
-    }
-
-    static AttributeDefinition attr(String name, ScalarAttributeType type) {
-        return AttributeDefinition.builder()
-                .attributeName(name)
-                .attributeType(type)
-                .build();
-    }
-
-    static KeySchemaElement key(String name, KeyType type) {
-        return KeySchemaElement.builder().attributeName(name).keyType(type).build();
     }
 
     static ProvisionedThroughput throughput(long read, long write) {

@@ -3,6 +3,7 @@ package io.dynarestore.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.dynarestore.core.KeySchemas;
 import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.RandomItems;
 import io.dynarestore.testkit.TopicRecorder;
@@ -165,14 +166,14 @@ class CapacityIT {
     static TableDescription createProvisioned(DynamoDbClient dynamo, String name) {
         dynamo.createTable(b -> b.tableName(name)
                 .attributeDefinitions(
-                        BackupFixtures.attr("pk", ScalarAttributeType.S),
-                        BackupFixtures.attr("sk", ScalarAttributeType.N),
-                        BackupFixtures.attr("g", ScalarAttributeType.S))
-                .keySchema(BackupFixtures.key("pk", KeyType.HASH), BackupFixtures.key("sk", KeyType.RANGE))
+                        KeySchemas.attr("pk", ScalarAttributeType.S),
+                        KeySchemas.attr("sk", ScalarAttributeType.N),
+                        KeySchemas.attr("g", ScalarAttributeType.S))
+                .keySchema(KeySchemas.key("pk", KeyType.HASH), KeySchemas.key("sk", KeyType.RANGE))
                 .provisionedThroughput(BackupFixtures.throughput(5, 5))
                 .globalSecondaryIndexes(GlobalSecondaryIndex.builder()
                         .indexName("byG")
-                        .keySchema(BackupFixtures.key("g", KeyType.HASH))
+                        .keySchema(KeySchemas.key("g", KeyType.HASH))
                         .projection(Projection.builder()
                                 .projectionType(ProjectionType.KEYS_ONLY)
                                 .build())

@@ -3,6 +3,7 @@ package io.dynarestore.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.dynarestore.core.KeySchemas;
 import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.RandomItems;
 import io.dynarestore.testkit.TopicRecorder;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -49,10 +51,9 @@ class RequestsIT {
         stack.dynalite
                 .client()
                 .createTable(b -> b.tableName("taken")
-                        .attributeDefinitions(BackupFixtures.attr(
+                        .attributeDefinitions(KeySchemas.attr(
                                 "id", software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType.S))
-                        .keySchema(
-                                BackupFixtures.key("id", software.amazon.awssdk.services.dynamodb.model.KeyType.HASH))
+                        .keySchema(KeySchemas.key("id", KeyType.HASH))
                         .provisionedThroughput(BackupFixtures.throughput(1, 1)));
         var config = new HashMap<String, Object>();
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafka.bootstrapServers());

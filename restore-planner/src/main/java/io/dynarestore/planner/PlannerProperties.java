@@ -1,5 +1,6 @@
 package io.dynarestore.planner;
 
+import io.dynarestore.boot.VaultReaderSettings;
 import io.dynarestore.contracts.access.MessageSignature;
 import io.dynarestore.contracts.access.Role;
 import io.dynarestore.core.aws.AwsSettings;
@@ -52,7 +53,8 @@ public record PlannerProperties(
         @DefaultValue Rollback rollback,
         @DefaultValue WebhookSettings webhooks,
         @DefaultValue("40000") long maxCapacityUnits,
-        @DefaultValue("8d") Duration retainEnded) {
+        @DefaultValue("8d") Duration retainEnded)
+        implements VaultReaderSettings {
 
     /**
      * Rollbacks, which the planner that owns the restore carries out itself.

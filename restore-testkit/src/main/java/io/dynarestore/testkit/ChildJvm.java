@@ -12,7 +12,7 @@ import java.util.List;
  */
 public final class ChildJvm {
 
-    static final String DEFAULT_FLAGS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
+    static final String DEFAULT_FLAGS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:ReservedCodeCacheSize=240m";
 
     private ChildJvm() {}
 

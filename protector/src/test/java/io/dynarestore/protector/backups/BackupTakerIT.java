@@ -1,5 +1,7 @@
 package io.dynarestore.protector.backups;
 
+import static io.dynarestore.core.KeySchemas.attr;
+import static io.dynarestore.core.KeySchemas.key;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -21,11 +23,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
-import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.LocalSecondaryIndex;
 import software.amazon.awssdk.services.dynamodb.model.Projection;
@@ -244,16 +244,5 @@ class BackupTakerIT {
                                 .projectionType(ProjectionType.KEYS_ONLY)
                                 .build())
                         .build()));
-    }
-
-    static AttributeDefinition attr(String name, ScalarAttributeType type) {
-        return AttributeDefinition.builder()
-                .attributeName(name)
-                .attributeType(type)
-                .build();
-    }
-
-    static KeySchemaElement key(String name, KeyType type) {
-        return KeySchemaElement.builder().attributeName(name).keyType(type).build();
     }
 }

@@ -6,16 +6,14 @@ import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
 
 import io.dynarestore.api.ApiSlices;
-import io.dynarestore.core.aws.AwsClients;
-import io.dynarestore.core.vault.VaultCatalog;
+import io.dynarestore.api.VaultSlice;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
 import org.springframework.context.annotation.Import;
 import org.springframework.security.test.context.support.WithMockUser;
-import org.springframework.test.context.bean.override.mockito.MockitoBean;
-import org.springframework.test.web.servlet.assertj.MockMvcTester;
 import org.springframework.test.web.servlet.assertj.MvcTestResult;
 
 /**
@@ -25,16 +23,7 @@ import org.springframework.test.web.servlet.assertj.MvcTestResult;
 @WebMvcTest({TablesController.class, BackupsController.class, PitrController.class})
 @AutoConfigureMockMvc(addFilters = false)
 @Import(ApiSlices.Beans.class)
-class CatalogControllersTest {
-
-    @Autowired
-    MockMvcTester mvc;
-
-    @MockitoBean
-    VaultCatalog catalog;
-
-    @Autowired
-    AwsClients aws;
+class CatalogControllersTest extends VaultSlice {
 
     private MvcTestResult get(String uri, Object... variables) {
         return mvc.get().uri(uri, variables).exchange();
@@ -52,24 +41,18 @@ class CatalogControllersTest {
         verifyNoInteractions(catalog);
     }
 
-    @Test
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            a window bound that is no time | /tables/orders/pitr-windows?from=yesterday | from 'yesterday';2026-11-30T10:15:42Z
+            a month that is no month       | /tables/orders/calendar?month=November     | 2026-11
+            """)
     @WithMockUser(authorities = "read")
-    void answersAWindowBoundThatIsNoTimeWith400AndAnExample() {
-        // When the windows are asked for from a time that does not parse
-        MvcTestResult result = get("/tables/orders/pitr-windows?from=yesterday");
+    void answersATimeThatDoesNotParseWith400AndItsForm(String what, String uri, String shown) {
+        // When the windows or the calendar are asked for with a time that does not parse
+        MvcTestResult result = get(uri);
 
-        // Then the problem names the parameter and shows a time that would parse
-        problem(result, 400, "INVALID_REQUEST").contains("from 'yesterday'", "2026-11-30T10:15:42Z");
-    }
-
-    @Test
-    @WithMockUser(authorities = "read")
-    void answersAMonthThatIsNoMonthWith400AndItsForm() {
-        // When the calendar is asked for a month that does not parse
-        MvcTestResult result = get("/tables/orders/calendar?month=November");
-
-        // Then the problem shows the form a month takes
-        problem(result, 400, "INVALID_REQUEST").contains("2026-11");
+        // Then the problem names it and shows the form that would parse
+        problem(result, 400, "INVALID_REQUEST").contains(shown.split(";"));
     }
 
     @Test

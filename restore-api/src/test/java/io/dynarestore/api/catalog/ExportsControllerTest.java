@@ -7,12 +7,12 @@ import static org.mockito.Mockito.when;
 
 import io.dynarestore.api.ApiProperties;
 import io.dynarestore.api.ApiSlices;
-import io.dynarestore.core.aws.AwsClients;
-import io.dynarestore.core.vault.VaultCatalog;
+import io.dynarestore.api.VaultSlice;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
@@ -20,8 +20,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.http.HttpMethod;
 import org.springframework.security.test.context.support.WithMockUser;
-import org.springframework.test.context.bean.override.mockito.MockitoBean;
-import org.springframework.test.web.servlet.assertj.MockMvcTester;
 import org.springframework.test.web.servlet.assertj.MvcTestResult;
 
 /**
@@ -31,16 +29,7 @@ import org.springframework.test.web.servlet.assertj.MvcTestResult;
 @WebMvcTest(ExportsController.class)
 @AutoConfigureMockMvc(addFilters = false)
 @Import(ApiSlices.Beans.class)
-class ExportsControllerTest {
-
-    @Autowired
-    MockMvcTester mvc;
-
-    @MockitoBean
-    VaultCatalog catalog;
-
-    @Autowired
-    AwsClients aws;
+class ExportsControllerTest extends VaultSlice {
 
     /** The controller takes its export locations when it is made. */
     @TestConfiguration
@@ -58,25 +47,18 @@ class ExportsControllerTest {
         return ApiSlices.send(mvc, HttpMethod.POST, "/tables/orders/exports", body);
     }
 
-    @Test
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            no export named (the form of an export's folder) | {}                                        | s3://bucket/prefix/AWSDynamoDB/
+            a location that is no s3:// URI                  | {"s3Uri": "https://example.com/export"}  | expected an s3://bucket/prefix/
+            """)
     @WithMockUser(authorities = "register-exports")
-    void answersARegistrationWithoutALocationWith400SayingWhatOneLooksLike() {
-        // When the body names no export
-        MvcTestResult result = register("{}");
+    void answersARegistrationWithoutAnS3FolderWith400SayingWhatOneLooksLike(String what, String body, String shown) {
+        // When the body names no export, or no S3 folder
+        MvcTestResult result = register(body);
 
-        // Then the problem shows the form of an export's folder, and the vault is not touched
-        problem(result, 400, "INVALID_REQUEST").contains("s3://bucket/prefix/AWSDynamoDB/");
-        verifyNoInteractions(catalog);
-    }
-
-    @Test
-    @WithMockUser(authorities = "register-exports")
-    void answersALocationThatIsNoS3FolderWith400() {
-        // When the location is not an s3:// URI
-        MvcTestResult result = register("{\"s3Uri\": \"https://example.com/export\"}");
-
-        // Then the problem says what was expected
-        problem(result, 400, "INVALID_REQUEST").contains("expected an s3://bucket/prefix/");
+        // Then the problem shows what was expected, and the vault is not touched
+        problem(result, 400, "INVALID_REQUEST").contains(shown);
         verifyNoInteractions(catalog);
     }
 

@@ -8,18 +8,17 @@ import static org.mockito.Mockito.when;
 
 import io.dynarestore.api.ApiProperties;
 import io.dynarestore.api.ApiSlices;
-import io.dynarestore.core.aws.AwsClients;
-import io.dynarestore.core.vault.VaultCatalog;
+import io.dynarestore.api.VaultSlice;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
 import org.springframework.context.annotation.Import;
 import org.springframework.http.HttpMethod;
 import org.springframework.security.test.context.support.WithMockUser;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
-import org.springframework.test.web.servlet.assertj.MockMvcTester;
 import org.springframework.test.web.servlet.assertj.MvcTestResult;
 
 /**
@@ -29,16 +28,7 @@ import org.springframework.test.web.servlet.assertj.MvcTestResult;
 @WebMvcTest(PreviewController.class)
 @AutoConfigureMockMvc(addFilters = false)
 @Import(ApiSlices.Beans.class)
-class PreviewControllerTest {
-
-    @Autowired
-    MockMvcTester mvc;
-
-    @MockitoBean
-    VaultCatalog catalog;
-
-    @Autowired
-    AwsClients aws;
+class PreviewControllerTest extends VaultSlice {
 
     @MockitoBean
     ApiProperties properties;
@@ -47,40 +37,20 @@ class PreviewControllerTest {
         return ApiSlices.send(mvc, HttpMethod.POST, "/restores/preview", body);
     }
 
-    @Test
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            no source table                | {"source": {"backupId": "b-1"}}                                                   | /source
+            a limit of no items            | {"source": {"table": "orders", "backupId": "b-1"}, "limit": 0}                    | /limit
+            a time limit of a day          | {"source": {"table": "orders", "backupId": "b-1"}, "timeLimitMs": 86400000}      | /timeLimitMs
+            """)
     @WithMockUser(authorities = "restore")
-    void answersAPreviewOfNoTableWith400NamingTheSource() {
-        // When a preview names no source table
-        MvcTestResult result = preview("{\"source\": {\"backupId\": \"b-1\"}}");
+    void answersAPreviewOutsideItsBoundsWith400NamingTheField(String what, String body, String field) {
+        // When a preview asks for something out of bounds
+        MvcTestResult result = preview(body);
 
-        // Then the problem says what to give, and the vault is not read
+        // Then the problem names the field, and the vault is not read
         problem(result, 400, "INVALID_REQUEST");
-        assertThat(result).bodyJson().extractingPath("$.errors[0].field").isEqualTo("/source");
-        verifyNoInteractions(catalog);
-    }
-
-    @Test
-    @WithMockUser(authorities = "restore")
-    void answersALimitOutsideItsBoundsWith400NamingIt() {
-        // When a preview asks for no items at all
-        MvcTestResult result = preview("{\"source\": {\"table\": \"orders\", \"backupId\": \"b-1\"}, \"limit\": 0}");
-
-        // Then the problem names the limit and its bounds
-        problem(result, 400, "INVALID_REQUEST");
-        assertThat(result).bodyJson().extractingPath("$.errors[0].field").isEqualTo("/limit");
-        verifyNoInteractions(catalog);
-    }
-
-    @Test
-    @WithMockUser(authorities = "restore")
-    void answersATimeLimitOutsideItsBoundsWith400NamingIt() {
-        // When a preview asks to read for a day
-        MvcTestResult result =
-                preview("{\"source\": {\"table\": \"orders\", \"backupId\": \"b-1\"}, \"timeLimitMs\": 86400000}");
-
-        // Then the problem names the time limit
-        problem(result, 400, "INVALID_REQUEST");
-        assertThat(result).bodyJson().extractingPath("$.errors[0].field").isEqualTo("/timeLimitMs");
+        assertThat(result).bodyJson().extractingPath("$.errors[0].field").isEqualTo(field);
         verifyNoInteractions(catalog);
     }
 

@@ -1,5 +1,7 @@
 package io.dynarestore.planner.restore;
 
+import static io.dynarestore.core.KeySchemas.attr;
+import static io.dynarestore.core.KeySchemas.key;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dynarestore.contracts.request.Destination;
@@ -61,11 +63,9 @@ import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BackupDescription;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
-import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.LocalSecondaryIndex;
 import software.amazon.awssdk.services.dynamodb.model.Projection;
@@ -618,16 +618,5 @@ class StrategiesIT {
         });
         Dynalite.awaitActive(dynamo, name);
         return dynamo.describeTable(b -> b.tableName(name)).table();
-    }
-
-    static AttributeDefinition attr(String name, ScalarAttributeType type) {
-        return AttributeDefinition.builder()
-                .attributeName(name)
-                .attributeType(type)
-                .build();
-    }
-
-    static KeySchemaElement key(String name, KeyType type) {
-        return KeySchemaElement.builder().attributeName(name).keyType(type).build();
     }
 }
