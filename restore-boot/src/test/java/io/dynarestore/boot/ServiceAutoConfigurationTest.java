@@ -22,16 +22,24 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
-import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.test.util.ReflectionTestUtils;
 
 class ServiceAutoConfigurationTest {
 
+    // Kafka's properties without its auto-configuration: no admin client that would look for a broker
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, ServiceAutoConfiguration.class))
-            .withPropertyValues("spring.application.name=some-service", "spring.kafka.bootstrap-servers=localhost:1");
+            .withConfiguration(AutoConfigurations.of(ServiceAutoConfiguration.class))
+            .withBean(KafkaProperties.class, ServiceAutoConfigurationTest::kafka)
+            .withPropertyValues("spring.application.name=some-service");
+
+    private static KafkaProperties kafka() {
+        var kafka = new KafkaProperties();
+        kafka.setBootstrapServers(List.of("localhost:1"));
+        return kafka;
+    }
 
     record Topics(TopicDefinitions topics) implements ServiceSettings {}
 
