@@ -1,7 +1,5 @@
 package io.dynarestore.core.pitr;
 
-import io.dynarestore.core.codec.DynamoJson;
-import io.dynarestore.core.vault.DataFileReader;
 import io.dynarestore.core.vault.DataFiles;
 import io.dynarestore.core.vault.ExportLine;
 import java.io.BufferedOutputStream;
@@ -9,14 +7,11 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
-import tools.jackson.core.JsonGenerator;
 
 /**
  * The delta of a point-in-time restore: for every key written in [{@code from}, {@code until}),
@@ -31,13 +26,9 @@ import tools.jackson.core.JsonGenerator;
  */
 public final class DeltaBuilder implements AutoCloseable {
 
-    private final List<String> keyAttributes;
     private final long fromMicros;
     private final long untilMicros;
-    private final int bits;
-    private final Path dir;
-    private final JsonGenerator[] buckets;
-    private final OutputStream[] streams;
+    private final KeyBuckets buckets;
     private long accepted;
 
     /**
@@ -46,20 +37,9 @@ public final class DeltaBuilder implements AutoCloseable {
      * @param bits        {@code 2^bits} buckets; choose so that one bucket fits the memory budget
      */
     public DeltaBuilder(List<String> keyAttributes, long fromMicros, long untilMicros, int bits) {
-        if (bits < 0 || bits > 12) {
-            throw new IllegalArgumentException("between 1 and 4096 buckets, not 2^" + bits);
-        }
-        this.keyAttributes = keyAttributes;
         this.fromMicros = fromMicros;
         this.untilMicros = untilMicros;
-        this.bits = bits;
-        try {
-            this.dir = Files.createTempDirectory("delta-");
-            this.buckets = new JsonGenerator[1 << bits];
-            this.streams = new OutputStream[1 << bits];
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        this.buckets = new KeyBuckets(keyAttributes, bits, "delta-");
     }
 
     /** Bucket bits for {@code changes} changes under a memory budget (about 2 KB per change in memory). */
@@ -81,27 +61,13 @@ public final class DeltaBuilder implements AutoCloseable {
         if (ts < fromMicros || ts >= untilMicros) {
             return false;
         }
-        int b = KeyHash.of(change.keys(), keyAttributes).bucket(bits);
-        change.write(bucket(b));
-        bucket(b).writeRaw('\n');
+        buckets.add(change);
         accepted++;
         return true;
     }
 
     public long accepted() {
         return accepted;
-    }
-
-    private JsonGenerator bucket(int b) {
-        if (buckets[b] == null) {
-            try {
-                streams[b] = new BufferedOutputStream(Files.newOutputStream(dir.resolve("bucket-" + b)), 1 << 16);
-                buckets[b] = DynamoJson.generator(streams[b]);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-        return buckets[b];
     }
 
     /**
@@ -129,44 +95,26 @@ public final class DeltaBuilder implements AutoCloseable {
 
     /** Reduces every bucket and hands each key's last write to {@code sink}, in key-hash order. */
     public Result build(BiConsumer<KeyHash, ExportLine> sink) {
-        long puts = 0;
-        long deletes = 0;
-        long maxBucket = 0;
-        try {
-            for (int b = 0; b < buckets.length; b++) {
-                if (buckets[b] == null) {
-                    continue;
-                }
-                buckets[b].close();
-                streams[b].close();
-                Map<KeyHash, ExportLine> last = new HashMap<>();
-                Path file = dir.resolve("bucket-" + b);
-                try (var reader = DataFileReader.plain(file.toString(), Files.newInputStream(file))) {
-                    for (ExportLine line; (line = reader.next()) != null; ) {
-                        KeyHash key = KeyHash.of(line.keys(), keyAttributes);
-                        ExportLine kept = last.get(key);
-                        if (kept == null || line.writeTimestampMicros() >= kept.writeTimestampMicros()) {
-                            last.put(key, line);
-                        }
+        long[] counts = new long[3];
+        Map<KeyHash, ExportLine> last = new HashMap<>();
+        buckets.drain(
+                (key, line) -> {
+                    ExportLine kept = last.get(key);
+                    if (kept == null || line.writeTimestampMicros() >= kept.writeTimestampMicros()) {
+                        last.put(key, line);
                     }
-                }
-                maxBucket = Math.max(maxBucket, last.size());
-                var sorted = new ArrayList<>(last.entrySet());
-                sorted.sort(Map.Entry.comparingByKey());
-                for (var e : sorted) {
-                    sink.accept(e.getKey(), e.getValue());
-                    if (e.getValue().newImage() == null) {
-                        deletes++;
-                    } else {
-                        puts++;
+                },
+                () -> {
+                    counts[2] = Math.max(counts[2], last.size());
+                    var sorted = new ArrayList<>(last.entrySet());
+                    sorted.sort(Map.Entry.comparingByKey());
+                    for (var e : sorted) {
+                        sink.accept(e.getKey(), e.getValue());
+                        counts[e.getValue().newImage() == null ? 1 : 0]++;
                     }
-                }
-                Files.deleteIfExists(file);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return new Result(puts, deletes, maxBucket);
+                    last.clear();
+                });
+        return new Result(counts[0], counts[1], counts[2]);
     }
 
     /**
@@ -182,21 +130,6 @@ public final class DeltaBuilder implements AutoCloseable {
 
     @Override
     public void close() {
-        for (int b = 0; b < buckets.length; b++) {
-            try {
-                if (buckets[b] != null) {
-                    buckets[b].close();
-                    streams[b].close();
-                }
-                Files.deleteIfExists(dir.resolve("bucket-" + b));
-            } catch (IOException | RuntimeException ignored) {
-                // temporary files
-            }
-        }
-        try {
-            Files.deleteIfExists(dir);
-        } catch (IOException ignored) {
-            // temporary directory
-        }
+        buckets.close();
     }
 }
