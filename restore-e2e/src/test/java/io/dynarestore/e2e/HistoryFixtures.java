@@ -1,10 +1,12 @@
 package io.dynarestore.e2e;
 
+import io.dynarestore.contracts.request.Scope;
 import io.dynarestore.core.codec.SdkJson;
 import io.dynarestore.core.vault.BackupWriter;
 import io.dynarestore.core.vault.ExportLine;
 import io.dynarestore.core.vault.IncrementalExportWriter;
 import io.dynarestore.core.vault.VaultLayout;
+import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.RandomHistory;
 import io.dynarestore.testkit.RandomItems;
 import java.time.Instant;
@@ -12,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
@@ -172,5 +175,31 @@ final class HistoryFixtures {
         if (!batch.isEmpty()) {
             stack.dynalite.client().batchWriteItem(b -> b.requestItems(Map.of(table, batch)));
         }
+    }
+
+    /** A random filter: one to three key filters, sometimes with a sort-key condition, and an attribute filter. */
+    static Scope.Records randomFilter(Random r) {
+        var keyFilters = new ArrayList<Scope.KeyFilter>();
+        for (int i = 0; i < 1 + r.nextInt(3); i++) {
+            Scope.Condition pk = switch (r.nextInt(3)) {
+                case 0 -> new Scope.Condition("EqualTo", List.of("p" + r.nextInt(8)));
+                case 1 -> new Scope.Condition("BeginsWith", List.of("p" + (1 + r.nextInt(3))));
+                default -> new Scope.Condition("Between", List.of("p2", "p6"));
+            };
+            Scope.Condition sk =
+                    r.nextBoolean() ? new Scope.Condition("LessThan", List.of(String.valueOf(2 + r.nextInt(5)))) : null;
+            keyFilters.add(new Scope.KeyFilter(pk, sk));
+        }
+        var attributeFilters = r.nextInt(3) == 0
+                ? List.of(new Scope.AttributeFilter(
+                        "a" + r.nextInt(30), "S", r.nextBoolean() ? "Exists" : "NotExists", List.of()))
+                : List.<Scope.AttributeFilter>of();
+        return new Scope.Records(keyFilters, attributeFilters);
+    }
+
+    static TreeMap<String, String> digests(Map<String, Map<String, AttributeValue>> image) {
+        var d = new TreeMap<String, String>();
+        image.forEach((k, v) -> d.put(k, ItemDigests.digest(v)));
+        return d;
     }
 }

@@ -95,7 +95,7 @@ class NativeExportsIT {
                 + "\"destination\":{\"type\":\"NEW_TABLE\",\"tableName\":\"catalog-full\"}}");
         var base = fullExportItems();
         assertThat(ItemDigests.ofTable(stack.dynalite.client(), "catalog-full", KEYS))
-                .isEqualTo(digests(base));
+                .isEqualTo(HistoryFixtures.digests(base));
         var table = stack.dynalite
                 .client()
                 .describeTable(b -> b.tableName("catalog-full"))
@@ -120,7 +120,7 @@ class NativeExportsIT {
         }
         assertThat(expected).hasSize(6).containsKey("S:\"sku-9\"|N:1|").doesNotContainKey("S:\"sku-2\"|N:1|");
         assertThat(ItemDigests.ofTable(stack.dynalite.client(), "catalog-pit", KEYS))
-                .isEqualTo(digests(expected));
+                .isEqualTo(HistoryFixtures.digests(expected));
 
         // while a second inside the compacted export is not restorable
         var inside = Http.post(
@@ -290,11 +290,5 @@ class NativeExportsIT {
             }
         }
         return result;
-    }
-
-    static TreeMap<String, String> digests(Map<String, Map<String, AttributeValue>> image) {
-        var d = new TreeMap<String, String>();
-        image.forEach((k, v) -> d.put(k, ItemDigests.digest(v)));
-        return d;
     }
 }

@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.TreeMap;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterAll;
@@ -122,7 +121,7 @@ class PitrRestoreIT {
             var expected = c.history().imageBefore(micros(c.pointInTime()) + SECOND);
             var actual = ItemDigests.ofTable(
                     stack.dynalite.client(), c.table() + "-at", c.history().keyAttributes());
-            assertThat(actual).as("%s at %s", c.table(), c.pointInTime()).isEqualTo(digests(expected));
+            assertThat(actual).as("%s at %s", c.table(), c.pointInTime()).isEqualTo(HistoryFixtures.digests(expected));
             JsonNode completed = status.last(c.restoreId(), "RestoreCompleted");
             assertThat(completed.get("itemsWritten").asLong())
                     .as(c.restoreId())
@@ -203,7 +202,7 @@ class PitrRestoreIT {
             String id = ok.json().get("restoreId").asString();
             await().atMost(Duration.ofSeconds(60)).until(() -> status.last(id, "RestoreCompleted") != null);
             assertThat(ItemDigests.ofTable(stack.dynalite.client(), "gappy-" + point.length(), List.of("id")))
-                    .isEqualTo(digests(history.imageBefore(micros(lastGood) + SECOND)));
+                    .isEqualTo(HistoryFixtures.digests(history.imageBefore(micros(lastGood) + SECOND)));
             assertThat(status.last(id, "RestoreAccepted").get("pointInTime").asString())
                     .isEqualTo(lastGood.toString());
         }
@@ -248,7 +247,7 @@ class PitrRestoreIT {
         String id = intoEmpty.json().get("restoreId").asString();
         await().atMost(Duration.ofSeconds(60)).until(() -> status.last(id, "RestoreCompleted") != null);
         assertThat(ItemDigests.ofTable(dynamo, "empty-x", history.keyAttributes()))
-                .isEqualTo(digests(history.imageBefore(micros(t) + SECOND)));
+                .isEqualTo(HistoryFixtures.digests(history.imageBefore(micros(t) + SECOND)));
         assertThat(status.last(id, "DestinationReady").get("created").asBoolean())
                 .isFalse();
         assertThat(intoFull.status()).isEqualTo(409);
@@ -271,11 +270,5 @@ class PitrRestoreIT {
 
     static long micros(Instant t) {
         return t.getEpochSecond() * SECOND + t.getNano() / 1_000;
-    }
-
-    static TreeMap<String, String> digests(Map<String, Map<String, AttributeValue>> image) {
-        var d = new TreeMap<String, String>();
-        image.forEach((k, v) -> d.put(k, ItemDigests.digest(v)));
-        return d;
     }
 }

@@ -70,26 +70,6 @@ class RecordRestoreIT {
         HistoryFixtures.put(stack, table, items);
     }
 
-    /** A random filter: one to three key filters, sometimes with a sort-key condition, and an attribute filter. */
-    static Scope.Records randomFilter(Random r) {
-        var keyFilters = new ArrayList<Scope.KeyFilter>();
-        for (int i = 0; i < 1 + r.nextInt(3); i++) {
-            Scope.Condition pk = switch (r.nextInt(3)) {
-                case 0 -> new Scope.Condition("EqualTo", List.of("p" + r.nextInt(8)));
-                case 1 -> new Scope.Condition("BeginsWith", List.of("p" + (1 + r.nextInt(3))));
-                default -> new Scope.Condition("Between", List.of("p2", "p6"));
-            };
-            Scope.Condition sk =
-                    r.nextBoolean() ? new Scope.Condition("LessThan", List.of(String.valueOf(2 + r.nextInt(5)))) : null;
-            keyFilters.add(new Scope.KeyFilter(pk, sk));
-        }
-        var attributeFilters = r.nextInt(3) == 0
-                ? List.of(new Scope.AttributeFilter(
-                        "a" + r.nextInt(30), "S", r.nextBoolean() ? "Exists" : "NotExists", List.of()))
-                : List.<Scope.AttributeFilter>of();
-        return new Scope.Records(keyFilters, attributeFilters);
-    }
-
     record Case(String restoreId, String destination, TreeMap<String, String> expected) {}
 
     @Test
@@ -100,7 +80,7 @@ class RecordRestoreIT {
             Random r = new Random(seed);
             String source = "rec-" + seed;
             var history = table(source, seed);
-            Scope.Records scope = randomFilter(r);
+            Scope.Records scope = HistoryFixtures.randomFilter(r);
             RecordFilter filter = RecordFilter.compile(scope, KEY);
             boolean atBackup = seed % 2 == 0;
             // the restored second T holds every write before T + 1 s
@@ -124,7 +104,7 @@ class RecordRestoreIT {
                     scopeJson,
                     "{\"type\":\"NEW_TABLE\",\"tableName\":\"rec-new-" + seed + "\"}",
                     "rec-new-" + seed,
-                    digests(matched)));
+                    HistoryFixtures.digests(matched)));
 
             // into an existing table holding other items and other versions of some: matches overwritten, rest kept
             String existing = "rec-existing-" + seed;
@@ -144,7 +124,7 @@ class RecordRestoreIT {
                     scopeJson,
                     "{\"type\":\"EXISTING_TABLE\"," + "\"tableName\":\"" + existing + "\"}",
                     existing,
-                    digests(expectedExisting)));
+                    HistoryFixtures.digests(expectedExisting)));
 
             // in place: the live table, changed after T; matches put back as they were, the rest untouched
             var live = history.imageBefore(Long.MAX_VALUE);
@@ -156,7 +136,7 @@ class RecordRestoreIT {
                     scopeJson,
                     "{\"type\":\"IN_PLACE\"}",
                     source,
-                    digests(expectedLive)));
+                    HistoryFixtures.digests(expectedLive)));
         }
 
         // When they complete
@@ -198,7 +178,12 @@ class RecordRestoreIT {
                     : "{\"table\":\"" + source + "\",\"pointInTime\":\"" + t + "\"}";
             var image = seed % 3 == 0 ? baseImage(history) : history.imageBefore((t.getEpochSecond() + 1) * SECOND);
             cases.add(submit(
-                    "full-inplace-" + seed, sourceJson, null, "{\"type\":\"IN_PLACE\"}", source, digests(image)));
+                    "full-inplace-" + seed,
+                    sourceJson,
+                    null,
+                    "{\"type\":\"IN_PLACE\"}",
+                    source,
+                    HistoryFixtures.digests(image)));
         }
 
         // When they complete
@@ -412,11 +397,5 @@ class RecordRestoreIT {
                                 .isNotNull();
                     }
                 });
-    }
-
-    static TreeMap<String, String> digests(Map<String, Map<String, AttributeValue>> image) {
-        var d = new TreeMap<String, String>();
-        image.forEach((k, v) -> d.put(k, ItemDigests.digest(v)));
-        return d;
     }
 }

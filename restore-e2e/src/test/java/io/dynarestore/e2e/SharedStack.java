@@ -5,7 +5,8 @@ import io.dynarestore.writer.segments.DroppingOneWrite;
 /**
  * One stack per test JVM for the end-to-end classes that need the same services, started by the
  * first of them and closed when the JVM exits: Kafka, dynalite and S3Proxy; restore-planner (files
- * capped at {@value #EXPORT_CAP} items); an item-writer that drops one write of restore
+ * capped at {@value #EXPORT_CAP} items, backtracks only from a change log that ended within
+ * {@value #BACKTRACK_MAX_LAG}); an item-writer that drops one write of restore
  * {@value #CORRUPTED}'s segment 0 and nothing else; restore-api (exports registrable from the
  * {@value #EXPORT_BUCKET} bucket); the exporter. A class on it names its tables apart from the
  * others', stops only the services it started itself, and reads the status topic by its own
@@ -22,6 +23,12 @@ final class SharedStack {
     /** The bucket native exports may be registered from (NativeExportsIT). */
     static final String EXPORT_BUCKET = "customer-exports";
 
+    /**
+     * How recent a change log must be for an in-place restore to backtrack: the histories of the
+     * other classes end ten minutes ago or more, so they take the full path; BacktrackIT's end now.
+     */
+    static final String BACKTRACK_MAX_LAG = "5m";
+
     private static RestoreStack stack;
 
     private SharedStack() {}
@@ -30,7 +37,9 @@ final class SharedStack {
         if (stack == null) {
             var started = RestoreStack.infrastructure();
             try {
-                started.startPlanner("--planner.strategy.export-cap=" + EXPORT_CAP);
+                started.startPlanner(
+                        "--planner.strategy.export-cap=" + EXPORT_CAP,
+                        "--planner.pitr.backtrack-max-lag=" + BACKTRACK_MAX_LAG);
                 started.startWriter(DroppingOneWrite.in(CORRUPTED, 0));
                 started.startApi("--api.exports.allowed-locations=" + EXPORT_BUCKET);
                 started.startExporter();

@@ -128,7 +128,7 @@ class UndoableRestoresIT {
     }
 
     static String scope(Random r) {
-        var filter = RecordRestoreIT.randomFilter(r);
+        var filter = HistoryFixtures.randomFilter(r);
         String json = Json.toString(filter).replace("\"type\":\"RECORDS\",", "");
         return "{\"type\":\"RECORDS\"," + json.substring(1);
     }

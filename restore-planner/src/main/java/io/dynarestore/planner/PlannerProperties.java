@@ -145,9 +145,15 @@ public record PlannerProperties(
      * @param skipKeysLimit  most changed keys writers hold as a skip set (16 bytes each); beyond it
      *                       the base is written first and the delta after it (ADR 0006)
      * @param linesPerFile   lines per staged delta file (one delta segment each)
+     * @param backtrack      restore in place to a second by reverting only the keys written since, from the
+     *                       change log, where it holds every write since (ADR 0031)
+     * @param backtrackMaxLag how far behind now the change log may end for a backtrack; writes after its end
+     *                       are not reverted
      */
     public record Pitr(
             @DefaultValue("64MB") DataSize deltaMemory,
             @DefaultValue("4000000") long skipKeysLimit,
-            @DefaultValue("10000") int linesPerFile) {}
+            @DefaultValue("10000") int linesPerFile,
+            @DefaultValue("true") boolean backtrack,
+            @DefaultValue("15m") Duration backtrackMaxLag) {}
 }

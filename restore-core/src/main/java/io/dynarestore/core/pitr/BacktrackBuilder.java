@@ -21,7 +21,10 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  *       latest image is kept for the report (and for a strict revert's condition).
  * </ul>
  *
- * <p>Writes of one time keep the order they were read in, as in {@link DeltaBuilder}. Lines spill
+ * <p>A key absent at the window's start and at the log's end (created and deleted since) needs no
+ * revert and is not handed on: deleting it could only remove a write made after the log's end,
+ * which a backtrack leaves alone. Writes of one time keep the order they were read in, as in
+ * {@link DeltaBuilder}. Lines spill
  * into buckets by key hash, so memory is bounded by the largest bucket.
  */
 public final class BacktrackBuilder implements AutoCloseable {
@@ -48,11 +51,7 @@ public final class BacktrackBuilder implements AutoCloseable {
 
     /** Takes a change written at or after the window's start; returns whether it did. */
     public boolean add(ExportLine change) {
-        Long ts = change.writeTimestampMicros();
-        if (ts == null || change.keys() == null) {
-            throw new IllegalArgumentException("a change needs Keys and Metadata.WriteTimestampMicros");
-        }
-        if (ts < fromMicros) {
+        if (KeyBuckets.writeTime(change) < fromMicros) {
             return false;
         }
         buckets.add(change);
@@ -134,6 +133,9 @@ public final class BacktrackBuilder implements AutoCloseable {
                         Seen s = e.getValue();
                         if (s.first == null) {
                             continue; // written only after the window: not the undo's to touch
+                        }
+                        if (!s.after && s.first.oldImage() == null && s.last.newImage() == null) {
+                            continue; // created and deleted since: absent then and now, nothing to revert
                         }
                         var revert = new Revert(
                                 s.first.keys(),

@@ -54,10 +54,7 @@ public final class DeltaBuilder implements AutoCloseable {
 
     /** Takes a change if it falls in [from, until); returns whether it did. */
     public boolean add(ExportLine change) {
-        Long ts = change.writeTimestampMicros();
-        if (ts == null || change.keys() == null) {
-            throw new IllegalArgumentException("a change needs Keys and Metadata.WriteTimestampMicros");
-        }
+        long ts = KeyBuckets.writeTime(change);
         if (ts < fromMicros || ts >= untilMicros) {
             return false;
         }

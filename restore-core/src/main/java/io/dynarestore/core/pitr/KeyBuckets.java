@@ -41,6 +41,14 @@ final class KeyBuckets implements AutoCloseable {
         this.streams = new OutputStream[1 << bits];
     }
 
+    /** The write time of a change, which a change must have, like its keys. */
+    static long writeTime(ExportLine change) {
+        if (change.writeTimestampMicros() == null || change.keys() == null) {
+            throw new IllegalArgumentException("a change needs Keys and Metadata.WriteTimestampMicros");
+        }
+        return change.writeTimestampMicros();
+    }
+
     void add(ExportLine change) {
         JsonGenerator g = bucket(KeyHash.of(change.keys(), keyAttributes).bucket(bits));
         change.write(g);

@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * Which seconds of a table's history can be restored, from its unexpired backups and its
@@ -118,6 +119,49 @@ public final class PitrCoverage {
         return Optional.empty();
     }
 
+    /**
+     * What the change log holds of every write after second {@code t} (ADR 0031): the exports that
+     * hold each of them, with the old image of each write, and the end E of that stretch. Only
+     * exports of every write count (the vault's own, not compacted native ones, whose old images
+     * are those of their start), and the stretch must join {@code t} without a gap. Empty when
+     * {@code t} is not restorable or no export holds a write after it.
+     */
+    public Optional<ChangeLog> changeLogAfter(Instant t) {
+        if (resolve(t).isEmpty()) {
+            return Optional.empty();
+        }
+        long target = micros(t) + SECOND;
+        long end = target;
+        for (long[] s : knownFrom(target, e -> !e.compacted())) {
+            if (s[0] <= target && target <= s[1]) {
+                end = s[1];
+            }
+        }
+        if (end == target) {
+            return Optional.empty();
+        }
+        long known = end;
+        var used = exports.stream()
+                .filter(e -> !e.compacted() && micros(e.to()) > target && micros(e.from()) < known)
+                .toList();
+        return Optional.of(new ChangeLog(t, Instant.ofEpochSecond(0, known * 1_000), used));
+    }
+
+    /**
+     * The writes after second {@code after} up to {@code end}, and the exports that hold them.
+     *
+     * @param after   the restored second
+     * @param end     the last instant the log knows every write up to (writes after it are not in the log yet)
+     * @param exports the exports to read, in the order of their start
+     */
+    public record ChangeLog(Instant after, Instant end, List<ExportMetadata> exports) {
+
+        /** The changes these exports hold, written and not, as their manifests count them. */
+        public long lines() {
+            return exports.stream().mapToLong(ExportMetadata::itemCount).sum();
+        }
+    }
+
     /** A sentence naming the restorable seconds nearest to {@code t}, for a rejection. */
     public String nearest(Instant t) {
         var windows = availability().windows();
@@ -149,6 +193,11 @@ public final class PitrCoverage {
 
     /** The instants (microseconds) at which the state is known exactly, from a base taken at {@code t0}. */
     private List<long[]> exactSet(long t0) {
+        return knownFrom(t0, e -> true);
+    }
+
+    /** The instants known from an instant {@code t0} whose state is known, through the exports {@code usable} takes. */
+    private List<long[]> knownFrom(long t0, Predicate<ExportMetadata> usable) {
         var set = new ArrayList<long[]>();
         set.add(new long[] {t0, t0});
         var counts = new TreeSet<Integer>();
@@ -157,14 +206,14 @@ public final class PitrCoverage {
                 .forEach(e -> counts.add(e.shardGroup().of()));
         boolean grew = true;
         while (grew) {
-            grew = grow(set, t0, null);
+            grew = grow(set, t0, null, usable);
             for (int of : counts) {
                 // what every group of this count knows, each from what the whole table is known at
                 List<long[]> known = null;
                 for (int index = 0; index < of; index++) {
                     var group = copy(set);
                     var shardGroup = new ExportMetadata.ShardGroup(index, of);
-                    while (grow(group, t0, shardGroup)) {
+                    while (grow(group, t0, shardGroup, usable)) {
                         // to its closure
                     }
                     known = known == null ? group : intersection(known, group);
@@ -181,10 +230,10 @@ public final class PitrCoverage {
      * One pass over the exports of every key, and those of {@code group} when it is not null: grows
      * {@code set}, what is known of the keys they hold; returns whether it grew.
      */
-    private boolean grow(List<long[]> set, long t0, ExportMetadata.ShardGroup group) {
+    private boolean grow(List<long[]> set, long t0, ExportMetadata.ShardGroup group, Predicate<ExportMetadata> usable) {
         boolean grew = false;
         for (ExportMetadata e : exports) {
-            if (e.shardGroup() != null && !e.shardGroup().equals(group)) {
+            if (!usable.test(e) || e.shardGroup() != null && !e.shardGroup().equals(group)) {
                 continue;
             }
             long from = micros(e.from());

@@ -50,6 +50,62 @@ class PitrCoverageTest {
     }
 
     @Test
+    void theChangeLogAfterASecondRunsToTheEndOfTheExportsJoinedToIt() {
+        // Given a backup at 0 s and the vault's exports to 30 s, 60 s and 90 s
+        var coverage = PitrCoverage.of(
+                List.of(backup("b", 0, false)),
+                List.of(export("e1", 0, 300, false), export("e2", 300, 600, false), export("e3", 600, 900, false)),
+                NOW);
+
+        // When the log after second 40 is asked for
+        var log = coverage.changeLogAfter(at(400)).orElseThrow();
+
+        // Then it ends at 90 s, and only the exports holding writes after 41 s are read
+        assertThat(log.end()).isEqualTo(at(900));
+        assertThat(log.exports()).extracting(ExportMetadata::exportId).containsExactly("e2", "e3");
+    }
+
+    @Test
+    void theChangeLogAfterASecondEndsAtAGap() {
+        // Given exports to 30 s, then from 40 s: a gap of 10 s
+        var coverage = PitrCoverage.of(
+                List.of(backup("b", 0, false)),
+                List.of(export("e1", 0, 300, false), export("e2", 400, 900, false)),
+                NOW);
+
+        // Then the log after second 10 ends where the gap begins
+        var log = coverage.changeLogAfter(at(100)).orElseThrow();
+        assertThat(log.end()).isEqualTo(at(300));
+        assertThat(log.exports()).extracting(ExportMetadata::exportId).containsExactly("e1");
+    }
+
+    @Test
+    void aCompactedExportHoldsNoImageAtASecondInsideIt() {
+        // Given a backup at 0 s, a compacted (native) export to 60 s, then the vault's own exports
+        var coverage = PitrCoverage.of(
+                List.of(backup("b", 0, false)),
+                List.of(export("native", 0, 600, true), export("e2", 600, 900, false)),
+                NOW);
+
+        // Then a second inside the compacted export has no change log after it
+        assertThat(coverage.changeLogAfter(at(300))).isEmpty();
+        // and a second after it is followed by the vault's exports
+        assertThat(coverage.changeLogAfter(at(650)).orElseThrow().end()).isEqualTo(at(900));
+    }
+
+    @Test
+    void theChangeLogEndsWhereTheSlowestShardGroupEnds() {
+        // Given two shard groups flushed to 60 s and to 40 s
+        var coverage = PitrCoverage.of(
+                List.of(backup("b", 0, false)),
+                List.of(groupExport("g0", 0, 2, 0, 600), groupExport("g1", 1, 2, 0, 400)),
+                NOW);
+
+        // Then the log after second 10 ends at 40 s
+        assertThat(coverage.changeLogAfter(at(100)).orElseThrow().end()).isEqualTo(at(400));
+    }
+
+    @Test
     void aSecondIsRestorableOnlyWhenEveryShardGroupHasFlushedPastIt() {
         // Given a backup at 0 s and two shard groups, one flushed to 60 s and the other to 40 s
         var coverage = PitrCoverage.of(

@@ -20,6 +20,7 @@ import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.planner.PlannerProperties;
 import io.dynarestore.planner.restore.RestoreSteps.Snapshot;
 import io.dynarestore.planner.restore.RestoreSteps.StepException;
+import io.dynarestore.planner.staging.BacktrackStager;
 import io.dynarestore.planner.staging.DeltaStager;
 import io.dynarestore.planner.staging.SweepStager;
 import java.util.ArrayList;
@@ -41,6 +42,7 @@ record Dispatching(
         Sources sources,
         VaultCatalog catalog,
         SweepStager sweeper,
+        BacktrackStager backtracks,
         AwsClients aws,
         EventPublisher publisher,
         PlannerProperties.Strategy strategy) {
@@ -64,7 +66,8 @@ record Dispatching(
                 !(request.destination() instanceof Destination.NewTable),
                 new ArrayList<>());
         DeltaStager.StagedDelta delta = plan.source().pointInTime() == null ? null : sources.stagedDelta(request);
-        if (!deltaOnly) {
+        // a backtrack has no base: its reverts are all it writes
+        if (!deltaOnly && plan.baseSegments() > 0) {
             dispatchBase(out, backup, delta, plan);
         }
         if (deltaOnly || !plan.phased()) {
@@ -114,8 +117,8 @@ record Dispatching(
             DataFile file = dataFile(delta.bucket(), f);
             out.sends().add(send(out, next++, SegmentDispatched.Role.DELTA, file, null, applyDeletes, out.filter()));
         }
-        if (out.fullInPlace()) {
-            String restoreId = out.request().restoreId();
+        String restoreId = out.request().restoreId();
+        if (out.fullInPlace() && backtracks.find(restoreId).isEmpty()) {
             var sweep = sweeper.find(restoreId)
                     .orElseThrow(() -> new StepException("The deletes staged for restore " + restoreId
                             + " are missing from the vault; submit it again."));

@@ -17,10 +17,12 @@ import io.dynarestore.planner.PlannerProperties;
 import io.dynarestore.planner.capacity.CapacityManager;
 import io.dynarestore.planner.destination.TableSpecs;
 import io.dynarestore.planner.restore.RestoreSteps.StepException;
+import io.dynarestore.planner.staging.BacktrackStager;
 import io.dynarestore.planner.staging.DeltaStager;
 import io.dynarestore.planner.staging.SweepStager;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +40,7 @@ record Planning(
         VaultCatalog catalog,
         DeltaStager stager,
         SweepStager sweeper,
+        BacktrackStager backtracks,
         CapacityManager capacity,
         AwsClients aws,
         Clock clock,
@@ -57,6 +60,9 @@ record Planning(
         Target target = Target.of(request);
         var tableRef = new TableRef(target.account(), target.region(), target.tableName());
         Image image = image(request, pointInTime);
+        if (image.backtrack() != null) {
+            return planBacktrack(request, image, tableRef, pointInTime);
+        }
         DeltaStager.StagedDelta delta = image.delta();
         boolean phased = delta != null && delta.keys() > pitr.skipKeysLimit();
         refusePhased(request, delta, phased);
@@ -95,6 +101,36 @@ record Planning(
         return plan;
     }
 
+    /** In place by reverting the keys written since T, each to its image at T, from the change log alone. */
+    private RestorePlanned planBacktrack(
+            RestoreRequested request, Image image, TableRef tableRef, Instant pointInTime) {
+        var backtrack = image.backtrack();
+        int lsis = sources.restoredLsis(request, image.base());
+        long wcu = backtrack.reverts() * (1 + lsis);
+        long perItem = image.base().itemCount() == 0
+                ? 0
+                : bytes(image.base()) / image.base().itemCount();
+        var warnings = new ArrayList<String>(RestoreWarnings.of(request, pointInTime));
+        warnings.add(BacktrackChoice.tailWarning(backtrack.logEnd()));
+        var plan = RestorePlanned.of(
+                        request.restoreId(),
+                        Strategy.ITEM_WRITES,
+                        image.source(),
+                        tableRef,
+                        backtrack.files(),
+                        backtrack.files(),
+                        false,
+                        backtrack.reverts(),
+                        perItem * (backtrack.reverts() - backtrack.deletes()),
+                        wcu,
+                        warnings)
+                .withEstimates(
+                        BacktrackChoice.reason(backtrack, image.base().itemCount()),
+                        null,
+                        (wcu + strategy.writeUnitsPerSecond() - 1) / Math.max(1, strategy.writeUnitsPerSecond()));
+        return request.dry() ? plan : plan.withCapacity(capacity.plan(tableRef));
+    }
+
     /** A new table without LSIs, loaded by DynamoDB's ImportTable from a staged copy. */
     private RestorePlanned planImport(
             RestoreRequested request,
@@ -126,8 +162,16 @@ record Planning(
                         seconds);
     }
 
-    /** What a restore writes the table from: a base backup, and for a point in time the staged delta up to it. */
-    private record Image(Backup base, DeltaStager.StagedDelta delta, SourceRef source) {}
+    /**
+     * What a restore writes the table from: a base backup, and for a point in time the staged delta
+     * up to it; or, for a backtrack, the staged reverts of the keys written since.
+     */
+    private record Image(
+            Backup base, DeltaStager.StagedDelta delta, BacktrackStager.StagedBacktrack backtrack, SourceRef source) {
+        Image(Backup base, DeltaStager.StagedDelta delta, SourceRef source) {
+            this(base, delta, null, source);
+        }
+    }
 
     private Image image(RestoreRequested request, Instant pointInTime) {
         var s = request.source();
@@ -145,6 +189,14 @@ record Planning(
                         + " (a backup expired or an export was removed "
                         + "after the restore was accepted). " + coverage.nearest(pointInTime)));
         Backup base = sources.backup(request, resolution.base().backupId());
+        var backtrack = backtrack(request, pointInTime, coverage, base);
+        if (backtrack != null) {
+            return new Image(
+                    base,
+                    null,
+                    backtrack,
+                    sourceRef(request, base, pointInTime, resolution.exports().size()));
+        }
         var delta = stager.stage(
                 request.restoreId(),
                 resolution,
@@ -163,6 +215,28 @@ record Planning(
                 base,
                 delta,
                 sourceRef(request, base, pointInTime, resolution.exports().size()));
+    }
+
+    /**
+     * Stages a backtrack where one restores in place for less (ADR 0031): the change log must hold
+     * every write after T up to an end no older than {@code planner.pitr.backtrack-max-lag}, and hold
+     * fewer changes than the base backup has items. Returns {@code null} for the full path, and logs why.
+     */
+    private BacktrackStager.StagedBacktrack backtrack(
+            RestoreRequested request, Instant t, PitrCoverage coverage, Backup base) {
+        if (!pitr.backtrack() || !(request.destination() instanceof Destination.InPlace)) {
+            return null;
+        }
+        var changes = coverage.changeLogAfter(t).orElse(null);
+        String fallback = BacktrackChoice.refusal(changes, base.itemCount(), clock.instant(), pitr.backtrackMaxLag());
+        if (fallback != null) {
+            log.info("restore {}: in place by the full path: {}", request.restoreId(), fallback);
+            return null;
+        }
+        return backtracks.stage(
+                request.restoreId(),
+                changes,
+                TableSpecs.keyAttributes(base.metadata().tableDescription().keySchema()));
     }
 
     /** A dry run and a record restore need every changed key in writers' memory: they cannot be phased. */

@@ -10,6 +10,7 @@ import io.dynarestore.planner.PlannerProperties;
 import io.dynarestore.planner.capacity.CapacityManager;
 import io.dynarestore.planner.destination.DynamoNativeTables;
 import io.dynarestore.planner.destination.TableCreator;
+import io.dynarestore.planner.staging.BacktrackStager;
 import io.dynarestore.planner.staging.DeltaStager;
 import io.dynarestore.planner.staging.ImportStager;
 import io.dynarestore.planner.staging.SweepStager;
@@ -58,12 +59,14 @@ class RestoreWiring {
         var pitr = properties.pitr();
         var stager = new DeltaStager(aws.s3(), catalog, pitr.deltaMemory().toBytes(), pitr.linesPerFile());
         var sweeper = new SweepStager(aws.s3(), catalog, pitr.deltaMemory().toBytes(), pitr.linesPerFile());
+        var backtracks =
+                new BacktrackStager(aws.s3(), catalog, pitr.deltaMemory().toBytes(), pitr.linesPerFile());
         var strategy = properties.strategy();
         var capacity = new CapacityManager(
                 aws, properties.capacity().raise(), properties.capacity().writeUnits(), properties.tableActive());
         var sources = new Sources(catalog, stager, aws);
         var steps = new RestoreSteps(
-                new Planning(sources, catalog, stager, sweeper, capacity, aws, clock, pitr, strategy),
+                new Planning(sources, catalog, stager, sweeper, backtracks, capacity, aws, clock, pitr, strategy),
                 new Preparation(
                         sources,
                         new TableCreator(aws, properties.tableActive()),
@@ -71,7 +74,7 @@ class RestoreWiring {
                         aws,
                         publisher,
                         properties.tableActive()),
-                new Dispatching(sources, catalog, sweeper, aws, publisher, strategy),
+                new Dispatching(sources, catalog, sweeper, backtracks, aws, publisher, strategy),
                 new Completion(stager, aws, clock, strategy),
                 new NativeRestores(
                         sources,

@@ -3,9 +3,7 @@ package io.dynarestore.planner.staging;
 import io.dynarestore.contracts.Json;
 import io.dynarestore.core.pitr.DeltaBuilder;
 import io.dynarestore.core.pitr.PitrCoverage;
-import io.dynarestore.core.vault.DataFileReader;
 import io.dynarestore.core.vault.DataFiles;
-import io.dynarestore.core.vault.ExportLine;
 import io.dynarestore.core.vault.ExportMetadata;
 import io.dynarestore.core.vault.ManifestFile;
 import io.dynarestore.core.vault.VaultCatalog;
@@ -59,25 +57,12 @@ public final class DeltaStager {
         String prefix = catalog.layout().stagingPrefix(restoreId);
         String bucket = catalog.layout().bucket();
         var out = new DataFiles(s3, bucket, prefix + "delta/", linesPerFile);
-        long read = 0;
+        long read;
         DeltaBuilder.Result result;
         Path skip = null;
         try (var builder =
                 new DeltaBuilder(keyAttributes, from, until, DeltaBuilder.bitsFor(lines, memoryBudgetBytes))) {
-            for (ExportMetadata export : resolution.exports()) {
-                String exportBucket = catalog.exportBucket(export);
-                for (ManifestFile f : catalog.exportFiles(export)) {
-                    try (var reader = new DataFileReader(
-                            f.dataFileS3Key(),
-                            s3.getObject(b -> b.bucket(exportBucket).key(f.dataFileS3Key())),
-                            f.md5Checksum())) {
-                        for (ExportLine line; (line = reader.next()) != null; ) {
-                            builder.add(line);
-                            read++;
-                        }
-                    }
-                }
-            }
+            read = new ChangeLogReader(s3, catalog).forEach(resolution.exports(), builder::add);
             skip = Files.createTempFile("skip-keys-", ".bin");
             try (var skipOut = Files.newOutputStream(skip)) {
                 result = builder.build(out, skipOut);

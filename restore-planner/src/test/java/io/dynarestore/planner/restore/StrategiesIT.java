@@ -33,6 +33,7 @@ import io.dynarestore.core.vault.VaultLayout;
 import io.dynarestore.planner.PlannerProperties;
 import io.dynarestore.planner.capacity.CapacityManager;
 import io.dynarestore.planner.destination.TableCreator;
+import io.dynarestore.planner.staging.BacktrackStager;
 import io.dynarestore.planner.staging.DeltaStager;
 import io.dynarestore.planner.staging.ImportStager;
 import io.dynarestore.planner.staging.SweepStager;
@@ -128,17 +129,19 @@ class StrategiesIT {
         // the settings of the tests: fast polls, a write budget of 1,000 WCU/s, imports of 5 MB/s
         var strategy = new PlannerProperties.Strategy(
                 true, 1_000, DataSize.ofMegabytes(5), Duration.ofMinutes(5), Duration.ofMillis(20), 150, 5_000_000);
-        var pitr = new PlannerProperties.Pitr(DataSize.ofMegabytes(16), 1_000_000, 1_000);
+        var pitr = new PlannerProperties.Pitr(DataSize.ofMegabytes(16), 1_000_000, 1_000, true, Duration.ofMinutes(15));
         var stager = new DeltaStager(aws.s3(), catalog, 16L << 20, 1_000);
         var sweeper = new SweepStager(aws.s3(), catalog, 16L << 20, 1_000);
+        var backtracks = new BacktrackStager(aws.s3(), catalog, 16L << 20, 1_000);
         var capacity = new CapacityManager(aws, true, 1_000, Duration.ofSeconds(30));
         var sources = new Sources(catalog, stager, aws);
         var tableActive = Duration.ofSeconds(30);
-        planning = new Planning(sources, catalog, stager, sweeper, capacity, aws, Clock.systemUTC(), pitr, strategy);
+        planning = new Planning(
+                sources, catalog, stager, sweeper, backtracks, capacity, aws, Clock.systemUTC(), pitr, strategy);
         steps = new RestoreSteps(
                 planning,
                 new Preparation(sources, new TableCreator(aws, tableActive), capacity, aws, publisher, tableActive),
-                new Dispatching(sources, catalog, sweeper, aws, publisher, strategy),
+                new Dispatching(sources, catalog, sweeper, backtracks, aws, publisher, strategy),
                 new Completion(stager, aws, Clock.systemUTC(), strategy),
                 new NativeRestores(
                         sources,
