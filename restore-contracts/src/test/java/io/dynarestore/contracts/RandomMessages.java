@@ -141,6 +141,10 @@ final class RandomMessages {
                 return "DYNAMODB_JSON";
             case "pointInTime":
                 return "latest";
+            case "until":
+                return "2026-11-30T10:15:42Z";
+            case "onConflict":
+                return random.nextBoolean() ? "LEAVE" : "OVERWRITE";
             case "backupId":
                 return "20261130T101500Z-" + Integer.toHexString(random.nextInt());
             case "condition":

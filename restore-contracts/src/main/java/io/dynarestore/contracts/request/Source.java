@@ -2,9 +2,34 @@ package io.dynarestore.contracts.request;
 
 /**
  * What to restore from: a table of an account and region, and exactly one of a backup id, a
- * point in time (ISO-8601 second, or {@code latest}), or a Snap id.
+ * point in time (ISO-8601 second, or {@code latest}), or a Snap id; with a point in time, an
+ * {@link Undo} restores only the keys written in a window after it.
  */
-public record Source(String account, String region, String table, String backupId, String pointInTime, String snapId) {
+public record Source(
+        String account, String region, String table, String backupId, String pointInTime, String snapId, Undo undo) {
+
+    public Source(String account, String region, String table, String backupId, String pointInTime, String snapId) {
+        this(account, region, table, backupId, pointInTime, snapId, null);
+    }
+
+    /**
+     * The undo of the window (pointInTime, until]: only the keys written in it go back to their
+     * image at {@code pointInTime} (ADR 0031). A key written again after {@code until} is a
+     * conflict: left as it is ({@link #LEAVE}, the default) or taken back too ({@link #OVERWRITE}).
+     *
+     * @param until      the window's last second, ISO-8601
+     * @param onConflict {@code LEAVE} or {@code OVERWRITE}
+     */
+    public record Undo(String until, String onConflict) {
+
+        public static final String LEAVE = "LEAVE";
+        public static final String OVERWRITE = "OVERWRITE";
+
+        /** Whether keys written again after the window are taken back to the window's start too. */
+        public boolean overwrites() {
+            return OVERWRITE.equals(onConflict);
+        }
+    }
 
     public static Source backup(String account, String region, String table, String backupId) {
         return new Source(account, region, table, backupId, null, null);

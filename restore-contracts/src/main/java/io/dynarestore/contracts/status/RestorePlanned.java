@@ -30,8 +30,28 @@ public record RestorePlanned(
         Double estimatedImportGb,
         Long estimatedDurationSeconds,
         CapacityPlan capacity,
-        List<String> warnings)
+        List<String> warnings,
+        Conflicts conflicts)
         implements RestoreEvent {
+
+    /**
+     * The keys an undo of a window found written again after it (ADR 0031): each is left as it is
+     * ({@code LEAVE}) or taken back to the window's start too ({@code OVERWRITE}).
+     *
+     * @param count      how many
+     * @param onConflict what the undo does with them
+     * @param samples    a few of them, each with its image at the window's start and its latest one
+     */
+    public record Conflicts(long count, String onConflict, List<Conflict> samples) {}
+
+    /**
+     * One conflicting key, its images as DynamoDB JSON.
+     *
+     * @param key     the key
+     * @param before  its image at the window's start; {@code null}: it did not exist
+     * @param latest  its latest image in the change log; {@code null}: deleted
+     */
+    public record Conflict(String key, String before, String latest) {}
 
     /** A plan of base segments only (a restore of a backup). */
     public static RestorePlanned of(
@@ -81,7 +101,8 @@ public record RestorePlanned(
                 null,
                 null,
                 null,
-                warnings == null || warnings.isEmpty() ? null : List.copyOf(warnings));
+                warnings == null || warnings.isEmpty() ? null : List.copyOf(warnings),
+                null);
     }
 
     /** This plan with the reason for its strategy and its import and duration estimates. */
@@ -104,7 +125,8 @@ public record RestorePlanned(
                 importGb,
                 durationSeconds,
                 capacity,
-                warnings);
+                warnings,
+                conflicts);
     }
 
     /** This plan with what it does to the destination's write capacity. */
@@ -127,7 +149,32 @@ public record RestorePlanned(
                 estimatedImportGb,
                 estimatedDurationSeconds,
                 plan,
-                warnings);
+                warnings,
+                conflicts);
+    }
+
+    /** This plan with the conflicts of an undo. */
+    public RestorePlanned withConflicts(Conflicts found) {
+        return new RestorePlanned(
+                eventId,
+                restoreId,
+                schemaVersion,
+                occurredAt,
+                strategy,
+                strategyReason,
+                source,
+                destination,
+                segments,
+                deltaSegments,
+                phased,
+                estimatedItems,
+                estimatedBytes,
+                estimatedWcu,
+                estimatedImportGb,
+                estimatedDurationSeconds,
+                capacity,
+                warnings,
+                found);
     }
 
     /** Segments of the base backup: numbers {@code 0 .. baseSegments() - 1}. */

@@ -41,7 +41,8 @@ public final class RequestDefaults {
                 s.table(),
                 s.backupId(),
                 s.pointInTime(),
-                s.snapId());
+                s.snapId(),
+                s.undo());
         Destination destination = r.destination();
         if (destination instanceof Destination.NewTable t) {
             destination = new Destination.NewTable(

@@ -53,6 +53,12 @@ record SourceCheck(VaultCatalog catalog, Clock clock) {
                                 + "/pitr-windows.");
             }
             backupId = resolution.get().base().backupId();
+            Verdict undo = UndoCheck.problem(request, pointInTime, coverage);
+            if (undo != null) {
+                return undo;
+            }
+        } else if (source.undo() != null) {
+            return UndoCheck.problem(request, null, null);
         }
         Optional<Backup> found = catalog.findBackup(source.account(), source.region(), source.table(), backupId);
         if (found.isEmpty()) {

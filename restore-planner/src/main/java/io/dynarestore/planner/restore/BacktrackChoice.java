@@ -35,13 +35,20 @@ final class BacktrackChoice {
         return null;
     }
 
-    /** The plan's strategy reason for a backtrack. */
-    static String reason(BacktrackStager.StagedBacktrack backtrack, long tableItems) {
-        return "Backtrack: only the " + backtrack.reverts() + " keys written after " + backtrack.pointInTime()
+    /** The plan's strategy reason for a backtrack, or for the undo of a window. */
+    static String reason(BacktrackStager.StagedBacktrack staged, long tableItems) {
+        String read = "read from the change log up to " + staged.logEnd() + " (" + staged.changesRead()
+                + " changes). No backup is read and the table is not scanned: the cost follows what changed, not "
+                + "the table's " + tableItems + " items.";
+        if (staged.until() != null) {
+            return "Undo of (" + staged.pointInTime() + ", " + staged.until() + "]: the " + staged.reverts()
+                    + " keys written in it go back to their image at " + staged.pointInTime() + " ("
+                    + staged.deletes() + " did not exist then and are deleted); " + staged.conflicts()
+                    + " were written again after it (conflicts, listed in the plan), " + read;
+        }
+        return "Backtrack: only the " + staged.reverts() + " keys written after " + staged.pointInTime()
                 + " are reverted, each to its image then (the old image of its first write after it; "
-                + backtrack.deletes() + " did not exist and are deleted), read from the change log up to "
-                + backtrack.logEnd() + " (" + backtrack.changesRead() + " changes). No backup is read and the "
-                + "table is not scanned: the cost follows what changed, not the table's " + tableItems + " items.";
+                + staged.deletes() + " did not exist and are deleted), " + read;
     }
 
     /** The warning every backtrack carries: writes after the log's end are not reverted. */

@@ -22,7 +22,6 @@ import io.dynarestore.planner.staging.DeltaStager;
 import io.dynarestore.planner.staging.SweepStager;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,7 +39,7 @@ record Planning(
         VaultCatalog catalog,
         DeltaStager stager,
         SweepStager sweeper,
-        BacktrackStager backtracks,
+        BacktrackPlanning backtracks,
         CapacityManager capacity,
         AwsClients aws,
         Clock clock,
@@ -61,7 +60,7 @@ record Planning(
         var tableRef = new TableRef(target.account(), target.region(), target.tableName());
         Image image = image(request, pointInTime);
         if (image.backtrack() != null) {
-            return planBacktrack(request, image, tableRef, pointInTime);
+            return backtracks.plan(request, image.base(), image.backtrack(), image.source(), tableRef, pointInTime);
         }
         DeltaStager.StagedDelta delta = image.delta();
         boolean phased = delta != null && delta.keys() > pitr.skipKeysLimit();
@@ -99,36 +98,6 @@ record Planning(
             plan = plan.withCapacity(capacity.plan(tableRef));
         }
         return plan;
-    }
-
-    /** In place by reverting the keys written since T, each to its image at T, from the change log alone. */
-    private RestorePlanned planBacktrack(
-            RestoreRequested request, Image image, TableRef tableRef, Instant pointInTime) {
-        var backtrack = image.backtrack();
-        int lsis = sources.restoredLsis(request, image.base());
-        long wcu = backtrack.reverts() * (1 + lsis);
-        long perItem = image.base().itemCount() == 0
-                ? 0
-                : bytes(image.base()) / image.base().itemCount();
-        var warnings = new ArrayList<String>(RestoreWarnings.of(request, pointInTime));
-        warnings.add(BacktrackChoice.tailWarning(backtrack.logEnd()));
-        var plan = RestorePlanned.of(
-                        request.restoreId(),
-                        Strategy.ITEM_WRITES,
-                        image.source(),
-                        tableRef,
-                        backtrack.files(),
-                        backtrack.files(),
-                        false,
-                        backtrack.reverts(),
-                        perItem * (backtrack.reverts() - backtrack.deletes()),
-                        wcu,
-                        warnings)
-                .withEstimates(
-                        BacktrackChoice.reason(backtrack, image.base().itemCount()),
-                        null,
-                        (wcu + strategy.writeUnitsPerSecond() - 1) / Math.max(1, strategy.writeUnitsPerSecond()));
-        return request.dry() ? plan : plan.withCapacity(capacity.plan(tableRef));
     }
 
     /** A new table without LSIs, loaded by DynamoDB's ImportTable from a staged copy. */
@@ -189,7 +158,7 @@ record Planning(
                         + " (a backup expired or an export was removed "
                         + "after the restore was accepted). " + coverage.nearest(pointInTime)));
         Backup base = sources.backup(request, resolution.base().backupId());
-        var backtrack = backtrack(request, pointInTime, coverage, base);
+        var backtrack = backtracks.stage(request, pointInTime, coverage, base);
         if (backtrack != null) {
             return new Image(
                     base,
@@ -215,28 +184,6 @@ record Planning(
                 base,
                 delta,
                 sourceRef(request, base, pointInTime, resolution.exports().size()));
-    }
-
-    /**
-     * Stages a backtrack where one restores in place for less (ADR 0031): the change log must hold
-     * every write after T up to an end no older than {@code planner.pitr.backtrack-max-lag}, and hold
-     * fewer changes than the base backup has items. Returns {@code null} for the full path, and logs why.
-     */
-    private BacktrackStager.StagedBacktrack backtrack(
-            RestoreRequested request, Instant t, PitrCoverage coverage, Backup base) {
-        if (!pitr.backtrack() || !(request.destination() instanceof Destination.InPlace)) {
-            return null;
-        }
-        var changes = coverage.changeLogAfter(t).orElse(null);
-        String fallback = BacktrackChoice.refusal(changes, base.itemCount(), clock.instant(), pitr.backtrackMaxLag());
-        if (fallback != null) {
-            log.info("restore {}: in place by the full path: {}", request.restoreId(), fallback);
-            return null;
-        }
-        return backtracks.stage(
-                request.restoreId(),
-                changes,
-                TableSpecs.keyAttributes(base.metadata().tableDescription().keySchema()));
     }
 
     /** A dry run and a record restore need every changed key in writers' memory: they cannot be phased. */

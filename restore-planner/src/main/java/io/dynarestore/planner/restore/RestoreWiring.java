@@ -66,7 +66,17 @@ class RestoreWiring {
                 aws, properties.capacity().raise(), properties.capacity().writeUnits(), properties.tableActive());
         var sources = new Sources(catalog, stager, aws);
         var steps = new RestoreSteps(
-                new Planning(sources, catalog, stager, sweeper, backtracks, capacity, aws, clock, pitr, strategy),
+                new Planning(
+                        sources,
+                        catalog,
+                        stager,
+                        sweeper,
+                        new BacktrackPlanning(backtracks, sources, capacity, clock, pitr, strategy),
+                        capacity,
+                        aws,
+                        clock,
+                        pitr,
+                        strategy),
                 new Preparation(
                         sources,
                         new TableCreator(aws, properties.tableActive()),

@@ -137,7 +137,16 @@ class StrategiesIT {
         var sources = new Sources(catalog, stager, aws);
         var tableActive = Duration.ofSeconds(30);
         planning = new Planning(
-                sources, catalog, stager, sweeper, backtracks, capacity, aws, Clock.systemUTC(), pitr, strategy);
+                sources,
+                catalog,
+                stager,
+                sweeper,
+                new BacktrackPlanning(backtracks, sources, capacity, Clock.systemUTC(), pitr, strategy),
+                capacity,
+                aws,
+                Clock.systemUTC(),
+                pitr,
+                strategy);
         steps = new RestoreSteps(
                 planning,
                 new Preparation(sources, new TableCreator(aws, tableActive), capacity, aws, publisher, tableActive),

@@ -1,0 +1,194 @@
+package io.dynarestore.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.dynarestore.core.codec.DynamoJson;
+import io.dynarestore.testkit.ItemDigests;
+import io.dynarestore.testkit.RandomHistory;
+import io.dynarestore.testkit.RandomItems;
+import io.dynarestore.testkit.TopicRecorder;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The undo of a window (T1, T2] (ADR 0031): the keys written only in it go back to their image at
+ * T1, the keys written in it and again after it are conflicts, reported with both images and left
+ * as they are, or taken back too with {@code onConflict: OVERWRITE}; every other key is untouched.
+ */
+class UndoWindowIT {
+
+    static final long SECOND = HistoryFixtures.SECOND;
+    static final RandomItems.Shape SHAPE = RandomItems.Shape.simple();
+    static RestoreStack stack;
+    static TopicRecorder status;
+    static KafkaProducer<String, String> producer;
+
+    @BeforeAll
+    static void startStack() {
+        stack = SharedStack.get();
+        status = stack.followStatus();
+        producer = stack.stringProducer();
+    }
+
+    @AfterAll
+    static void stopStack() {
+        producer.close();
+        status.close();
+    }
+
+    /** One undo: the table's expected digests, its conflicts, and how many keys it must touch. */
+    record Case(
+            String restoreId,
+            String table,
+            TreeMap<String, String> expected,
+            Set<String> conflicts,
+            long touched,
+            TreeMap<String, String> live) {}
+
+    @Test
+    void undoesRandomWindowsRevertingOnlyTheirKeysAndReportingTheConflicts() throws Exception {
+        // Given 10 live tables with random histories, and a random window in each with writes after it
+        long t0 = (Instant.now().getEpochSecond() - 100) * SECOND + 500_000;
+        var cases = new ArrayList<Case>();
+        for (int seed = 0; seed < 10; seed++) {
+            Random r = new Random(100 + seed);
+            String table = "undo-" + seed;
+            var history =
+                    new RandomHistory(100 + seed, SHAPE, 40 + r.nextInt(40), 80 + r.nextInt(120), t0, 90 * SECOND);
+            HistoryFixtures.liveTable(stack, table, history, SHAPE, t0, 5 + r.nextInt(9));
+            long t1 = t0 / SECOND + r.nextInt(40);
+            long t2 = t1 + 1 + r.nextInt(40);
+            boolean overwrite = seed % 2 == 1;
+            var atT1 = history.imageBefore((t1 + 1) * SECOND);
+            var live = history.imageBefore(Long.MAX_VALUE);
+            var inWindow = keys(history, (t1 + 1) * SECOND, (t2 + 1) * SECOND);
+            var after = keys(history, (t2 + 1) * SECOND, Long.MAX_VALUE);
+            var conflicts = new HashSet<>(inWindow);
+            conflicts.retainAll(after);
+            var expected = new TreeMap<>(live);
+            long touched = 0;
+            for (String key : inWindow) {
+                boolean conflict = conflicts.contains(key);
+                if (conflict && !overwrite) {
+                    continue;
+                }
+                if (atT1.containsKey(key) || live.containsKey(key)) {
+                    touched++;
+                }
+                if (atT1.containsKey(key)) {
+                    expected.put(key, atT1.get(key));
+                } else {
+                    expected.remove(key);
+                }
+            }
+            String id = "undo-" + seed;
+            String body = "{\"restoreId\":\"" + id + "\",\"source\":{\"table\":\"" + table + "\",\"pointInTime\":\""
+                    + Instant.ofEpochSecond(t1) + "\",\"undo\":{\"until\":\"" + Instant.ofEpochSecond(t2)
+                    + "\",\"onConflict\":\"" + (overwrite ? "OVERWRITE" : "LEAVE") + "\"}},"
+                    + "\"destination\":{\"type\":\"IN_PLACE\"}}";
+            if (seed == 0) {
+                // over REST, as a person in an incident sends it
+                var response = Http.post(stack.apiUri("/restores"), body);
+                assertThat(response.status()).as(response.body()).isEqualTo(202);
+            } else {
+                producer.send(new ProducerRecord<>("restore.requests", id, body));
+            }
+            cases.add(new Case(
+                    id, table, HistoryFixtures.digests(expected), conflicts, touched, HistoryFixtures.digests(live)));
+        }
+
+        // When they complete
+        producer.flush();
+        await().atMost(Duration.ofMinutes(5))
+                .pollInterval(Duration.ofMillis(500))
+                .untilAsserted(() -> {
+                    for (Case c : cases) {
+                        assertThat(status.last(c.restoreId(), "RestoreFailed"))
+                                .as(c.restoreId())
+                                .isNull();
+                        assertThat(status.last(c.restoreId(), "RestoreRejected"))
+                                .as(c.restoreId())
+                                .isNull();
+                        assertThat(status.last(c.restoreId(), "RestoreCompleted"))
+                                .as(c.restoreId())
+                                .isNotNull();
+                    }
+                });
+
+        // Then each table equals the oracle; the plan reports exactly the conflicts, with both images;
+        // and the undo touched only the keys it reverts
+        for (Case c : cases) {
+            assertThat(ItemDigests.ofTable(stack.dynalite.client(), c.table(), List.of("pk", "sk")))
+                    .as(c.restoreId())
+                    .isEqualTo(c.expected());
+            JsonNode planned = status.last(c.restoreId(), "RestorePlanned");
+            assertThat(planned.get("strategyReason").asString())
+                    .as(c.restoreId())
+                    .startsWith("Undo of (");
+            JsonNode conflicts = planned.get("conflicts");
+            assertThat(conflicts.get("count").asLong())
+                    .as(c.restoreId())
+                    .isEqualTo(c.conflicts().size());
+            for (JsonNode sample : conflicts.get("samples")) {
+                var key = DynamoJson.fromJson(sample.get("key").asString());
+                assertThat(c.conflicts()).contains(ItemDigests.key(key, List.of("pk", "sk")));
+                // both images as the log has them (absent: the key did not exist then, or was deleted)
+                var latest = c.live().get(ItemDigests.key(key, List.of("pk", "sk")));
+                assertThat(
+                                sample.has("latest")
+                                        ? ItemDigests.digest(DynamoJson.fromJson(
+                                                sample.get("latest").asString()))
+                                        : null)
+                        .isEqualTo(latest);
+            }
+            assertThat(conflicts.get("samples").size())
+                    .isEqualTo((int) Math.min(10, c.conflicts().size()));
+            JsonNode completed = status.last(c.restoreId(), "RestoreCompleted");
+            long touched = completed.get("itemsWritten").asLong()
+                    + completed.get("itemsUnchanged").asLong()
+                    + completed.get("itemsDeleted").asLong();
+            assertThat(touched).as(c.restoreId()).isEqualTo(c.touched());
+        }
+        assertThat(cases.stream().mapToLong(c -> c.conflicts().size()).sum())
+                .as("the windows leave keys written again after them")
+                .isPositive();
+    }
+
+    @Test
+    void refusesAnUndoOfAWindowTheChangeLogDoesNotHoldNamingItsEnd() throws Exception {
+        // Given a table whose change log ends about now
+        long t0 = (Instant.now().getEpochSecond() - 100) * SECOND + 500_000;
+        var history = new RandomHistory(7, SHAPE, 30, 40, t0, 90 * SECOND);
+        HistoryFixtures.liveTable(stack, "undo-refused", history, SHAPE, t0, 9);
+
+        // When a window reaching an hour past it is undone
+        var response = Http.post(
+                stack.apiUri("/restores"),
+                "{\"source\":{\"table\":\"undo-refused\",\"pointInTime\":\""
+                        + Instant.ofEpochSecond(t0 / SECOND + 10) + "\",\"undo\":{\"until\":\""
+                        + Instant.ofEpochSecond(t0 / SECOND + 3_600) + "\"}},\"destination\":{\"type\":\"IN_PLACE\"}}");
+
+        // Then it is refused naming the window's end and where the log ends
+        assertThat(response.status()).as(response.body()).isEqualTo(422);
+        assertThat(response.body()).contains("/source/undo/until").contains("up to");
+    }
+
+    private static Set<String> keys(RandomHistory history, long from, long until) {
+        var keys = new HashSet<String>();
+        history.writesIn(from, until, false).forEach(w -> keys.add(ItemDigests.key(w.keys(), history.keyAttributes())));
+        return keys;
+    }
+}
