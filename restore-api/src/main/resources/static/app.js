@@ -245,9 +245,14 @@ function shiftMonth(delta) {
 // ---- the restore dialog ----
 
 function showSource() {
-  const pit = $('#source-kind').value === 'pointInTime';
+  const kind = $('#source-kind').value;
+  const pit = kind === 'pointInTime' || kind === 'undo';
   document.querySelector('.for-backup').hidden = pit;
   document.querySelector('.for-pit').hidden = !pit;
+  // an undo reverts the keys written in the window, in the table itself
+  document.querySelectorAll('.for-undo').forEach((e) => { e.hidden = kind !== 'undo'; });
+  document.querySelector('.for-pit-only').hidden = kind === 'undo';
+  if (kind === 'undo') { $('#dest-type').value = 'IN_PLACE'; showDestination(); }
 }
 
 function showScope() {
@@ -263,7 +268,12 @@ function showDestination() {
 }
 
 function source() {
-  return $('#source-kind').value === 'pointInTime'
+  const kind = $('#source-kind').value;
+  if (kind === 'undo') {
+    return { table: state.table, pointInTime: $('#point-in-time').value.trim(),
+      undo: { until: $('#undo-until').value.trim(), onConflict: $('#undo-conflict').value } };
+  }
+  return kind === 'pointInTime'
     ? { table: state.table, pointInTime: $('#point-in-time').value.trim() || 'latest' }
     : { table: state.table, backupId: $('#backup-id').value };
 }
@@ -375,7 +385,8 @@ function upsertTask(s) {
       el('td', { class: 'items' }), el('td', { class: 'actions' }));
     body.prepend(row);
   }
-  const src = s.source ? `${s.source.table} ${s.source.backupId || s.source.pointInTime || s.source.snapId || ''}` : '';
+  const at = (x) => (x.undo ? `undo (${x.pointInTime}, ${x.undo.until}]` : x.backupId || x.pointInTime || x.snapId || '');
+  const src = s.source ? `${s.source.table} ${at(s.source)}` : '';
   row.querySelector('.source').textContent = src;
   row.querySelector('.destination').textContent = describeDestination(s);
   row.querySelector('.state').textContent = s.state;
@@ -403,6 +414,21 @@ function upsertTask(s) {
   if (s.reason) row.title = s.reason;
 }
 
+/** An undo's conflicts: the keys written again after its window, with both their images. */
+function showConflicts(out, c) {
+  const what = c.onConflict === 'OVERWRITE' ? 'taken back to the window\'s start too' : 'left as they are';
+  out.append(el('div', { class: 'conflicts' }, `${c.count} key${c.count === 1 ? ' was' : 's were'} written again `
+    + `after the window: ${what}.`));
+  const image = (json) => (json ? json : '(absent)');
+  const rows = (c.samples || []).map((x) => el('tr', {}, el('td', {}, x.key), el('td', {}, image(x.before)),
+    el('td', {}, image(x.latest))));
+  if (rows.length) {
+    out.append(el('table', { class: 'conflict-samples' },
+      el('thead', {}, el('tr', {}, el('th', {}, 'key'), el('th', {}, 'at the window\'s start'), el('th', {}, 'now'))),
+      el('tbody', {}, ...rows)));
+  }
+}
+
 /** The dry run's diff and the verification, under the task's row. */
 function showOutcome(row, s) {
   let detail = row.nextElementSibling;
@@ -412,6 +438,7 @@ function showOutcome(row, s) {
   }
   const cellOut = detail.firstChild;
   cellOut.replaceChildren();
+  if (s.conflicts) showConflicts(cellOut, s.conflicts);
   if (s.diff) {
     const d = s.diff;
     cellOut.append(el('div', { class: 'diff' }, `Would create ${d.create}, overwrite ${d.overwrite}, `

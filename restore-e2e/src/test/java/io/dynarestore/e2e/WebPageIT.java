@@ -6,11 +6,16 @@ import io.dynarestore.contracts.request.Scope;
 import io.dynarestore.core.filter.KeySchema;
 import io.dynarestore.core.filter.RecordFilter;
 import io.dynarestore.testkit.ItemDigests;
+import io.dynarestore.testkit.LocalApi;
+import io.dynarestore.testkit.RandomHistory;
 import io.dynarestore.testkit.RandomItems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -46,7 +51,7 @@ class WebPageIT {
             assertThat(browser.eval("document.querySelector('#sign-in-why').textContent")
                             .asString())
                     .contains("X-Api-Key");
-            browser.eval("document.querySelector('#sign-in-value').value = '" + io.dynarestore.testkit.LocalApi.KEY
+            browser.eval("document.querySelector('#sign-in-value').value = '" + LocalApi.KEY
                     + "'; document.querySelector('#sign-in-btn').click()");
             // and the vault's tables are listed
             browser.waitFor("document.body.dataset.ready === 'true'", Duration.ofSeconds(30));
@@ -175,5 +180,89 @@ class WebPageIT {
         assertThat(ItemDigests.ofTable(stack.dynalite.client(), "customers-web", BackupFixtures.KEYS))
                 .isEqualTo(ItemDigests.of(expected, BackupFixtures.KEYS));
         assertThat(Files.size(RestoreStack.logDir().resolve("tasks-page.png"))).isGreaterThan(10_000);
+    }
+
+    @Test
+    void undoesATimeWindowFromTheDialogAndShowsTheKeysWrittenAgainAfterIt() throws Exception {
+        // Given a table whose change log runs up to now, with a window (T1, T2] followed by more writes
+        long second = HistoryFixtures.SECOND;
+        long t0 = (Instant.now().getEpochSecond() - 100) * second + 500_000;
+        var history = new RandomHistory(31, RandomItems.Shape.simple(), 60, 160, t0, 90 * second);
+        HistoryFixtures.liveTable(stack, "undo-web", history, RandomItems.Shape.simple(), t0, 9);
+        long t1 = t0 / second + 20;
+        long t2 = t1 + 30;
+        var atT1 = history.imageBefore((t1 + 1) * second);
+        var live = history.imageBefore(Long.MAX_VALUE);
+        var after = new HashSet<String>();
+        history.writesIn((t2 + 1) * second, Long.MAX_VALUE, false)
+                .forEach(w -> after.add(ItemDigests.key(w.keys(), history.keyAttributes())));
+        var expected = new TreeMap<>(live);
+        var conflicts = new HashSet<String>();
+        for (var w : history.writesIn((t1 + 1) * second, (t2 + 1) * second, false)) {
+            String key = ItemDigests.key(w.keys(), history.keyAttributes());
+            if (after.contains(key)) {
+                conflicts.add(key);
+            } else if (atT1.containsKey(key)) {
+                expected.put(key, atT1.get(key));
+            } else {
+                expected.remove(key);
+            }
+        }
+        assertThat(conflicts)
+                .as("the history writes some keys again after the window")
+                .isNotEmpty();
+
+        Path profile = RestoreStack.logDir().resolve("chromium-profile-undo");
+        try (var browser = new HeadlessChromium(stack.apiUri("/"), profile)) {
+            browser.waitFor(
+                    "document.querySelector('#sign-in') && document.querySelector('#sign-in').open",
+                    Duration.ofSeconds(30));
+            browser.eval("document.querySelector('#sign-in-value').value = '" + LocalApi.KEY
+                    + "'; document.querySelector('#sign-in-btn').click()");
+            browser.waitFor("document.querySelector('.table-link[data-table=\"undo-web\"]')", Duration.ofSeconds(30));
+            browser.eval("document.querySelector('.table-link[data-table=\"undo-web\"]').click()");
+            browser.waitFor(
+                    "document.querySelector('#table-title').textContent.includes('undo-web')", Duration.ofSeconds(20));
+
+            // When the person undoes the window from the dialog, leaving the keys written again after it
+            browser.eval("""
+                    (() => {
+                      const set = (sel, v) => { const e = document.querySelector(sel); e.value = v;
+                        e.dispatchEvent(new Event('change', {bubbles: true})); };
+                      set('#source-kind', 'undo'); set('#scope', 'FULL');
+                      set('#point-in-time', '%s'); set('#undo-until', '%s'); set('#undo-conflict', 'LEAVE');
+                      document.querySelector('#dry-run').checked = false;
+                      document.querySelector('#start-btn').click();
+                    })()""".formatted(Instant.ofEpochSecond(t1), Instant.ofEpochSecond(t2)));
+            browser.waitFor(
+                    "document.querySelector('#answer') && document.querySelector('#answer').textContent.includes('Restore')",
+                    Duration.ofSeconds(20));
+            String id = browser.eval("document.querySelector('#tasks tbody tr').dataset.restore")
+                    .asString();
+
+            // Then the destination was the table itself, the task completes and reports the conflicts
+            assertThat(browser.eval("document.querySelector('#dest-type').value")
+                            .asString())
+                    .isEqualTo("IN_PLACE");
+            browser.waitFor(
+                    "document.querySelector('#tasks tbody tr[data-restore=\"" + id
+                            + "\"] .state').textContent === 'COMPLETED'",
+                    Duration.ofMinutes(2));
+            String outcome = "document.querySelector('tr[data-outcome=\"" + id + "\"]')";
+            browser.waitFor(
+                    outcome + ".textContent.includes('written again after the window')", Duration.ofSeconds(20));
+            assertThat(browser.eval(outcome + ".querySelector('.conflicts').textContent")
+                            .asString())
+                    .startsWith(conflicts.size() + " key")
+                    .contains("left as they are");
+            assertThat(browser.eval(outcome + ".querySelectorAll('.conflict-samples tbody tr').length")
+                            .asInt())
+                    .isEqualTo(Math.min(10, conflicts.size()));
+            browser.eval("document.querySelector('#tasks-pane').scrollIntoView()");
+            browser.screenshot(RestoreStack.logDir().resolve("undo-window.png"));
+        }
+        // and the table holds the window's keys as they were at T1, every other key as it is now
+        assertThat(ItemDigests.ofTable(stack.dynalite.client(), "undo-web", List.of("pk", "sk")))
+                .isEqualTo(HistoryFixtures.digests(expected));
     }
 }

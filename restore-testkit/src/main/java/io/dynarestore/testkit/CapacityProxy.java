@@ -159,6 +159,7 @@ public final class CapacityProxy implements AutoCloseable {
                 case "BatchWriteItem" -> batchWrite(exchange, body);
                 case "PutItem", "DeleteItem", "UpdateItem" -> singleWrite(exchange, body, op);
                 case "Scan" -> scan(exchange, body);
+                case "BatchGetItem" -> batchGet(exchange, body);
                 default -> {
                     var response = forward(exchange, body);
                     Forwarding.copyBack(exchange, response, response.body());
@@ -248,16 +249,50 @@ public final class CapacityProxy implements AutoCloseable {
             if (!request.path("ConsistentRead").asBoolean(false)) {
                 units = (units + 1) / 2;
             }
-            SortedMap<Long, Long> m =
-                    readConsumed.computeIfAbsent(request.path("TableName").asString(), t -> new TreeMap<>());
-            synchronized (m) {
-                m.merge(System.currentTimeMillis() / 1000, units, Long::sum);
+            recordRead(request.path("TableName").asString(), units);
+        }
+        Forwarding.copyBack(exchange, response, response.body());
+    }
+
+    /**
+     * Passes a BatchGetItem on and meters its read units as DynamoDB does: per item read, its size
+     * in 4 KB units, at least one (half if eventually consistent), also for a key that is absent.
+     */
+    private void batchGet(HttpExchange exchange, byte[] body) throws IOException, InterruptedException {
+        JsonNode request = JSON.readTree(body);
+        var response = forward(exchange, body);
+        if (response.statusCode() == 200) {
+            JsonNode answer = JSON.readTree(response.body());
+            for (var table : request.path("RequestItems").properties()) {
+                boolean consistent = table.getValue().path("ConsistentRead").asBoolean(false);
+                long asked = table.getValue().path("Keys").size();
+                long unprocessed = answer.path("UnprocessedKeys")
+                        .path(table.getKey())
+                        .path("Keys")
+                        .size();
+                long units = 0;
+                long found = 0;
+                for (JsonNode item : answer.path("Responses").path(table.getKey())) {
+                    long u = Math.max(1, (size(item) + 4_095) / 4_096);
+                    units += consistent ? u : (u + 1) / 2;
+                    found++;
+                }
+                long absent = Math.max(0, asked - unprocessed - found);
+                units += consistent ? absent : (absent + 1) / 2;
+                recordRead(table.getKey(), units);
             }
         }
         Forwarding.copyBack(exchange, response, response.body());
     }
 
-    /** Read units consumed by Scans of {@code table} per epoch second, for seconds in which it was read. */
+    private void recordRead(String table, long units) {
+        SortedMap<Long, Long> m = readConsumed.computeIfAbsent(table, t -> new TreeMap<>());
+        synchronized (m) {
+            m.merge(System.currentTimeMillis() / 1000, units, Long::sum);
+        }
+    }
+
+    /** Read units consumed by Scans and BatchGetItems of {@code table} per epoch second, for seconds in which it was read. */
     public SortedMap<Long, Long> readPerSecond(String table) {
         SortedMap<Long, Long> m = readConsumed.get(table);
         if (m == null) {
