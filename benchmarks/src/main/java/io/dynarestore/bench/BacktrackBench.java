@@ -16,8 +16,10 @@ import io.dynarestore.testkit.S3Server;
 import io.dynarestore.writer.WriterApplication;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -59,7 +61,7 @@ public final class BacktrackBench {
                 var dynalite = Dynalite.start();
                 var proxy = CapacityProxy.inFrontOf(dynalite.endpoint());
                 var s3 = S3Server.start("vault")) {
-            Instant t0 = Instant.now().minusSeconds(120).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+            Instant t0 = Instant.now().minusSeconds(120).truncatedTo(ChronoUnit.SECONDS);
             Instant t = t0.plusSeconds(30);
             var items = new RandomItems(6, SHAPE);
             var changes = changes(items, count, changed, t0.plusSeconds(60));
@@ -91,7 +93,7 @@ public final class BacktrackBench {
         var random = new Random(1);
         var lines = new ArrayList<ExportLine>();
         long micros = at.getEpochSecond() * 1_000_000L;
-        var touched = new java.util.HashSet<Integer>();
+        var touched = new HashSet<Integer>();
         while (touched.size() < changed) {
             touched.add(random.nextInt(count));
         }

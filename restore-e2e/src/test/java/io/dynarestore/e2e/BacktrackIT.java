@@ -10,7 +10,6 @@ import io.dynarestore.core.filter.RecordFilter;
 import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.RandomHistory;
 import io.dynarestore.testkit.RandomItems;
-import io.dynarestore.testkit.TopicRecorder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -19,11 +18,8 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -36,22 +32,9 @@ class BacktrackIT {
     static final long SECOND = HistoryFixtures.SECOND;
     static final RandomItems.Shape SHAPE = RandomItems.Shape.simple();
     static final KeySchema KEY = new KeySchema("pk", "S", "sk", "N");
-    static RestoreStack stack;
-    static TopicRecorder status;
-    static KafkaProducer<String, String> producer;
 
-    @BeforeAll
-    static void startStack() {
-        stack = SharedStack.get();
-        status = stack.followStatus();
-        producer = stack.stringProducer();
-    }
-
-    @AfterAll
-    static void stopStack() {
-        producer.close();
-        status.close();
-    }
+    @RegisterExtension
+    static final StackSession on = new StackSession();
 
     /** One restore: its table's expected digests and the keys it must write (or find equal, or delete). */
     record Case(String restoreId, String table, TreeMap<String, String> expected, Set<String> touched) {}
@@ -65,7 +48,7 @@ class BacktrackIT {
             Random r = new Random(seed);
             String table = "backtrack-" + seed;
             var history = new RandomHistory(seed, SHAPE, 60 + r.nextInt(40), 60 + r.nextInt(140), t0, 90 * SECOND);
-            HistoryFixtures.liveTable(stack, table, history, SHAPE, t0, 7 + r.nextInt(9));
+            HistoryFixtures.liveTable(on.stack(), table, history, SHAPE, t0, 7 + r.nextInt(9));
             Instant t = Instant.ofEpochSecond(t0 / SECOND + r.nextInt(89));
             long after = (t.getEpochSecond() + 1) * SECOND;
             var image = history.imageBefore(after);
@@ -100,40 +83,25 @@ class BacktrackIT {
             String body = "{\"restoreId\":\"" + id + "\",\"source\":{\"table\":\"" + table + "\",\"pointInTime\":\""
                     + t + "\"}" + (scope == null ? "" : ",\"scope\":" + scope)
                     + ",\"destination\":{\"type\":\"IN_PLACE\"}}";
-            producer.send(new ProducerRecord<>("restore.requests", id, body));
+            on.request(id, body);
             cases.add(new Case(id, table, HistoryFixtures.digests(expected), touched));
         }
 
         // When they complete
-        producer.flush();
-        await().atMost(Duration.ofMinutes(5))
-                .pollInterval(Duration.ofMillis(500))
-                .untilAsserted(() -> {
-                    for (Case c : cases) {
-                        assertThat(status.last(c.restoreId(), "RestoreFailed"))
-                                .as(c.restoreId())
-                                .isNull();
-                        assertThat(status.last(c.restoreId(), "RestoreRejected"))
-                                .as(c.restoreId())
-                                .isNull();
-                        assertThat(status.last(c.restoreId(), "RestoreCompleted"))
-                                .as(c.restoreId())
-                                .isNotNull();
-                    }
-                });
+        on.awaitCompleted(cases.stream().map(Case::restoreId).toList(), Duration.ofMinutes(5));
 
         // Then each was planned as a backtrack and left its table equal to the oracle,
         // having written (or found equal, or deleted) exactly the keys written since T that its scope selects
         for (Case c : cases) {
-            JsonNode planned = status.last(c.restoreId(), "RestorePlanned");
+            JsonNode planned = on.status().last(c.restoreId(), "RestorePlanned");
             assertThat(planned.get("strategyReason").asString())
                     .as(c.restoreId())
                     .startsWith("Backtrack");
             assertThat(planned.get("warnings").toString()).contains("writes made after that are not in it");
-            assertThat(ItemDigests.ofTable(stack.dynalite.client(), c.table(), List.of("pk", "sk")))
+            assertThat(ItemDigests.ofTable(on.stack().dynalite.client(), c.table(), List.of("pk", "sk")))
                     .as(c.restoreId())
                     .isEqualTo(c.expected());
-            JsonNode completed = status.last(c.restoreId(), "RestoreCompleted");
+            JsonNode completed = on.status().last(c.restoreId(), "RestoreCompleted");
             long touched = completed.get("itemsWritten").asLong()
                     + completed.get("itemsUnchanged").asLong()
                     + completed.get("itemsDeleted").asLong();
@@ -146,44 +114,39 @@ class BacktrackIT {
         // Given a live table whose change log runs up to now, and a second T in its history
         long t0 = (Instant.now().getEpochSecond() - 100) * SECOND + 500_000;
         var history = new RandomHistory(77, SHAPE, 80, 150, t0, 90 * SECOND);
-        HistoryFixtures.liveTable(stack, "backtrack-undo", history, SHAPE, t0, 9);
+        HistoryFixtures.liveTable(on.stack(), "backtrack-undo", history, SHAPE, t0, 9);
         Instant t = Instant.ofEpochSecond(t0 / SECOND + 30);
         var live = HistoryFixtures.digests(history.imageBefore(Long.MAX_VALUE));
         String request = "\"source\":{\"table\":\"backtrack-undo\",\"pointInTime\":\"" + t + "\"},"
                 + "\"destination\":{\"type\":\"IN_PLACE\"}";
 
         // When it is dry-run
-        producer.send(new ProducerRecord<>(
-                "restore.requests",
-                "backtrack-dry",
-                "{\"restoreId\":\"backtrack-dry\"," + request + ",\"dryRun\":true}"));
-        producer.flush();
+        on.request("backtrack-dry", "{\"restoreId\":\"backtrack-dry\"," + request + ",\"dryRun\":true}");
         JsonNode dry = completed("backtrack-dry");
 
         // Then it was planned as a backtrack, changed nothing, and says what the restore would do
-        assertThat(status.last("backtrack-dry", "RestorePlanned")
+        assertThat(on.status()
+                        .last("backtrack-dry", "RestorePlanned")
                         .get("strategyReason")
                         .asString())
                 .startsWith("Backtrack");
-        assertThat(ItemDigests.ofTable(stack.dynalite.client(), "backtrack-undo", List.of("pk", "sk")))
+        assertThat(ItemDigests.ofTable(on.stack().dynalite.client(), "backtrack-undo", List.of("pk", "sk")))
                 .isEqualTo(live);
         JsonNode diff = dry.get("diff");
 
         // When it is run, then rolled back
-        producer.send(new ProducerRecord<>(
-                "restore.requests", "backtrack-run", "{\"restoreId\":\"backtrack-run\"," + request + "}"));
-        producer.flush();
+        on.request("backtrack-run", "{\"restoreId\":\"backtrack-run\"," + request + "}");
         JsonNode run = completed("backtrack-run");
-        assertThat(ItemDigests.ofTable(stack.dynalite.client(), "backtrack-undo", List.of("pk", "sk")))
+        assertThat(ItemDigests.ofTable(on.stack().dynalite.client(), "backtrack-undo", List.of("pk", "sk")))
                 .isEqualTo(HistoryFixtures.digests(history.imageBefore((t.getEpochSecond() + 1) * SECOND)));
-        var response = Http.post(stack.apiUri("/restores/backtrack-run/rollback"), "{\"reason\":\"test\"}");
+        var response = Http.post(on.stack().apiUri("/restores/backtrack-run/rollback"), "{\"reason\":\"test\"}");
         assertThat(response.status()).as(response.body()).isEqualTo(202);
         JsonNode rolledBack = await().atMost(Duration.ofMinutes(5))
                 .pollInterval(Duration.ofMillis(300))
                 .until(
                         () -> {
-                            JsonNode done = status.last("backtrack-run", "RollbackCompleted");
-                            return done != null ? done : status.last("backtrack-run", "RollbackFailed");
+                            JsonNode done = on.status().last("backtrack-run", "RollbackCompleted");
+                            return done != null ? done : on.status().last("backtrack-run", "RollbackFailed");
                         },
                         e -> e != null);
 
@@ -200,7 +163,7 @@ class BacktrackIT {
                 .isPositive();
         assertThat(run.get("verification").get("status").asString()).isEqualTo("PASSED");
         assertThat(rolledBack.get("type").asString()).as(rolledBack.toString()).isEqualTo("RollbackCompleted");
-        assertThat(ItemDigests.ofTable(stack.dynalite.client(), "backtrack-undo", List.of("pk", "sk")))
+        assertThat(ItemDigests.ofTable(on.stack().dynalite.client(), "backtrack-undo", List.of("pk", "sk")))
                 .isEqualTo(live);
     }
 
@@ -210,7 +173,7 @@ class BacktrackIT {
                 .until(
                         () -> {
                             for (String type : List.of("RestoreCompleted", "RestoreFailed", "RestoreRejected")) {
-                                JsonNode e = status.last(restoreId, type);
+                                JsonNode e = on.status().last(restoreId, type);
                                 if (e != null) {
                                     return e;
                                 }

@@ -1,13 +1,11 @@
 package io.dynarestore.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.dynarestore.core.codec.DynamoJson;
 import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.RandomHistory;
 import io.dynarestore.testkit.RandomItems;
-import io.dynarestore.testkit.TopicRecorder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -16,11 +14,8 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -32,22 +27,9 @@ class UndoWindowIT {
 
     static final long SECOND = HistoryFixtures.SECOND;
     static final RandomItems.Shape SHAPE = RandomItems.Shape.simple();
-    static RestoreStack stack;
-    static TopicRecorder status;
-    static KafkaProducer<String, String> producer;
 
-    @BeforeAll
-    static void startStack() {
-        stack = SharedStack.get();
-        status = stack.followStatus();
-        producer = stack.stringProducer();
-    }
-
-    @AfterAll
-    static void stopStack() {
-        producer.close();
-        status.close();
-    }
+    @RegisterExtension
+    static final StackSession on = new StackSession();
 
     /** One undo: the table's expected digests, its conflicts, and how many keys it must touch. */
     record Case(
@@ -68,7 +50,7 @@ class UndoWindowIT {
             String table = "undo-" + seed;
             var history =
                     new RandomHistory(100 + seed, SHAPE, 40 + r.nextInt(40), 80 + r.nextInt(120), t0, 90 * SECOND);
-            HistoryFixtures.liveTable(stack, table, history, SHAPE, t0, 5 + r.nextInt(9));
+            HistoryFixtures.liveTable(on.stack(), table, history, SHAPE, t0, 5 + r.nextInt(9));
             long t1 = t0 / SECOND + r.nextInt(40);
             long t2 = t1 + 1 + r.nextInt(40);
             boolean overwrite = seed % 2 == 1;
@@ -101,40 +83,25 @@ class UndoWindowIT {
                     + "\"destination\":{\"type\":\"IN_PLACE\"}}";
             if (seed == 0) {
                 // over REST, as a person in an incident sends it
-                var response = Http.post(stack.apiUri("/restores"), body);
+                var response = Http.post(on.stack().apiUri("/restores"), body);
                 assertThat(response.status()).as(response.body()).isEqualTo(202);
             } else {
-                producer.send(new ProducerRecord<>("restore.requests", id, body));
+                on.request(id, body);
             }
             cases.add(new Case(
                     id, table, HistoryFixtures.digests(expected), conflicts, touched, HistoryFixtures.digests(live)));
         }
 
         // When they complete
-        producer.flush();
-        await().atMost(Duration.ofMinutes(5))
-                .pollInterval(Duration.ofMillis(500))
-                .untilAsserted(() -> {
-                    for (Case c : cases) {
-                        assertThat(status.last(c.restoreId(), "RestoreFailed"))
-                                .as(c.restoreId())
-                                .isNull();
-                        assertThat(status.last(c.restoreId(), "RestoreRejected"))
-                                .as(c.restoreId())
-                                .isNull();
-                        assertThat(status.last(c.restoreId(), "RestoreCompleted"))
-                                .as(c.restoreId())
-                                .isNotNull();
-                    }
-                });
+        on.awaitCompleted(cases.stream().map(Case::restoreId).toList(), Duration.ofMinutes(5));
 
         // Then each table equals the oracle; the plan reports exactly the conflicts, with both images;
         // and the undo touched only the keys it reverts
         for (Case c : cases) {
-            assertThat(ItemDigests.ofTable(stack.dynalite.client(), c.table(), List.of("pk", "sk")))
+            assertThat(ItemDigests.ofTable(on.stack().dynalite.client(), c.table(), List.of("pk", "sk")))
                     .as(c.restoreId())
                     .isEqualTo(c.expected());
-            JsonNode planned = status.last(c.restoreId(), "RestorePlanned");
+            JsonNode planned = on.status().last(c.restoreId(), "RestorePlanned");
             assertThat(planned.get("strategyReason").asString())
                     .as(c.restoreId())
                     .startsWith("Undo of (");
@@ -156,7 +123,7 @@ class UndoWindowIT {
             }
             assertThat(conflicts.get("samples").size())
                     .isEqualTo((int) Math.min(10, c.conflicts().size()));
-            JsonNode completed = status.last(c.restoreId(), "RestoreCompleted");
+            JsonNode completed = on.status().last(c.restoreId(), "RestoreCompleted");
             long touched = completed.get("itemsWritten").asLong()
                     + completed.get("itemsUnchanged").asLong()
                     + completed.get("itemsDeleted").asLong();
@@ -172,11 +139,11 @@ class UndoWindowIT {
         // Given a table whose change log ends about now
         long t0 = (Instant.now().getEpochSecond() - 100) * SECOND + 500_000;
         var history = new RandomHistory(7, SHAPE, 30, 40, t0, 90 * SECOND);
-        HistoryFixtures.liveTable(stack, "undo-refused", history, SHAPE, t0, 9);
+        HistoryFixtures.liveTable(on.stack(), "undo-refused", history, SHAPE, t0, 9);
 
         // When a window reaching an hour past it is undone
         var response = Http.post(
-                stack.apiUri("/restores"),
+                on.stack().apiUri("/restores"),
                 "{\"source\":{\"table\":\"undo-refused\",\"pointInTime\":\""
                         + Instant.ofEpochSecond(t0 / SECOND + 10) + "\",\"undo\":{\"until\":\""
                         + Instant.ofEpochSecond(t0 / SECOND + 3_600) + "\"}},\"destination\":{\"type\":\"IN_PLACE\"}}");

@@ -28,6 +28,9 @@ public final class BacktrackStager {
 
     public static final String SUMMARY = "backtrack.json";
 
+    /** The fewest segments a backtrack is cut into, so that a fleet of writers shares it. */
+    static final int MIN_SEGMENTS = 16;
+
     /** Conflicts a plan shows with both their images. */
     static final int MAX_SAMPLES = 10;
 
@@ -85,7 +88,7 @@ public final class BacktrackStager {
         long untilMicros = until == null ? Long.MAX_VALUE : PitrCoverage.micros(until) + 1_000_000L;
         String prefix = catalog.layout().stagingPrefix(restoreId);
         String bucket = catalog.layout().bucket();
-        var out = new DataFiles(s3, bucket, prefix + "delta/", linesPerFile);
+        var out = new DataFiles(s3, bucket, prefix + "delta/", linesPerFile(log.lines()));
         long[] counts = new long[3];
         var samples = new ArrayList<RestorePlanned.Conflict>();
         long read;
@@ -124,6 +127,15 @@ public final class BacktrackStager {
         out.put(prefix + SUMMARY, Json.toBytes(staged), "application/json");
         out.put(prefix + DeltaStager.SUMMARY, Json.toBytes(delta), "application/json");
         return staged;
+    }
+
+    /**
+     * Lines per staged file: a backtrack's reverts are few, so they are cut into at least
+     * {@value #MIN_SEGMENTS} segments that writers take in parallel, and never more lines per file
+     * than the delta's.
+     */
+    int linesPerFile(long changes) {
+        return (int) Math.max(1, Math.min(linesPerFile, (changes + MIN_SEGMENTS - 1) / MIN_SEGMENTS));
     }
 
     private static String json(Map<String, AttributeValue> image) {
