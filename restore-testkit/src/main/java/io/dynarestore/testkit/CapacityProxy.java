@@ -54,7 +54,7 @@ public final class CapacityProxy implements AutoCloseable {
     private final Map<String, Long> limits = new ConcurrentHashMap<>();
     private final Map<String, Bucket> buckets = new ConcurrentHashMap<>();
     private final Map<String, SortedMap<Long, Long>> consumed = new ConcurrentHashMap<>();
-    private final Map<String, SortedMap<Long, Long>> readConsumed = new ConcurrentHashMap<>();
+    private final ReadMeter reads = new ReadMeter();
     private final AtomicLong throttledCalls = new AtomicLong();
     private final AtomicLong unprocessedItems = new AtomicLong();
     private final AtomicLong acceptedItems = new AtomicLong();
@@ -158,8 +158,7 @@ public final class CapacityProxy implements AutoCloseable {
             switch (op) {
                 case "BatchWriteItem" -> batchWrite(exchange, body);
                 case "PutItem", "DeleteItem", "UpdateItem" -> singleWrite(exchange, body, op);
-                case "Scan" -> scan(exchange, body);
-                case "BatchGetItem" -> batchGet(exchange, body);
+                case "Scan", "BatchGetItem" -> read(exchange, body, op);
                 default -> {
                     var response = forward(exchange, body);
                     Forwarding.copyBack(exchange, response, response.body());
@@ -236,71 +235,24 @@ public final class CapacityProxy implements AutoCloseable {
         Forwarding.copyBack(exchange, response, answer);
     }
 
-    /** Passes a Scan on and meters its read units: per page, the items' size in 4 KB units (half if eventually consistent). */
-    private void scan(HttpExchange exchange, byte[] body) throws IOException, InterruptedException {
-        JsonNode request = JSON.readTree(body);
-        var response = forward(exchange, body);
-        if (response.statusCode() == 200) {
-            long bytes = 0;
-            for (JsonNode item : JSON.readTree(response.body()).path("Items")) {
-                bytes += size(item);
-            }
-            long units = Math.max(1, (bytes + 4_095) / 4_096);
-            if (!request.path("ConsistentRead").asBoolean(false)) {
-                units = (units + 1) / 2;
-            }
-            recordRead(request.path("TableName").asString(), units);
-        }
-        Forwarding.copyBack(exchange, response, response.body());
-    }
-
-    /**
-     * Passes a BatchGetItem on and meters its read units as DynamoDB does: per item read, its size
-     * in 4 KB units, at least one (half if eventually consistent), also for a key that is absent.
-     */
-    private void batchGet(HttpExchange exchange, byte[] body) throws IOException, InterruptedException {
+    /** Passes a Scan or a BatchGetItem on and meters its read units ({@link ReadMeter}). */
+    private void read(HttpExchange exchange, byte[] body, String op) throws IOException, InterruptedException {
         JsonNode request = JSON.readTree(body);
         var response = forward(exchange, body);
         if (response.statusCode() == 200) {
             JsonNode answer = JSON.readTree(response.body());
-            for (var table : request.path("RequestItems").properties()) {
-                boolean consistent = table.getValue().path("ConsistentRead").asBoolean(false);
-                long asked = table.getValue().path("Keys").size();
-                long unprocessed = answer.path("UnprocessedKeys")
-                        .path(table.getKey())
-                        .path("Keys")
-                        .size();
-                long units = 0;
-                long found = 0;
-                for (JsonNode item : answer.path("Responses").path(table.getKey())) {
-                    long u = Math.max(1, (size(item) + 4_095) / 4_096);
-                    units += consistent ? u : (u + 1) / 2;
-                    found++;
-                }
-                long absent = Math.max(0, asked - unprocessed - found);
-                units += consistent ? absent : (absent + 1) / 2;
-                recordRead(table.getKey(), units);
+            if ("Scan".equals(op)) {
+                reads.scanned(request, answer);
+            } else {
+                reads.batchRead(request, answer);
             }
         }
         Forwarding.copyBack(exchange, response, response.body());
     }
 
-    private void recordRead(String table, long units) {
-        SortedMap<Long, Long> m = readConsumed.computeIfAbsent(table, t -> new TreeMap<>());
-        synchronized (m) {
-            m.merge(System.currentTimeMillis() / 1000, units, Long::sum);
-        }
-    }
-
     /** Read units consumed by Scans and BatchGetItems of {@code table} per epoch second, for seconds in which it was read. */
     public SortedMap<Long, Long> readPerSecond(String table) {
-        SortedMap<Long, Long> m = readConsumed.get(table);
-        if (m == null) {
-            return new TreeMap<>();
-        }
-        synchronized (m) {
-            return new TreeMap<>(m);
-        }
+        return reads.perSecond(table);
     }
 
     private void singleWrite(HttpExchange exchange, byte[] body, String op) throws IOException, InterruptedException {

@@ -148,7 +148,8 @@ record SourceCheck(VaultCatalog catalog, Clock clock) {
         return Second.of(pointInTime);
     }
 
-    private static Instant parseInstant(String text) {
+    /** An ISO-8601 time with an offset, or {@code null} when the text is none. */
+    static Instant parseInstant(String text) {
         try {
             return OffsetDateTime.parse(text).toInstant();
         } catch (DateTimeParseException e) {

@@ -7,8 +7,6 @@ import io.dynarestore.contracts.status.RejectionCode;
 import io.dynarestore.core.pitr.PitrCoverage;
 import io.dynarestore.core.restore.RestoreValidator.Verdict;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 
 /**
  * The checks of an undo of a window (pointInTime, until] (ADR 0031): it reverts the source table
@@ -47,7 +45,7 @@ final class UndoCheck {
                     "onConflict '" + undo.onConflict() + "' is neither LEAVE (keys written again after the "
                             + "window stay as they are, the default) nor OVERWRITE (they go back too).");
         }
-        Instant until = parse(undo.until());
+        Instant until = undo.until() == null ? null : SourceCheck.parseInstant(undo.until());
         if (until == null || until.getNano() != 0 || !until.isAfter(pointInTime)) {
             return Verdict.problem(
                     RejectionCode.INVALID_REQUEST,
@@ -69,13 +67,5 @@ final class UndoCheck {
                             + "or restore to pointInTime without undo.");
         }
         return null;
-    }
-
-    private static Instant parse(String text) {
-        try {
-            return text == null ? null : OffsetDateTime.parse(text).toInstant();
-        } catch (DateTimeParseException e) {
-            return null;
-        }
     }
 }

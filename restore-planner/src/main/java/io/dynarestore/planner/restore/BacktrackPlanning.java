@@ -37,6 +37,10 @@ record BacktrackPlanning(
     /** Stages the reverts of this request if it is an undo or a backtrack; {@code null} for the full path. */
     BacktrackStager.StagedBacktrack stage(RestoreRequested request, Instant t, PitrCoverage coverage, Backup base) {
         Source.Undo undo = request.source().undo();
+        boolean inPlace = request.destination() instanceof Destination.InPlace;
+        if (undo == null && (!pitr.backtrack() || !inPlace)) {
+            return null; // the full path: the change log is not needed, so it is not looked at
+        }
         var keys = TableSpecs.keyAttributes(base.metadata().tableDescription().keySchema());
         var changes = coverage.changeLogAfter(t).orElse(null);
         if (undo != null) {
@@ -48,9 +52,6 @@ record BacktrackPlanning(
                         + request.source().table() + "/pitr-windows).");
             }
             return backtracks.stage(request.restoreId(), changes, keys, until, undo.overwrites());
-        }
-        if (!pitr.backtrack() || !(request.destination() instanceof Destination.InPlace)) {
-            return null;
         }
         String fallback = BacktrackChoice.refusal(changes, base.itemCount(), clock.instant(), pitr.backtrackMaxLag());
         if (fallback != null) {
