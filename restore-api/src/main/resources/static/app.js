@@ -271,7 +271,8 @@ function source() {
   const kind = $('#source-kind').value;
   if (kind === 'undo') {
     return { table: state.table, pointInTime: $('#point-in-time').value.trim(),
-      undo: { until: $('#undo-until').value.trim(), onConflict: $('#undo-conflict').value } };
+      undo: { until: $('#undo-until').value.trim(), onConflict: $('#undo-conflict').value,
+        ...($('#undo-strict').checked ? { strict: true } : {}) } };
   }
   return kind === 'pointInTime'
     ? { table: state.table, pointInTime: $('#point-in-time').value.trim() || 'latest' }
@@ -414,11 +415,11 @@ function upsertTask(s) {
   if (s.reason) row.title = s.reason;
 }
 
-/** An undo's conflicts: the keys written again after its window, with both their images. */
+/** An undo's conflicts: the keys written again after its window (or while a strict undo ran), with both images. */
 function showConflicts(out, c) {
   const what = c.onConflict === 'OVERWRITE' ? 'taken back to the window\'s start too' : 'left as they are';
   out.append(el('div', { class: 'conflicts' }, `${c.count} key${c.count === 1 ? ' was' : 's were'} written again `
-    + `after the window: ${what}.`));
+    + `after the window or while the undo ran: ${what}.`));
   const image = (json) => (json ? json : '(absent)');
   const rows = (c.samples || []).map((x) => el('tr', {}, el('td', {}, x.key), el('td', {}, image(x.before)),
     el('td', {}, image(x.latest))));

@@ -1,6 +1,7 @@
 package io.dynarestore.e2e;
 
 import io.dynarestore.writer.segments.DroppingOneWrite;
+import io.dynarestore.writer.segments.RacingWrites;
 
 /**
  * One stack per test JVM for the end-to-end classes that need the same services, started by the
@@ -40,7 +41,13 @@ final class SharedStack {
                 started.startPlanner(
                         "--planner.strategy.export-cap=" + EXPORT_CAP,
                         "--planner.pitr.backtrack-max-lag=" + BACKTRACK_MAX_LAG);
-                started.startWriter(DroppingOneWrite.in(CORRUPTED, 0));
+                // the writer's faults: one lost write in the CORRUPTED restore, and racing application writes
+                var dropping = DroppingOneWrite.in(CORRUPTED, 0);
+                var racing = RacingWrites.installed();
+                started.startWriter(context -> {
+                    dropping.initialize(context);
+                    racing.initialize(context);
+                });
                 started.startApi("--api.exports.allowed-locations=" + EXPORT_BUCKET);
                 started.startExporter();
             } catch (RuntimeException e) {

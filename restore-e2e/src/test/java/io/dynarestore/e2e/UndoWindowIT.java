@@ -6,22 +6,28 @@ import io.dynarestore.core.codec.DynamoJson;
 import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.RandomHistory;
 import io.dynarestore.testkit.RandomItems;
+import io.dynarestore.writer.segments.RacingWrites;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import tools.jackson.databind.JsonNode;
 
 /**
  * The undo of a window (T1, T2] (ADR 0031): the keys written only in it go back to their image at
  * T1, the keys written in it and again after it are conflicts, reported with both images and left
  * as they are, or taken back too with {@code onConflict: OVERWRITE}; every other key is untouched.
+ * A strict undo never overwrites a write that lands while it runs, and reports it as a conflict.
  */
 class UndoWindowIT {
 
@@ -132,6 +138,112 @@ class UndoWindowIT {
         assertThat(cases.stream().mapToLong(c -> c.conflicts().size()).sum())
                 .as("the windows leave keys written again after them")
                 .isPositive();
+    }
+
+    @Test
+    void neverOverwritesWritesThatLandWhileAStrictUndoRunsAndReportsThemAsConflicts() throws Exception {
+        // Given 5 live tables with random histories and a window each, and an application that writes a
+        // third of the keys each strict undo reverts just after the writer has read them
+        long t0 = (Instant.now().getEpochSecond() - 100) * SECOND + 500_000;
+        var cases = new ArrayList<Case>();
+        var racing = new HashMap<String, Set<String>>();
+        for (int seed = 0; seed < 5; seed++) {
+            Random r = new Random(200 + seed);
+            String table = "strict-" + seed;
+            var history =
+                    new RandomHistory(200 + seed, SHAPE, 40 + r.nextInt(40), 80 + r.nextInt(120), t0, 90 * SECOND);
+            HistoryFixtures.liveTable(on.stack(), table, history, SHAPE, t0, 5 + r.nextInt(9));
+            long t1 = t0 / SECOND + r.nextInt(40);
+            long t2 = t1 + 1 + r.nextInt(40);
+            var atT1 = HistoryFixtures.digests(history.imageBefore((t1 + 1) * SECOND));
+            var live = HistoryFixtures.digests(history.imageBefore(Long.MAX_VALUE));
+            var keyItems = new HashMap<String, Map<String, AttributeValue>>();
+            history.writesIn((t1 + 1) * SECOND, (t2 + 1) * SECOND, false)
+                    .forEach(w -> keyItems.put(ItemDigests.key(w.keys(), history.keyAttributes()), w.keys()));
+            var conflicts = new HashSet<>(keyItems.keySet());
+            conflicts.retainAll(keys(history, (t2 + 1) * SECOND, Long.MAX_VALUE));
+            String id = "strict-" + seed;
+            var expected = new TreeMap<>(live);
+            var injected = new HashSet<String>();
+            var images = new ArrayList<Map<String, AttributeValue>>();
+            long touched = 0;
+            for (String key : new TreeSet<>(keyItems.keySet())) {
+                if (conflicts.contains(key) || java.util.Objects.equals(atT1.get(key), live.get(key))) {
+                    continue; // left as it is, or at its image of T1 already: nothing to revert
+                }
+                if (r.nextInt(3) == 0) {
+                    var image = new java.util.LinkedHashMap<>(keyItems.get(key));
+                    image.put("racing", AttributeValue.fromS(id));
+                    images.add(image);
+                    injected.add(key);
+                    expected.put(key, ItemDigests.digest(image));
+                    continue;
+                }
+                touched++;
+                if (atT1.containsKey(key)) {
+                    expected.put(key, atT1.get(key));
+                } else {
+                    expected.remove(key);
+                }
+            }
+            RacingWrites.inject(id, images, history.keyAttributes());
+            racing.put(id, injected);
+            String body = "{\"restoreId\":\"" + id + "\",\"source\":{\"table\":\"" + table + "\",\"pointInTime\":\""
+                    + Instant.ofEpochSecond(t1) + "\",\"undo\":{\"until\":\"" + Instant.ofEpochSecond(t2)
+                    + "\",\"strict\":true}},\"destination\":{\"type\":\"IN_PLACE\"}}";
+            if (seed == 0) {
+                var response = Http.post(on.stack().apiUri("/restores"), body);
+                assertThat(response.status()).as(response.body()).isEqualTo(202);
+            } else {
+                on.request(id, body);
+            }
+            cases.add(new Case(id, table, expected, conflicts, touched, live));
+        }
+
+        // When they complete
+        on.awaitCompleted(cases.stream().map(Case::restoreId).toList(), Duration.ofMinutes(5));
+
+        // Then every racing write is still there, reported as a conflict with the image it left;
+        // every other key of the window is reverted; and the verification accounts for both
+        for (Case c : cases) {
+            var injected = racing.get(c.restoreId());
+            assertThat(RacingWrites.pending(c.restoreId()))
+                    .as(c.restoreId() + ": every racing write landed between a read and a write")
+                    .isZero();
+            assertThat(ItemDigests.ofTable(on.stack().dynalite.client(), c.table(), List.of("pk", "sk")))
+                    .as(c.restoreId())
+                    .isEqualTo(c.expected());
+            JsonNode completed = on.status().last(c.restoreId(), "RestoreCompleted");
+            assertThat(completed.get("verification").get("status").asString()).isEqualTo("PASSED");
+            JsonNode conflicts = completed.get("conflicts");
+            long expectedConflicts = c.conflicts().size() + injected.size();
+            if (expectedConflicts == 0) {
+                assertThat(conflicts == null || conflicts.isNull())
+                        .as(c.restoreId())
+                        .isTrue();
+                continue;
+            }
+            assertThat(conflicts.get("count").asLong()).as(c.restoreId()).isEqualTo(expectedConflicts);
+            for (JsonNode sample : conflicts.get("samples")) {
+                String key =
+                        ItemDigests.key(DynamoJson.fromJson(sample.get("key").asString()), List.of("pk", "sk"));
+                assertThat(c.conflicts().contains(key) || injected.contains(key))
+                        .as(c.restoreId() + " sample " + key)
+                        .isTrue();
+                if (injected.contains(key)) {
+                    assertThat(ItemDigests.digest(
+                                    DynamoJson.fromJson(sample.get("latest").asString())))
+                            .isEqualTo(c.expected().get(key));
+                }
+            }
+            long touched = completed.get("itemsWritten").asLong()
+                    + completed.get("itemsUnchanged").asLong()
+                    + completed.get("itemsDeleted").asLong();
+            assertThat(touched).as(c.restoreId()).isEqualTo(c.touched());
+        }
+        assertThat(racing.values().stream().mapToInt(Set::size).sum())
+                .as("writes raced the undos")
+                .isGreaterThan(5);
     }
 
     @Test

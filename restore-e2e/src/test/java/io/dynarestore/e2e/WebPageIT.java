@@ -224,13 +224,14 @@ class WebPageIT {
             browser.waitFor(
                     "document.querySelector('#table-title').textContent.includes('undo-web')", Duration.ofSeconds(20));
 
-            // When the person undoes the window from the dialog, leaving the keys written again after it
+            // When the person undoes the window from the dialog, strictly, leaving the keys written again after it
             browser.eval("""
                     (() => {
                       const set = (sel, v) => { const e = document.querySelector(sel); e.value = v;
                         e.dispatchEvent(new Event('change', {bubbles: true})); };
                       set('#source-kind', 'undo'); set('#scope', 'FULL');
                       set('#point-in-time', '%s'); set('#undo-until', '%s'); set('#undo-conflict', 'LEAVE');
+                      document.querySelector('#undo-strict').checked = true;
                       document.querySelector('#dry-run').checked = false;
                       document.querySelector('#start-btn').click();
                     })()""".formatted(Instant.ofEpochSecond(t1), Instant.ofEpochSecond(t2)));
@@ -240,10 +241,16 @@ class WebPageIT {
             String id = browser.eval("document.querySelector('#tasks tbody tr').dataset.restore")
                     .asString();
 
-            // Then the destination was the table itself, the task completes and reports the conflicts
+            // Then the destination was the table itself, the undo was strict, the task completes and
+            // reports the conflicts
             assertThat(browser.eval("document.querySelector('#dest-type').value")
                             .asString())
                     .isEqualTo("IN_PLACE");
+            assertThat(Http.get(stack.apiUri("/restores/" + id))
+                            .json()
+                            .at("/source/undo/strict")
+                            .asBoolean())
+                    .isTrue();
             browser.waitFor(
                     "document.querySelector('#tasks tbody tr[data-restore=\"" + id
                             + "\"] .state').textContent === 'COMPLETED'",

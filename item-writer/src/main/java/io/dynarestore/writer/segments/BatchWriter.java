@@ -16,6 +16,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
@@ -85,6 +86,51 @@ final class BatchWriter {
             pending.addAll(unprocessed);
             return unprocessed.size() + " items of a batch for " + table + " were still unprocessed";
         });
+    }
+
+    /** A conditional write DynamoDB refused, with the item the key held when read right after ({@code null}: absent). */
+    record Refusal(Map<String, AttributeValue> found) {}
+
+    /**
+     * Puts or deletes one item on {@code condition}, paid for in the lane and retried like a
+     * batch; returns {@code null} once written, or the refusal when the condition failed (the
+     * key's item is then read, consistently, for the conflict report).
+     */
+    Refusal writeIf(Destination d, WriteOp op, RevertCondition condition) {
+        boolean[] refused = {false};
+        retrying(d, "write to", () -> op.delete() ? 1 : d.lane().cost(op.image()), () -> {
+            try {
+                if (op.delete()) {
+                    d.dynamo()
+                            .deleteItem(b -> b.tableName(d.table())
+                                    .key(op.keys())
+                                    .conditionExpression(condition.expression())
+                                    .expressionAttributeNames(condition.names())
+                                    .expressionAttributeValues(condition.values()));
+                } else {
+                    d.dynamo()
+                            .putItem(b -> b.tableName(d.table())
+                                    .item(op.image())
+                                    .conditionExpression(condition.expression())
+                                    .expressionAttributeNames(condition.names())
+                                    .expressionAttributeValues(condition.values()));
+                }
+            } catch (ConditionalCheckFailedException e) {
+                refused[0] = true;
+            }
+            return null;
+        });
+        if (!refused[0]) {
+            return null;
+        }
+        var found = new ArrayList<Map<String, AttributeValue>>(1);
+        retrying(d, "read", null, () -> {
+            var item = d.dynamo()
+                    .getItem(b -> b.tableName(d.table()).key(op.keys()).consistentRead(true));
+            found.add(item.hasItem() && !item.item().isEmpty() ? item.item() : null);
+            return null;
+        });
+        return new Refusal(found.get(found.size() - 1));
     }
 
     /**

@@ -22,7 +22,8 @@ record Checkpoint(
         long bytes,
         long wcu,
         Long sourceChecksum,
-        Long appliedChecksum) {
+        Long appliedChecksum,
+        Long conflicts) {
 
     String toJson() {
         return new String(Json.toBytes(this), StandardCharsets.UTF_8);

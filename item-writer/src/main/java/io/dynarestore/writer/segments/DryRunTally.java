@@ -10,7 +10,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /**
  * Counts what a dry run's batch would do, as {@link DynamoBatchApplier} would do it: creates and
  * overwrites (as written), items equal already, deletes of present keys; deletes of absent keys
- * are skipped. Keeps samples of each kind of change, an overwrite's with the attributes it changes.
+ * are skipped; a strict undo's key that holds neither its target nor its expected image would be a
+ * conflict. Keeps samples of each kind of change, an overwrite's with the attributes it changes.
  */
 final class DryRunTally {
 
@@ -20,7 +21,11 @@ final class DryRunTally {
             List<WriteOp> batch, Map<List<AttributeValue>, Map<String, AttributeValue>> current, WriteTally tally) {
         for (WriteOp op : batch) {
             Map<String, AttributeValue> now = current.get(op.key());
-            if (op.delete()) {
+            if (op.expect() != null
+                    && !ItemEquality.same(now, op.image())
+                    && !ItemEquality.same(now, op.expect().image())) {
+                tally.conflicted(op, now);
+            } else if (op.delete()) {
                 if (now == null) {
                     tally.skipped++;
                 } else {

@@ -18,7 +18,7 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * absent key is skipped (or counted as deleted when an earlier owner deleted it); the prior image
  * of every key the batch changes is saved to the undo journal first, when the work names one;
  * the counts change only once DynamoDB took the batch, and a batch cut short by a cancel or an
- * abort counts exactly what DynamoDB took.
+ * abort counts exactly what DynamoDB took. A strict undo's batch goes to {@link ConditionalApplier}.
  */
 record DynamoBatchApplier(BatchWriter batches, SegmentVault vault) implements BatchApplier {
 
@@ -41,6 +41,10 @@ record DynamoBatchApplier(BatchWriter batches, SegmentVault vault) implements Ba
             List<WriteOp> batch,
             Map<List<AttributeValue>, Map<String, AttributeValue>> current,
             WriteTally tally) {
+        if (work.strict()) {
+            new ConditionalApplier(batches, vault).apply(destination, work, batch, current, tally);
+            return;
+        }
         var resolved = new Resolved();
         for (WriteOp op : batch) {
             resolve(destination, work, op, current.get(op.key()), tally, resolved);
@@ -62,6 +66,39 @@ record DynamoBatchApplier(BatchWriter batches, SegmentVault vault) implements Ba
         tally.wcu += resolved.wcu;
     }
 
+    /**
+     * Settles an op that needs no write and returns {@code true}: a delete of an absent key
+     * (skipped, or deleted by an earlier owner of the segment), or an image the key holds already
+     * (unchanged, or written by an earlier owner after its last checkpoint).
+     */
+    static boolean settled(WriteOp op, Map<String, AttributeValue> now, SegmentDispatched work, WriteTally tally) {
+        if (op.delete()) {
+            if (!work.readBeforeWrite() || now != null) {
+                return false;
+            }
+            if (Boolean.TRUE.equals(tally.taken(op))) {
+                tally.deleted++; // an earlier owner of the segment deleted it
+            } else {
+                tally.skipped++;
+            }
+            tally.applied(op); // absent already
+            return true;
+        }
+        if (now == null || !ItemEquality.same(now, op.image())) {
+            return false;
+        }
+        Boolean existed = tally.taken(op);
+        if (existed != null) { // an earlier owner of the segment wrote it after its last checkpoint
+            tally.written++;
+            tally.overwritten += existed ? 1 : 0;
+            tally.bytes += ItemSize.of(op.image());
+        } else {
+            tally.unchanged++;
+        }
+        tally.applied(op);
+        return true;
+    }
+
     private static void resolve(
             BatchWriter.Destination destination,
             SegmentDispatched work,
@@ -69,40 +106,20 @@ record DynamoBatchApplier(BatchWriter batches, SegmentVault vault) implements Ba
             Map<String, AttributeValue> now,
             WriteTally tally,
             Resolved resolved) {
-        if (op.delete()) {
-            if (work.readBeforeWrite() && now == null) {
-                if (Boolean.TRUE.equals(tally.taken(op))) {
-                    tally.deleted++; // an earlier owner of the segment deleted it
-                } else {
-                    tally.skipped++;
-                }
-                tally.applied(op); // absent already
-                return;
-            }
-            resolved.journal.add(new UndoJournal.Entry(op.keys(), now));
-            resolved.writes.add(
-                    WriteRequest.builder().deleteRequest(d -> d.key(op.keys())).build());
-            resolved.ops.add(op);
-            resolved.deleted++;
+        if (settled(op, now, work, tally)) {
             return;
         }
-        if (now != null && ItemEquality.same(now, op.image())) {
-            Boolean existed = tally.taken(op);
-            if (existed != null) { // an earlier owner of the segment wrote it after its last checkpoint
-                tally.written++;
-                tally.overwritten += existed ? 1 : 0;
-                tally.bytes += ItemSize.of(op.image());
-            } else {
-                tally.unchanged++;
-            }
-            tally.applied(op);
+        resolved.journal.add(new UndoJournal.Entry(op.keys(), now));
+        resolved.ops.add(op);
+        if (op.delete()) {
+            resolved.writes.add(
+                    WriteRequest.builder().deleteRequest(d -> d.key(op.keys())).build());
+            resolved.deleted++;
             return;
         }
         if (now != null) {
             resolved.overwritten++;
         }
-        resolved.journal.add(new UndoJournal.Entry(op.keys(), now));
-        resolved.ops.add(op);
         resolved.writes.add(WriteRequest.builder()
                 .putRequest(PutRequest.builder().item(op.image()).build())
                 .build());

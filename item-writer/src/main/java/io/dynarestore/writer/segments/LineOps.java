@@ -17,8 +17,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * Turns the lines of one segment's data file into writes. Rules: a BASE line's item is written
  * unless a later change supersedes its key (the restore's skip set); a DELTA line writes its
  * final image, or deletes its key when it has none, only where the destination may hold the key;
- * a record restore writes only images its filter matches and never deletes. A line without its
- * member or a key attribute fails the segment for good: the file is not what the work says.
+ * a record restore writes only images its filter matches and never deletes. A strict undo's line
+ * expects its {@code OldImage} in the destination. A line without its member or a key attribute
+ * fails the segment for good: the file is not what the work says.
  */
 final class LineOps {
 
@@ -27,12 +28,14 @@ final class LineOps {
     private final boolean delta;
     private final SkipKeys skip;
     private final RecordFilter filter;
+    private final boolean strict;
 
     LineOps(SegmentDispatched work, SkipKeys skip) {
         this.work = work;
         this.keyNames = work.target().keyAttributes();
         this.delta = work.role() == SegmentDispatched.Role.DELTA;
         this.skip = skip;
+        this.strict = delta && work.strict();
         this.filter = work.filter() == null
                 ? null
                 : RecordFilter.compile(
@@ -56,12 +59,16 @@ final class LineOps {
                 return null;
             }
             var keys = keyMap(keyed);
-            return new WriteOp(key, keys, null, ItemDigest.ofDelete(keys));
+            return expecting(new WriteOp(key, keys, null, ItemDigest.ofDelete(keys)), line);
         }
         if (skip != null && skip.contains(KeyHash.of(image, keyNames)) || filter != null && !filter.matches(image)) {
             return null;
         }
-        return new WriteOp(key, keyMap(image), image, ItemDigest.of(image));
+        return expecting(new WriteOp(key, keyMap(image), image, ItemDigest.of(image)), line);
+    }
+
+    private WriteOp expecting(WriteOp op, ExportLine line) {
+        return strict ? op.expecting(line.oldImage()) : op;
     }
 
     private Map<String, AttributeValue> keyMap(Map<String, AttributeValue> item) {

@@ -260,7 +260,8 @@ final class SegmentWriter {
                             0,
                             tally.writer,
                             durationMs)
-                    .withDiff(tally.diff());
+                    .withDiff(tally.diff())
+                    .withConflicts(tally.conflicts());
         }
         return SegmentCompleted.of(
                         work.restoreId(),
@@ -270,6 +271,7 @@ final class SegmentWriter {
                         tally.wcu,
                         tally.writer,
                         durationMs)
-                .withCheck(tally.check(linesRead, work.source().itemCount()));
+                .withCheck(tally.check(linesRead, work.source().itemCount()))
+                .withConflicts(tally.conflicts());
     }
 }

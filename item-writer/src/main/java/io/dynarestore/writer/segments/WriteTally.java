@@ -1,6 +1,8 @@
 package io.dynarestore.writer.segments;
 
+import io.dynarestore.contracts.request.Source;
 import io.dynarestore.contracts.status.Diff;
+import io.dynarestore.contracts.status.RestorePlanned;
 import io.dynarestore.contracts.status.SegmentCompleted;
 import io.dynarestore.contracts.work.SegmentDispatched;
 import io.dynarestore.core.codec.DynamoJson;
@@ -15,13 +17,15 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /**
  * The running counts of one segment: what became of its lines, the bytes and write units, the two
  * checksums of the verification (of what the lines ask for, and of what was applied or found
- * applied), a uniform sample of applied keys to read back, and a dry run's samples. Starts from
- * a checkpoint's counts when the segment resumes.
+ * applied), a uniform sample of applied keys to read back, a dry run's samples, and a strict
+ * undo's conflicts. Starts from a checkpoint's counts when the segment resumes.
  */
 final class WriteTally {
 
     /** Keys kept per segment to read back at the end of the restore. */
     static final int READ_BACK = 2;
+    /** Conflicts a segment reports with both images, at most. */
+    static final int CONFLICT_SAMPLES = 10;
 
     long written;
     long overwritten;
@@ -33,6 +37,9 @@ final class WriteTally {
     long batchUnits;
     long sourceChecksum;
     long appliedChecksum;
+    /** Lines of a strict undo left as they are because their key no longer held the expected image. */
+    long conflicts;
+
     private long resolved;
     String writer;
     /** The data file's line the current batch ends at. */
@@ -47,6 +54,7 @@ final class WriteTally {
     List<String> keyNames;
     private final List<SegmentCompleted.KeyImage> readBack = new ArrayList<>(READ_BACK);
     private final List<Diff.Sample> samples = new ArrayList<>();
+    private final List<RestorePlanned.Conflict> conflictSamples = new ArrayList<>();
     /** Seeded by restore and segment; SplittableRandom mixes the seed, so neighbouring segments sample apart. */
     private final SplittableRandom sampler;
 
@@ -66,6 +74,7 @@ final class WriteTally {
             t.wcu = c.wcu();
             t.sourceChecksum = c.sourceChecksum() == null ? 0 : c.sourceChecksum();
             t.appliedChecksum = c.appliedChecksum() == null ? 0 : c.appliedChecksum();
+            t.conflicts = c.conflicts() == null ? 0 : c.conflicts();
         }
         return t;
     }
@@ -87,7 +96,8 @@ final class WriteTally {
                 bytes,
                 wcu,
                 sourceChecksum,
-                appliedChecksum);
+                appliedChecksum,
+                conflicts);
     }
 
     /** Whether an earlier owner of the segment changed this key after the checkpoint ({@code null}: not known). */
@@ -115,6 +125,29 @@ final class WriteTally {
                 readBack.set(slot, sample);
             }
         }
+    }
+
+    /**
+     * Counts a strict undo's line whose key holds {@code found} instead of the image expected: it
+     * is left as it is, so it counts as skipped, and the restore no longer asks for its image.
+     */
+    void conflicted(WriteOp op, Map<String, AttributeValue> found) {
+        conflicts++;
+        skipped++;
+        sourceChecksum -= op.digest();
+        if (conflictSamples.size() < CONFLICT_SAMPLES) {
+            conflictSamples.add(new RestorePlanned.Conflict(
+                    DynamoJson.toJson(op.keys()),
+                    op.image() == null ? null : DynamoJson.toJson(op.image()),
+                    found == null ? null : DynamoJson.toJson(found)));
+        }
+    }
+
+    /** The conflicts of a strict undo's segment, or {@code null} when it found none. */
+    RestorePlanned.Conflicts conflicts() {
+        return conflicts == 0
+                ? null
+                : new RestorePlanned.Conflicts(conflicts, Source.Undo.LEAVE, List.copyOf(conflictSamples));
     }
 
     /** Keeps a dry run's sample of {@code change}, at most {@link Diff#SAMPLES_PER_KIND} of each kind. */

@@ -49,6 +49,34 @@ class DryRunTallyTest {
     }
 
     @Test
+    void countsAStrictUndosKeysThatHoldNeitherTheirTargetNorTheirExpectedImageAsConflicts() {
+        // Given reverts of a (still as expected), b (written since), c (at its target already) and d (deleted since)
+        Map<List<AttributeValue>, Map<String, AttributeValue>> current = Map.of(
+                List.of(AttributeValue.fromS("a")), item("a", "latest"),
+                List.of(AttributeValue.fromS("b")), item("b", "theirs"),
+                List.of(AttributeValue.fromS("c")), item("c", "before"));
+        var tally = WriteTally.of(null, SegmentWork.delta(true).withConditions());
+
+        // When the dry run counts them
+        DryRunTally.count(
+                List.of(
+                        put("a", "before").expecting(item("a", "latest")),
+                        put("b", "before").expecting(item("b", "latest")),
+                        put("c", "before").expecting(item("c", "latest")),
+                        put("d", "before").expecting(item("d", "latest"))),
+                current,
+                tally);
+
+        // Then a would be overwritten, c is equal, and b and d are conflicts left as they are
+        assertThat(tally.diff().overwrite()).isEqualTo(1);
+        assertThat(tally.diff().equal()).isEqualTo(1);
+        assertThat(tally.conflicts).isEqualTo(2);
+        assertThat(tally.conflicts().samples())
+                .extracting(c -> c.key())
+                .containsExactly("{\"pk\":{\"S\":\"b\"}}", "{\"pk\":{\"S\":\"d\"}}");
+    }
+
+    @Test
     void namesEveryAttributeAddedRemovedOrChanged() {
         var before = Map.of(
                 "pk",

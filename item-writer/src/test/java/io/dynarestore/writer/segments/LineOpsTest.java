@@ -55,6 +55,22 @@ class LineOpsTest {
     }
 
     @Test
+    void expectsEachLinesOldImageOnlyInAStrictUndosSegment() {
+        // Given a revert of "a" to "before" whose last known image is "latest", and a revert that recreates "b"
+        var revert = ExportLine.change(key("a"), item("a", "latest"), item("a", "before"), 1);
+        var recreate = ExportLine.change(key("b"), null, item("b", "before"), 1);
+
+        // When a strict undo's segment and an ordinary one read them
+        var strict = new LineOps(SegmentWork.delta(true).withConditions(), null);
+        var plain = new LineOps(SegmentWork.delta(true), null);
+
+        // Then only the strict one expects the old image (absent for the recreated key)
+        assertThat(strict.of(revert, 1).expect()).isEqualTo(new WriteOp.Expectation(item("a", "latest")));
+        assertThat(strict.of(recreate, 2).expect()).isEqualTo(new WriteOp.Expectation(null));
+        assertThat(plain.of(revert, 1).expect()).isNull();
+    }
+
+    @Test
     void failsTheSegmentForALineWithoutItsMemberOrAKeyAttribute() {
         var base = new LineOps(SegmentWork.base(), null);
         assertThatThrownBy(() -> base.of(ExportLine.change(key("a"), null, item("a", "1"), 1), 7))

@@ -45,6 +45,38 @@ class WriteTallyTest {
                 .isEqualTo(first.check(3, 3).appliedChecksum());
     }
 
+    @Test
+    void countsAConflictAsSkippedAndTakesItsImageOutOfTheSourceChecksum() {
+        // Given a strict undo's segment of three lines, read into the source checksum
+        var work = SegmentWork.delta(true).withConditions();
+        var tally = WriteTally.of(null, work);
+        for (int i = 0; i < 3; i++) {
+            tally.sourceChecksum += put(i).digest();
+        }
+
+        // When two are applied and the third's key holds an image written since
+        tally.applied(put(0));
+        tally.written++;
+        tally.applied(put(1));
+        tally.written++;
+        tally.conflicted(put(2), item("k2", "theirs"));
+
+        // Then every line is accounted for, the checksums agree, and the conflict carries both images
+        assertThat(tally.counts().accounted()).isEqualTo(3);
+        assertThat(tally.check(3, 3).appliedChecksum())
+                .isEqualTo(tally.check(3, 3).sourceChecksum());
+        var conflicts = tally.conflicts();
+        assertThat(conflicts.count()).isEqualTo(1);
+        assertThat(conflicts.samples()).singleElement().satisfies(c -> {
+            assertThat(c.before()).contains("\"v\"");
+            assertThat(c.latest()).contains("theirs");
+        });
+        assertThat(WriteTally.of(Checkpoint.of(tally.checkpoint(work, 3).toJson(), "r1", 0), work).conflicts)
+                .as("a resumed segment keeps its conflict count")
+                .isEqualTo(1);
+        assertThat(WriteTally.of(null, work).conflicts()).isNull();
+    }
+
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(ints = {1, 2, 3, 4, 5})
     void samplesTheAppliedKeysUniformly(int seed) {

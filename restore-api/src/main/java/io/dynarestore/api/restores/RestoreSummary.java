@@ -67,7 +67,7 @@ public record RestoreSummary(
                 view.destination(),
                 plan == null ? null : plan.strategy(),
                 plan == null ? null : plan.strategyReason(),
-                plan == null ? null : plan.conflicts(),
+                view.conflicts(),
                 plan == null ? null : plan.segments(),
                 view.completedSegments().size(),
                 view.itemsWritten(),

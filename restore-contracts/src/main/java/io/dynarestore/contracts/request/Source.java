@@ -16,14 +16,26 @@ public record Source(
      * The undo of the window (pointInTime, until]: only the keys written in it go back to their
      * image at {@code pointInTime} (ADR 0031). A key written again after {@code until} is a
      * conflict: left as it is ({@link #LEAVE}, the default) or taken back too ({@link #OVERWRITE}).
+     * A strict undo writes each revert on the condition that the item still holds its last image in
+     * the change log, so a write that lands after planning is a conflict too, never overwritten.
      *
      * @param until      the window's last second, ISO-8601
      * @param onConflict {@code LEAVE} or {@code OVERWRITE}
+     * @param strict     whether every revert is a conditional write ({@code null}: no)
      */
-    public record Undo(String until, String onConflict) {
+    public record Undo(String until, String onConflict, Boolean strict) {
 
         public static final String LEAVE = "LEAVE";
         public static final String OVERWRITE = "OVERWRITE";
+
+        public Undo(String until, String onConflict) {
+            this(until, onConflict, null);
+        }
+
+        /** Whether every revert is written only if the item still holds its last known image. */
+        public boolean conditional() {
+            return Boolean.TRUE.equals(strict);
+        }
 
         /** Whether keys written again after the window are taken back to the window's start too. */
         public boolean overwrites() {

@@ -23,7 +23,8 @@ public record RestoreCompleted(
         long durationMs,
         Boolean dryRun,
         Diff diff,
-        Verification verification)
+        Verification verification,
+        RestorePlanned.Conflicts conflicts)
         implements RestoreEvent {
 
     public static RestoreCompleted of(
@@ -53,6 +54,7 @@ public record RestoreCompleted(
                 durationMs,
                 null,
                 null,
+                null,
                 null);
     }
 
@@ -73,7 +75,29 @@ public record RestoreCompleted(
                 durationMs,
                 dryRun,
                 diff,
-                verification);
+                verification,
+                conflicts);
+    }
+
+    /** This completion with the keys an undo left as they are or took back although written after its window. */
+    public RestoreCompleted withConflicts(RestorePlanned.Conflicts conflicts) {
+        return new RestoreCompleted(
+                eventId,
+                restoreId,
+                schemaVersion,
+                occurredAt,
+                destination,
+                itemsWritten,
+                itemsOverwritten,
+                itemsUnchanged,
+                itemsDeleted,
+                bytesWritten,
+                segments,
+                durationMs,
+                dryRun,
+                diff,
+                verification,
+                conflicts);
     }
 
     /** This completion as the end of a dry run that found {@code diff}. */
@@ -93,6 +117,7 @@ public record RestoreCompleted(
                 durationMs,
                 true,
                 diff,
-                verification);
+                verification,
+                conflicts);
     }
 }

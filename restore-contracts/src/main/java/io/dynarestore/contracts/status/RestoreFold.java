@@ -152,6 +152,7 @@ final class RestoreFold {
         view.finalItems = e.itemsWritten();
         view.verification = e.verification();
         view.segments.endedWith(e.diff());
+        view.finalConflicts = e.conflicts();
         view.destination = e.destination();
         moveTo(view, RestoreState.COMPLETED, e);
     }

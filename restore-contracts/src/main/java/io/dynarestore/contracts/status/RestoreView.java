@@ -47,6 +47,9 @@ public final class RestoreView {
     ExportCompleted exportCompleted;
     CancellationStarted cancellation;
     Verification verification;
+    /** The conflicts the end event reported, which replace those summed so far. */
+    RestorePlanned.Conflicts finalConflicts;
+
     RollbackStarted rollbackStarted;
     RestoreEvent rollbackEnd;
 
@@ -231,6 +234,28 @@ public final class RestoreView {
     /** The checks the writers reported with each completed segment (the first completion of each). */
     public Map<Integer, SegmentCompleted.Check> segmentChecks() {
         return segments.checks();
+    }
+
+    /**
+     * The keys an undo of a window left as they are or took back although written after it: the
+     * plan's, and those its writers found changed when a strict undo wrote; {@code null}: none.
+     */
+    public RestorePlanned.Conflicts conflicts() {
+        if (finalConflicts != null) {
+            return finalConflicts;
+        }
+        RestorePlanned.Conflicts planned = plan == null ? null : plan.conflicts();
+        RestorePlanned.Conflicts written = segments.conflicts();
+        if (written == null) {
+            return planned;
+        }
+        if (planned == null) {
+            return written;
+        }
+        var samples = new ArrayList<>(planned.samples() == null ? List.of() : planned.samples());
+        samples.addAll(written.samples());
+        return new RestorePlanned.Conflicts(
+                planned.count() + written.count(), planned.onConflict(), List.copyOf(samples));
     }
 
     /** What a dry run found so far (the sum of its completed segments), or at its end. */

@@ -26,7 +26,8 @@ public record SegmentCompleted(
         long durationMs,
         Long resumedFromLine,
         Check check,
-        Diff diff)
+        Diff diff,
+        RestorePlanned.Conflicts conflicts)
         implements RestoreEvent {
 
     /** A segment of puts only. */
@@ -54,6 +55,7 @@ public record SegmentCompleted(
                 durationMs,
                 null,
                 null,
+                null,
                 null);
     }
 
@@ -76,7 +78,8 @@ public record SegmentCompleted(
                 durationMs,
                 line,
                 check,
-                diff);
+                diff,
+                conflicts);
     }
 
     /** This completion with the segment's own check, for the restore's verification. */
@@ -98,7 +101,8 @@ public record SegmentCompleted(
                 durationMs,
                 resumedFromLine,
                 check,
-                diff);
+                diff,
+                conflicts);
     }
 
     /** This completion of a dry-run segment with what it found. */
@@ -120,7 +124,31 @@ public record SegmentCompleted(
                 durationMs,
                 resumedFromLine,
                 check,
-                diff);
+                diff,
+                conflicts);
+    }
+
+    /** This completion with the conflicts a strict undo's segment left as they are. */
+    public SegmentCompleted withConflicts(RestorePlanned.Conflicts conflicts) {
+        return new SegmentCompleted(
+                eventId,
+                restoreId,
+                schemaVersion,
+                occurredAt,
+                segment,
+                itemsWritten,
+                itemsOverwritten,
+                itemsUnchanged,
+                itemsDeleted,
+                itemsSkipped,
+                bytesWritten,
+                wcuConsumed,
+                writer,
+                durationMs,
+                resumedFromLine,
+                check,
+                diff,
+                conflicts);
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.dynarestore.contracts.status;
 
+import io.dynarestore.contracts.request.Source;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -10,7 +12,8 @@ import java.util.function.ToLongFunction;
  * What the segments of one restore did, as their events report it. Rules: a segment counts once
  * however often it completes (the first completion's counts, check and diff); a completed segment
  * takes no later progress or cancel; a segment in flight counts its latest progress; throttles are
- * the highest any progress of a segment reported.
+ * the highest any progress of a segment reported; a strict undo's conflicts are summed over the
+ * completed segments, with at most {@link #CONFLICT_SAMPLES} samples.
  */
 final class SegmentTally {
 
@@ -22,6 +25,10 @@ final class SegmentTally {
     private final Map<Integer, Long> throttles = new HashMap<>();
     private final Map<Integer, SegmentCompleted.Check> checks = new HashMap<>();
     private Diff diff;
+    private long conflicts;
+    private final List<RestorePlanned.Conflict> conflictSamples = new ArrayList<>();
+
+    static final int CONFLICT_SAMPLES = 10;
 
     void progressed(SegmentProgressed e) {
         if (completed.containsKey(e.segment())) {
@@ -49,6 +56,23 @@ final class SegmentTally {
         if (e.diff() != null) {
             diff = (diff == null ? Diff.empty() : diff).plus(e.diff());
         }
+        if (e.conflicts() != null) {
+            conflicts += e.conflicts().count();
+            for (var sample : e.conflicts().samples() == null
+                    ? List.<RestorePlanned.Conflict>of()
+                    : e.conflicts().samples()) {
+                if (conflictSamples.size() < CONFLICT_SAMPLES) {
+                    conflictSamples.add(sample);
+                }
+            }
+        }
+    }
+
+    /** The conflicts a strict undo's writers found, or {@code null} when none did. */
+    RestorePlanned.Conflicts conflicts() {
+        return conflicts == 0
+                ? null
+                : new RestorePlanned.Conflicts(conflicts, Source.Undo.LEAVE, List.copyOf(conflictSamples));
     }
 
     void cancelled(SegmentCancelled e) {

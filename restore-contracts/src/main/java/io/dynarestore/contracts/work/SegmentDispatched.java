@@ -24,7 +24,8 @@ public record SegmentDispatched(
         Scope.Records filter,
         boolean readBeforeWrite,
         Boolean dryRun,
-        Journal journal)
+        Journal journal,
+        Boolean conditional)
         implements SegmentWork {
 
     /** A segment of a full backup, written as it is. */
@@ -67,6 +68,7 @@ public record SegmentDispatched(
                 filter,
                 readBeforeWrite,
                 null,
+                null,
                 null);
     }
 
@@ -87,7 +89,8 @@ public record SegmentDispatched(
                 filter,
                 true,
                 true,
-                null);
+                null,
+                conditional);
     }
 
     /** This work with an undo journal: the prior image of every key is saved there before it is changed. */
@@ -107,7 +110,38 @@ public record SegmentDispatched(
                 filter,
                 readBeforeWrite,
                 dryRun,
-                journal);
+                journal,
+                conditional);
+    }
+
+    /**
+     * This work as a strict undo's: each DELTA line's {@code OldImage} is the image the destination
+     * must still hold (absent: the key must be absent), and a line whose key holds anything else is
+     * a conflict, left as it is and reported, never overwritten. Implies reading before writing.
+     */
+    public SegmentDispatched withConditions() {
+        return new SegmentDispatched(
+                eventId,
+                restoreId,
+                schemaVersion,
+                occurredAt,
+                segment,
+                segmentCount,
+                role,
+                source,
+                target,
+                skipKeys,
+                applyDeletes,
+                filter,
+                true,
+                dryRun,
+                journal,
+                true);
+    }
+
+    /** Whether each write is conditional on the destination still holding the line's {@code OldImage}. */
+    public boolean strict() {
+        return Boolean.TRUE.equals(conditional);
     }
 
     /** Whether this is a dry run. */

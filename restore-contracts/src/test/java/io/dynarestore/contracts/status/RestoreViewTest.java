@@ -6,6 +6,7 @@ import io.dynarestore.contracts.request.RestoreRequested;
 import io.dynarestore.contracts.request.RestoreRequests;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -171,6 +172,46 @@ class RestoreViewTest {
 
     static Stream<Class<?>> everyEventType() {
         return Arrays.stream(RestoreEvent.class.getPermittedSubclasses());
+    }
+
+    @Test
+    void reportsThePlannedConflictsWithThoseAStrictUndosWritersFoundCountingASegmentOnce() {
+        // Given an undo whose plan left 2 keys written after its window
+        var view = new RestoreView("r1");
+        view.apply(RestoreAccepted.of(REQUEST));
+        var planned = new RestorePlanned.Conflicts(
+                2, "LEAVE", List.of(new RestorePlanned.Conflict("{\"pk\":{\"S\":\"a\"}}", null, null)));
+        view.apply(RestorePlanned.of(
+                        "r1",
+                        RestorePlanned.Strategy.ITEM_WRITES,
+                        new SourceRef("000000000000", "us-east-1", "orders", null, Instant.EPOCH),
+                        TABLE,
+                        3,
+                        30,
+                        3000,
+                        30)
+                .withConflicts(planned));
+
+        // When two segments find 3 and 1 keys written since planning, and the first completes twice
+        var found = new RestorePlanned.Conflict("{\"pk\":{\"S\":\"b\"}}", "{}", "{}");
+        var first = SegmentCompleted.of("r1", 0, 10, 1000, 10, "w1", 5)
+                .withConflicts(new RestorePlanned.Conflicts(3, "LEAVE", List.of(found)));
+        view.apply(first);
+        view.apply(first);
+        view.apply(SegmentCompleted.of("r1", 1, 10, 1000, 10, "w1", 5)
+                .withConflicts(new RestorePlanned.Conflicts(1, "LEAVE", List.of(found))));
+
+        // Then the restore reports 6 conflicts with every sample, the plan's first
+        assertThat(view.conflicts().count()).isEqualTo(6);
+        assertThat(view.conflicts().samples())
+                .hasSize(3)
+                .first()
+                .isEqualTo(planned.samples().get(0));
+
+        // and once it completes, the end event's conflicts are the restore's
+        var end = new RestorePlanned.Conflicts(7, "LEAVE", List.of());
+        view.apply(RestoreCompleted.of("r1", TABLE, 20, 2000, 3, 10).withConflicts(end));
+        assertThat(view.conflicts()).isEqualTo(end);
     }
 
     @Test

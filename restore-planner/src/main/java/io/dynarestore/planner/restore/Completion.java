@@ -50,7 +50,7 @@ record Completion(DeltaStager stager, AwsClients aws, Clock clock, PlannerProper
         if (view.dryRun()) {
             completed = completed.dryRun(view.diff() == null ? Diff.empty() : view.diff());
         }
-        completed = completed.verified(verification);
+        completed = completed.verified(verification).withConflicts(view.conflicts());
         discardStaged(view);
         if (verification.failed()) {
             log.warn("restore {} failed its verification: {}", view.restoreId(), verification.mismatches());

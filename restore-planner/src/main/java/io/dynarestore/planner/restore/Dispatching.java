@@ -211,6 +211,12 @@ record Dispatching(
             work = work.journaled(
                     new SegmentDispatched.Journal(catalog.layout().bucket(), UndoJournal.prefix(request.restoreId())));
         }
+        // a strict undo writes each revert only where the key still holds its last image in the change log
+        if (work.role() == SegmentDispatched.Role.DELTA
+                && request.source().undo() != null
+                && request.source().undo().conditional()) {
+            work = work.withConditions();
+        }
         SegmentDispatched out = work;
         return publisher.send(Topic.SEGMENTS, Topic.workKey(request.restoreId(), out.segment()), out);
     }

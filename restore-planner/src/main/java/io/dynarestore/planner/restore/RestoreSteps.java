@@ -155,7 +155,8 @@ record RestoreSteps(
             Map<Integer, SegmentCounts> completedSegments,
             Map<Integer, SegmentCompleted.Check> checks,
             Diff diff,
-            ExportCompleted exportCompleted) {
+            ExportCompleted exportCompleted,
+            RestorePlanned.Conflicts conflicts) {
         static Snapshot of(RestoreView view) {
             return new Snapshot(
                     view.restoreId(),
@@ -180,7 +181,8 @@ record RestoreSteps(
                     new TreeMap<>(view.completedSegments()),
                     new TreeMap<>(view.segmentChecks()),
                     view.diff(),
-                    view.exportCompleted());
+                    view.exportCompleted(),
+                    view.conflicts());
         }
 
         boolean dryRun() {
