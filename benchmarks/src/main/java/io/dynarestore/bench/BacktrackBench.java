@@ -13,6 +13,7 @@ import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.KafkaBroker;
 import io.dynarestore.testkit.RandomItems;
 import io.dynarestore.testkit.S3Server;
+import io.dynarestore.testkit.TopicRecorder;
 import io.dynarestore.writer.WriterApplication;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,6 +21,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -67,7 +69,7 @@ public final class BacktrackBench {
             var changes = changes(items, count, changed, t0.plusSeconds(60));
             writeVault(s3, items, count, changes, t0);
             DynamoDbClient dynamo = dynalite.client();
-            WriterBench.createTable(dynamo, TABLE);
+            BenchFixtures.createTable(dynamo, TABLE);
             load(dynamo, items, count);
             apply(dynamo, changes);
             var image = imageAt(items, count);
@@ -125,7 +127,7 @@ public final class BacktrackBench {
                 part.write(items.item(i));
             }
         }
-        backup.finish(WriterBench.description(TABLE, 100), List.of(), null, t0, null);
+        backup.finish(BenchFixtures.description(TABLE, 100), List.of(), null, t0, null);
         var export = new IncrementalExportWriter(
                 s3.client(),
                 LAYOUT,
@@ -153,10 +155,10 @@ public final class BacktrackBench {
                             .putRequest(PutRequest.builder().item(items.item(i)).build())
                             .build());
                     if (batch.size() == 25) {
-                        WriterBench.writeAll(dynamo, TABLE, batch);
+                        BenchFixtures.writeAll(dynamo, TABLE, batch);
                     }
                 }
-                WriterBench.writeAll(dynamo, TABLE, batch);
+                BenchFixtures.writeAll(dynamo, TABLE, batch);
             });
             threads.add(thread);
             thread.start();
@@ -183,10 +185,10 @@ public final class BacktrackBench {
                                             .build())
                                     .build());
             if (batch.size() == 25) {
-                WriterBench.writeAll(dynamo, TABLE, batch);
+                BenchFixtures.writeAll(dynamo, TABLE, batch);
             }
         }
-        WriterBench.writeAll(dynamo, TABLE, batch);
+        BenchFixtures.writeAll(dynamo, TABLE, batch);
     }
 
     private static TreeMap<String, String> imageAt(RandomItems items, int count) {
@@ -219,10 +221,10 @@ public final class BacktrackBench {
         };
         List<ConfigurableApplicationContext> services = new ArrayList<>();
         services.add(PlannerApplication.builder()
-                .run(WriterBench.concat(
+                .run(BenchFixtures.concat(
                         common, "--planner.capacity.raise=false", "--planner.pitr.backtrack=" + backtrack)));
         services.add(WriterApplication.builder()
-                .run(WriterBench.concat(
+                .run(BenchFixtures.concat(
                         common,
                         "--writer.consumers=4",
                         "--writer.budget.on-demand-target=1000000",
@@ -249,12 +251,50 @@ public final class BacktrackBench {
                 throw new IllegalStateException(restoreId + " did not complete: " + end);
             }
             double seconds = (System.nanoTime() - started) / 1e9;
+            printMilestones(kafka, restoreId);
             return new double[] {seconds, total(proxy.readPerSecond(TABLE)) - reads, proxy.consumed(TABLE) - writes};
         } finally {
             for (var service : services) {
                 service.close();
             }
         }
+    }
+
+    /** Where the restore's time went: each step's first event, in seconds after the request was accepted. */
+    private static void printMilestones(KafkaBroker kafka, String restoreId) {
+        var events =
+                TopicRecorder.readToEnd(kafka.bootstrapServers(), Topic.STATUS.topicName(), Duration.ofSeconds(30))
+                        .stream()
+                        .filter(e -> restoreId.equals(e.restoreId()))
+                        .toList();
+        Instant accepted = null;
+        var firsts = new LinkedHashMap<String, Instant>();
+        Instant lastSegment = null;
+        for (var e : events) {
+            Instant at = Instant.parse(e.json().get("occurredAt").asString());
+            if (accepted == null) {
+                accepted = at;
+            }
+            firsts.putIfAbsent(e.type(), at);
+            if ("SegmentCompleted".equals(e.type())) {
+                lastSegment = at;
+            }
+        }
+        var line = new StringBuilder(
+                restoreId + " milestones (s after " + events.get(0).type() + "):");
+        for (var f : firsts.entrySet()) {
+            if (!f.getKey().equals("SegmentProgressed")) {
+                line.append(String.format(
+                        " %s %.2f",
+                        f.getKey(), Duration.between(accepted, f.getValue()).toMillis() / 1e3));
+            }
+        }
+        if (lastSegment != null) {
+            line.append(String.format(
+                    " lastSegmentCompleted %.2f",
+                    Duration.between(accepted, lastSegment).toMillis() / 1e3));
+        }
+        System.out.println(line);
     }
 
     private static long total(Map<Long, Long> perSecond) {

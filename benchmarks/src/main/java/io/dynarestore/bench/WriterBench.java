@@ -1,20 +1,21 @@
 package io.dynarestore.bench;
 
-import io.dynarestore.contracts.Topic;
+import static io.dynarestore.bench.BenchFixtures.SHAPE;
+import static io.dynarestore.bench.BenchFixtures.concat;
+import static io.dynarestore.bench.BenchFixtures.createTable;
+import static io.dynarestore.bench.BenchFixtures.registry;
+import static io.dynarestore.bench.BenchFixtures.submit;
+import static io.dynarestore.bench.BenchFixtures.writeAll;
+import static io.dynarestore.bench.BenchFixtures.writeBackup;
+
 import io.dynarestore.contracts.request.Scope;
-import io.dynarestore.contracts.status.RollbackCompleted;
-import io.dynarestore.contracts.status.RollbackFailed;
-import io.dynarestore.core.codec.SdkJson;
 import io.dynarestore.core.filter.KeySchema;
 import io.dynarestore.core.filter.RecordFilter;
-import io.dynarestore.core.kafka.Messages;
 import io.dynarestore.core.kafka.TopicDefinitions;
 import io.dynarestore.core.vault.Backup;
-import io.dynarestore.core.vault.BackupWriter;
 import io.dynarestore.core.vault.DataFileReader;
 import io.dynarestore.core.vault.ExportLine;
 import io.dynarestore.core.vault.ManifestFile;
-import io.dynarestore.core.vault.VaultLayout;
 import io.dynarestore.exporter.files.CsvExport;
 import io.dynarestore.planner.PlannerApplication;
 import io.dynarestore.testkit.CapacityProxy;
@@ -30,29 +31,17 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.SortedMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.GZIPInputStream;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.springframework.context.ConfigurableApplicationContext;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
-import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 import tools.jackson.core.ObjectReadContext;
 import tools.jackson.core.json.JsonFactory;
@@ -79,8 +68,7 @@ import tools.jackson.core.json.JsonFactory;
  */
 public final class WriterBench {
 
-    private static final VaultLayout LAYOUT = new VaultLayout("vault", "");
-    private static final RandomItems.Shape SHAPE = RandomItems.Shape.simple();
+    private WriterBench() {}
 
     public static void main(String[] args) throws Exception {
         String which = args.length > 0 ? args[0] : "all";
@@ -95,10 +83,10 @@ public final class WriterBench {
             budget(args.length > 1 ? Integer.parseInt(args[1]) : 12_000);
         }
         if (all || which.equals("heap")) {
-            heap(args.length > 1 ? Integer.parseInt(args[1]) : 10_000_000);
+            HeapBench.heap(args.length > 1 ? Integer.parseInt(args[1]) : 10_000_000);
         }
         if (which.equals("journal")) {
-            journal(args.length > 1 ? Integer.parseInt(args[1]) : 30_000);
+            JournalBench.journal(args.length > 1 ? Integer.parseInt(args[1]) : 30_000);
         }
         if (which.equals("export")) {
             export(args.length > 1 ? Integer.parseInt(args[1]) : 1_000_000);
@@ -255,193 +243,6 @@ public final class WriterBench {
         }
     }
 
-    // ---- the undo journal's cost (issue #11) ----
-
-    static void journal(int count) throws Exception {
-        try (var kafka = KafkaBroker.start(TopicDefinitions.local().partitionCounts());
-                var dynalite = Dynalite.start();
-                var s3 = S3Server.start("vault")) {
-            writeBackup(s3, "undo", count, 2_000, 2);
-            DynamoDbClient dynamo = dynalite.client();
-            createTable(dynamo, "undo-existing");
-            List<ConfigurableApplicationContext> services = new ArrayList<>();
-            String[] common = {
-                "--spring.profiles.active=local",
-                "--server.port=0",
-                "--KAFKA_BOOTSTRAP_SERVERS=" + kafka.bootstrapServers(),
-                "--DYNAMODB_ENDPOINT=" + dynalite.endpoint(),
-                "--S3_ENDPOINT=" + s3.endpoint()
-            };
-            services.add(PlannerApplication.builder()
-                    .run(concat(
-                            common,
-                            "--planner.capacity.raise=false",
-                            "--planner.rollback.write-units-per-second=1000000")));
-            services.add(WriterApplication.builder()
-                    .run(concat(
-                            common,
-                            "--writer.consumers=4",
-                            "--writer.budget.on-demand-target=1000000",
-                            "--writer.budget.on-demand-initial-peak=1000000",
-                            "--writer.budget.provisioned-share=1000")));
-            try {
-                Thread.sleep(3_000);
-                double fresh =
-                        timed(kafka, "undo-new", "{\"type\":\"NEW_TABLE\",\"tableName\":\"undo-new\"}", false, count);
-                double dry = timed(
-                        kafka,
-                        "undo-dry",
-                        "{\"type\":\"EXISTING_TABLE\",\"tableName\":" + "\"undo-existing\"}",
-                        true,
-                        count);
-                double journaled = timed(
-                        kafka,
-                        "undo-real",
-                        "{\"type\":\"EXISTING_TABLE\",\"tableName\":" + "\"undo-existing\"}",
-                        false,
-                        count);
-                long[] created = journalSize(s3, "undo-real");
-                double rollback = rollBack(kafka, "undo-real", count);
-                long left = dynamo.scan(b -> b.tableName("undo-existing").select("COUNT"))
-                        .count();
-                // then every key held in another version: the restore overwrites them all
-                var others = new RandomItems(99, SHAPE);
-                var batch = new ArrayList<WriteRequest>(25);
-                for (int i = 0; i < count; i++) {
-                    batch.add(WriteRequest.builder()
-                            .putRequest(
-                                    PutRequest.builder().item(others.item(i)).build())
-                            .build());
-                    if (batch.size() == 25) {
-                        writeAll(dynamo, "undo-existing", batch);
-                        batch.clear();
-                    }
-                }
-                writeAll(dynamo, "undo-existing", batch);
-                double overwriting = timed(
-                        kafka,
-                        "undo-over",
-                        "{\"type\":\"EXISTING_TABLE\",\"tableName\":"
-                                + "\"undo-existing\"},\"scope\":{\"type\":\"RECORDS\",\"keyFilters\":[{\"partitionKey\":"
-                                + "{\"condition\":\"BeginsWith\",\"values\":[\"p\"]}}]}",
-                        false,
-                        count);
-                long[] overwritten = journalSize(s3, "undo-over");
-                double rollbackOver = rollBack(kafka, "undo-over", count);
-                System.out.printf(
-                        "journal: new table %,.0f items/s; existing empty table: dry run %,.0f items/s, "
-                                + "journaled %,.0f items/s, rollback %,.0f items/s (%d items left after it); existing table "
-                                + "of other versions: journaled %,.0f items/s, rollback %,.0f items/s%n",
-                        fresh, dry, journaled, rollback, left, overwriting, rollbackOver);
-                System.out.printf(
-                        "journal of creates: %,d objects (%.1f per 1,000 items), %,d bytes (%.1f per item)%n",
-                        created[0], created[0] * 1000.0 / count, created[1], (double) created[1] / count);
-                System.out.printf(
-                        "journal of overwrites: %,d objects (%.1f per 1,000 items), %,d bytes (%.1f per " + "item)%n",
-                        overwritten[0],
-                        overwritten[0] * 1000.0 / count,
-                        overwritten[1],
-                        (double) overwritten[1] / count);
-                System.out.printf(
-                        "RATIO journaled restore into an existing empty table / restore into a new table " + "= %.2f%n",
-                        journaled / fresh);
-                System.out.printf(
-                        "RATIO journaled restore overwriting every item / restore into a new table = %.2f%n",
-                        overwriting / fresh);
-                System.out.printf("RATIO dry run / restore into a new table = %.2f%n", dry / fresh);
-                System.out.printf(
-                        "RATIO rollback of the overwrites / restore into a new table = %.2f%n", rollbackOver / fresh);
-            } finally {
-                services.forEach(ConfigurableApplicationContext::close);
-            }
-        }
-    }
-
-    /** The undo journal of a restore: its objects and bytes. */
-    static long[] journalSize(S3Server s3, String restoreId) {
-        long objects = 0;
-        long bytes = 0;
-        for (var page :
-                s3.client().listObjectsV2Paginator(b -> b.bucket("vault").prefix("_journal/" + restoreId + "/"))) {
-            for (var o : page.contents()) {
-                objects++;
-                bytes += o.size();
-            }
-        }
-        return new long[] {objects, bytes};
-    }
-
-    /** Rolls a restore back over Kafka; returns the items per second. */
-    static double rollBack(KafkaBroker kafka, String restoreId, int count) throws Exception {
-        long started = System.nanoTime();
-        try (var producer = new KafkaProducer<String, String>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class))) {
-            producer.send(new ProducerRecord<>(
-                            Topic.COMMANDS.topicName(),
-                            restoreId,
-                            "{\"type\":\"RollbackRequested\",\"restoreId\":\"" + restoreId + "\",\"eventId\":\"rb-"
-                                    + restoreId + "\",\"schemaVersion\":1,\"occurredAt\":\"" + Instant.now() + "\"}"))
-                    .get();
-        }
-        awaitRollback(kafka.bootstrapServers(), restoreId, Duration.ofMinutes(20));
-        return count / ((System.nanoTime() - started) / 1e9);
-    }
-
-    /** Items per second of one restore of the whole backup of table undo into {@code destination}. */
-    static double timed(KafkaBroker kafka, String restoreId, String destination, boolean dryRun, int count)
-            throws Exception {
-        long started = System.nanoTime();
-        try (var producer = new KafkaProducer<String, String>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class))) {
-            producer.send(new ProducerRecord<>(
-                            Topic.REQUESTS.topicName(),
-                            restoreId,
-                            "{\"restoreId\":\"" + restoreId
-                                    + "\",\"source\":{\"table\":\"undo\",\"backupId\":\"b\"},\"destination\":"
-                                    + destination
-                                    + (dryRun ? ",\"dryRun\":true" : "") + "}"))
-                    .get();
-        }
-        var end = PitrMemoryBench.awaitEnd(kafka.bootstrapServers(), restoreId, Duration.ofMinutes(20));
-        if (!"RestoreCompleted".equals(end.get("type"))) {
-            throw new IllegalStateException(restoreId + " did not complete: " + end);
-        }
-        return count / ((System.nanoTime() - started) / 1e9);
-    }
-
-    static void awaitRollback(String bootstrap, String restoreId, Duration timeout) {
-        try (var consumer = new KafkaConsumer<String, byte[]>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                bootstrap,
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
-                StringDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
-                ByteArrayDeserializer.class))) {
-            var partitions = consumer.partitionsFor(Topic.STATUS.topicName()).stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition()))
-                    .toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (System.nanoTime() < deadline) {
-                for (var record : consumer.poll(Duration.ofMillis(200))) {
-                    var event = Messages.statusEvent(record.value());
-                    if (event instanceof RollbackCompleted && restoreId.equals(event.restoreId())) {
-                        return;
-                    }
-                    if (event instanceof RollbackFailed f && restoreId.equals(event.restoreId())) {
-                        throw new IllegalStateException("rollback failed: " + f.reason());
-                    }
-                }
-            }
-            throw new IllegalStateException("rollback of " + restoreId + " did not end within " + timeout);
-        }
-    }
-
     // ---- 3. consumed WCU vs budget with 1, 2 and 4 replicas ----
 
     static void budget(int count) throws Exception {
@@ -509,114 +310,6 @@ public final class WriterBench {
         }
     }
 
-    static String[] registry(String prefix, String endpoint) {
-        return new String[] {
-            "--" + prefix + ".aws.accounts[0].id=000000000000",
-            "--" + prefix + ".aws.accounts[0].regions.us-east-1.dynamodb-endpoint=" + endpoint,
-            "--" + prefix + ".aws.accounts[0].regions.us-east-1.enforced-capacity=true"
-        };
-    }
-
-    // ---- 4. heap over 10,000,000 items ----
-
-    static void heap(int count) throws Exception {
-        try (var kafka = KafkaBroker.start(TopicDefinitions.local().partitionCounts());
-                var dynalite = Dynalite.start();
-                var s3 = S3Server.start("vault");
-                var proxy = CapacityProxy.inFrontOf(dynalite.endpoint())) {
-            long t0 = System.nanoTime();
-            // a table provisioned high enough that the proxy never throttles it: only memory is measured
-            writeBackup(s3, "heap", count, 100_000, 40_000);
-            System.out.printf("heap: backup of %,d items written in %.0f s%n", count, (System.nanoTime() - t0) / 1e9);
-            var planner = PlannerApplication.builder()
-                    .run(
-                            "--spring.profiles.active=local",
-                            "--server.port=0",
-                            "--KAFKA_BOOTSTRAP_SERVERS=" + kafka.bootstrapServers(),
-                            "--DYNAMODB_ENDPOINT=" + proxy.endpoint(),
-                            "--S3_ENDPOINT=" + s3.endpoint());
-            int port = Ports.free();
-            Path log = Path.of("target", "bench-heap-writer.log").toAbsolutePath();
-            Files.createDirectories(log.getParent());
-            Process writer = new ProcessBuilder(
-                            Path.of(System.getProperty("java.home"), "bin", "java")
-                                    .toString(),
-                            "-Xmx512m",
-                            "-cp",
-                            System.getProperty("java.class.path"),
-                            WriterApplication.class.getName(),
-                            "--spring.profiles.active=local",
-                            "--server.port=" + port,
-                            "--KAFKA_BOOTSTRAP_SERVERS=" + kafka.bootstrapServers(),
-                            "--DYNAMODB_ENDPOINT=" + proxy.endpoint(),
-                            "--S3_ENDPOINT=" + s3.endpoint(),
-                            "--writer.budget.on-demand-target=1000000",
-                            "--writer.budget.on-demand-initial-peak=1000000")
-                    .redirectErrorStream(true)
-                    .redirectOutput(log.toFile())
-                    .start();
-            try {
-                Ports.awaitAccepting(port, Duration.ofSeconds(60), "item-writer");
-                var peak = new AtomicLong();
-                var samples = new ArrayList<Long>();
-                var sampler = new Thread(() -> {
-                    var last = new AtomicLong();
-                    while (!Thread.currentThread().isInterrupted()) {
-                        var p = new AtomicLong();
-                        var one = new Thread(() -> PitrMemoryBench.sample(port, p));
-                        one.start();
-                        try {
-                            Thread.sleep(1_000);
-                        } catch (InterruptedException e) {
-                            one.interrupt();
-                            return;
-                        }
-                        one.interrupt();
-                        synchronized (samples) {
-                            samples.add(p.get());
-                        }
-                        peak.accumulateAndGet(p.get(), Math::max);
-                        last.set(p.get());
-                    }
-                });
-                sampler.setDaemon(true);
-                sampler.start();
-                proxy.discardingWrites();
-                long started = System.nanoTime();
-                submit(kafka, "heap-1", "heap", "heap-restored");
-                var end = PitrMemoryBench.awaitEnd(kafka.bootstrapServers(), "heap-1", Duration.ofMinutes(60));
-                double seconds = (System.nanoTime() - started) / 1e9;
-                sampler.interrupt();
-                long firstQuarter;
-                long lastQuarter;
-                synchronized (samples) {
-                    int q = Math.max(1, samples.size() / 4);
-                    firstQuarter = samples.subList(0, q).stream()
-                            .mapToLong(Long::longValue)
-                            .max()
-                            .orElse(0);
-                    lastQuarter = samples.subList(samples.size() - q, samples.size()).stream()
-                            .mapToLong(Long::longValue)
-                            .max()
-                            .orElse(0);
-                }
-                System.out.printf(
-                        "heap: %s, %s items written, %,d reached the proxy, %.0f s (%,.0f items/s)%n",
-                        end.get("type"), end.get("itemsWritten"), proxy.acceptedItems(), seconds, count / seconds);
-                System.out.printf(
-                        "heap: writer peak %,d MB (first quarter of the run %,d MB, last quarter %,d MB)%n",
-                        peak.get() >> 20, firstQuarter >> 20, lastQuarter >> 20);
-                System.out.printf(
-                        "RATIO heap peak / 512 MB = %.2f; last quarter / first quarter = %.2f (goal <= 1, " + "flat)%n",
-                        (peak.get() >> 20) / 512.0, (double) lastQuarter / Math.max(1, firstQuarter));
-            } finally {
-                writer.destroy();
-                writer.waitFor();
-                planner.close();
-            }
-        }
-    }
-
     // ---- granular recovery: a CSV export's heap does not grow with its size (issue #7) ----
 
     static void export(int count) throws Exception {
@@ -649,84 +342,5 @@ public final class WriterBench {
                         summary.items(), summary.bytes(), (System.nanoTime() - t0) / 1e9, peak.get() >> 20);
             }
         }
-    }
-
-    // ---- helpers ----
-
-    static String[] concat(String[] a, String... b) {
-        var all = new ArrayList<>(List.of(a));
-        all.addAll(List.of(b));
-        return all.toArray(new String[0]);
-    }
-
-    static void submit(KafkaBroker kafka, String restoreId, String table, String into) throws Exception {
-        try (var producer = new KafkaProducer<String, String>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class))) {
-            producer.send(new ProducerRecord<>(
-                            Topic.REQUESTS.topicName(),
-                            restoreId,
-                            "{\"restoreId\":\"" + restoreId
-                                    + "\",\"source\":{\"table\":\"" + table
-                                    + "\",\"backupId\":\"b\"},\"destination\":{\"type\":"
-                                    + "\"NEW_TABLE\",\"tableName\":\"" + into + "\"}}"))
-                    .get();
-        }
-    }
-
-    static TableDescription description(String table, long wcu) {
-        return SdkJson.fromJson(
-                "{\"TableName\":\"" + table + "\",\"AttributeDefinitions\":["
-                        + "{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"},{\"AttributeName\":\"sk\",\"AttributeType\":\"N\"}],"
-                        + "\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"},{\"AttributeName\":\"sk\",\"KeyType\":\"RANGE\"}],"
-                        + "\"TableArn\":\"arn:aws:dynamodb:us-east-1:000000000000:table/" + table + "\","
-                        + "\"ProvisionedThroughput\":{\"ReadCapacityUnits\":100,\"WriteCapacityUnits\":" + wcu + "}}",
-                TableDescription.builder());
-    }
-
-    static Backup writeBackup(S3Server s3, String table, int count, int perFile, long wcu) throws Exception {
-        var items = new RandomItems(6, SHAPE);
-        var writer = new BackupWriter(s3.client(), LAYOUT, "000000000000", "us-east-1", table, "b", perFile);
-        var threads = new ArrayList<Thread>();
-        for (int t = 0; t < 2; t++) {
-            int part = t;
-            var thread = new Thread(() -> {
-                try (var p = writer.openPart()) {
-                    for (int i = part; i < count; i += 2) {
-                        p.write(items.item(i));
-                    }
-                }
-            });
-            threads.add(thread);
-            thread.start();
-        }
-        for (Thread t : threads) {
-            t.join();
-        }
-        return writer.finish(
-                description(table, wcu), List.of(), null, Instant.now().minus(Duration.ofHours(1)), null);
-    }
-
-    static void createTable(DynamoDbClient dynamo, String name) {
-        var d = description(name, 100);
-        dynamo.createTable(b -> b.tableName(name)
-                .attributeDefinitions(d.attributeDefinitions())
-                .keySchema(d.keySchema())
-                .provisionedThroughput(p -> p.readCapacityUnits(100L).writeCapacityUnits(100L)));
-        Dynalite.awaitActive(dynamo, name);
-    }
-
-    static void writeAll(DynamoDbClient dynamo, String table, List<WriteRequest> batch) {
-        if (batch.isEmpty()) {
-            return;
-        }
-        Map<String, List<WriteRequest>> pending = Map.of(table, new ArrayList<>(batch));
-        while (!pending.isEmpty()) {
-            var request = pending;
-            var left = dynamo.batchWriteItem(b -> b.requestItems(request)).unprocessedItems();
-            pending = left == null || left.isEmpty() ? Map.of() : left;
-        }
-        batch.clear();
     }
 }

@@ -1,12 +1,6 @@
 package io.dynarestore.chaos;
 
-import io.dynarestore.core.codec.SdkJson;
 import io.dynarestore.core.csv.ConsoleCsv;
-import io.dynarestore.core.vault.BackupWriter;
-import io.dynarestore.core.vault.ExportLine;
-import io.dynarestore.core.vault.IncrementalExportWriter;
-import io.dynarestore.core.vault.VaultLayout;
-import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.LocalApi;
 import io.dynarestore.testkit.RandomHistory;
@@ -28,7 +22,6 @@ import java.util.Random;
 import java.util.TreeMap;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import tools.jackson.databind.JsonNode;
@@ -136,12 +129,12 @@ final class ChaosRun {
         long spanSeconds = 60;
         var history = new RandomHistory(
                 r.nextLong(), shape, 700 + r.nextInt(700), 300 + r.nextInt(500), t0, spanSeconds * SECOND);
-        TableDescription description = description(source, shape, WRITE_UNITS);
-        writeVault(source, description, history, t0, t0 + (spanSeconds + 2) * SECOND);
+        TableDescription description = ChaosTables.description(source, shape, WRITE_UNITS);
+        ChaosTables.writeVault(stack, r, "b-" + run, source, description, history, t0, t0 + (spanSeconds + 2) * SECOND);
 
         // When restores of it start
         var restores = new ArrayList<Restore>();
-        Instant atNew = instant(t0 + (1 + r.nextInt((int) spanSeconds - 1)) * SECOND);
+        Instant atNew = ChaosTables.instant(t0 + (1 + r.nextInt((int) spanSeconds - 1)) * SECOND);
         boolean fromBackup = r.nextBoolean();
         restores.add(start(
                 new Restore(
@@ -150,19 +143,21 @@ final class ChaosRun {
                         "dst-" + run + "-new",
                         fromBackup
                                 ? history.base()
-                                : history.imageBefore(micros(atNew) + SECOND).values(),
+                                : history.imageBefore(ChaosTables.micros(atNew) + SECOND)
+                                        .values(),
                         false,
                         false),
                 source,
                 fromBackup ? null : atNew));
-        Instant atExisting = instant(t0 + (1 + r.nextInt((int) spanSeconds - 1)) * SECOND);
-        createExisting("dst-" + run + "-old", shape);
+        Instant atExisting = ChaosTables.instant(t0 + (1 + r.nextInt((int) spanSeconds - 1)) * SECOND);
+        ChaosTables.createExisting(stack, "dst-" + run + "-old", shape, EXISTING_UNITS);
         restores.add(start(
                 new Restore(
                         "c" + run + "-old",
                         "second → existing table",
                         "dst-" + run + "-old",
-                        history.imageBefore(micros(atExisting) + SECOND).values(),
+                        history.imageBefore(ChaosTables.micros(atExisting) + SECOND)
+                                .values(),
                         true,
                         false),
                 source,
@@ -378,77 +373,5 @@ final class ChaosRun {
             out.put(ItemDigests.key(item, keys), "present");
         }
         return out;
-    }
-
-    private void createExisting(String table, RandomItems.Shape shape) {
-        DynamoDbClient dynamo = stack.dynamo();
-        TableDescription d = description(table, shape, EXISTING_UNITS);
-        dynamo.createTable(b -> b.tableName(table)
-                .attributeDefinitions(d.attributeDefinitions())
-                .keySchema(d.keySchema())
-                .provisionedThroughput(p -> p.readCapacityUnits(EXISTING_UNITS).writeCapacityUnits(EXISTING_UNITS)));
-        Dynalite.awaitActive(dynamo, table);
-        // the raise goes to 1000 WCU; the proxy lets 150 through, so writers meet throttling too
-        stack.proxy().limit(table, 150);
-    }
-
-    private void writeVault(String table, TableDescription description, RandomHistory history, long t0, long end) {
-        var layout = new VaultLayout(ChaosStack.BUCKET, "");
-        var backup = new BackupWriter(
-                stack.s3(), layout, ChaosStack.ACCOUNT, ChaosStack.REGION, table, "b-" + run, 50 + r.nextInt(200));
-        try (var part = backup.openPart()) {
-            history.base().forEach(part::write);
-        }
-        backup.finish(description, List.of(), null, instant(t0), null);
-        long cursor = t0;
-        int n = 0;
-        while (cursor < end) {
-            long length = (5 + r.nextInt(15)) * SECOND;
-            var writer = new IncrementalExportWriter(
-                    stack.s3(),
-                    layout,
-                    ChaosStack.ACCOUNT,
-                    ChaosStack.REGION,
-                    table,
-                    "x" + n++,
-                    instant(cursor),
-                    instant(cursor + length),
-                    20 + r.nextInt(100));
-            try (var part = writer.openPart()) {
-                for (RandomHistory.Write w : history.writesIn(cursor, cursor + length, false)) {
-                    part.write(ExportLine.change(w.keys(), w.oldImage(), w.newImage(), w.micros()));
-                }
-            }
-            writer.finish();
-            cursor += length;
-        }
-    }
-
-    /** A provisioned table of this shape, as DescribeTable gives it. */
-    static TableDescription description(String table, RandomItems.Shape shape, long units) {
-        var defs = new StringBuilder("{\"AttributeName\":\"id\",\"AttributeType\":\"" + shape.partitionType() + "\"}");
-        var schema = new StringBuilder("{\"AttributeName\":\"id\",\"KeyType\":\"HASH\"}");
-        if (shape.sortKey() != null) {
-            defs.append(",{\"AttributeName\":\"at\",\"AttributeType\":\"")
-                    .append(shape.sortType())
-                    .append("\"}");
-            schema.append(",{\"AttributeName\":\"at\",\"KeyType\":\"RANGE\"}");
-        }
-        return SdkJson.fromJson(
-                "{\"TableName\":\"" + table + "\",\"AttributeDefinitions\":[" + defs
-                        + "],\"KeySchema\":[" + schema + "],\"TableStatus\":\"ACTIVE\","
-                        + "\"TableArn\":\"arn:aws:dynamodb:us-east-1:000000000000:table/" + table + "\","
-                        + "\"ProvisionedThroughput\":{\"ReadCapacityUnits\":" + units + ",\"WriteCapacityUnits\":"
-                        + units
-                        + "}}",
-                TableDescription.builder());
-    }
-
-    static Instant instant(long micros) {
-        return Instant.ofEpochSecond(Math.floorDiv(micros, SECOND), Math.floorMod(micros, SECOND) * 1_000);
-    }
-
-    static long micros(Instant t) {
-        return t.getEpochSecond() * SECOND + t.getNano() / 1_000;
     }
 }

@@ -172,6 +172,48 @@ class ProtectionIT {
     }
 
     @Test
+    void backtracksInPlaceTheWritesMadeJustBeforeTheRequestByFlushingTheCapturesTailFirst() throws Exception {
+        // Given a protected table restorable at T, whose capture then flushes only every ten minutes
+        createTable("tail");
+        var items = new RandomItems(32, new RandomItems.Shape("pk", "S", "sk", "N", Map.of()));
+        for (int i = 0; i < 60; i++) {
+            int n = i;
+            dynamo.putItem(b -> b.tableName("tail").item(items.item(n)));
+        }
+        protect("tail");
+        TreeMap<String, String> before = ItemDigests.ofTable(dynamo, "tail", KEYS);
+        Instant t = secondJustEnded();
+        awaitRestorable("tail", t);
+        var slow = Http.put(stack.apiUri("/tables/tail/protection"), """
+                {"backups": {"method": "SCAN", "every": "PT1H", "retention": "P7D"},
+                 "changeLog": {"method": "STREAMS", "flushEvery": "PT10M"}}""");
+        assertThat(slow.status()).as(slow.body()).isEqualTo(200);
+        Thread.sleep(3_000); // the protector applies the interval: no flush comes by itself now
+
+        // When a bad deploy overwrites and deletes items, and the table is restored in place to T at once
+        for (int i = 0; i < 20; i++) {
+            int n = i;
+            dynamo.putItem(b -> b.tableName("tail").item(items.item(n, 9)));
+        }
+        for (int i = 40; i < 50; i++) {
+            int n = i;
+            dynamo.deleteItem(b -> b.tableName("tail").key(key(items.item(n))));
+        }
+        String id = stack.restoreAndAwaitCompletion("""
+                {"source": {"table": "tail", "pointInTime": "%s"},
+                 "destination": {"type": "IN_PLACE"}}""".formatted(t));
+
+        // Then it backtracked every bad write: the capture flushed its tail when it saw the restore
+        // accepted, and the planner waited for that flush before staging
+        assertThat(ItemDigests.ofTable(dynamo, "tail", KEYS)).isEqualTo(before);
+        var restore = Http.get(stack.apiUri("/restores/" + id)).json();
+        assertThat(restore.path("strategyReason").asString()).startsWith("Backtrack");
+        assertThat(restore.path("itemsWritten").asLong()
+                        + restore.path("itemsDeleted").asLong())
+                .isEqualTo(30);
+    }
+
+    @Test
     void aChangeLogThatFellBehindItsStreamShowsAGapAndARestoreIntoItIsRefusedWithTheReason() throws Exception {
         // Given a protected table whose change log is flushed
         createTable("lapsed");

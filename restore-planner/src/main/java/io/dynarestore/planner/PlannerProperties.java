@@ -149,11 +149,14 @@ public record PlannerProperties(
      *                       change log, where it holds every write since (ADR 0031)
      * @param backtrackMaxLag how far behind now the change log may end for a backtrack; writes after its end
      *                       are not reverted
+     * @param tailWait       how long a backtrack or an undo waits for the change log to reach the moment
+     *                       the restore was accepted (the capture flushes its tail for it); 0 does not wait
      */
     public record Pitr(
             @DefaultValue("64MB") DataSize deltaMemory,
             @DefaultValue("4000000") long skipKeysLimit,
             @DefaultValue("10000") int linesPerFile,
             @DefaultValue("true") boolean backtrack,
-            @DefaultValue("15m") Duration backtrackMaxLag) {}
+            @DefaultValue("15m") Duration backtrackMaxLag,
+            @DefaultValue("30s") Duration tailWait) {}
 }

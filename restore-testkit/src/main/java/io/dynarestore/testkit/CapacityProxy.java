@@ -7,9 +7,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -52,7 +50,7 @@ public final class CapacityProxy implements AutoCloseable {
     private final Forwarding forwarding;
     private final DynamoDbClient dynamo;
     private final Map<String, Long> limits = new ConcurrentHashMap<>();
-    private final Map<String, Bucket> buckets = new ConcurrentHashMap<>();
+    private final Map<String, TokenBucket> buckets = new ConcurrentHashMap<>();
     private final Map<String, SortedMap<Long, Long>> consumed = new ConcurrentHashMap<>();
     private final ReadMeter reads = new ReadMeter();
     private final AtomicLong throttledCalls = new AtomicLong();
@@ -181,7 +179,7 @@ public final class CapacityProxy implements AutoCloseable {
         int accepted = 0;
         for (var entry : new ArrayList<>(items.properties())) {
             String table = entry.getKey();
-            Bucket bucket = bucket(table);
+            TokenBucket bucket = bucket(table);
             ArrayNode kept = JSON.createArrayNode();
             ArrayNode left = JSON.createArrayNode();
             long spent = 0;
@@ -259,7 +257,7 @@ public final class CapacityProxy implements AutoCloseable {
         JsonNode request = JSON.readTree(body);
         String table = request.get("TableName").asString();
         long cost = "PutItem".equals(op) ? itemCost(table, request.get("Item")) : 1;
-        Bucket bucket = bucket(table);
+        TokenBucket bucket = bucket(table);
         long now = System.currentTimeMillis();
         if (bucket != null && !bucket.take(cost, now)) {
             throttledCalls.incrementAndGet();
@@ -294,7 +292,7 @@ public final class CapacityProxy implements AutoCloseable {
     }
 
     private long itemCost(String table, JsonNode item) {
-        long units = (size(item) + 1023) / 1024;
+        long units = (ItemBytes.size(item) + 1023) / 1024;
         units = Math.max(1, units);
         long indexes = 0;
         for (String sortKey : lsiSortKeys(table)) {
@@ -337,122 +335,17 @@ public final class CapacityProxy implements AutoCloseable {
         return info(table).lsiSortKeys();
     }
 
-    private Bucket bucket(String table) {
+    private TokenBucket bucket(String table) {
         Long rate = limits.containsKey(table) ? limits.get(table) : info(table).writeUnits();
         if (rate == null) {
             return null;
         }
-        Bucket b = buckets.computeIfAbsent(table, t -> new Bucket(rate, burstSeconds));
+        TokenBucket b = buckets.computeIfAbsent(table, t -> new TokenBucket(rate, burstSeconds));
         if (b.rate != rate) {
-            b = new Bucket(rate, burstSeconds);
+            b = new TokenBucket(rate, burstSeconds);
             buckets.put(table, b);
         }
         return b;
-    }
-
-    /** Tokens refilled continuously at {@code rate} per second up to {@code rate * burst}. */
-    private static final class Bucket {
-        final long rate;
-        final double capacity;
-        double tokens;
-        long last;
-
-        Bucket(long rate, int burstSeconds) {
-            this.rate = rate;
-            this.capacity = (double) rate * burstSeconds;
-            this.tokens = capacity;
-            this.last = System.currentTimeMillis();
-        }
-
-        synchronized boolean take(long cost, long now) {
-            tokens = Math.min(capacity, tokens + (now - last) * rate / 1000.0);
-            last = Math.max(last, now);
-            // an item larger than the whole bucket passes on a full bucket, leaving a debt
-            if (tokens >= Math.min(cost, capacity)) {
-                tokens -= cost;
-                return true;
-            }
-            return false;
-        }
-    }
-
-    // ---- item size, by DynamoDB's rules ----
-
-    /** The size DynamoDB bills for an item in DynamoDB JSON: names plus values. */
-    public static long size(JsonNode item) {
-        long size = 0;
-        for (var e : item.properties()) {
-            size += utf8(e.getKey()) + valueSize(e.getValue());
-        }
-        return size;
-    }
-
-    private static long valueSize(JsonNode typed) {
-        var e = typed.properties().iterator().next();
-        String type = e.getKey();
-        JsonNode v = e.getValue();
-        switch (type) {
-            case "S":
-                return utf8(v.asString());
-            case "N":
-                return numberSize(v.asString());
-            case "B":
-                return Base64.getDecoder().decode(v.asString()).length;
-            case "BOOL":
-            case "NULL":
-                return 1;
-            case "SS": {
-                long s = 0;
-                for (JsonNode x : v) {
-                    s += utf8(x.asString());
-                }
-                return s;
-            }
-            case "NS": {
-                long s = 0;
-                for (JsonNode x : v) {
-                    s += numberSize(x.asString());
-                }
-                return s;
-            }
-            case "BS": {
-                long s = 0;
-                for (JsonNode x : v) {
-                    s += Base64.getDecoder().decode(x.asString()).length;
-                }
-                return s;
-            }
-            case "L": {
-                long s = 3;
-                for (JsonNode x : v) {
-                    s += 1 + valueSize(x);
-                }
-                return s;
-            }
-            case "M": {
-                long s = 3;
-                for (var m : v.properties()) {
-                    s += 1 + utf8(m.getKey()) + valueSize(m.getValue());
-                }
-                return s;
-            }
-            default:
-                throw new IllegalArgumentException("unknown attribute type " + type);
-        }
-    }
-
-    /** About one byte per two significant digits, plus one. */
-    private static long numberSize(String n) {
-        String digits = n.replaceFirst("^-", "")
-                .replaceFirst("[eE].*$", "")
-                .replace(".", "")
-                .replaceFirst("^0+", "")
-                .replaceFirst("0+$", "");
-        return (digits.length() + 1) / 2 + 1;
-    }
-
-    private static long utf8(String s) {
-        return s.getBytes(StandardCharsets.UTF_8).length;
     }
 
     @Override

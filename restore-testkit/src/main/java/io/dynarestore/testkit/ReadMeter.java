@@ -19,7 +19,7 @@ final class ReadMeter {
     void scanned(JsonNode request, JsonNode answer) {
         long bytes = 0;
         for (JsonNode item : answer.path("Items")) {
-            bytes += CapacityProxy.size(item);
+            bytes += ItemBytes.size(item);
         }
         long units = Math.max(1, (bytes + 4_095) / 4_096);
         if (!request.path("ConsistentRead").asBoolean(false)) {
@@ -40,7 +40,7 @@ final class ReadMeter {
             long units = 0;
             long found = 0;
             for (JsonNode item : answer.path("Responses").path(table.getKey())) {
-                long u = Math.max(1, (CapacityProxy.size(item) + 4_095) / 4_096);
+                long u = Math.max(1, (ItemBytes.size(item) + 4_095) / 4_096);
                 units += consistent ? u : (u + 1) / 2;
                 found++;
             }

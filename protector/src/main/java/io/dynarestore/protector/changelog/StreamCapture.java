@@ -33,7 +33,8 @@ import software.amazon.awssdk.services.s3.model.CommonPrefix;
  *
  * <p>Flushes. Every interval, or at once when {@code maxBuffered} writes wait; a capture working off
  * a backlog (its last flush was forced by a full buffer) also flushes as soon as it has caught up,
- * since what it holds is older than the interval already.
+ * since what it holds is older than the interval already; and at every step while a restore waits
+ * for the log's tail ({@link #flushThrough}).
  *
  * <p>Write times. Streams give each record's time to the second; the vault wants microseconds.
  * The records of one second get {@code second + n} microseconds in the order read, which is each
@@ -85,6 +86,8 @@ public final class StreamCapture {
     private boolean behind;
     /** The last read found every shard at its head (or ended): nothing more to read right away. */
     private boolean caughtUp;
+    /** Flush at every step until the log reaches this time (a restore asked for the tail), or null. */
+    private Instant flushTarget;
     /** The shards read: one group's, or (null) all. */
     private final ShardGroups groups;
 
@@ -165,6 +168,17 @@ public final class StreamCapture {
     public void flushEvery(Duration interval) {
         settings = new Settings(interval, settings.settle(), settings.maxBuffered(), settings.linesPerFile());
         nextFlush = clock.instant().plus(interval);
+    }
+
+    /**
+     * Flushes at every step, without waiting for the interval, until the vault's log reaches
+     * {@code target}: a restore accepted at {@code target} wants every write made before it (the
+     * log's tail) in the vault. Called on the stepping thread.
+     */
+    public void flushThrough(Instant target) {
+        if (flushTarget == null || target.isAfter(flushTarget)) {
+            flushTarget = target;
+        }
     }
 
     /** Writes read and not yet in the vault, including a flush being written. */
@@ -255,7 +269,10 @@ public final class StreamCapture {
             if (behind && caughtUp && inFlight == null && pending.isEmpty()) {
                 behind = false; // the backlog is all in the vault: nothing to flush early
             }
-            if (inFlight == null && (full || !now.isBefore(nextFlush) || (behind && caughtUp))) {
+            if (flushTarget != null && !from.isBefore(flushTarget)) {
+                flushTarget = null; // the tail a restore asked for is in the vault
+            }
+            if (inFlight == null && (full || !now.isBefore(nextFlush) || (behind && caughtUp) || flushTarget != null)) {
                 startFlush(full);
             }
             if (pending.size() >= settings.maxBuffered() && inFlight != null) {

@@ -1,6 +1,7 @@
 package io.dynarestore.protector.retention;
 
 import io.dynarestore.contracts.Topic;
+import io.dynarestore.contracts.status.RestoreAccepted;
 import io.dynarestore.contracts.status.RestoreEvent;
 import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.Messages;
@@ -9,24 +10,34 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * The restores in progress, as every replica reads them from {@code restore.status} (no consumer
  * group: each folds the whole topic). Rule: what they hold is answered only once the fold has read
  * everything written to the topic before the question, so that a restore accepted a moment ago is
- * never missed; otherwise there is no answer and retention waits.
+ * never missed; otherwise there is no answer and retention waits. Each restore accepted is also
+ * handed to {@code accepted}, on the fold's thread, so that the capture of its source can flush the
+ * log's tail for it.
  */
 public final class RestoresInProgress implements AutoCloseable {
 
     private final TopicLog log;
     private final RestoreHolds holds;
 
-    public RestoresInProgress(Map<String, Object> consumerConfig, ConsumerHealth health, RestoreHolds holds) {
+    public RestoresInProgress(
+            Map<String, Object> consumerConfig,
+            ConsumerHealth health,
+            RestoreHolds holds,
+            Consumer<RestoreAccepted> accepted) {
         this.holds = holds;
         this.log = new TopicLog(consumerConfig, "protector-restores", Topic.STATUS.topicName(), health, record -> {
             RestoreEvent event = Messages.statusEvent(record.value());
             if (event != null && event.restoreId() != null) {
                 holds.fold(event);
+                if (event instanceof RestoreAccepted a) {
+                    accepted.accept(a);
+                }
             }
         });
     }

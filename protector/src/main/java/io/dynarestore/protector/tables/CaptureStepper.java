@@ -20,6 +20,7 @@ final class CaptureStepper {
     private final Supplier<StreamCapture> newCapture;
     private volatile StreamCapture capture;
     private volatile Duration pendingFlushInterval;
+    private volatile Instant pendingFlushThrough;
     private volatile Instant nextStartAttempt = Instant.MIN;
 
     /** @param newCapture a capture of the owner's current policy, not started yet */
@@ -52,6 +53,11 @@ final class CaptureStepper {
             pendingFlushInterval = null;
             capture.flushEvery(interval);
         }
+        Instant through = pendingFlushThrough;
+        if (through != null) {
+            pendingFlushThrough = null;
+            capture.flushThrough(through);
+        }
         long until = System.nanoTime() + CATCH_UP_SLICE.toNanos();
         while (capture.step() && System.nanoTime() < until) {
             // catching up
@@ -63,6 +69,14 @@ final class CaptureStepper {
     void flushEvery(Duration interval) {
         if (capture != null) {
             pendingFlushInterval = interval;
+        }
+    }
+
+    /** The running capture flushes from its next step on until its log reaches {@code target} (any thread). */
+    void flushThrough(Instant target) {
+        Instant pending = pendingFlushThrough;
+        if (capture != null && (pending == null || target.isAfter(pending))) {
+            pendingFlushThrough = target;
         }
     }
 

@@ -63,6 +63,11 @@ final class GroupCapture {
         policy = next;
     }
 
+    /** Flushes the capture at once until its log reaches {@code target}: a restore wants the tail. */
+    void flushThrough(Instant target) {
+        captures.flushThrough(target);
+    }
+
     /** Stops, and returns once no step runs any more and the flush being written is in the vault. */
     void stop() {
         ticks.stop(captures::stop);

@@ -113,6 +113,11 @@ final class TableGuard {
         backupNow = true;
     }
 
+    /** Flushes the capture at once until its log reaches {@code target}: a restore wants the tail. */
+    void flushThrough(Instant target) {
+        captures.flushThrough(target);
+    }
+
     /** Stops, and returns once no step of this table runs any more. */
     void stop() {
         ticks.cancel(); // first: no tick starts another backup once this one is cancelled

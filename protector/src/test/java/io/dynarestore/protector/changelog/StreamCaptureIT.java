@@ -311,6 +311,43 @@ class StreamCaptureIT {
     }
 
     @Test
+    void flushesAtOnceThroughTheMomentARestoreAsksForAndThenWaitsForItsIntervalAgain() {
+        // Given a capture that flushes every hour, holding writes made a moment ago
+        String table = "tail";
+        createTable(table);
+        var events = new Events();
+        var capture =
+                started(table, new StreamCapture.Settings(Duration.ofHours(1), Duration.ZERO, 1_000, 500), events);
+        for (int i = 0; i < 30; i++) {
+            put(table, "k" + i, 1);
+        }
+        Instant asked = Instant.now();
+
+        // When a restore accepted now asks for the log's tail
+        capture.flushThrough(asked);
+        stepUntil(
+                capture,
+                () -> !events.flushed.isEmpty()
+                        && !events.flushed.get(events.flushed.size() - 1).to().isBefore(asked));
+
+        // Then every write made before it is in the vault, the log reaching that moment within seconds
+        assertThat(events.flushed.stream().mapToLong(ExportMetadata::itemCount).sum())
+                .isEqualTo(30);
+        assertThat(events.flushed.get(events.flushed.size() - 1).to()).isAfterOrEqualTo(asked);
+
+        // and a write made after that waits for the interval again
+        put(table, "later", 1);
+        int flushes = events.flushed.size();
+        long until = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+        while (System.nanoTime() < until) {
+            capture.step();
+            sleep(50);
+        }
+        assertThat(events.flushed).hasSize(flushes);
+        capture.stop();
+    }
+
+    @Test
     void threeShardGroupsEachCaptureTheirOwnShardsIntoTheirOwnChainsAndTogetherRecordEveryWriteOnce() throws Exception {
         // Given a table whose stream has 4 partitions, each a lineage of shards of 25 records, and a capture
         // of each of its 3 shard groups

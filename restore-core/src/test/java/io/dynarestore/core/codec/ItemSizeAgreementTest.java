@@ -2,7 +2,7 @@ package io.dynarestore.core.codec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.dynarestore.testkit.CapacityProxy;
+import io.dynarestore.testkit.ItemBytes;
 import io.dynarestore.testkit.RandomItems;
 import java.util.stream.LongStream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,7 +31,7 @@ class ItemSizeAgreementTest {
 
             // When both size it
             long writers = ItemSize.of(item);
-            long proxy = CapacityProxy.size(JSON.readTree(DynamoJson.toJson(item)));
+            long proxy = ItemBytes.size(JSON.readTree(DynamoJson.toJson(item)));
 
             // Then they agree
             assertThat(proxy)

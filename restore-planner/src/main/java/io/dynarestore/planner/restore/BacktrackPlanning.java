@@ -17,6 +17,7 @@ import io.dynarestore.planner.staging.BacktrackStager;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,6 +27,7 @@ import org.slf4j.LoggerFactory;
  */
 record BacktrackPlanning(
         BacktrackStager backtracks,
+        ChangeLogTail tail,
         Sources sources,
         CapacityManager capacity,
         Clock clock,
@@ -34,14 +36,25 @@ record BacktrackPlanning(
 
     private static final Logger log = LoggerFactory.getLogger(BacktrackPlanning.class);
 
-    /** Stages the reverts of this request if it is an undo or a backtrack; {@code null} for the full path. */
-    BacktrackStager.StagedBacktrack stage(RestoreRequested request, Instant t, PitrCoverage coverage, Backup base) {
+    /**
+     * Stages the reverts of this request if it is an undo or a backtrack, once the change log reaches
+     * {@code acceptedAt} or {@link ChangeLogTail} gives up waiting; {@code null} for the full path.
+     */
+    BacktrackStager.StagedBacktrack stage(
+            RestoreRequested request,
+            Instant t,
+            PitrCoverage coverage,
+            Backup base,
+            Instant acceptedAt,
+            Supplier<PitrCoverage> listing) {
         Source.Undo undo = request.source().undo();
         boolean inPlace = request.destination() instanceof Destination.InPlace;
         if (undo == null && (!pitr.backtrack() || !inPlace)) {
             return null; // the full path: the change log is not needed, so it is not looked at
         }
         var keys = TableSpecs.keyAttributes(base.metadata().tableDescription().keySchema());
+        // the writes made just before the request are in the capture's buffer: wait for its flush
+        coverage = tail.await(request.restoreId(), t, acceptedAt, coverage, listing);
         var changes = coverage.changeLogAfter(t).orElse(null);
         if (undo != null) {
             Instant until = Instant.parse(undo.until());

@@ -50,6 +50,11 @@ record Planning(
     private static final double GIB = 1024.0 * 1024 * 1024;
 
     RestorePlanned plan(RestoreRequested request, Instant pointInTime) {
+        return plan(request, pointInTime, null);
+    }
+
+    /** @param acceptedAt when the restore was accepted: a backtrack waits for the change log to reach it */
+    RestorePlanned plan(RestoreRequested request, Instant pointInTime, Instant acceptedAt) {
         if (request.source().snapId() != null) {
             return planSnap(request);
         }
@@ -58,7 +63,7 @@ record Planning(
         }
         Target target = Target.of(request);
         var tableRef = new TableRef(target.account(), target.region(), target.tableName());
-        Image image = image(request, pointInTime);
+        Image image = image(request, pointInTime, acceptedAt);
         if (image.backtrack() != null) {
             return backtracks.plan(request, image.base(), image.backtrack(), image.source(), tableRef, pointInTime);
         }
@@ -142,7 +147,7 @@ record Planning(
         }
     }
 
-    private Image image(RestoreRequested request, Instant pointInTime) {
+    private Image image(RestoreRequested request, Instant pointInTime, Instant acceptedAt) {
         var s = request.source();
         if (pointInTime == null) {
             Backup base = sources.backup(request, s.backupId());
@@ -158,7 +163,16 @@ record Planning(
                         + " (a backup expired or an export was removed "
                         + "after the restore was accepted). " + coverage.nearest(pointInTime)));
         Backup base = sources.backup(request, resolution.base().backupId());
-        var backtrack = backtracks.stage(request, pointInTime, coverage, base);
+        var backtrack = backtracks.stage(
+                request,
+                pointInTime,
+                coverage,
+                base,
+                acceptedAt,
+                () -> PitrCoverage.of(
+                        catalog.listBackups(s.account(), s.region(), s.table()),
+                        catalog.listExports(s.account(), s.region(), s.table()),
+                        clock.instant()));
         if (backtrack != null) {
             return new Image(
                     base,

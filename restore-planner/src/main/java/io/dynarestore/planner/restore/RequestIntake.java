@@ -14,6 +14,7 @@ import io.dynarestore.core.request.RequestReader;
 import io.dynarestore.core.restore.RestoreValidator;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -77,18 +78,7 @@ final class RequestIntake {
             forward(record, request.restoreId(), record.value());
             return null;
         }
-        TrackedRestore known = owned.current(owner, request.restoreId(), clock.instant());
-        if (known != null) {
-            if (known.view.sameRequest(request)) {
-                log.info("restore {}: the same request again, ignored (idempotent)", request.restoreId());
-            } else {
-                deadLetter(
-                        record,
-                        "DUPLICATE_RESTORE_ID",
-                        "restoreId " + request.restoreId()
-                                + " is taken by another request; choose a new restoreId for a new restore",
-                        null);
-            }
+        if (known(record, request, owned, owner)) {
             return null;
         }
         RequestAccess.Identity who = access.identify(record);
@@ -106,7 +96,35 @@ final class RequestIntake {
             reject(record, RestoreRejected.of(request.restoreId(), p.code(), p.reason(), p.errors()), owned, owner);
             return null;
         }
-        var pointInTime = ((RestoreValidator.Verdict.Ok) verdict).pointInTime();
+        return accept(request, ((RestoreValidator.Verdict.Ok) verdict).pointInTime(), who, owned, owner);
+    }
+
+    /**
+     * Whether the restore id is taken already: by the same request (ignored, idempotent) or by
+     * another one (set aside on the dead-letter topic).
+     */
+    private boolean known(
+            ConsumerRecord<String, byte[]> record, RestoreRequested request, OwnedRestores owned, int owner) {
+        TrackedRestore known = owned.current(owner, request.restoreId(), clock.instant());
+        if (known == null) {
+            return false;
+        }
+        if (known.view.sameRequest(request)) {
+            log.info("restore {}: the same request again, ignored (idempotent)", request.restoreId());
+        } else {
+            deadLetter(
+                    record,
+                    "DUPLICATE_RESTORE_ID",
+                    "restoreId " + request.restoreId()
+                            + " is taken by another request; choose a new restoreId for a new restore",
+                    null);
+        }
+        return true;
+    }
+
+    /** Accepts a valid request: its notifications go out first, then RestoreAccepted, and the restore is tracked. */
+    private TrackedRestore accept(
+            RestoreRequested request, Instant pointInTime, RequestAccess.Identity who, OwnedRestores owned, int owner) {
         var notify = NotificationsRequested.of(request);
         if (notify != null) {
             EventPublisher.await(publisher.send(Topic.NOTIFICATIONS, request.restoreId(), notify));

@@ -223,7 +223,7 @@ record RestoreSteps(
     Outcome run(Step step, Snapshot view) {
         RestoreRequested request = view.request();
         return switch (step) {
-            case PLAN -> Outcome.of(publish(publisher, planning.plan(request, view.pointInTime())));
+            case PLAN -> Outcome.of(publish(publisher, planning.plan(request, view.pointInTime(), view.createdAt())));
             case PREPARE_DESTINATION -> preparation.prepare(view);
             case DISPATCH -> Outcome.of(publish(publisher, dispatching.dispatch(request, view.plan(), false)));
             case DISPATCH_DELTA -> Outcome.of(publish(publisher, dispatching.dispatch(request, view.plan(), true)));

@@ -16,6 +16,7 @@ import io.dynarestore.planner.staging.ImportStager;
 import io.dynarestore.planner.staging.SweepStager;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -56,6 +57,22 @@ class RestoreWiring {
             Environment env) {
         var intake = new RequestIntake(
                 publisher, validator, aws.defaultAccount(), aws.defaultRegion(), clock, access(properties, aws, env));
+        var steps = steps(properties, publisher, catalog, aws, clock);
+        return new PlannerLoop(
+                PlannerLoop.consumerConfig(kafka.buildConsumerProperties(), properties.group()),
+                intake,
+                steps,
+                publisher,
+                plannerWorkers,
+                properties.progressInterval(),
+                meters,
+                health,
+                properties.retainEnded());
+    }
+
+    /** The steps of a restore, each a collaborator built from the settings it uses. */
+    private static RestoreSteps steps(
+            PlannerProperties properties, EventPublisher publisher, VaultCatalog catalog, AwsClients aws, Clock clock) {
         var pitr = properties.pitr();
         var stager = new DeltaStager(aws.s3(), catalog, pitr.deltaMemory().toBytes(), pitr.linesPerFile());
         var sweeper = new SweepStager(aws.s3(), catalog, pitr.deltaMemory().toBytes(), pitr.linesPerFile());
@@ -65,13 +82,21 @@ class RestoreWiring {
         var capacity = new CapacityManager(
                 aws, properties.capacity().raise(), properties.capacity().writeUnits(), properties.tableActive());
         var sources = new Sources(catalog, stager, aws);
-        var steps = new RestoreSteps(
+        return new RestoreSteps(
                 new Planning(
                         sources,
                         catalog,
                         stager,
                         sweeper,
-                        new BacktrackPlanning(backtracks, sources, capacity, clock, pitr, strategy),
+                        new BacktrackPlanning(
+                                backtracks,
+                                new ChangeLogTail(
+                                        pitr.tailWait(), pitr.backtrackMaxLag(), Duration.ofMillis(500), clock),
+                                sources,
+                                capacity,
+                                clock,
+                                pitr,
+                                strategy),
                         capacity,
                         aws,
                         clock,
@@ -98,16 +123,6 @@ class RestoreWiring {
                 new Rollbacks(catalog, aws, publisher, properties.rollback()),
                 new CapacityPutBack(capacity, publisher, properties.capacity()),
                 publisher);
-        return new PlannerLoop(
-                PlannerLoop.consumerConfig(kafka.buildConsumerProperties(), properties.group()),
-                intake,
-                steps,
-                publisher,
-                plannerWorkers,
-                properties.progressInterval(),
-                meters,
-                health,
-                properties.retainEnded());
     }
 
     /** Who may restore what by {@code restore.requests}; roles without a proven identity are refused in prod. */

@@ -28,8 +28,10 @@ public final class BacktrackStager {
 
     public static final String SUMMARY = "backtrack.json";
 
-    /** The fewest segments a backtrack is cut into, so that a fleet of writers shares it. */
+    /** The fewest segments a backtrack of more than {@link #MIN_LINES} × 16 reverts is cut into, so that writers share it. */
     static final int MIN_SEGMENTS = 16;
+    /** The fewest lines per staged file: a small backtrack is one segment, not 16 of a few lines each. */
+    static final int MIN_LINES = 250;
 
     /** Conflicts a plan shows with both their images. */
     static final int MAX_SAMPLES = 10;
@@ -130,12 +132,14 @@ public final class BacktrackStager {
     }
 
     /**
-     * Lines per staged file: a backtrack's reverts are few, so they are cut into at least
-     * {@value #MIN_SEGMENTS} segments that writers take in parallel, and never more lines per file
-     * than the delta's.
+     * Lines per staged file: a backtrack's reverts are few, so they are cut into up to
+     * {@value #MIN_SEGMENTS} segments that writers take in parallel, of at least {@value #MIN_LINES}
+     * lines each (a segment costs a message, an S3 object and a completion), and never more lines
+     * per file than the delta's.
      */
     int linesPerFile(long changes) {
-        return (int) Math.max(1, Math.min(linesPerFile, (changes + MIN_SEGMENTS - 1) / MIN_SEGMENTS));
+        long perSegment = Math.max(MIN_LINES, (changes + MIN_SEGMENTS - 1) / MIN_SEGMENTS);
+        return (int) Math.max(1, Math.min(linesPerFile, perSegment));
     }
 
     private static String json(Map<String, AttributeValue> image) {

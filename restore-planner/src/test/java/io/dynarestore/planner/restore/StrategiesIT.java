@@ -129,7 +129,8 @@ class StrategiesIT {
         // the settings of the tests: fast polls, a write budget of 1,000 WCU/s, imports of 5 MB/s
         var strategy = new PlannerProperties.Strategy(
                 true, 1_000, DataSize.ofMegabytes(5), Duration.ofMinutes(5), Duration.ofMillis(20), 150, 5_000_000);
-        var pitr = new PlannerProperties.Pitr(DataSize.ofMegabytes(16), 1_000_000, 1_000, true, Duration.ofMinutes(15));
+        var pitr = new PlannerProperties.Pitr(
+                DataSize.ofMegabytes(16), 1_000_000, 1_000, true, Duration.ofMinutes(15), Duration.ZERO);
         var stager = new DeltaStager(aws.s3(), catalog, 16L << 20, 1_000);
         var sweeper = new SweepStager(aws.s3(), catalog, 16L << 20, 1_000);
         var backtracks = new BacktrackStager(aws.s3(), catalog, 16L << 20, 1_000);
@@ -141,7 +142,14 @@ class StrategiesIT {
                 catalog,
                 stager,
                 sweeper,
-                new BacktrackPlanning(backtracks, sources, capacity, Clock.systemUTC(), pitr, strategy),
+                new BacktrackPlanning(
+                        backtracks,
+                        new ChangeLogTail(Duration.ZERO, Duration.ZERO, Duration.ZERO, Clock.systemUTC()),
+                        sources,
+                        capacity,
+                        Clock.systemUTC(),
+                        pitr,
+                        strategy),
                 capacity,
                 aws,
                 Clock.systemUTC(),
