@@ -222,7 +222,11 @@ public final class BacktrackBench {
         List<ConfigurableApplicationContext> services = new ArrayList<>();
         services.add(PlannerApplication.builder()
                 .run(BenchFixtures.concat(
-                        common, "--planner.capacity.raise=false", "--planner.pitr.backtrack=" + backtrack)));
+                        common,
+                        "--planner.capacity.raise=false",
+                        "--planner.pitr.backtrack=" + backtrack,
+                        // the benchmark writes the change log itself: no capture flushes a tail for the restore
+                        "--planner.pitr.tail-wait=0s")));
         services.add(WriterApplication.builder()
                 .run(BenchFixtures.concat(
                         common,
