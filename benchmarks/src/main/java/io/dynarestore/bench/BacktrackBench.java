@@ -26,10 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.springframework.context.ConfigurableApplicationContext;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -212,13 +208,7 @@ public final class BacktrackBench {
     private static double[] run(
             KafkaBroker kafka, CapacityProxy proxy, S3Server s3, String restoreId, Instant t, boolean backtrack)
             throws Exception {
-        String[] common = {
-            "--spring.profiles.active=local",
-            "--server.port=0",
-            "--KAFKA_BOOTSTRAP_SERVERS=" + kafka.bootstrapServers(),
-            "--DYNAMODB_ENDPOINT=" + proxy.endpoint(),
-            "--S3_ENDPOINT=" + s3.endpoint()
-        };
+        String[] common = BenchFixtures.serviceArgs(kafka, proxy.endpoint(), s3);
         List<ConfigurableApplicationContext> services = new ArrayList<>();
         services.add(PlannerApplication.builder()
                 .run(BenchFixtures.concat(
@@ -227,29 +217,18 @@ public final class BacktrackBench {
                         "--planner.pitr.backtrack=" + backtrack,
                         // the benchmark writes the change log itself: no capture flushes a tail for the restore
                         "--planner.pitr.tail-wait=0s")));
-        services.add(WriterApplication.builder()
-                .run(BenchFixtures.concat(
-                        common,
-                        "--writer.consumers=4",
-                        "--writer.budget.on-demand-target=1000000",
-                        "--writer.budget.on-demand-initial-peak=1000000",
-                        "--writer.budget.provisioned-share=1000")));
+        services.add(WriterApplication.builder().run(BenchFixtures.liftedWriter(common)));
         try {
             Thread.sleep(3_000);
             long reads = total(proxy.readPerSecond(TABLE));
             long writes = proxy.consumed(TABLE);
             long started = System.nanoTime();
-            try (var producer = new KafkaProducer<String, String>(Map.of(
-                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                    ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
-                    ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class))) {
-                producer.send(new ProducerRecord<>(
-                                Topic.REQUESTS.topicName(),
-                                restoreId,
-                                "{\"restoreId\":\"" + restoreId + "\",\"source\":{\"table\":\"" + TABLE
-                                        + "\",\"pointInTime\":\"" + t + "\"},\"destination\":{\"type\":\"IN_PLACE\"}}"))
-                        .get();
-            }
+            BenchFixtures.send(
+                    kafka,
+                    Topic.REQUESTS,
+                    restoreId,
+                    "{\"restoreId\":\"" + restoreId + "\",\"source\":{\"table\":\"" + TABLE + "\",\"pointInTime\":\""
+                            + t + "\"},\"destination\":{\"type\":\"IN_PLACE\"}}");
             var end = PitrMemoryBench.awaitEnd(kafka.bootstrapServers(), restoreId, Duration.ofMinutes(60));
             if (!"RestoreCompleted".equals(end.get("type"))) {
                 throw new IllegalStateException(restoreId + " did not complete: " + end);

@@ -9,14 +9,20 @@ import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.KafkaBroker;
 import io.dynarestore.testkit.RandomItems;
 import io.dynarestore.testkit.S3Server;
+import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
@@ -45,19 +51,14 @@ final class BenchFixtures {
     }
 
     static void submit(KafkaBroker kafka, String restoreId, String table, String into) throws Exception {
-        try (var producer = new KafkaProducer<String, String>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class))) {
-            producer.send(new ProducerRecord<>(
-                            Topic.REQUESTS.topicName(),
-                            restoreId,
-                            "{\"restoreId\":\"" + restoreId
-                                    + "\",\"source\":{\"table\":\"" + table
-                                    + "\",\"backupId\":\"b\"},\"destination\":{\"type\":"
-                                    + "\"NEW_TABLE\",\"tableName\":\"" + into + "\"}}"))
-                    .get();
-        }
+        BenchFixtures.send(
+                kafka,
+                Topic.REQUESTS,
+                restoreId,
+                "{\"restoreId\":\"" + restoreId
+                        + "\",\"source\":{\"table\":\"" + table
+                        + "\",\"backupId\":\"b\"},\"destination\":{\"type\":"
+                        + "\"NEW_TABLE\",\"tableName\":\"" + into + "\"}}");
     }
 
     static TableDescription description(String table, long wcu) {
@@ -113,5 +114,53 @@ final class BenchFixtures {
             pending = left == null || left.isEmpty() ? Map.of() : left;
         }
         batch.clear();
+    }
+
+    /** Sends one message with a producer of its own, once the broker has taken it. */
+    static void send(KafkaBroker kafka, Topic topic, String key, String value) throws Exception {
+        try (var producer = new KafkaProducer<String, String>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class))) {
+            producer.send(new ProducerRecord<>(topic.topicName(), key, value)).get();
+        }
+    }
+
+    /** A consumer of every partition of {@code restore.status}, from its start. */
+    static KafkaConsumer<String, byte[]> statusFromStart(String bootstrap) {
+        var consumer = new KafkaConsumer<String, byte[]>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrap,
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+                StringDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class));
+        var partitions = consumer.partitionsFor(Topic.STATUS.topicName()).stream()
+                .map(p -> new TopicPartition(p.topic(), p.partition()))
+                .toList();
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+        return consumer;
+    }
+
+    /** What every service started by a benchmark is given: the local profile and the stack's endpoints. */
+    static String[] serviceArgs(KafkaBroker kafka, URI dynamodb, S3Server s3) {
+        return new String[] {
+            "--spring.profiles.active=local",
+            "--server.port=0",
+            "--KAFKA_BOOTSTRAP_SERVERS=" + kafka.bootstrapServers(),
+            "--DYNAMODB_ENDPOINT=" + dynamodb,
+            "--S3_ENDPOINT=" + s3.endpoint()
+        };
+    }
+
+    /** An item-writer's arguments with its budget lifted far above what dynalite takes, 4 segments at a time. */
+    static String[] liftedWriter(String[] common) {
+        return concat(
+                common,
+                "--writer.consumers=4",
+                "--writer.budget.on-demand-target=1000000",
+                "--writer.budget.on-demand-initial-peak=1000000",
+                "--writer.budget.provisioned-share=1000");
     }
 }

@@ -21,16 +21,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.springframework.context.ConfigurableApplicationContext;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
@@ -55,25 +45,13 @@ final class JournalBench {
             DynamoDbClient dynamo = dynalite.client();
             createTable(dynamo, "undo-existing");
             List<ConfigurableApplicationContext> services = new ArrayList<>();
-            String[] common = {
-                "--spring.profiles.active=local",
-                "--server.port=0",
-                "--KAFKA_BOOTSTRAP_SERVERS=" + kafka.bootstrapServers(),
-                "--DYNAMODB_ENDPOINT=" + dynalite.endpoint(),
-                "--S3_ENDPOINT=" + s3.endpoint()
-            };
+            String[] common = BenchFixtures.serviceArgs(kafka, dynalite.endpoint(), s3);
             services.add(PlannerApplication.builder()
                     .run(concat(
                             common,
                             "--planner.capacity.raise=false",
                             "--planner.rollback.write-units-per-second=1000000")));
-            services.add(WriterApplication.builder()
-                    .run(concat(
-                            common,
-                            "--writer.consumers=4",
-                            "--writer.budget.on-demand-target=1000000",
-                            "--writer.budget.on-demand-initial-peak=1000000",
-                            "--writer.budget.provisioned-share=1000")));
+            services.add(WriterApplication.builder().run(BenchFixtures.liftedWriter(common)));
             try {
                 Thread.sleep(3_000);
                 double fresh =
@@ -164,17 +142,12 @@ final class JournalBench {
     /** Rolls a restore back over Kafka; returns the items per second. */
     static double rollBack(KafkaBroker kafka, String restoreId, int count) throws Exception {
         long started = System.nanoTime();
-        try (var producer = new KafkaProducer<String, String>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class))) {
-            producer.send(new ProducerRecord<>(
-                            Topic.COMMANDS.topicName(),
-                            restoreId,
-                            "{\"type\":\"RollbackRequested\",\"restoreId\":\"" + restoreId + "\",\"eventId\":\"rb-"
-                                    + restoreId + "\",\"schemaVersion\":1,\"occurredAt\":\"" + Instant.now() + "\"}"))
-                    .get();
-        }
+        BenchFixtures.send(
+                kafka,
+                Topic.COMMANDS,
+                restoreId,
+                "{\"type\":\"RollbackRequested\",\"restoreId\":\"" + restoreId + "\",\"eventId\":\"rb-" + restoreId
+                        + "\",\"schemaVersion\":1,\"occurredAt\":\"" + Instant.now() + "\"}");
         awaitRollback(kafka.bootstrapServers(), restoreId, Duration.ofMinutes(20));
         return count / ((System.nanoTime() - started) / 1e9);
     }
@@ -183,19 +156,14 @@ final class JournalBench {
     static double timed(KafkaBroker kafka, String restoreId, String destination, boolean dryRun, int count)
             throws Exception {
         long started = System.nanoTime();
-        try (var producer = new KafkaProducer<String, String>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class))) {
-            producer.send(new ProducerRecord<>(
-                            Topic.REQUESTS.topicName(),
-                            restoreId,
-                            "{\"restoreId\":\"" + restoreId
-                                    + "\",\"source\":{\"table\":\"undo\",\"backupId\":\"b\"},\"destination\":"
-                                    + destination
-                                    + (dryRun ? ",\"dryRun\":true" : "") + "}"))
-                    .get();
-        }
+        BenchFixtures.send(
+                kafka,
+                Topic.REQUESTS,
+                restoreId,
+                "{\"restoreId\":\"" + restoreId
+                        + "\",\"source\":{\"table\":\"undo\",\"backupId\":\"b\"},\"destination\":"
+                        + destination
+                        + (dryRun ? ",\"dryRun\":true" : "") + "}");
         var end = PitrMemoryBench.awaitEnd(kafka.bootstrapServers(), restoreId, Duration.ofMinutes(20));
         if (!"RestoreCompleted".equals(end.get("type"))) {
             throw new IllegalStateException(restoreId + " did not complete: " + end);
@@ -204,18 +172,7 @@ final class JournalBench {
     }
 
     static void awaitRollback(String bootstrap, String restoreId, Duration timeout) {
-        try (var consumer = new KafkaConsumer<String, byte[]>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                bootstrap,
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
-                StringDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
-                ByteArrayDeserializer.class))) {
-            var partitions = consumer.partitionsFor(Topic.STATUS.topicName()).stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition()))
-                    .toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
+        try (var consumer = BenchFixtures.statusFromStart(bootstrap)) {
             long deadline = System.nanoTime() + timeout.toNanos();
             while (System.nanoTime() < deadline) {
                 for (var record : consumer.poll(Duration.ofMillis(200))) {

@@ -211,13 +211,7 @@ public final class WriterBench {
             System.out.printf("ceiling: a tight BatchWriteItem client (%d threads): %,.0f items/s%n", threads, tight);
 
             List<ConfigurableApplicationContext> services = new ArrayList<>();
-            String[] common = {
-                "--spring.profiles.active=local",
-                "--server.port=0",
-                "--KAFKA_BOOTSTRAP_SERVERS=" + kafka.bootstrapServers(),
-                "--DYNAMODB_ENDPOINT=" + dynalite.endpoint(),
-                "--S3_ENDPOINT=" + s3.endpoint()
-            };
+            String[] common = BenchFixtures.serviceArgs(kafka, dynalite.endpoint(), s3);
             services.add(PlannerApplication.builder().run(common));
             services.add(WriterApplication.builder()
                     .run(concat(
@@ -256,13 +250,7 @@ public final class WriterBench {
                 writeBackup(s3, "budget", count, 250, budget);
                 List<ConfigurableApplicationContext> services = new ArrayList<>();
                 String endpoint = proxy.endpoint().toString();
-                String[] common = {
-                    "--spring.profiles.active=local",
-                    "--server.port=0",
-                    "--KAFKA_BOOTSTRAP_SERVERS=" + kafka.bootstrapServers(),
-                    "--DYNAMODB_ENDPOINT=" + endpoint,
-                    "--S3_ENDPOINT=" + s3.endpoint()
-                };
+                String[] common = BenchFixtures.serviceArgs(kafka, proxy.endpoint(), s3);
                 services.add(PlannerApplication.builder().run(concat(common, registry("planner", endpoint))));
                 for (int r = 0; r < replicas; r++) {
                     services.add(WriterApplication.builder()

@@ -32,8 +32,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 
 /** item-writer alone: work items in, items in DynamoDB and status events out. */
@@ -79,16 +77,7 @@ class SegmentWritingIT {
     }
 
     static void createTable(String name) {
-        dynalite.client()
-                .createTable(b -> b.tableName(name)
-                        .attributeDefinitions(
-                                a -> a.attributeName("pk").attributeType(ScalarAttributeType.S),
-                                a -> a.attributeName("sk").attributeType(ScalarAttributeType.N))
-                        .keySchema(
-                                k -> k.attributeName("pk").keyType(KeyType.HASH),
-                                k -> k.attributeName("sk").keyType(KeyType.RANGE))
-                        .provisionedThroughput(p -> p.readCapacityUnits(5L).writeCapacityUnits(5L)));
-        Dynalite.awaitActive(dynalite.client(), name);
+        WriterFixtures.createTable(dynalite.client(), name);
     }
 
     static Backup backup(String table, int count, int perFile) {

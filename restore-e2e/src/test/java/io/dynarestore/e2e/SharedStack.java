@@ -1,7 +1,6 @@
 package io.dynarestore.e2e;
 
-import io.dynarestore.writer.segments.DroppingOneWrite;
-import io.dynarestore.writer.segments.RacingWrites;
+import io.dynarestore.writer.segments.WriterFaults;
 
 /**
  * One stack per test JVM for the end-to-end classes that need the same services, started by the
@@ -44,12 +43,7 @@ final class SharedStack {
                         // the histories' change logs are written by the tests, not by a capture that flushes on request
                         "--planner.pitr.tail-wait=0s");
                 // the writer's faults: one lost write in the CORRUPTED restore, and racing application writes
-                var dropping = DroppingOneWrite.in(CORRUPTED, 0);
-                var racing = RacingWrites.installed();
-                started.startWriter(context -> {
-                    dropping.initialize(context);
-                    racing.initialize(context);
-                });
+                started.startWriter(WriterFaults.installed(CORRUPTED, 0));
                 started.startApi("--api.exports.allowed-locations=" + EXPORT_BUCKET);
                 started.startExporter();
             } catch (RuntimeException e) {

@@ -6,7 +6,7 @@ import io.dynarestore.core.codec.DynamoJson;
 import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.RandomHistory;
 import io.dynarestore.testkit.RandomItems;
-import io.dynarestore.writer.segments.RacingWrites;
+import io.dynarestore.writer.segments.WriterFaults;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -48,6 +48,16 @@ class UndoWindowIT {
             long touched,
             TreeMap<String, String> live) {}
 
+    /** A live table with a random history of 90 s from {@code t0}, and a random window (t1, t2] in it, in seconds. */
+    record Window(RandomHistory history, long t1, long t2) {
+        static Window live(String table, long seed, Random r, long t0) {
+            var history = new RandomHistory(seed, SHAPE, 40 + r.nextInt(40), 80 + r.nextInt(120), t0, 90 * SECOND);
+            HistoryFixtures.liveTable(on.stack(), table, history, SHAPE, t0, 5 + r.nextInt(9));
+            long t1 = t0 / SECOND + r.nextInt(40);
+            return new Window(history, t1, t1 + 1 + r.nextInt(40));
+        }
+    }
+
     @Test
     void undoesRandomWindowsRevertingOnlyTheirKeysAndReportingTheConflicts() throws Exception {
         // Given 100 live tables with random histories, and a random window in each with writes after it
@@ -56,11 +66,10 @@ class UndoWindowIT {
         for (int seed = 0; seed < WINDOWS; seed++) {
             Random r = new Random(100 + seed);
             String table = "undo-" + seed;
-            var history =
-                    new RandomHistory(100 + seed, SHAPE, 40 + r.nextInt(40), 80 + r.nextInt(120), t0, 90 * SECOND);
-            HistoryFixtures.liveTable(on.stack(), table, history, SHAPE, t0, 5 + r.nextInt(9));
-            long t1 = t0 / SECOND + r.nextInt(40);
-            long t2 = t1 + 1 + r.nextInt(40);
+            var window = Window.live(table, 100 + seed, r, t0);
+            var history = window.history();
+            long t1 = window.t1();
+            long t2 = window.t2();
             boolean overwrite = seed % 2 == 1;
             var atT1 = history.imageBefore((t1 + 1) * SECOND);
             var live = history.imageBefore(Long.MAX_VALUE);
@@ -152,11 +161,10 @@ class UndoWindowIT {
         for (int seed = 0; seed < 5; seed++) {
             Random r = new Random(200 + seed);
             String table = "strict-" + seed;
-            var history =
-                    new RandomHistory(200 + seed, SHAPE, 40 + r.nextInt(40), 80 + r.nextInt(120), t0, 90 * SECOND);
-            HistoryFixtures.liveTable(on.stack(), table, history, SHAPE, t0, 5 + r.nextInt(9));
-            long t1 = t0 / SECOND + r.nextInt(40);
-            long t2 = t1 + 1 + r.nextInt(40);
+            var window = Window.live(table, 200 + seed, r, t0);
+            var history = window.history();
+            long t1 = window.t1();
+            long t2 = window.t2();
             var atT1 = HistoryFixtures.digests(history.imageBefore((t1 + 1) * SECOND));
             var live = HistoryFixtures.digests(history.imageBefore(Long.MAX_VALUE));
             var keyItems = new HashMap<String, Map<String, AttributeValue>>();
@@ -188,7 +196,7 @@ class UndoWindowIT {
                     expected.remove(key);
                 }
             }
-            RacingWrites.inject(id, images, history.keyAttributes());
+            WriterFaults.inject(id, images, history.keyAttributes());
             racing.put(id, injected);
             String body = "{\"restoreId\":\"" + id + "\",\"source\":{\"table\":\"" + table + "\",\"pointInTime\":\""
                     + Instant.ofEpochSecond(t1) + "\",\"undo\":{\"until\":\"" + Instant.ofEpochSecond(t2)
@@ -209,7 +217,7 @@ class UndoWindowIT {
         // every other key of the window is reverted; and the verification accounts for both
         for (Case c : cases) {
             var injected = racing.get(c.restoreId());
-            assertThat(RacingWrites.pending(c.restoreId()))
+            assertThat(WriterFaults.pending(c.restoreId()))
                     .as(c.restoreId() + ": every racing write landed between a read and a write")
                     .isZero();
             assertThat(ItemDigests.ofTable(on.stack().dynalite.client(), c.table(), List.of("pk", "sk")))

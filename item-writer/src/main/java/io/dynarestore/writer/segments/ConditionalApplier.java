@@ -17,15 +17,15 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * condition that they still hold the expected image ({@link RevertCondition}), and a write whose
  * condition fails is a conflict too, reported with the image found then.
  */
-record ConditionalApplier(BatchWriter batches, SegmentVault vault) implements BatchApplier {
+record ConditionalApplier(
+        BatchWriter batches,
+        SegmentVault vault,
+        BatchWriter.Destination destination,
+        SegmentDispatched work,
+        WriteTally tally) {
 
-    @Override
-    public void apply(
-            BatchWriter.Destination destination,
-            SegmentDispatched work,
-            List<WriteOp> batch,
-            Map<List<AttributeValue>, Map<String, AttributeValue>> current,
-            WriteTally tally) {
+    /** Applies {@code batch}, whose keys held {@code current} when read just before. */
+    void apply(List<WriteOp> batch, Map<List<AttributeValue>, Map<String, AttributeValue>> current) {
         var writes = new ArrayList<WriteOp>();
         var journal = new ArrayList<UndoJournal.Entry>();
         for (WriteOp op : batch) {

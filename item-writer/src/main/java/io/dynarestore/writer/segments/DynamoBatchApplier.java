@@ -42,7 +42,7 @@ record DynamoBatchApplier(BatchWriter batches, SegmentVault vault) implements Ba
             Map<List<AttributeValue>, Map<String, AttributeValue>> current,
             WriteTally tally) {
         if (work.strict()) {
-            new ConditionalApplier(batches, vault).apply(destination, work, batch, current, tally);
+            new ConditionalApplier(batches, vault, destination, work, tally).apply(batch, current);
             return;
         }
         var resolved = new Resolved();

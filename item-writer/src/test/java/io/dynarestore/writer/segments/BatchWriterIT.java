@@ -5,26 +5,22 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.dynarestore.contracts.work.SegmentDispatched;
 import io.dynarestore.core.aws.AwsClients;
-import io.dynarestore.core.aws.AwsSettings;
 import io.dynarestore.core.retry.Backoff;
 import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.RandomItems;
 import io.dynarestore.testkit.UnreliableDynamo;
+import io.dynarestore.writer.WriterFixtures;
 import io.dynarestore.writer.capacity.WriteBudgets;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.retry.RetryMode;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /** Batches against a DynamoDB that leaves items unprocessed and throttles, as the real one does. */
@@ -38,23 +34,8 @@ class BatchWriterIT {
     @BeforeAll
     static void start() {
         dynalite = Dynalite.start();
-        aws = new AwsClients(new AwsSettings(
-                "000000000000",
-                "us-east-1",
-                new AwsSettings.Credentials("a", "b"),
-                null,
-                null,
-                null,
-                List.of(new AwsSettings.Account(
-                        "000000000000",
-                        null,
-                        null,
-                        Map.of("us-east-1", new AwsSettings.Region(dynalite.endpoint(), false, false, null, null))))));
-        // a budget far above what the test writes: only the proxy's answers shape the retries here
-        budgets = new WriteBudgets(
-                aws,
-                new WriteBudgets.Settings(1e6, 4000, 4000, 1.0, 0.02, 0.05, Duration.ofMinutes(1)),
-                new SimpleMeterRegistry());
+        aws = WriterFixtures.aws(dynalite.endpoint());
+        budgets = WriterFixtures.liftedBudgets(aws);
     }
 
     @AfterAll
@@ -82,16 +63,7 @@ class BatchWriterIT {
     }
 
     static void createTable(String name) {
-        dynalite.client()
-                .createTable(b -> b.tableName(name)
-                        .attributeDefinitions(
-                                a -> a.attributeName("pk").attributeType(ScalarAttributeType.S),
-                                a -> a.attributeName("sk").attributeType(ScalarAttributeType.N))
-                        .keySchema(
-                                k -> k.attributeName("pk").keyType(KeyType.HASH),
-                                k -> k.attributeName("sk").keyType(KeyType.RANGE))
-                        .provisionedThroughput(p -> p.readCapacityUnits(5L).writeCapacityUnits(5L)));
-        Dynalite.awaitActive(dynalite.client(), name);
+        WriterFixtures.createTable(dynalite.client(), name);
     }
 
     static List<WriteRequest> puts(RandomItems items, int from, int to) {

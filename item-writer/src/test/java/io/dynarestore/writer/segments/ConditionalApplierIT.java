@@ -4,20 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dynarestore.contracts.work.SegmentDispatched;
 import io.dynarestore.core.aws.AwsClients;
-import io.dynarestore.core.aws.AwsSettings;
 import io.dynarestore.core.codec.ItemDigest;
 import io.dynarestore.core.retry.Backoff;
 import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.RandomItems;
+import io.dynarestore.writer.WriterFixtures;
 import io.dynarestore.writer.capacity.WriteBudgets;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -31,10 +29,8 @@ import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 /**
  * A strict undo's writes against dynalite: each revert is made only where the key still holds the
@@ -54,22 +50,8 @@ class ConditionalApplierIT {
     @BeforeAll
     static void start() {
         dynalite = Dynalite.start();
-        aws = new AwsClients(new AwsSettings(
-                "000000000000",
-                "us-east-1",
-                new AwsSettings.Credentials("a", "b"),
-                null,
-                null,
-                null,
-                List.of(new AwsSettings.Account(
-                        "000000000000",
-                        null,
-                        null,
-                        Map.of("us-east-1", new AwsSettings.Region(dynalite.endpoint(), false, false, null, null))))));
-        budgets = new WriteBudgets(
-                aws,
-                new WriteBudgets.Settings(1e6, 4000, 4000, 1.0, 0.02, 0.05, Duration.ofMinutes(1)),
-                new SimpleMeterRegistry());
+        aws = WriterFixtures.aws(dynalite.endpoint());
+        budgets = WriterFixtures.liftedBudgets(aws);
     }
 
     @AfterAll
@@ -220,19 +202,13 @@ class ConditionalApplierIT {
     }
 
     static void createTable(String name) {
-        dynalite.client()
-                .createTable(b -> b.tableName(name)
-                        .attributeDefinitions(
-                                a -> a.attributeName("pk").attributeType(ScalarAttributeType.S),
-                                a -> a.attributeName("sk").attributeType(ScalarAttributeType.N))
-                        .keySchema(
-                                k -> k.attributeName("pk").keyType(KeyType.HASH),
-                                k -> k.attributeName("sk").keyType(KeyType.RANGE))
-                        .provisionedThroughput(p -> p.readCapacityUnits(5L).writeCapacityUnits(5L)));
-        Dynalite.awaitActive(dynalite.client(), name);
+        WriterFixtures.createTable(dynalite.client(), name);
     }
 
-    /** A client that runs {@code race} once, just before the first conditional write it passes on. */
+    /**
+     * A client that runs {@code race} once, just before the first conditional write it passes on
+     * (the SDK's builder overloads call these).
+     */
     static final class RacingClient implements DynamoDbClient {
         private final DynamoDbClient delegate;
         private Runnable race;
@@ -256,29 +232,14 @@ class ConditionalApplierIT {
         }
 
         @Override
-        public PutItemResponse putItem(Consumer<PutItemRequest.Builder> request) {
-            return putItem(PutItemRequest.builder().applyMutation(request).build());
-        }
-
-        @Override
         public DeleteItemResponse deleteItem(DeleteItemRequest request) {
             raceOnce();
             return delegate.deleteItem(request);
         }
 
         @Override
-        public DeleteItemResponse deleteItem(Consumer<DeleteItemRequest.Builder> request) {
-            return deleteItem(DeleteItemRequest.builder().applyMutation(request).build());
-        }
-
-        @Override
         public GetItemResponse getItem(GetItemRequest request) {
             return delegate.getItem(request);
-        }
-
-        @Override
-        public GetItemResponse getItem(Consumer<GetItemRequest.Builder> request) {
-            return getItem(GetItemRequest.builder().applyMutation(request).build());
         }
 
         @Override

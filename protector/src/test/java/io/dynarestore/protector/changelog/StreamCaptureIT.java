@@ -108,7 +108,11 @@ class StreamCaptureIT {
     }
 
     private static StreamCapture capture(String table, Events events) {
-        var settings = new StreamCapture.Settings(Duration.ofMillis(300), Duration.ofMillis(200), 10_000, 100);
+        return newCapture(
+                table, new StreamCapture.Settings(Duration.ofMillis(300), Duration.ofMillis(200), 10_000, 100), events);
+    }
+
+    private static StreamCapture newCapture(String table, StreamCapture.Settings settings, Events events) {
         return new StreamCapture(
                 streams,
                 dynamo,
@@ -125,18 +129,7 @@ class StreamCaptureIT {
 
     /** A capture of {@code table} started at the stream's head, once its first second has begun. */
     private static StreamCapture started(String table, StreamCapture.Settings settings, Events events) {
-        var capture = new StreamCapture(
-                streams,
-                dynamo,
-                s3.client(),
-                layout,
-                ACCOUNT,
-                REGION,
-                table,
-                settings,
-                Clock.systemUTC(),
-                WRITERS,
-                events);
+        var capture = newCapture(table, settings, events);
         capture.start();
         Instant start = capture.coveredUntil();
         Awaitility.await().until(() -> Instant.now().isAfter(start));

@@ -60,27 +60,22 @@ public record RestoreCompleted(
 
     /** This completion with the verification it passed. */
     public RestoreCompleted verified(Verification verification) {
-        return new RestoreCompleted(
-                eventId,
-                restoreId,
-                schemaVersion,
-                occurredAt,
-                destination,
-                itemsWritten,
-                itemsOverwritten,
-                itemsUnchanged,
-                itemsDeleted,
-                bytesWritten,
-                segments,
-                durationMs,
-                dryRun,
-                diff,
-                verification,
-                conflicts);
+        return copy(dryRun, diff, verification, conflicts);
     }
 
     /** This completion with the keys an undo left as they are or took back although written after its window. */
     public RestoreCompleted withConflicts(RestorePlanned.Conflicts conflicts) {
+        return copy(dryRun, diff, verification, conflicts);
+    }
+
+    /** This completion as the end of a dry run that found {@code diff}. */
+    public RestoreCompleted dryRun(Diff diff) {
+        return copy(true, diff, verification, conflicts);
+    }
+
+    /** This completion with what follows its counts replaced. */
+    private RestoreCompleted copy(
+            Boolean dryRun, Diff diff, Verification verification, RestorePlanned.Conflicts conflicts) {
         return new RestoreCompleted(
                 eventId,
                 restoreId,
@@ -95,27 +90,6 @@ public record RestoreCompleted(
                 segments,
                 durationMs,
                 dryRun,
-                diff,
-                verification,
-                conflicts);
-    }
-
-    /** This completion as the end of a dry run that found {@code diff}. */
-    public RestoreCompleted dryRun(Diff diff) {
-        return new RestoreCompleted(
-                eventId,
-                restoreId,
-                schemaVersion,
-                occurredAt,
-                destination,
-                itemsWritten,
-                itemsOverwritten,
-                itemsUnchanged,
-                itemsDeleted,
-                bytesWritten,
-                segments,
-                durationMs,
-                true,
                 diff,
                 verification,
                 conflicts);

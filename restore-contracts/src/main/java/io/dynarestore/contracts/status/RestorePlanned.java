@@ -107,54 +107,26 @@ public record RestorePlanned(
 
     /** This plan with the reason for its strategy and its import and duration estimates. */
     public RestorePlanned withEstimates(String reason, Double importGb, Long durationSeconds) {
-        return new RestorePlanned(
-                eventId,
-                restoreId,
-                schemaVersion,
-                occurredAt,
-                strategy,
-                reason,
-                source,
-                destination,
-                segments,
-                deltaSegments,
-                phased,
-                estimatedItems,
-                estimatedBytes,
-                estimatedWcu,
-                importGb,
-                durationSeconds,
-                capacity,
-                warnings,
-                conflicts);
+        return copy(reason, importGb, durationSeconds, capacity, conflicts);
     }
 
     /** This plan with what it does to the destination's write capacity. */
     public RestorePlanned withCapacity(CapacityPlan plan) {
-        return new RestorePlanned(
-                eventId,
-                restoreId,
-                schemaVersion,
-                occurredAt,
-                strategy,
-                strategyReason,
-                source,
-                destination,
-                segments,
-                deltaSegments,
-                phased,
-                estimatedItems,
-                estimatedBytes,
-                estimatedWcu,
-                estimatedImportGb,
-                estimatedDurationSeconds,
-                plan,
-                warnings,
-                conflicts);
+        return copy(strategyReason, estimatedImportGb, estimatedDurationSeconds, plan, conflicts);
     }
 
     /** This plan with the conflicts of an undo. */
     public RestorePlanned withConflicts(Conflicts found) {
+        return copy(strategyReason, estimatedImportGb, estimatedDurationSeconds, capacity, found);
+    }
+
+    /** This plan with its reason, estimates, capacity and conflicts replaced. */
+    private RestorePlanned copy(
+            String strategyReason,
+            Double estimatedImportGb,
+            Long estimatedDurationSeconds,
+            CapacityPlan capacity,
+            Conflicts conflicts) {
         return new RestorePlanned(
                 eventId,
                 restoreId,
@@ -174,7 +146,7 @@ public record RestorePlanned(
                 estimatedDurationSeconds,
                 capacity,
                 warnings,
-                found);
+                conflicts);
     }
 
     /** Segments of the base backup: numbers {@code 0 .. baseSegments() - 1}. */

@@ -61,75 +61,26 @@ public record SegmentCompleted(
 
     /** This completion of a segment that was resumed after {@code line} lines written before. */
     public SegmentCompleted resumedFrom(Long line) {
-        return new SegmentCompleted(
-                eventId,
-                restoreId,
-                schemaVersion,
-                occurredAt,
-                segment,
-                itemsWritten,
-                itemsOverwritten,
-                itemsUnchanged,
-                itemsDeleted,
-                itemsSkipped,
-                bytesWritten,
-                wcuConsumed,
-                writer,
-                durationMs,
-                line,
-                check,
-                diff,
-                conflicts);
+        return copy(line, check, diff, conflicts);
     }
 
     /** This completion with the segment's own check, for the restore's verification. */
     public SegmentCompleted withCheck(Check check) {
-        return new SegmentCompleted(
-                eventId,
-                restoreId,
-                schemaVersion,
-                occurredAt,
-                segment,
-                itemsWritten,
-                itemsOverwritten,
-                itemsUnchanged,
-                itemsDeleted,
-                itemsSkipped,
-                bytesWritten,
-                wcuConsumed,
-                writer,
-                durationMs,
-                resumedFromLine,
-                check,
-                diff,
-                conflicts);
+        return copy(resumedFromLine, check, diff, conflicts);
     }
 
     /** This completion of a dry-run segment with what it found. */
     public SegmentCompleted withDiff(Diff diff) {
-        return new SegmentCompleted(
-                eventId,
-                restoreId,
-                schemaVersion,
-                occurredAt,
-                segment,
-                itemsWritten,
-                itemsOverwritten,
-                itemsUnchanged,
-                itemsDeleted,
-                itemsSkipped,
-                bytesWritten,
-                wcuConsumed,
-                writer,
-                durationMs,
-                resumedFromLine,
-                check,
-                diff,
-                conflicts);
+        return copy(resumedFromLine, check, diff, conflicts);
     }
 
     /** This completion with the conflicts a strict undo's segment left as they are. */
     public SegmentCompleted withConflicts(RestorePlanned.Conflicts conflicts) {
+        return copy(resumedFromLine, check, diff, conflicts);
+    }
+
+    /** This completion with the figures that come after the counts replaced. */
+    private SegmentCompleted copy(Long resumedFromLine, Check check, Diff diff, RestorePlanned.Conflicts conflicts) {
         return new SegmentCompleted(
                 eventId,
                 restoreId,

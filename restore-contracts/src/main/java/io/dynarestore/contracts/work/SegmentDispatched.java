@@ -74,27 +74,25 @@ public record SegmentDispatched(
 
     /** This work as a dry run: the writer reads the destination and reports what it would do, writing nothing. */
     public SegmentDispatched asDryRun() {
-        return new SegmentDispatched(
-                eventId,
-                restoreId,
-                schemaVersion,
-                occurredAt,
-                segment,
-                segmentCount,
-                role,
-                source,
-                target,
-                skipKeys,
-                applyDeletes,
-                filter,
-                true,
-                true,
-                null,
-                conditional);
+        return copy(true, true, null, conditional);
     }
 
     /** This work with an undo journal: the prior image of every key is saved there before it is changed. */
     public SegmentDispatched journaled(Journal journal) {
+        return copy(readBeforeWrite, dryRun, journal, conditional);
+    }
+
+    /**
+     * This work as a strict undo's: each DELTA line's {@code OldImage} is the image the destination
+     * must still hold (absent: the key must be absent), and a line whose key holds anything else is
+     * a conflict, left as it is and reported, never overwritten. Implies reading before writing.
+     */
+    public SegmentDispatched withConditions() {
+        return copy(true, dryRun, journal, true);
+    }
+
+    /** This work with how it reads, runs, journals and conditions its writes replaced. */
+    private SegmentDispatched copy(boolean readBeforeWrite, Boolean dryRun, Journal journal, Boolean conditional) {
         return new SegmentDispatched(
                 eventId,
                 restoreId,
@@ -112,31 +110,6 @@ public record SegmentDispatched(
                 dryRun,
                 journal,
                 conditional);
-    }
-
-    /**
-     * This work as a strict undo's: each DELTA line's {@code OldImage} is the image the destination
-     * must still hold (absent: the key must be absent), and a line whose key holds anything else is
-     * a conflict, left as it is and reported, never overwritten. Implies reading before writing.
-     */
-    public SegmentDispatched withConditions() {
-        return new SegmentDispatched(
-                eventId,
-                restoreId,
-                schemaVersion,
-                occurredAt,
-                segment,
-                segmentCount,
-                role,
-                source,
-                target,
-                skipKeys,
-                applyDeletes,
-                filter,
-                true,
-                dryRun,
-                journal,
-                true);
     }
 
     /** Whether each write is conditional on the destination still holding the line's {@code OldImage}. */
