@@ -223,6 +223,7 @@ public final class CaptureBench {
                 ACCOUNT,
                 REGION,
                 table,
+                null,
                 new StreamCapture.Settings(Duration.ofSeconds(1), Duration.ZERO, 20_000, 10_000),
                 Clock.systemUTC(),
                 writers,

@@ -107,21 +107,6 @@ public final class StreamCapture {
         void gapped(Instant from, Instant to, String reason);
     }
 
-    public StreamCapture(
-            DynamoDbStreamsClient streams,
-            DynamoDbClient dynamo,
-            S3Client s3,
-            VaultLayout layout,
-            String account,
-            String region,
-            String table,
-            Settings settings,
-            Clock clock,
-            Executor writers,
-            Listener listener) {
-        this(streams, dynamo, s3, layout, account, region, table, null, settings, clock, writers, listener);
-    }
-
     /**
      * A capture of one shard group of the table's stream ({@code group} null: of every shard), into its
      * own chain of exports (ADR 0025).

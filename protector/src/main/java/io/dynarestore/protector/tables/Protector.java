@@ -6,7 +6,6 @@ import io.dynarestore.contracts.protection.ChangeLogMethod;
 import io.dynarestore.contracts.protection.ProtectionPolicyEvent;
 import io.dynarestore.contracts.protection.ProtectionRejectionCode;
 import io.dynarestore.contracts.protection.ProtectionSet;
-import io.dynarestore.contracts.status.RestoreAccepted;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.ConsumerThread;
@@ -75,8 +74,6 @@ public final class Protector implements AutoCloseable {
     private final RestoresInProgress restores;
     private final Duration pollInterval;
     private final Map<String, TableGuard> guards = new ConcurrentHashMap<>();
-    /** How old an accepted restore may be for its source's capture to flush the tail for it. */
-    private static final Duration TAIL_REQUEST_AGE = Duration.ofMinutes(2);
     /** The shard groups (other than 0) this replica captures, by table and group. */
     private final Map<String, GroupCapture> groups = new ConcurrentHashMap<>();
     /** The policy partitions assigned here; changed only under {@link #groupsLock}. */
@@ -116,13 +113,10 @@ public final class Protector implements AutoCloseable {
                 catalog,
                 properties.exports().pollInterval(),
                 properties.exports().timeout());
-        this.restores = new RestoresInProgress(
-                consumerConfig,
-                health,
-                new RestoreHolds(
-                        properties.retention().maxHolds(),
-                        properties.retention().holdAtMost()),
-                this::tailWanted);
+        var holds = new RestoreHolds(
+                properties.retention().maxHolds(), properties.retention().holdAtMost());
+        var tails = new TailFlushes(guards::get, groups::forEach, clock);
+        this.restores = new RestoresInProgress(consumerConfig, health, holds, tails::accepted);
         var metrics = new ProtectorMetrics(
                 registry,
                 guards::size,
@@ -199,33 +193,6 @@ public final class Protector implements AutoCloseable {
                         Math.max(0, Duration.between(c.coveredUntil(), now).toMillis() / 1000.0))
                 .max()
                 .orElse(0);
-    }
-
-    /**
-     * A point-in-time restore of a table captured here was just accepted: every capture of the
-     * table (its own, and the shard groups it runs here) flushes until its log reaches the moment
-     * of acceptance, so that the planner finds the writes made before the request in the vault
-     * (ADR 0033). Restores accepted long ago (the fold replaying the topic) are ignored.
-     */
-    private void tailWanted(RestoreAccepted accepted) {
-        var source = accepted.request() == null ? null : accepted.request().source();
-        Instant at = accepted.occurredAt();
-        if (source == null
-                || source.pointInTime() == null
-                || at == null
-                || at.isBefore(clock.instant().minus(TAIL_REQUEST_AGE))) {
-            return;
-        }
-        String subject = Topic.tableKey(source.account(), source.region(), source.table());
-        TableGuard guard = guards.get(subject);
-        if (guard != null) {
-            guard.flushThrough(at);
-        }
-        groups.forEach((key, group) -> {
-            if (key.startsWith(subject + "#")) {
-                group.flushThrough(at);
-            }
-        });
     }
 
     /**

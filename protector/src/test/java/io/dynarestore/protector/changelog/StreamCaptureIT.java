@@ -121,6 +121,7 @@ class StreamCaptureIT {
                 ACCOUNT,
                 REGION,
                 table,
+                null,
                 settings,
                 Clock.systemUTC(),
                 WRITERS,
