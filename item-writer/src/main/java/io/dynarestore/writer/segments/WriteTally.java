@@ -24,8 +24,6 @@ final class WriteTally {
 
     /** Keys kept per segment to read back at the end of the restore. */
     static final int READ_BACK = 2;
-    /** Conflicts a segment reports with both images, at most. */
-    static final int CONFLICT_SAMPLES = 10;
 
     long written;
     long overwritten;
@@ -135,7 +133,7 @@ final class WriteTally {
         conflicts++;
         skipped++;
         sourceChecksum -= op.digest();
-        if (conflictSamples.size() < CONFLICT_SAMPLES) {
+        if (conflictSamples.size() < RestorePlanned.Conflicts.MAX_SAMPLES) {
             conflictSamples.add(new RestorePlanned.Conflict(
                     DynamoJson.toJson(op.keys()),
                     op.image() == null ? null : DynamoJson.toJson(op.image()),

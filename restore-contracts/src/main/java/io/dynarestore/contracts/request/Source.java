@@ -28,10 +28,6 @@ public record Source(
         public static final String LEAVE = "LEAVE";
         public static final String OVERWRITE = "OVERWRITE";
 
-        public Undo(String until, String onConflict) {
-            this(until, onConflict, null);
-        }
-
         /** Whether every revert is written only if the item still holds its last known image. */
         public boolean conditional() {
             return Boolean.TRUE.equals(strict);

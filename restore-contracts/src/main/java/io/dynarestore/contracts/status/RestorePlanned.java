@@ -2,6 +2,7 @@ package io.dynarestore.contracts.status;
 
 import io.dynarestore.contracts.Envelope;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -42,7 +43,26 @@ public record RestorePlanned(
      * @param onConflict what the undo does with them
      * @param samples    a few of them, each with its image at the window's start and its latest one
      */
-    public record Conflicts(long count, String onConflict, List<Conflict> samples) {}
+    public record Conflicts(long count, String onConflict, List<Conflict> samples) {
+
+        /** Samples one report keeps, at most. */
+        public static final int MAX_SAMPLES = 10;
+
+        /** These and {@code more}: the counts summed, this one's samples first, then more's, up to {@link #MAX_SAMPLES}. */
+        public Conflicts plus(Conflicts more) {
+            if (more == null) {
+                return this;
+            }
+            var kept = new ArrayList<Conflict>(samples == null ? List.of() : samples);
+            for (Conflict c : more.samples == null ? List.<Conflict>of() : more.samples) {
+                if (kept.size() >= MAX_SAMPLES) {
+                    break;
+                }
+                kept.add(c);
+            }
+            return new Conflicts(count + more.count, onConflict, List.copyOf(kept));
+        }
+    }
 
     /**
      * One conflicting key, its images as DynamoDB JSON.

@@ -245,17 +245,7 @@ public final class RestoreView {
             return finalConflicts;
         }
         RestorePlanned.Conflicts planned = plan == null ? null : plan.conflicts();
-        RestorePlanned.Conflicts written = segments.conflicts();
-        if (written == null) {
-            return planned;
-        }
-        if (planned == null) {
-            return written;
-        }
-        var samples = new ArrayList<>(planned.samples() == null ? List.of() : planned.samples());
-        samples.addAll(written.samples());
-        return new RestorePlanned.Conflicts(
-                planned.count() + written.count(), planned.onConflict(), List.copyOf(samples));
+        return planned == null ? segments.conflicts() : planned.plus(segments.conflicts());
     }
 
     /** What a dry run found so far (the sum of its completed segments), or at its end. */

@@ -1,7 +1,5 @@
 package io.dynarestore.contracts.status;
 
-import io.dynarestore.contracts.request.Source;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -13,7 +11,7 @@ import java.util.function.ToLongFunction;
  * however often it completes (the first completion's counts, check and diff); a completed segment
  * takes no later progress or cancel; a segment in flight counts its latest progress; throttles are
  * the highest any progress of a segment reported; a strict undo's conflicts are summed over the
- * completed segments, with at most {@link #CONFLICT_SAMPLES} samples.
+ * completed segments, with at most {@link RestorePlanned.Conflicts#MAX_SAMPLES} samples.
  */
 final class SegmentTally {
 
@@ -25,10 +23,7 @@ final class SegmentTally {
     private final Map<Integer, Long> throttles = new HashMap<>();
     private final Map<Integer, SegmentCompleted.Check> checks = new HashMap<>();
     private Diff diff;
-    private long conflicts;
-    private final List<RestorePlanned.Conflict> conflictSamples = new ArrayList<>();
-
-    static final int CONFLICT_SAMPLES = 10;
+    private RestorePlanned.Conflicts conflicts;
 
     void progressed(SegmentProgressed e) {
         if (completed.containsKey(e.segment())) {
@@ -57,22 +52,13 @@ final class SegmentTally {
             diff = (diff == null ? Diff.empty() : diff).plus(e.diff());
         }
         if (e.conflicts() != null) {
-            conflicts += e.conflicts().count();
-            for (var sample : e.conflicts().samples() == null
-                    ? List.<RestorePlanned.Conflict>of()
-                    : e.conflicts().samples()) {
-                if (conflictSamples.size() < CONFLICT_SAMPLES) {
-                    conflictSamples.add(sample);
-                }
-            }
+            conflicts = conflicts == null ? e.conflicts() : conflicts.plus(e.conflicts());
         }
     }
 
     /** The conflicts a strict undo's writers found, or {@code null} when none did. */
     RestorePlanned.Conflicts conflicts() {
-        return conflicts == 0
-                ? null
-                : new RestorePlanned.Conflicts(conflicts, Source.Undo.LEAVE, List.copyOf(conflictSamples));
+        return conflicts;
     }
 
     void cancelled(SegmentCancelled e) {

@@ -29,7 +29,13 @@ class UndoCheckTest {
 
     static Source undo(String until, String onConflict) {
         return new Source(
-                "000000000000", "us-east-1", "orders", null, T1.toString(), null, new Source.Undo(until, onConflict));
+                "000000000000",
+                "us-east-1",
+                "orders",
+                null,
+                T1.toString(),
+                null,
+                new Source.Undo(until, onConflict, null));
     }
 
     @Test
@@ -79,7 +85,8 @@ class UndoCheckTest {
 
     @Test
     void anUndoNeedsAPointInTimeNotABackup() {
-        var source = new Source("000000000000", "us-east-1", "orders", "b", null, null, new Source.Undo("x", null));
+        var source =
+                new Source("000000000000", "us-east-1", "orders", "b", null, null, new Source.Undo("x", null, null));
         var request = RestoreRequests.aRestore("u").from(source).inPlace().build();
         assertThat(UndoCheck.problem(request, null, null))
                 .isInstanceOfSatisfying(

@@ -54,7 +54,7 @@ record BacktrackPlanning(
         }
         var keys = TableSpecs.keyAttributes(base.metadata().tableDescription().keySchema());
         // the writes made just before the request are in the capture's buffer: wait for its flush
-        coverage = tail.await(request.restoreId(), t, acceptedAt, coverage, listing);
+        coverage = tail.await(request.restoreId(), acceptedAt, coverage, listing);
         var changes = coverage.changeLogAfter(t).orElse(null);
         if (undo != null) {
             Instant until = Instant.parse(undo.until());

@@ -38,16 +38,15 @@ final class ChangeLogTail {
     }
 
     /**
-     * The coverage to stage from: {@code coverage} when its log after {@code t} reaches
-     * {@code acceptedAt} already or is not worth waiting for, else the first listing that does,
-     * or the last one once {@code wait} is over.
+     * The coverage to stage from: {@code coverage} when its log reaches {@code acceptedAt} already
+     * or is not worth waiting for, else the first listing that does, or the last one once
+     * {@code wait} is over.
      */
-    PitrCoverage await(
-            String restoreId, Instant t, Instant acceptedAt, PitrCoverage coverage, Supplier<PitrCoverage> listing) {
+    PitrCoverage await(String restoreId, Instant acceptedAt, PitrCoverage coverage, Supplier<PitrCoverage> listing) {
         if (wait.isZero() || acceptedAt == null) {
             return coverage;
         }
-        Instant end = end(coverage, t);
+        Instant end = end(coverage);
         if (end == null || !end.isBefore(acceptedAt) || end.isBefore(acceptedAt.minus(recent))) {
             return coverage;
         }
@@ -61,7 +60,7 @@ final class ChangeLogTail {
                 return latest;
             }
             latest = listing.get();
-            end = end(latest, t);
+            end = end(latest);
             if (end != null && !end.isBefore(acceptedAt)) {
                 log.info("restore {}: the change log reaches {}, past its acceptance", restoreId, end);
                 return latest;
@@ -75,7 +74,7 @@ final class ChangeLogTail {
      * Where the log ends: every write before it is in the vault (the second after the latest
      * restorable one, whether or not it reaches past T yet).
      */
-    private static Instant end(PitrCoverage coverage, Instant t) {
+    private static Instant end(PitrCoverage coverage) {
         Instant latest = coverage.availability().latestRestorable();
         return latest == null ? null : latest.plusSeconds(1);
     }

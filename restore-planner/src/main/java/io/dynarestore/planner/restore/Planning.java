@@ -3,6 +3,7 @@ package io.dynarestore.planner.restore;
 import io.dynarestore.contracts.request.Destination;
 import io.dynarestore.contracts.request.RestoreRequested;
 import io.dynarestore.contracts.request.Scope;
+import io.dynarestore.contracts.request.Source;
 import io.dynarestore.contracts.status.RestorePlanned;
 import io.dynarestore.contracts.status.RestorePlanned.Strategy;
 import io.dynarestore.contracts.status.SourceRef;
@@ -147,32 +148,28 @@ record Planning(
         }
     }
 
+    /** What the vault holds of the source table now: its backups and change log, listed afresh. */
+    private PitrCoverage coverage(Source s) {
+        return PitrCoverage.of(
+                catalog.listBackups(s.account(), s.region(), s.table()),
+                catalog.listExports(s.account(), s.region(), s.table()),
+                clock.instant());
+    }
+
     private Image image(RestoreRequested request, Instant pointInTime, Instant acceptedAt) {
         var s = request.source();
         if (pointInTime == null) {
             Backup base = sources.backup(request, s.backupId());
             return new Image(base, null, sourceRef(request, base, null, null));
         }
-        var coverage = PitrCoverage.of(
-                catalog.listBackups(s.account(), s.region(), s.table()),
-                catalog.listExports(s.account(), s.region(), s.table()),
-                clock.instant());
+        var coverage = coverage(s);
         var resolution = coverage.resolve(pointInTime)
                 .orElseThrow(() -> new StepException("Table " + s.table()
                         + " can no longer be restored to " + pointInTime
                         + " (a backup expired or an export was removed "
                         + "after the restore was accepted). " + coverage.nearest(pointInTime)));
         Backup base = sources.backup(request, resolution.base().backupId());
-        var backtrack = backtracks.stage(
-                request,
-                pointInTime,
-                coverage,
-                base,
-                acceptedAt,
-                () -> PitrCoverage.of(
-                        catalog.listBackups(s.account(), s.region(), s.table()),
-                        catalog.listExports(s.account(), s.region(), s.table()),
-                        clock.instant()));
+        var backtrack = backtracks.stage(request, pointInTime, coverage, base, acceptedAt, () -> coverage(s));
         if (backtrack != null) {
             return new Image(
                     base,

@@ -28,13 +28,10 @@ public final class BacktrackStager {
 
     public static final String SUMMARY = "backtrack.json";
 
-    /** The fewest segments a backtrack of more than {@link #MIN_LINES} × 16 reverts is cut into, so that writers share it. */
+    /** How many segments a backtrack of at least {@link #MIN_LINES} × 16 reverts is cut into, so that writers share it. */
     static final int MIN_SEGMENTS = 16;
     /** The fewest lines per staged file: a small backtrack is one segment, not 16 of a few lines each. */
     static final int MIN_LINES = 250;
-
-    /** Conflicts a plan shows with both their images. */
-    static final int MAX_SAMPLES = 10;
 
     private final S3Client s3;
     private final VaultCatalog catalog;
@@ -101,7 +98,7 @@ public final class BacktrackStager {
             builder.build((hash, revert) -> {
                 if (revert.conflict()) {
                     counts[2]++;
-                    if (samples.size() < MAX_SAMPLES) {
+                    if (samples.size() < RestorePlanned.Conflicts.MAX_SAMPLES) {
                         samples.add(new RestorePlanned.Conflict(
                                 DynamoJson.toJson(revert.keys()), json(revert.before()), json(revert.latest())));
                     }

@@ -39,7 +39,7 @@ class ChangeLogTailTest {
         var looks = new AtomicInteger();
 
         // When the tail is awaited
-        var coverage = tail(Duration.ofSeconds(10)).await("r1", T, ACCEPTED, loggedTo(ACCEPTED.minusSeconds(3)), () -> {
+        var coverage = tail(Duration.ofSeconds(10)).await("r1", ACCEPTED, loggedTo(ACCEPTED.minusSeconds(3)), () -> {
             looks.incrementAndGet();
             return listings.poll();
         });
@@ -53,7 +53,7 @@ class ChangeLogTailTest {
     void stagesWhatTheLogHoldsWhenTheWaitIsOver() {
         var stale = loggedTo(ACCEPTED.minusSeconds(3));
 
-        var coverage = tail(Duration.ofMillis(50)).await("r1", T, ACCEPTED, stale, () -> stale);
+        var coverage = tail(Duration.ofMillis(50)).await("r1", ACCEPTED, stale, () -> stale);
 
         assertThat(coverage.changeLogAfter(T).orElseThrow().end()).isEqualTo(ACCEPTED.minusSeconds(3));
     }
@@ -63,17 +63,17 @@ class ChangeLogTailTest {
         var looks = new AtomicInteger();
         var tail = tail(Duration.ofSeconds(10));
 
-        tail.await("r1", T, ACCEPTED, loggedTo(ACCEPTED.plusSeconds(1)), () -> {
+        tail.await("r1", ACCEPTED, loggedTo(ACCEPTED.plusSeconds(1)), () -> {
             looks.incrementAndGet();
             return null;
         });
         // a log 20 minutes behind: no capture runs for it, waiting would only delay the restore
-        tail.await("r1", T, ACCEPTED, loggedTo(ACCEPTED.minus(Duration.ofMinutes(20))), () -> {
+        tail.await("r1", ACCEPTED, loggedTo(ACCEPTED.minus(Duration.ofMinutes(20))), () -> {
             looks.incrementAndGet();
             return null;
         });
         new ChangeLogTail(Duration.ZERO, Duration.ofMinutes(15), Duration.ofMillis(1), Clock.systemUTC())
-                .await("r1", T, ACCEPTED, loggedTo(ACCEPTED.minusSeconds(3)), () -> {
+                .await("r1", ACCEPTED, loggedTo(ACCEPTED.minusSeconds(3)), () -> {
                     looks.incrementAndGet();
                     return null;
                 });
