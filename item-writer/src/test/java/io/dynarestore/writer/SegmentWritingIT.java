@@ -45,13 +45,17 @@ class SegmentWritingIT {
     static TopicRecorder recorded;
     static final VaultLayout LAYOUT = new VaultLayout("vault", "");
     static final RandomItems ITEMS = new RandomItems(5, RandomItems.Shape.simple());
+    static final int MAX_POLL_INTERVAL_MS = 6_000;
+    static final int WRITES_PER_SECOND = 500;
 
     @BeforeAll
     static void start() {
         kafka = KafkaBroker.start(TopicDefinitions.local().partitionCounts());
         dynalite = Dynalite.start();
         s3 = S3Server.start("vault");
-        // a poll interval far shorter than a segment takes: the writer must keep polling meanwhile
+        // a poll interval far shorter than a segment takes (the write budget makes a segment last
+        // 8 s or more): the writer must keep polling meanwhile. 6 s, not less: the interval is also
+        // the rebalance timeout, and a loaded 2-core CI machine can stall a thread for a second or two
         writer = WriterApplication.builder()
                 .run(
                         "--spring.profiles.active=local",
@@ -60,7 +64,9 @@ class SegmentWritingIT {
                         "--DYNAMODB_ENDPOINT=" + dynalite.endpoint(),
                         "--S3_ENDPOINT=" + s3.endpoint(),
                         "--writer.consumers=2",
-                        "--spring.kafka.consumer.properties.max.poll.interval.ms=2000");
+                        "--writer.budget.on-demand-initial-peak=" + WRITES_PER_SECOND,
+                        "--writer.budget.on-demand-target=" + WRITES_PER_SECOND,
+                        "--spring.kafka.consumer.properties.max.poll.interval.ms=" + MAX_POLL_INTERVAL_MS);
         publisher =
                 new EventPublisher(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), "test");
         recorded = TopicRecorder.follow(kafka.bootstrapServers(), Topic.STATUS.topicName(), Topic.SEGMENTS.dlt());
@@ -121,14 +127,15 @@ class SegmentWritingIT {
 
     @Test
     void writesSegmentsThatOutlastTheMaxPollIntervalExactlyOnce() throws Exception {
-        // Given two segments of 12,000 items each, each taking longer than max.poll.interval.ms (2 s)
+        // Given two segments of 4,000 items each, each taking longer than max.poll.interval.ms (6 s)
+        // at 500 writes a second
         createTable("long");
-        Backup backup = backup("long", 24_000, 12_000);
+        Backup backup = backup("long", 8_000, 4_000);
         for (int i = 0; i < 2; i++) {
             dispatch(work("long-1", i, 2, backup.files().get(i), "long", null, null));
         }
 
-        // When both complete (24,000 writes to dynalite: a bound against a hang, with room for a loaded machine)
+        // When both complete (8,000 writes: a bound against a hang, with room for a loaded machine)
         await().atMost(Duration.ofMinutes(8))
                 .until(() -> of("long-1", SegmentCompleted.class).size() >= 2);
         Thread.sleep(3_000);
@@ -139,13 +146,13 @@ class SegmentWritingIT {
                 .extracting(SegmentCompleted::segment)
                 .containsExactlyInAnyOrder(0, 1);
         assertThat(of("long-1", SegmentCompleted.class)).allSatisfy(c -> {
-            assertThat(c.itemsWritten()).isEqualTo(12_000);
-            assertThat(c.durationMs()).isGreaterThan(2_000);
+            assertThat(c.itemsWritten()).isEqualTo(4_000);
+            assertThat(c.durationMs()).isGreaterThan(MAX_POLL_INTERVAL_MS);
         });
         assertThat(of("long-1", io.dynarestore.contracts.status.SegmentProgressed.class))
                 .isNotEmpty();
         assertThat(ItemDigests.ofTable(dynalite.client(), "long", List.of("pk", "sk")))
-                .isEqualTo(ItemDigests.of(ITEMS.items(24_000), List.of("pk", "sk")));
+                .isEqualTo(ItemDigests.of(ITEMS.items(8_000), List.of("pk", "sk")));
     }
 
     @Test
