@@ -10,6 +10,8 @@ import io.dynarestore.testkit.KafkaBroker;
 import io.dynarestore.testkit.RandomItems;
 import io.dynarestore.testkit.S3Server;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -118,12 +120,43 @@ final class BenchFixtures {
 
     /** Sends one message with a producer of its own, once the broker has taken it. */
     static void send(KafkaBroker kafka, Topic topic, String key, String value) throws Exception {
-        try (var producer = new KafkaProducer<String, String>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class))) {
+        try (var producer = producer(kafka)) {
             producer.send(new ProducerRecord<>(topic.topicName(), key, value)).get();
         }
+    }
+
+    static KafkaProducer<String, String> producer(KafkaBroker kafka) {
+        return new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class));
+    }
+
+    /**
+     * Waits until process {@code pid} used under 5% of a core over a second (Linux's
+     * {@code /proc/<pid>/stat}), at most {@code atMost}: a measurement starts on a quiet dynalite.
+     */
+    static void awaitQuiet(long pid, Duration atMost) throws Exception {
+        Path stat = Path.of("/proc/" + pid + "/stat");
+        if (!Files.exists(stat)) {
+            return;
+        }
+        long deadline = System.nanoTime() + atMost.toNanos();
+        long before = cpuTicks(stat);
+        while (System.nanoTime() < deadline) {
+            Thread.sleep(1_000);
+            long now = cpuTicks(stat);
+            if (now - before < 5) { // clock ticks are 1/100 s: 5 ticks in 1 s is 5% of a core
+                return;
+            }
+            before = now;
+        }
+    }
+
+    private static long cpuTicks(Path stat) throws Exception {
+        String s = Files.readString(stat);
+        String[] fields = s.substring(s.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime + stime
     }
 
     /** A consumer of every partition of {@code restore.status}, from its start. */
