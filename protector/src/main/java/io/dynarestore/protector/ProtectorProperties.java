@@ -84,9 +84,12 @@ public record ProtectorProperties(
      * @param pollInterval how often a running export is asked about (DescribeExport)
      * @param timeout      how long one export may run before it counts as failed (it is looked for again)
      * @param checkEvery   how often a NATIVE_INCREMENTAL change log looks whether its next export is due
+     * @param shortestWindow the shortest incremental export DynamoDB takes (15 minutes): a tail export for a
+     *                     restore (ADR 0033) is started only when the chain's end is at least this far behind
      */
     public record Exports(
             @DefaultValue("10s") Duration pollInterval,
             @DefaultValue("6h") Duration timeout,
-            @DefaultValue("1m") Duration checkEvery) {}
+            @DefaultValue("1m") Duration checkEvery,
+            @DefaultValue("15m") Duration shortestWindow) {}
 }

@@ -147,10 +147,14 @@ public record PlannerProperties(
      * @param linesPerFile   lines per staged delta file (one delta segment each)
      * @param backtrack      restore in place to a second by reverting only the keys written since, from the
      *                       change log, where it holds every write since (ADR 0031)
-     * @param backtrackMaxLag how far behind now the change log may end for a backtrack; writes after its end
-     *                       are not reverted
+     * @param backtrackMaxLag how far behind the request the change log may end for a backtrack; writes after its
+     *                       end are not reverted
      * @param tailWait       how long a backtrack or an undo waits for the change log to reach the moment
      *                       the restore was accepted (the capture flushes its tail for it); 0 does not wait
+     * @param nativeTailWait how long a backtrack or an undo of a native incremental change log waits for
+     *                       the tail export the protector starts for it (an export runs for minutes)
+     * @param nativeShortestWindow the shortest incremental export DynamoDB takes (15 minutes): no tail export
+     *                       comes, and none is waited for, when the log ends less than this before its reach
      */
     public record Pitr(
             @DefaultValue("64MB") DataSize deltaMemory,
@@ -158,5 +162,7 @@ public record PlannerProperties(
             @DefaultValue("10000") int linesPerFile,
             @DefaultValue("true") boolean backtrack,
             @DefaultValue("15m") Duration backtrackMaxLag,
-            @DefaultValue("30s") Duration tailWait) {}
+            @DefaultValue("30s") Duration tailWait,
+            @DefaultValue("20m") Duration nativeTailWait,
+            @DefaultValue("15m") Duration nativeShortestWindow) {}
 }

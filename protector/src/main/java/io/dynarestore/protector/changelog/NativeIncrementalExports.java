@@ -2,6 +2,7 @@ package io.dynarestore.protector.changelog;
 
 import io.dynarestore.contracts.BackupIds;
 import io.dynarestore.contracts.protection.ProtectionSet;
+import io.dynarestore.core.pitr.NativeChainTail;
 import io.dynarestore.core.vault.ExportMetadata;
 import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.core.vault.VaultCatalog.BackupSummary;
@@ -29,7 +30,7 @@ import software.amazon.awssdk.services.dynamodb.model.PointInTimeRecoveryDescrip
 public final class NativeIncrementalExports {
 
     /** The ids of the exports this method records start so, apart from the Streams capture's {@code stream-}. */
-    public static final String PREFIX = "native-";
+    public static final String PREFIX = NativeChainTail.EXPORT_ID_PREFIX;
 
     /** [{@code from}, {@code to}): one export's window. */
     public record Window(Instant from, Instant to) {}
@@ -71,8 +72,25 @@ public final class NativeIncrementalExports {
         return to.isAfter(latest) ? Optional.empty() : Optional.of(new Window(from, to));
     }
 
+    /**
+     * The tail export a restore asks for, by {@link NativeChainTail}'s rule; empty when the chain has
+     * no end inside the recovery window (the regular step starts it) or the window would be too short.
+     */
+    public static Optional<Window> tail(
+            Instant chainEnd, Instant target, Instant earliest, Instant latest, Duration shortest) {
+        return NativeChainTail.end(chainEnd, target, earliest, latest, shortest).map(to -> new Window(chainEnd, to));
+    }
+
     /** Records the next export of the table's chain if one is due; blocks while DynamoDB exports it. */
     public Outcome step(DynamoDbClient dynamo, ProtectionSet policy) {
+        return step(dynamo, policy, null, Duration.ZERO);
+    }
+
+    /**
+     * Records the next export of the table's chain if one is due, or else, with a {@code tailTarget},
+     * the {@link #tail} export towards it; blocks while DynamoDB exports it.
+     */
+    public Outcome step(DynamoDbClient dynamo, ProtectionSet policy, Instant tailTarget, Duration shortest) {
         String account = policy.account();
         String region = policy.region();
         String table = policy.table();
@@ -93,6 +111,10 @@ public final class NativeIncrementalExports {
                 pitr.earliestRestorableDateTime(),
                 pitr.latestRestorableDateTime(),
                 policy.flushInterval());
+        if (due.isEmpty() && tailTarget != null) {
+            due = tail(
+                    chainEnd, tailTarget, pitr.earliestRestorableDateTime(), pitr.latestRestorableDateTime(), shortest);
+        }
         if (due.isEmpty()) {
             boolean noBase = (chainEnd == null || chainEnd.isBefore(pitr.earliestRestorableDateTime()))
                     && backups.stream()

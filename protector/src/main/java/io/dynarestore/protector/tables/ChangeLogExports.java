@@ -12,13 +12,15 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One table's NATIVE_INCREMENTAL change log while its {@link TableGuard} owns it: one run at a time
  * on the export pool, each recording the chain's exports that are due, one after another, and telling
- * each as an event; a failed run is told and tried again after {@link #RETRY}.
+ * each as an event; a failed run is told and tried again after {@link #RETRY}. A restore of the
+ * table asks for the chain's tail ({@link #flushThrough}): the next run exports it too.
  */
 final class ChangeLogExports {
 
@@ -31,6 +33,8 @@ final class ChangeLogExports {
     private final AtomicBoolean busy = new AtomicBoolean();
     private volatile Instant nextExportCheck = Instant.MIN;
     private volatile Future<?> running;
+    /** Where a restore wants the chain to reach (ADR 0033), until a run has tried to export it. */
+    private final AtomicReference<Instant> tailTarget = new AtomicReference<>();
 
     ChangeLogExports(TableServices services, Runnable backupNow, Clock clock) {
         this.services = services;
@@ -43,6 +47,15 @@ final class ChangeLogExports {
         if (f != null) {
             f.cancel(true);
         }
+    }
+
+    /**
+     * A restore of the table was accepted at {@code target}: the next run, at the next step, also
+     * exports the chain's tail towards it, if DynamoDB takes a window that long (ADR 0033).
+     */
+    void flushThrough(Instant target) {
+        tailTarget.accumulateAndGet(target, (a, b) -> a == null || b.isAfter(a) ? b : a);
+        nextExportCheck = Instant.MIN;
     }
 
     /**
@@ -60,10 +73,12 @@ final class ChangeLogExports {
     }
 
     private void runExports(ProtectionSet p) {
+        Instant tail = tailTarget.get();
         try {
             NativeIncrementalExports.Outcome outcome;
             do {
-                outcome = services.incrementals().step(services.dynamo(p), p);
+                outcome = services.incrementals()
+                        .step(services.dynamo(p), p, tail, services.exports().shortestWindow());
                 if (outcome.gap() != null) {
                     services.events()
                             .publish(ChangeLogGapped.of(
@@ -94,6 +109,8 @@ final class ChangeLogExports {
                     backupNow.run(); // the chain starts at a backup inside the recovery window
                 }
             } while (outcome.exported() != null && !Thread.currentThread().isInterrupted());
+            // tried: the chain reaches the tail, or DynamoDB takes no window that short yet
+            tailTarget.compareAndSet(tail, null);
         } catch (RuntimeException e) {
             log.warn("change-log export of {} failed: {}", p.subject(), e.toString());
             services.events()

@@ -113,9 +113,13 @@ final class TableGuard {
         backupNow = true;
     }
 
-    /** Flushes the capture at once until its log reaches {@code target}: a restore wants the tail. */
+    /**
+     * A restore wants the change log's tail: the Streams capture flushes at once until its log
+     * reaches {@code target}; a native incremental chain exports its tail at the next step.
+     */
     void flushThrough(Instant target) {
         captures.flushThrough(target);
+        changeLogExports.flushThrough(target);
     }
 
     /** Stops, and returns once no step of this table runs any more. */

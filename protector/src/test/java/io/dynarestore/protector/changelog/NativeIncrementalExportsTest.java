@@ -90,4 +90,52 @@ class NativeIncrementalExportsTest {
         // Then it is the expected one
         assertThat(next).isEqualTo(expected);
     }
+
+    static Stream<Arguments> tails() {
+        Instant accepted = Instant.parse("2026-12-01T11:52:30.400Z");
+        return Stream.of(
+                Arguments.of(
+                        "the tail runs from the chain's end to the acceptance, in whole seconds",
+                        at("11:00"),
+                        accepted,
+                        at("12:00"),
+                        Optional.of(new Window(at("11:00"), Instant.parse("2026-12-01T11:52:30Z")))),
+                Arguments.of(
+                        "it ends at the latest restorable second when recovery trails the acceptance",
+                        at("11:00"),
+                        accepted,
+                        at("11:47"),
+                        Optional.of(new Window(at("11:00"), at("11:47")))),
+                Arguments.of(
+                        "no tail shorter than DynamoDB's shortest incremental export",
+                        at("11:45"),
+                        accepted,
+                        at("11:59"),
+                        Optional.empty()),
+                Arguments.of(
+                        "a window of exactly the shortest is taken",
+                        at("11:30"),
+                        accepted,
+                        at("11:45"),
+                        Optional.of(new Window(at("11:30"), at("11:45")))),
+                Arguments.of(
+                        "a chain that recovery no longer reaches gets no tail (the next step restarts it)",
+                        at("08:30"),
+                        accepted,
+                        at("12:00"),
+                        Optional.empty()),
+                Arguments.of("a chain not started yet gets no tail", null, accepted, at("12:00"), Optional.empty()));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("tails")
+    void choosesTheTailWindowARestoreAsksFor(
+            String name, Instant chainEnd, Instant target, Instant latest, Optional<Window> expected) {
+        // Given a chain's end, a restore accepted at target and recovery from 09:00 to latest;
+        // When the tail window is asked for (DynamoDB's shortest export: 15 minutes)
+        var tail = NativeIncrementalExports.tail(chainEnd, target, at("09:00"), latest, PERIOD);
+
+        // Then it is the expected one
+        assertThat(tail).isEqualTo(expected);
+    }
 }

@@ -26,6 +26,7 @@ import io.dynarestore.testkit.StreamedTables;
 import io.dynarestore.testkit.StreamsEndpoint;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -190,7 +191,9 @@ class NativeMethodsIT {
         assertThat(checked).isGreaterThanOrEqualTo(recorded.size() / 2);
 
         // and every export request the protector sent conforms to AWS's model
-        var sent = recording.sent("ExportTableToPointInTime");
+        var sent = recording.sent("ExportTableToPointInTime").stream()
+                .filter(s -> s.body().path("TableArn").asString().endsWith("/" + table))
+                .toList();
         assertThat(sent).hasSize(recorded.size() + 2);
         assertThat(sent)
                 .allSatisfy(s -> assertThat(ApiShapes.dynamodb().violations("ExportTableToPointInTime", s.body()))
@@ -198,6 +201,72 @@ class NativeMethodsIT {
         assertThat(recording.sent("DescribeExport"))
                 .allSatisfy(s -> assertThat(ApiShapes.dynamodb().violations("DescribeExport", s.body()))
                         .isEmpty());
+    }
+
+    @Test
+    void aRestoreGetsTheChainsTailExportedUpToItsAcceptanceWhenDynamoDbTakesAWindowThatLong() throws Exception {
+        // Given a table with recovery, written at random, a native backup of it and the first export of its chain
+        String table = "tailed";
+        StreamedTables.create(dynamo, table, RandomItems.Shape.simple());
+        dynamo.updateContinuousBackups(
+                b -> b.tableName(table).pointInTimeRecoverySpecification(p -> p.pointInTimeRecoveryEnabled(true)));
+        var workload = new RecordedWorkload(dynamo, table, RandomItems.Shape.simple(), 31, 60);
+        long begin = Instant.now().getEpochSecond();
+        writeFor(workload, begin + 5);
+        Instant slot = Instant.ofEpochSecond(begin + 1);
+        new NativeExportBackups(catalog, exports).take(dynamo, policy(table), "b-tailed", slot);
+        var chain = new NativeIncrementalExports(catalog, exports);
+        ExportMetadata first = chain.step(dynamo, policy(table)).exported();
+        assertThat(first.from()).isEqualTo(slot);
+
+        // and a policy whose period is an hour, so that no export is due by the period for the rest of the test
+        var hourly = new ProtectionSet(
+                "e",
+                2,
+                Instant.now(),
+                ACCOUNT,
+                REGION,
+                table,
+                new ProtectionSet.Backups(BackupMethod.NATIVE_EXPORT, "PT1H", "P1D", null),
+                new ProtectionSet.ChangeLog(ChangeLogMethod.NATIVE_INCREMENTAL, "PT1H"),
+                "test",
+                null);
+        writeFor(workload, Instant.now().getEpochSecond() + 4);
+        assertThat(chain.step(dynamo, hourly).exported()).isNull();
+
+        // When a restore accepted now asks for the tail, with DynamoDB's shortest window (here 1 s) shorter than it
+        Instant accepted = Instant.now();
+        var outcome = chain.step(dynamo, hourly, accepted, Duration.ofSeconds(1));
+
+        // Then one export runs from the chain's end to the acceptance's second, and restores its last second exactly
+        ExportMetadata tail = outcome.exported();
+        assertThat(tail).isNotNull();
+        assertThat(tail.from()).isEqualTo(first.to());
+        assertThat(tail.to()).isEqualTo(accepted.truncatedTo(ChronoUnit.SECONDS));
+        Instant last = tail.to().minusSeconds(1);
+        if (!workload.isAmbiguous(last.getEpochSecond())) {
+            assertThat(new VaultImage(s3.client(), catalog).at(ACCOUNT, REGION, table, last, workload.keyAttributes()))
+                    .contains(workload.imageAt(last));
+        }
+
+        // and no tail shorter than DynamoDB's shortest export (15 minutes) is asked of it
+        int before = recording.sent("ExportTableToPointInTime").size();
+        assertThat(chain.step(dynamo, hourly, Instant.now(), Duration.ofMinutes(15))
+                        .exported())
+                .isNull();
+        assertThat(recording.sent("ExportTableToPointInTime")).hasSize(before);
+    }
+
+    /** Steps the workload until the epoch second {@code end}, no write straddling a second. */
+    private static void writeFor(RecordedWorkload workload, long end) throws InterruptedException {
+        while (Instant.now().getEpochSecond() < end) {
+            long inSecond = System.currentTimeMillis() % 1000;
+            if (inSecond > 940) {
+                Thread.sleep(1000 - inSecond);
+            }
+            workload.step();
+            Thread.sleep(5);
+        }
     }
 
     @Test

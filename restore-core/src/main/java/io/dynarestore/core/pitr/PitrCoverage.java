@@ -50,6 +50,11 @@ public final class PitrCoverage {
         return new PitrCoverage(bases, sorted);
     }
 
+    /** The export that ends last, if any: the change log's end. */
+    public Optional<ExportMetadata> lastExport() {
+        return exports.stream().max(Comparator.comparing(ExportMetadata::to));
+    }
+
     /** Restorable seconds, as inclusive [start, end] windows. */
     public record Window(Instant start, Instant end) {
         public boolean contains(Instant t) {

@@ -54,7 +54,17 @@ record BacktrackPlanning(
         }
         var keys = TableSpecs.keyAttributes(base.metadata().tableDescription().keySchema());
         // the writes made just before the request are in the capture's buffer: wait for its flush
-        coverage = tail.await(request.restoreId(), acceptedAt, coverage, listing);
+        var s = request.source();
+        coverage = tail.await(
+                request.restoreId(),
+                acceptedAt,
+                coverage,
+                listing,
+                () -> sources.aws()
+                        .dynamo(s.account(), s.region())
+                        .describeContinuousBackups(b -> b.tableName(s.table()))
+                        .continuousBackupsDescription()
+                        .pointInTimeRecoveryDescription());
         var changes = coverage.changeLogAfter(t).orElse(null);
         if (undo != null) {
             Instant until = Instant.parse(undo.until());
@@ -66,7 +76,9 @@ record BacktrackPlanning(
             }
             return backtracks.stage(request.restoreId(), changes, keys, until, undo.overwrites());
         }
-        String fallback = BacktrackChoice.refusal(changes, base.itemCount(), clock.instant(), pitr.backtrackMaxLag());
+        // the lag that matters is the log's behind the request: a wait for its tail is not held against it
+        Instant asked = acceptedAt != null ? acceptedAt : clock.instant();
+        String fallback = BacktrackChoice.refusal(changes, base.itemCount(), asked, pitr.backtrackMaxLag());
         if (fallback != null) {
             log.info("restore {}: in place by the full path: {}", request.restoreId(), fallback);
             return null;

@@ -1,12 +1,15 @@
 package io.dynarestore.planner.restore;
 
+import io.dynarestore.core.pitr.NativeChainTail;
 import io.dynarestore.core.pitr.PitrCoverage;
+import io.dynarestore.core.vault.ExportMetadata;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.dynamodb.model.PointInTimeRecoveryDescription;
 
 /**
  * Waits for the change log's tail before a backtrack or an undo is staged (ADR 0033). The capture
@@ -15,7 +18,9 @@ import org.slf4j.LoggerFactory;
  * they are. Rule: wait, at most {@code wait}, until the log reaches the moment the restore was
  * accepted, re-listing the vault every {@code poll}; a log that ends long ago (no capture runs, or
  * it is behind) is not waited for, and what the log then holds is what is staged, its end said in
- * the plan.
+ * the plan. A native incremental chain's tail comes as an export the protector starts for the restore,
+ * when DynamoDB takes a window that long ({@link NativeChainTail}): then the wait is
+ * {@code nativeWait}, until the chain's end moves.
  */
 final class ChangeLogTail {
 
@@ -25,16 +30,23 @@ final class ChangeLogTail {
     private final Duration recent;
     private final Duration poll;
     private final Clock clock;
+    private final Duration nativeWait;
+    private final Duration nativeShortest;
 
     /**
      * @param wait   the longest wait; zero never waits
      * @param recent how close to the acceptance the log must end to be waited for (a capture is running)
+     * @param nativeWait the longest wait for a native chain's tail export
+     * @param nativeShortest DynamoDB's shortest incremental export
      */
-    ChangeLogTail(Duration wait, Duration recent, Duration poll, Clock clock) {
+    ChangeLogTail(
+            Duration wait, Duration recent, Duration poll, Clock clock, Duration nativeWait, Duration nativeShortest) {
         this.wait = wait;
         this.recent = recent;
         this.poll = poll;
         this.clock = clock;
+        this.nativeWait = nativeWait;
+        this.nativeShortest = nativeShortest;
     }
 
     /**
@@ -42,9 +54,18 @@ final class ChangeLogTail {
      * or is not worth waiting for, else the first listing that does, or the last one once
      * {@code wait} is over.
      */
-    PitrCoverage await(String restoreId, Instant acceptedAt, PitrCoverage coverage, Supplier<PitrCoverage> listing) {
+    PitrCoverage await(
+            String restoreId,
+            Instant acceptedAt,
+            PitrCoverage coverage,
+            Supplier<PitrCoverage> listing,
+            Supplier<PointInTimeRecoveryDescription> recovery) {
         if (wait.isZero() || acceptedAt == null) {
             return coverage;
+        }
+        ExportMetadata last = coverage.lastExport().orElse(null);
+        if (last != null && last.exportId().startsWith(NativeChainTail.EXPORT_ID_PREFIX)) {
+            return awaitNativeTail(restoreId, acceptedAt, coverage, last.to(), listing, recovery);
         }
         Instant end = end(coverage);
         if (end == null || !end.isBefore(acceptedAt) || end.isBefore(acceptedAt.minus(recent))) {
@@ -67,6 +88,63 @@ final class ChangeLogTail {
             }
         }
         log.info("restore {}: the change log still ends at {} after {}; staging what it holds", restoreId, end, wait);
+        return latest;
+    }
+
+    /**
+     * A native chain ending at {@code chainEnd}: waits, at most {@code nativeWait}, for the export of
+     * its tail to be listed, if DynamoDB takes one (the protector applies the same rule).
+     */
+    private PitrCoverage awaitNativeTail(
+            String restoreId,
+            Instant acceptedAt,
+            PitrCoverage coverage,
+            Instant chainEnd,
+            Supplier<PitrCoverage> listing,
+            Supplier<PointInTimeRecoveryDescription> recovery) {
+        PointInTimeRecoveryDescription pitr;
+        try {
+            pitr = recovery.get();
+        } catch (RuntimeException e) {
+            log.info("restore {}: recovery of the source unknown ({}); not waiting for a tail export", restoreId, e);
+            return coverage;
+        }
+        if (pitr == null
+                || NativeChainTail.end(
+                                chainEnd,
+                                acceptedAt,
+                                pitr.earliestRestorableDateTime(),
+                                pitr.latestRestorableDateTime(),
+                                nativeShortest)
+                        .isEmpty()) {
+            return coverage;
+        }
+        log.info(
+                "restore {}: waiting up to {} for the export of the change log's tail after {}",
+                restoreId,
+                nativeWait,
+                chainEnd);
+        Instant deadline = clock.instant().plus(nativeWait);
+        PitrCoverage latest = coverage;
+        while (clock.instant().isBefore(deadline)) {
+            try {
+                Thread.sleep(poll.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return latest;
+            }
+            latest = listing.get();
+            var end = latest.lastExport().map(ExportMetadata::to).orElse(null);
+            if (end != null && end.isAfter(chainEnd)) {
+                log.info("restore {}: the change log's tail export reaches {}", restoreId, end);
+                return latest;
+            }
+        }
+        log.info(
+                "restore {}: no tail export after {} within {}; staging what the log holds",
+                restoreId,
+                chainEnd,
+                nativeWait);
         return latest;
     }
 

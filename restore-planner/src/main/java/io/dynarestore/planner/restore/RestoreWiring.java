@@ -91,7 +91,12 @@ class RestoreWiring {
                         new BacktrackPlanning(
                                 backtracks,
                                 new ChangeLogTail(
-                                        pitr.tailWait(), pitr.backtrackMaxLag(), Duration.ofMillis(500), clock),
+                                        pitr.tailWait(),
+                                        pitr.backtrackMaxLag(),
+                                        Duration.ofMillis(500),
+                                        clock,
+                                        pitr.nativeTailWait(),
+                                        pitr.nativeShortestWindow()),
                                 sources,
                                 capacity,
                                 clock,

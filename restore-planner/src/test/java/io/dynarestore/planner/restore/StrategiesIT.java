@@ -130,7 +130,14 @@ class StrategiesIT {
         var strategy = new PlannerProperties.Strategy(
                 true, 1_000, DataSize.ofMegabytes(5), Duration.ofMinutes(5), Duration.ofMillis(20), 150, 5_000_000);
         var pitr = new PlannerProperties.Pitr(
-                DataSize.ofMegabytes(16), 1_000_000, 1_000, true, Duration.ofMinutes(15), Duration.ZERO);
+                DataSize.ofMegabytes(16),
+                1_000_000,
+                1_000,
+                true,
+                Duration.ofMinutes(15),
+                Duration.ZERO,
+                Duration.ZERO,
+                Duration.ofMinutes(15));
         var stager = new DeltaStager(aws.s3(), catalog, 16L << 20, 1_000);
         var sweeper = new SweepStager(aws.s3(), catalog, 16L << 20, 1_000);
         var backtracks = new BacktrackStager(aws.s3(), catalog, 16L << 20, 1_000);
@@ -144,7 +151,13 @@ class StrategiesIT {
                 sweeper,
                 new BacktrackPlanning(
                         backtracks,
-                        new ChangeLogTail(Duration.ZERO, Duration.ZERO, Duration.ZERO, Clock.systemUTC()),
+                        new ChangeLogTail(
+                                Duration.ZERO,
+                                Duration.ZERO,
+                                Duration.ZERO,
+                                Clock.systemUTC(),
+                                Duration.ZERO,
+                                Duration.ZERO),
                         sources,
                         capacity,
                         Clock.systemUTC(),
