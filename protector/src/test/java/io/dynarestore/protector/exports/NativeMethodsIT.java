@@ -80,6 +80,10 @@ class NativeMethodsIT {
 
     static ProtectionSet policy(String table) {
         // a 3-second period, which only the test endpoint accepts (DynamoDB's shortest is 15 minutes)
+        return policy(table, PERIOD);
+    }
+
+    static ProtectionSet policy(String table, Duration period) {
         return new ProtectionSet(
                 "e",
                 1,
@@ -88,7 +92,7 @@ class NativeMethodsIT {
                 REGION,
                 table,
                 new ProtectionSet.Backups(BackupMethod.NATIVE_EXPORT, "PT1H", "P1D", null),
-                new ProtectionSet.ChangeLog(ChangeLogMethod.NATIVE_INCREMENTAL, PERIOD.toString()),
+                new ProtectionSet.ChangeLog(ChangeLogMethod.NATIVE_INCREMENTAL, period.toString()),
                 "test",
                 null);
     }
@@ -114,19 +118,9 @@ class NativeMethodsIT {
     void aNativeBackupAndTheChainOfIncrementalExportsAfterItRestoreEachExportsEndExactly() throws Exception {
         // Given a table with point-in-time recovery, written at random for 10 seconds
         String table = "natively";
-        StreamedTables.create(dynamo, table, RandomItems.Shape.simple());
-        dynamo.updateContinuousBackups(
-                b -> b.tableName(table).pointInTimeRecoverySpecification(p -> p.pointInTimeRecoveryEnabled(true)));
-        var workload = new RecordedWorkload(dynamo, table, RandomItems.Shape.simple(), 29, 80);
+        var workload = recoverableTable(table, 29, 80);
         long begin = Instant.now().getEpochSecond();
-        while (Instant.now().getEpochSecond() < begin + 10) {
-            long inSecond = System.currentTimeMillis() % 1000;
-            if (inSecond > 940) {
-                Thread.sleep(1000 - inSecond); // no write straddles a second: every export's end can be checked
-            }
-            workload.step();
-            Thread.sleep(5);
-        }
+        writeFor(workload, begin + 10); // no write straddles a second: every export's end can be checked
         long base = begin + 2;
         while (workload.isAmbiguous(base - 1)) {
             base++;
@@ -207,10 +201,7 @@ class NativeMethodsIT {
     void aRestoreGetsTheChainsTailExportedUpToItsAcceptanceWhenDynamoDbTakesAWindowThatLong() throws Exception {
         // Given a table with recovery, written at random, a native backup of it and the first export of its chain
         String table = "tailed";
-        StreamedTables.create(dynamo, table, RandomItems.Shape.simple());
-        dynamo.updateContinuousBackups(
-                b -> b.tableName(table).pointInTimeRecoverySpecification(p -> p.pointInTimeRecoveryEnabled(true)));
-        var workload = new RecordedWorkload(dynamo, table, RandomItems.Shape.simple(), 31, 60);
+        var workload = recoverableTable(table, 31, 60);
         long begin = Instant.now().getEpochSecond();
         writeFor(workload, begin + 5);
         Instant slot = Instant.ofEpochSecond(begin + 1);
@@ -220,17 +211,7 @@ class NativeMethodsIT {
         assertThat(first.from()).isEqualTo(slot);
 
         // and a policy whose period is an hour, so that no export is due by the period for the rest of the test
-        var hourly = new ProtectionSet(
-                "e",
-                2,
-                Instant.now(),
-                ACCOUNT,
-                REGION,
-                table,
-                new ProtectionSet.Backups(BackupMethod.NATIVE_EXPORT, "PT1H", "P1D", null),
-                new ProtectionSet.ChangeLog(ChangeLogMethod.NATIVE_INCREMENTAL, "PT1H"),
-                "test",
-                null);
+        var hourly = policy(table, Duration.ofHours(1));
         writeFor(workload, Instant.now().getEpochSecond() + 4);
         assertThat(chain.step(dynamo, hourly).exported()).isNull();
 
@@ -255,6 +236,14 @@ class NativeMethodsIT {
                         .exported())
                 .isNull();
         assertThat(recording.sent("ExportTableToPointInTime")).hasSize(before);
+    }
+
+    /** A table with point-in-time recovery on, and a recorded random workload of it. */
+    private static RecordedWorkload recoverableTable(String table, long seed, int keys) {
+        StreamedTables.create(dynamo, table, RandomItems.Shape.simple());
+        dynamo.updateContinuousBackups(
+                b -> b.tableName(table).pointInTimeRecoverySpecification(p -> p.pointInTimeRecoveryEnabled(true)));
+        return new RecordedWorkload(dynamo, table, RandomItems.Shape.simple(), seed, keys);
     }
 
     /** Steps the workload until the epoch second {@code end}, no write straddling a second. */

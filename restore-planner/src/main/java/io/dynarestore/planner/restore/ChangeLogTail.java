@@ -6,6 +6,7 @@ import io.dynarestore.core.vault.ExportMetadata;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -71,7 +72,18 @@ final class ChangeLogTail {
         if (end == null || !end.isBefore(acceptedAt) || end.isBefore(acceptedAt.minus(recent))) {
             return coverage;
         }
-        Instant deadline = clock.instant().plus(wait);
+        PitrCoverage latest = relist(coverage, listing, wait, c -> {
+            Instant e = end(c);
+            return e != null && !e.isBefore(acceptedAt);
+        });
+        log.info("restore {}: the change log ends at {} (accepted at {})", restoreId, end(latest), acceptedAt);
+        return latest;
+    }
+
+    /** Lists the vault every {@code poll} until {@code reached} or {@code limit}: the last listing. */
+    private PitrCoverage relist(
+            PitrCoverage coverage, Supplier<PitrCoverage> listing, Duration limit, Predicate<PitrCoverage> reached) {
+        Instant deadline = clock.instant().plus(limit);
         PitrCoverage latest = coverage;
         while (clock.instant().isBefore(deadline)) {
             try {
@@ -81,13 +93,10 @@ final class ChangeLogTail {
                 return latest;
             }
             latest = listing.get();
-            end = end(latest);
-            if (end != null && !end.isBefore(acceptedAt)) {
-                log.info("restore {}: the change log reaches {}, past its acceptance", restoreId, end);
+            if (reached.test(latest)) {
                 return latest;
             }
         }
-        log.info("restore {}: the change log still ends at {} after {}; staging what it holds", restoreId, end, wait);
         return latest;
     }
 
@@ -124,27 +133,15 @@ final class ChangeLogTail {
                 restoreId,
                 nativeWait,
                 chainEnd);
-        Instant deadline = clock.instant().plus(nativeWait);
-        PitrCoverage latest = coverage;
-        while (clock.instant().isBefore(deadline)) {
-            try {
-                Thread.sleep(poll.toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return latest;
-            }
-            latest = listing.get();
-            var end = latest.lastExport().map(ExportMetadata::to).orElse(null);
-            if (end != null && end.isAfter(chainEnd)) {
-                log.info("restore {}: the change log's tail export reaches {}", restoreId, end);
-                return latest;
-            }
-        }
+        PitrCoverage latest = relist(
+                coverage,
+                listing,
+                nativeWait,
+                c -> c.lastExport().map(e -> e.to().isAfter(chainEnd)).orElse(false));
         log.info(
-                "restore {}: no tail export after {} within {}; staging what the log holds",
+                "restore {}: the change log's tail export reaches {}",
                 restoreId,
-                chainEnd,
-                nativeWait);
+                latest.lastExport().map(ExportMetadata::to).orElse(null));
         return latest;
     }
 

@@ -25,9 +25,19 @@ class ChangeLogTailTest {
 
     /** A backup at EPOCH and a change log from it to {@code end}. */
     static PitrCoverage loggedTo(Instant end) {
+        return coverage("x", end, false);
+    }
+
+    /** A backup at EPOCH and a native incremental chain from it to {@code end}. */
+    static PitrCoverage nativeChainTo(Instant end) {
+        return coverage("native-" + end.getEpochSecond(), end, true);
+    }
+
+    private static PitrCoverage coverage(String exportId, Instant end, boolean compacted) {
         return PitrCoverage.of(
                 List.of(new BackupSummary("b", EPOCH, null, "000000000000", "us-east-1", "t", 0, 0, null)),
-                List.of(new ExportMetadata(1, "x", "000000000000", "us-east-1", "t", EPOCH, end, false, 0, null)),
+                List.of(new ExportMetadata(
+                        1, exportId, "000000000000", "us-east-1", "t", EPOCH, end, compacted, 0, null)),
                 LATE.plusSeconds(1));
     }
 
@@ -42,24 +52,6 @@ class ChangeLogTailTest {
                 .earliestRestorableDateTime(EPOCH)
                 .latestRestorableDateTime(latest)
                 .build();
-    }
-
-    /** A backup at EPOCH and a native incremental chain from it to {@code end}. */
-    static PitrCoverage nativeChainTo(Instant end) {
-        return PitrCoverage.of(
-                List.of(new BackupSummary("b", EPOCH, null, "000000000000", "us-east-1", "t", 0, 0, null)),
-                List.of(new ExportMetadata(
-                        1,
-                        "native-" + end.getEpochSecond(),
-                        "000000000000",
-                        "us-east-1",
-                        "t",
-                        EPOCH,
-                        end,
-                        true,
-                        0,
-                        null)),
-                LATE.plusSeconds(1));
     }
 
     @Test
@@ -98,27 +90,15 @@ class ChangeLogTailTest {
     @Test
     void neitherWaitsForALogThatReachesTheAcceptanceNorForOneThatEndedLongBefore() {
         var looks = new AtomicInteger();
+        Supplier<PitrCoverage> listing = () -> {
+            looks.incrementAndGet();
+            return null;
+        };
         var tail = tail(Duration.ofSeconds(10));
 
-        tail.await(
-                "r1",
-                ACCEPTED,
-                loggedTo(ACCEPTED.plusSeconds(1)),
-                () -> {
-                    looks.incrementAndGet();
-                    return null;
-                },
-                recovery(ACCEPTED));
+        tail.await("r1", ACCEPTED, loggedTo(ACCEPTED.plusSeconds(1)), listing, recovery(ACCEPTED));
         // a log 20 minutes behind: no capture runs for it, waiting would only delay the restore
-        tail.await(
-                "r1",
-                ACCEPTED,
-                loggedTo(ACCEPTED.minus(Duration.ofMinutes(20))),
-                () -> {
-                    looks.incrementAndGet();
-                    return null;
-                },
-                recovery(ACCEPTED));
+        tail.await("r1", ACCEPTED, loggedTo(ACCEPTED.minus(Duration.ofMinutes(20))), listing, recovery(ACCEPTED));
         new ChangeLogTail(
                         Duration.ZERO,
                         Duration.ofMinutes(15),
@@ -126,15 +106,7 @@ class ChangeLogTailTest {
                         Clock.systemUTC(),
                         Duration.ZERO,
                         Duration.ofMinutes(15))
-                .await(
-                        "r1",
-                        ACCEPTED,
-                        loggedTo(ACCEPTED.minusSeconds(3)),
-                        () -> {
-                            looks.incrementAndGet();
-                            return null;
-                        },
-                        recovery(ACCEPTED));
+                .await("r1", ACCEPTED, loggedTo(ACCEPTED.minusSeconds(3)), listing, recovery(ACCEPTED));
 
         assertThat(looks).hasValue(0);
     }
