@@ -29,9 +29,6 @@ import software.amazon.awssdk.services.dynamodb.model.PointInTimeRecoveryDescrip
  */
 public final class NativeIncrementalExports {
 
-    /** The ids of the exports this method records start so, apart from the Streams capture's {@code stream-}. */
-    public static final String PREFIX = NativeChainTail.EXPORT_ID_PREFIX;
-
     /** [{@code from}, {@code to}): one export's window. */
     public record Window(Instant from, Instant to) {}
 
@@ -95,7 +92,7 @@ public final class NativeIncrementalExports {
         String region = policy.region();
         String table = policy.table();
         List<ExportMetadata> chain = catalog.listExports(account, region, table).stream()
-                .filter(e -> e.exportId().startsWith(PREFIX))
+                .filter(e -> e.exportId().startsWith(NativeChainTail.EXPORT_ID_PREFIX))
                 .toList();
         Instant chainEnd = chain.isEmpty() ? null : chain.get(chain.size() - 1).to();
         Instant now = Instant.now();
@@ -123,7 +120,7 @@ public final class NativeIncrementalExports {
             return noBase ? new Outcome(null, null, true) : Outcome.NOTHING_DUE;
         }
         Window w = due.get();
-        String exportId = PREFIX + BackupIds.stamp(w.to());
+        String exportId = NativeChainTail.EXPORT_ID_PREFIX + BackupIds.stamp(w.to());
         VaultLayout layout = catalog.layout();
         String folder = layout.exportPrefix(account, region, table, exportId);
         String tableArn = dynamo.describeTable(b -> b.tableName(table)).table().tableArn();

@@ -118,8 +118,11 @@ final class TableGuard {
      * reaches {@code target}; a native incremental chain exports its tail at the next step.
      */
     void flushThrough(Instant target) {
-        captures.flushThrough(target);
-        changeLogExports.flushThrough(target);
+        if (policy.changeLogMethod() == ChangeLogMethod.NATIVE_INCREMENTAL) {
+            changeLogExports.flushThrough(target);
+        } else {
+            captures.flushThrough(target);
+        }
     }
 
     /** Stops, and returns once no step of this table runs any more. */

@@ -2,6 +2,7 @@ package io.dynarestore.protector.tables;
 
 import io.dynarestore.contracts.protection.ProtectionSet;
 import io.dynarestore.core.aws.AwsClients;
+import io.dynarestore.core.pitr.NativeChainTail;
 import io.dynarestore.core.vault.ExportMetadata;
 import io.dynarestore.core.vault.VaultLayout;
 import io.dynarestore.protector.ProtectorProperties;
@@ -49,7 +50,7 @@ record TableServices(
 
     /** The id prefixes of the change logs the protector records: the Streams capture's and the native chain's. */
     List<String> ownExportPrefixes() {
-        return List.of(StreamCapture.EXPORT_PREFIX, NativeIncrementalExports.PREFIX);
+        return List.of(StreamCapture.EXPORT_PREFIX, NativeChainTail.EXPORT_ID_PREFIX);
     }
 
     /** The capture of shard group {@code index} of the policy's groups (of every shard when there is one group). */
