@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -25,6 +26,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * ends by itself (here: interrupted, as a fault in a library or a stray shutdown would) turns that
  * service's liveness DOWN, so that an orchestrator restarts it, while the other services stay UP.
  */
+@Isolated("it picks its services' consumer threads out of every thread of this JVM by name")
 class LivenessIT {
 
     static final HttpClient HTTP = HttpClient.newHttpClient();

@@ -41,6 +41,7 @@ class RecordRestoreIT {
     static RestoreStack stack;
     static TopicRecorder status;
     static KafkaProducer<String, String> producer;
+    static boolean badFilterTable;
 
     @BeforeAll
     static void startStack() {
@@ -213,8 +214,10 @@ class RecordRestoreIT {
             })
     void rejectsABadFilterOnRestAndOnKafkaWithTheFilterAndTheFix(String name, String scope, String field)
             throws Exception {
-        if (stack.dynalite.client().listTables().tableNames().stream().noneMatch("bad-f"::equals)) {
+        if (!badFilterTable) {
+            // (a listing would show only the first 100 of the shared stack's tables)
             table("bad-f", 99);
+            badFilterTable = true;
         }
         String body = "{\"source\":{\"table\":\"bad-f\",\"backupId\":\"base\"},\"scope\":" + scope
                 + ",\"destination\":{\"type\":\"NEW_TABLE\"}}";

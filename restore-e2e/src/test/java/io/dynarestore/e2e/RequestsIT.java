@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.dynarestore.core.KeySchemas;
 import io.dynarestore.testkit.ItemDigests;
+import io.dynarestore.testkit.KafkaBroker;
 import io.dynarestore.testkit.RandomItems;
 import io.dynarestore.testkit.TopicRecorder;
 import java.nio.charset.StandardCharsets;
@@ -269,5 +270,25 @@ class RequestsIT {
         assertThat(byId.get("b-live").get("itemCount").asLong()).isEqualTo(ITEMS);
         assertThat(byId.get("b-live").get("expired").asBoolean()).isFalse();
         assertThat(byId.get("b-expired").get("expired").asBoolean()).isTrue();
+    }
+
+    @Test
+    void aServiceStartedAfterAnotherBrokerInThisJvmReachesTheBrokerItsArgumentsName() {
+        // Given another broker started and closed in this JVM after the shared stack's (as a class with its
+        // own stack does before a class on the shared stack runs in the same test JVM)
+        try (var other = KafkaBroker.start(Map.of("elsewhere", 1))) {
+            assertThat(other.bootstrapServers()).isNotEqualTo(stack.kafka.bootstrapServers());
+        }
+
+        // When a restore-api replica starts on the shared stack
+        var replica = stack.startApiReplica();
+        try {
+            // Then it is configured with the shared stack's broker, not the one started last
+            assertThat(System.getProperty("spring.kafka.bootstrap-servers")).isNull();
+            assertThat(replica.getEnvironment().getProperty("spring.kafka.bootstrap-servers"))
+                    .isEqualTo(stack.kafka.bootstrapServers());
+        } finally {
+            stack.stop(replica);
+        }
     }
 }

@@ -8,9 +8,9 @@ import io.dynarestore.writer.segments.WriterFaults;
  * capped at {@value #EXPORT_CAP} items, backtracks only from a change log that ended within
  * {@value #BACKTRACK_MAX_LAG}); an item-writer that drops one write of restore
  * {@value #CORRUPTED}'s segment 0 and nothing else; restore-api (exports registrable from the
- * {@value #EXPORT_BUCKET} bucket); the exporter. A class on it names its tables apart from the
- * others', stops only the services it started itself, and reads the status topic by its own
- * restore ids.
+ * {@value #EXPORT_BUCKET} bucket, no submission limit); the exporter. Several classes use it at
+ * the same time: a class on it names its tables and restores apart from the others', stops only the
+ * services it started itself, and reads the status topic by its own restore ids.
  */
 final class SharedStack {
 
@@ -44,7 +44,12 @@ final class SharedStack {
                         "--planner.pitr.tail-wait=0s");
                 // the writer's faults: one lost write in the CORRUPTED restore, and racing application writes
                 started.startWriter(WriterFaults.installed(CORRUPTED, 0));
-                started.startApi("--api.exports.allowed-locations=" + EXPORT_BUCKET);
+                started.startApi(
+                        "--api.exports.allowed-locations=" + EXPORT_BUCKET,
+                        // every class on the stack submits as the same caller, several classes at once;
+                        // the submission limit is AuthorizationIT's to test, on a stack of its own
+                        "--api.limits.submissions-per-minute=100000",
+                        "--api.limits.submission-burst=10000");
                 started.startExporter();
             } catch (RuntimeException e) {
                 started.close();

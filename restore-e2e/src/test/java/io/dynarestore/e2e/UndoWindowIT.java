@@ -65,7 +65,7 @@ class UndoWindowIT {
         var cases = new ArrayList<Case>();
         for (int seed = 0; seed < WINDOWS; seed++) {
             Random r = new Random(100 + seed);
-            String table = "undo-" + seed;
+            String table = "window-" + seed;
             var window = Window.live(table, 100 + seed, r, t0);
             var history = window.history();
             long t1 = window.t1();
@@ -93,7 +93,7 @@ class UndoWindowIT {
                     expected.remove(key);
                 }
             }
-            String id = "undo-" + seed;
+            String id = "window-" + seed;
             String body = "{\"restoreId\":\"" + id + "\",\"source\":{\"table\":\"" + table + "\",\"pointInTime\":\""
                     + Instant.ofEpochSecond(t1) + "\",\"undo\":{\"until\":\"" + Instant.ofEpochSecond(t2)
                     + "\",\"onConflict\":\"" + (overwrite ? "OVERWRITE" : "LEAVE") + "\"}},"

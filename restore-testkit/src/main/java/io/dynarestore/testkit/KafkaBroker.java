@@ -21,6 +21,9 @@ public final class KafkaBroker implements AutoCloseable {
     /** The image of the Docker variant; the same as docker-compose.yml's. */
     public static final String IMAGE = "apache/kafka:4.1.0";
 
+    /** The system property naming the broker started last in this JVM (read by nothing; see startInProcess). */
+    static final String LAST_STARTED_PROPERTY = "dynarestore.testkit.last-started-broker";
+
     private final AutoCloseable broker;
     private final String bootstrapServers;
 
@@ -43,6 +46,10 @@ public final class KafkaBroker implements AutoCloseable {
     private static KafkaBroker startInProcess(Map<String, Integer> topics) {
         BrokerLogLevels.apply();
         var broker = new EmbeddedKafkaKraftBroker(1, 1);
+        // spring-kafka-test would publish each broker as the system property spring.kafka.bootstrap-servers,
+        // which outranks every service's configuration: a service started later in this JVM would then reach
+        // the last broker started, even one closed since, instead of the broker its own arguments name
+        broker.brokerListProperty(LAST_STARTED_PROPERTY);
         broker.brokerProperties(Map.of(
                 "auto.create.topics.enable", "false",
                 "group.initial.rebalance.delay.ms", "0",
