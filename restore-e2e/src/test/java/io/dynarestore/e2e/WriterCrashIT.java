@@ -16,7 +16,9 @@ import tools.jackson.databind.JsonNode;
 /** An item-writer killed with SIGKILL in the middle of a restore loses nothing. */
 class WriterCrashIT {
 
-    static final int ITEMS = 40_000;
+    /** 20 files of 500 items: the writer is killed with most of them still to write. */
+    static final int ITEMS = 10_000;
+
     static RestoreStack stack;
     static TopicRecorder status;
 
@@ -36,11 +38,18 @@ class WriterCrashIT {
 
     @Test
     void completesWithEveryItemAndAnExactCountAfterAWriterIsKilledMidRestore() throws Exception {
-        // Given a 40,000-item backup in 20 segments, and an item-writer running as its own process
+        // Given a 10,000-item backup in 20 segments, and an item-writer running as its own process
         var items = new RandomItems(77, BackupFixtures.SHAPE);
         var source = BackupFixtures.createSourceTable(stack.dynalite.client(), "orders");
         BackupFixtures.writeBackup(
-                stack, source, "b-crash", items, ITEMS, 2_000, -1, Instant.now().plus(Duration.ofDays(1)));
+                stack,
+                source,
+                "b-crash",
+                items,
+                ITEMS,
+                ITEMS / 20,
+                -1,
+                Instant.now().plus(Duration.ofDays(1)));
         Process first = stack.startWriterProcess(
                 RestoreStack.logDir().resolve("writer-killed.log"),
                 "--writer.consumers=2",
