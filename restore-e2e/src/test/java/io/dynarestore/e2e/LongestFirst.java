@@ -23,26 +23,26 @@ final class LongestFirst implements ClassOrderer {
 
     /** Seconds each class took in a CI run (three at once, beside the chaos suite and local-stack). */
     static final Map<String, Integer> SECONDS = Map.ofEntries(
-            Map.entry("WriterCrashIT", 264),
-            Map.entry("WriterScaleIT", 256),
-            Map.entry("WriterResilienceIT", 252),
-            Map.entry("AuthorizationIT", 230),
-            Map.entry("BacktrackIT", 179),
-            Map.entry("UndoWindowIT", 125),
-            Map.entry("PitrRestoreIT", 108),
-            Map.entry("FullRestoreIT", 82),
-            Map.entry("ProtectionIT", 71),
-            Map.entry("InputFuzzIT", 58),
-            Map.entry("CapacityIT", 57),
-            Map.entry("UndoableRestoresIT", 47),
-            Map.entry("ProgressAndCancelIT", 42),
-            Map.entry("EmailDeliveryIT", 36),
-            Map.entry("WebPageIT", 26),
-            Map.entry("RecordRestoreIT", 21),
-            Map.entry("CrossAccountIT", 19),
-            Map.entry("JwtAuthIT", 17),
+            Map.entry("WriterCrashIT", 444),
+            Map.entry("WriterScaleIT", 237),
+            Map.entry("WriterResilienceIT", 236),
+            Map.entry("UndoWindowIT", 145),
+            Map.entry("PitrRestoreIT", 127),
+            Map.entry("AuthorizationIT", 115),
+            Map.entry("ProtectionIT", 97),
+            Map.entry("FullRestoreIT", 79),
+            Map.entry("InputFuzzIT", 75),
+            Map.entry("BacktrackIT", 74),
+            Map.entry("UndoableRestoresIT", 53),
+            Map.entry("CapacityIT", 43),
+            Map.entry("ProgressAndCancelIT", 39),
+            Map.entry("RequestsIT", 27),
+            Map.entry("EmailDeliveryIT", 25),
+            Map.entry("RecordRestoreIT", 17),
+            Map.entry("JwtAuthIT", 16),
             Map.entry("TableOptionsIT", 15),
-            Map.entry("RequestsIT", 14));
+            Map.entry("WebPageIT", 14),
+            Map.entry("CrossAccountIT", 13));
 
     @Override
     public void orderClasses(ClassOrdererContext context) {
