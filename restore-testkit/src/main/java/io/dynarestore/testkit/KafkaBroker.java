@@ -21,9 +21,6 @@ public final class KafkaBroker implements AutoCloseable {
     /** The image of the Docker variant; the same as docker-compose.yml's. */
     public static final String IMAGE = "apache/kafka:4.1.0";
 
-    /** The system property naming the broker started last in this JVM (read by nothing; see startInProcess). */
-    static final String LAST_STARTED_PROPERTY = "dynarestore.testkit.last-started-broker";
-
     private final AutoCloseable broker;
     private final String bootstrapServers;
 
@@ -46,10 +43,11 @@ public final class KafkaBroker implements AutoCloseable {
     private static KafkaBroker startInProcess(Map<String, Integer> topics) {
         BrokerLogLevels.apply();
         var broker = new EmbeddedKafkaKraftBroker(1, 1);
-        // spring-kafka-test would publish each broker as the system property spring.kafka.bootstrap-servers,
+        // spring-kafka-test would also publish each broker as the system property spring.kafka.bootstrap-servers,
         // which outranks every service's configuration: a service started later in this JVM would then reach
-        // the last broker started, even one closed since, instead of the broker its own arguments name
-        broker.brokerListProperty(LAST_STARTED_PROPERTY);
+        // the last broker started, even one closed since, instead of the broker its own arguments name. It
+        // takes a property name, not none: the one it sets anyway, which no service reads
+        broker.brokerListProperty("spring.embedded.kafka.brokers");
         broker.brokerProperties(Map.of(
                 "auto.create.topics.enable", "false",
                 "group.initial.rebalance.delay.ms", "0",

@@ -138,10 +138,12 @@ final class ChangeLogTail {
                 listing,
                 nativeWait,
                 c -> c.lastExport().map(e -> e.to().isAfter(chainEnd)).orElse(false));
+        // the wait may have ended without the tail (nativeWait passed): say where the log ends either way
         log.info(
-                "restore {}: the change log's tail export reaches {}",
+                "restore {}: the change log's last export ends at {} (the chain ended at {} before the wait)",
                 restoreId,
-                latest.lastExport().map(ExportMetadata::to).orElse(null));
+                latest.lastExport().map(ExportMetadata::to).orElse(null),
+                chainEnd);
         return latest;
     }
 
