@@ -15,6 +15,7 @@ import io.dynarestore.core.pitr.PitrCoverage;
 import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.core.vault.VaultLayout;
 import io.dynarestore.protector.backups.BackupSchedule;
+import io.dynarestore.testkit.ChildJvm;
 import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.KafkaBroker;
 import io.dynarestore.testkit.RandomItems;
@@ -382,9 +383,10 @@ class ProtectorIT {
 
     private static Process startReplica(String name) throws Exception {
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        var command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m",
+        // the build's test JVM flags (C1, serial collector): with the JVM's defaults, C2 and G1 cost these
+        // replicas more CPU than the workload they protect
+        var command = new ArrayList<>(ChildJvm.command("256m"));
+        command.addAll(List.of(
                 "-cp",
                 classpath,
                 ProtectorApplication.class.getName(),
