@@ -2,6 +2,8 @@ package io.dynarestore.testkit;
 
 import com.sun.net.httpserver.HttpExchange;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,6 +34,7 @@ final class WriteRecorder {
     }
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
+    static final int READ_ATTEMPTS = 5;
 
     private final Forwarding forwarding;
     private final Function<String, Recorded> recording;
@@ -104,20 +107,54 @@ final class WriteRecorder {
         locks.forEach(ReentrantLock::lock);
         try {
             for (KeyedWrite w : writes) {
-                w.old = dynamo.getItem(w.log.table, w.key);
+                w.old = read(dynamo, w.log.table, w.key);
             }
-            var response = forwarding.forward(exchange, body);
+            HttpResponse<byte[]> response;
+            try {
+                response = forwarding.forward(exchange, body);
+            } catch (IOException e) {
+                // the database may have made the write before the connection failed; DynamoDB streams
+                // every write it makes, so record whatever changed (the lock keeps other writes out)
+                for (KeyedWrite w : writes) {
+                    record(w.log, w.key, w.old, read(dynamo, w.log.table, w.key));
+                }
+                throw e;
+            }
             if (response.statusCode() == 200) {
                 JsonNode unprocessed = JSON.readTree(response.body()).path("UnprocessedItems");
                 for (KeyedWrite w : writes) {
                     if (!isUnprocessed(unprocessed, w)) {
-                        record(w.log, w.key, w.old, dynamo.getItem(w.log.table, w.key));
+                        record(w.log, w.key, w.old, read(dynamo, w.log.table, w.key));
                     }
                 }
             }
             Forwarding.copyBack(exchange, response, response.body());
         } finally {
             locks.forEach(ReentrantLock::unlock);
+        }
+    }
+
+    /**
+     * Reads an item, again after a failed connection, at most {@link #READ_ATTEMPTS} times. A read
+     * after a write the database made must not be lost: dynalite closes idle connections as soon as
+     * it resumes from a pause (SIGSTOP), and a read sent on one of them then fails, which left such a
+     * write out of the stream.
+     */
+    static JsonNode read(Items dynamo, String table, ObjectNode key) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return dynamo.getItem(table, key);
+            } catch (UncheckedIOException e) {
+                if (attempt == READ_ATTEMPTS) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(50L * attempt);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
         }
     }
 
