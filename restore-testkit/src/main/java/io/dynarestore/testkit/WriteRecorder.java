@@ -115,8 +115,10 @@ final class WriteRecorder {
             } catch (IOException e) {
                 // the database may have made the write before the connection failed; DynamoDB streams
                 // every write it makes, so record whatever changed (the lock keeps other writes out)
-                for (KeyedWrite w : writes) {
-                    record(w.log, w.key, w.old, read(dynamo, w.log.table, w.key));
+                try {
+                    writes.forEach(this::recordAsItIsNow);
+                } catch (RuntimeException unread) {
+                    e.addSuppressed(unread);
                 }
                 throw e;
             }
@@ -124,7 +126,7 @@ final class WriteRecorder {
                 JsonNode unprocessed = JSON.readTree(response.body()).path("UnprocessedItems");
                 for (KeyedWrite w : writes) {
                     if (!isUnprocessed(unprocessed, w)) {
-                        record(w.log, w.key, w.old, read(dynamo, w.log.table, w.key));
+                        recordAsItIsNow(w);
                     }
                 }
             }
@@ -132,6 +134,11 @@ final class WriteRecorder {
         } finally {
             locks.forEach(ReentrantLock::unlock);
         }
+    }
+
+    /** Records {@code w} with the item's image now (nothing when the write changed nothing). */
+    private void recordAsItIsNow(KeyedWrite w) {
+        record(w.log, w.key, w.old, read(dynamo, w.log.table, w.key));
     }
 
     /**
