@@ -72,27 +72,7 @@ final class WriteRecorder {
     }
 
     void write(HttpExchange exchange, byte[] body, String op) throws IOException, InterruptedException {
-        ObjectNode request = (ObjectNode) JSON.readTree(body);
-        var writes = new ArrayList<KeyedWrite>();
-        if ("BatchWriteItem".equals(op)) {
-            for (var entry : request.path("RequestItems").properties()) {
-                Recorded log = recording.apply(entry.getKey());
-                for (JsonNode w : entry.getValue()) {
-                    if (log != null) {
-                        JsonNode image = w.has("PutRequest")
-                                ? w.path("PutRequest").path("Item")
-                                : w.path("DeleteRequest").path("Key");
-                        writes.add(new KeyedWrite(log, keyOf(log, image)));
-                    }
-                }
-            }
-        } else {
-            Recorded log = recording.apply(request.path("TableName").asString());
-            if (log != null) {
-                writes.add(new KeyedWrite(
-                        log, keyOf(log, "PutItem".equals(op) ? request.path("Item") : request.path("Key"))));
-            }
-        }
+        List<KeyedWrite> writes = recordedWrites((ObjectNode) JSON.readTree(body), op);
         if (writes.isEmpty()) {
             var response = forwarding.forward(exchange, body);
             Forwarding.copyBack(exchange, response, response.body());
@@ -134,6 +114,31 @@ final class WriteRecorder {
         } finally {
             locks.forEach(ReentrantLock::unlock);
         }
+    }
+
+    /** The writes of a request to tables whose writes are recorded, each with its item's key. */
+    private List<KeyedWrite> recordedWrites(ObjectNode request, String op) {
+        var writes = new ArrayList<KeyedWrite>();
+        if ("BatchWriteItem".equals(op)) {
+            for (var entry : request.path("RequestItems").properties()) {
+                Recorded log = recording.apply(entry.getKey());
+                for (JsonNode w : entry.getValue()) {
+                    if (log != null) {
+                        JsonNode image = w.has("PutRequest")
+                                ? w.path("PutRequest").path("Item")
+                                : w.path("DeleteRequest").path("Key");
+                        writes.add(new KeyedWrite(log, keyOf(log, image)));
+                    }
+                }
+            }
+        } else {
+            Recorded log = recording.apply(request.path("TableName").asString());
+            if (log != null) {
+                writes.add(new KeyedWrite(
+                        log, keyOf(log, "PutItem".equals(op) ? request.path("Item") : request.path("Key"))));
+            }
+        }
+        return writes;
     }
 
     /** Records {@code w} with the item's image now (nothing when the write changed nothing). */
