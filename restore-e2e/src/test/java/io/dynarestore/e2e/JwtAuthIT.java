@@ -169,9 +169,8 @@ class JwtAuthIT {
             if (!missing.equals("audience")) {
                 args.add("--api.security.jwt.audience=" + AUDIENCE);
             }
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> io.dynarestore.api.ApiApplication.builder()
-                            .run(args.toArray(new String[0]))
-                            .close())
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> Applications.close(
+                            Applications.run(io.dynarestore.api.ApiApplication.builder(), args.toArray(new String[0]))))
                     .hasStackTraceContaining("api.security.jwt." + missing + " is not set");
         }
     }

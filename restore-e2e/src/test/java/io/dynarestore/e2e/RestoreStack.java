@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -40,7 +41,8 @@ final class RestoreStack implements AutoCloseable {
     S3Server s3;
     private final Path s3Dir;
     private int s3Port;
-    private final List<ConfigurableApplicationContext> contexts = new ArrayList<>();
+    // the shared stack is used by several classes at once, which start and stop replicas on it
+    private final List<ConfigurableApplicationContext> contexts = new CopyOnWriteArrayList<>();
     private final List<Process> processes = new ArrayList<>();
     ConfigurableApplicationContext api;
     /** Where the services reach DynamoDB: dynalite, or a proxy in front of it. */
@@ -193,7 +195,7 @@ final class RestoreStack implements AutoCloseable {
 
     /** Stops one service of this stack (to start it again, or to stop a replica). */
     void stop(ConfigurableApplicationContext context) {
-        context.close();
+        Applications.close(context);
         contexts.remove(context);
     }
 
@@ -216,7 +218,7 @@ final class RestoreStack implements AutoCloseable {
             args.add(NO_SECURITY);
         }
         args.addAll(List.of(extra));
-        ConfigurableApplicationContext context = builder.run(args.toArray(new String[0]));
+        ConfigurableApplicationContext context = Applications.run(builder, args.toArray(new String[0]));
         contexts.add(context);
         return context;
     }
@@ -304,7 +306,7 @@ final class RestoreStack implements AutoCloseable {
         }
         for (int i = contexts.size() - 1; i >= 0; i--) {
             try {
-                contexts.get(i).close();
+                Applications.close(contexts.get(i));
             } catch (RuntimeException ignored) {
                 // closing a test stack
             }
