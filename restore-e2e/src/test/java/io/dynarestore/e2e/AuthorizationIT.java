@@ -366,7 +366,10 @@ class AuthorizationIT {
 
     @Test
     void aRestoreCallerCannotPreviewAnotherAccountsBackup() throws Exception {
-        String body = "{\"source\":{\"account\":\"" + ABROAD + "\",\"table\":\"orders\",\"backupId\":\"b-abroad\"}}";
+        // the longest time limit a preview allows: this is about who may read, and the default 2 s read only
+        // 12 of the 50 records once beside the rest of the build
+        String body = "{\"source\":{\"account\":\"" + ABROAD
+                + "\",\"table\":\"orders\",\"backupId\":\"b-abroad\"},\"timeLimitMs\":30000}";
 
         // When a caller with restore alone previews the backup of another account, and then one with cross-account
         var refused = post(Caller.RESTORER, "/restores/preview", body);
