@@ -5,6 +5,7 @@ import io.dynarestore.core.filter.RecordFilter;
 import io.dynarestore.core.vault.Backup;
 import io.dynarestore.core.vault.DataFileReader;
 import io.dynarestore.core.vault.ExportLine;
+import io.dynarestore.core.vault.KeyPrefilter;
 import io.dynarestore.core.vault.ManifestFile;
 import java.io.FilterOutputStream;
 import java.io.IOException;
@@ -54,7 +55,8 @@ public final class CsvExport {
             Consumer<Long> progress) {
         var columns = new CsvColumns(keyAttributes);
         long[] found = {0};
-        boolean capped = !scan(backup, filter, cap + 1, item -> {
+        var prefilter = filter == null ? null : KeyPrefilter.ofItems(keyAttributes, filter::keyMayMatch);
+        boolean capped = !scan(backup, filter, prefilter, cap + 1, item -> {
             if (found[0]++ < cap) {
                 columns.observe(item);
             }
@@ -69,7 +71,7 @@ public final class CsvExport {
         var counted = new Counting(new DigestOutputStream(upload, sha));
         var csv = ConsoleCsv.writer(counted, columns.columns());
         try {
-            scan(backup, filter, cap, item -> {
+            scan(backup, filter, prefilter, cap, item -> {
                 csv.write(item);
                 if (csv.rows() % 100_000 == 0) {
                     progress.accept(csv.rows());
@@ -86,14 +88,22 @@ public final class CsvExport {
                 bucket, key, written, counted.count, HexFormat.of().formatHex(sha.digest()), capped, found[0]);
     }
 
-    /** Feeds matching items to {@code sink}, at most {@code limit}; false when it stopped at the limit. */
-    private boolean scan(Backup backup, RecordFilter filter, long limit, Consumer<Map<String, AttributeValue>> sink) {
+    /**
+     * Feeds matching items to {@code sink}, at most {@code limit}; false when it stopped at the limit.
+     * Lines whose key {@code prefilter} rejects are passed over unparsed.
+     */
+    private boolean scan(
+            Backup backup,
+            RecordFilter filter,
+            KeyPrefilter prefilter,
+            long limit,
+            Consumer<Map<String, AttributeValue>> sink) {
         long n = 0;
         for (ManifestFile f : backup.files()) {
-            try (var reader = new DataFileReader(
-                    f.dataFileS3Key(),
-                    s3.getObject(b -> b.bucket(backup.dataBucket()).key(f.dataFileS3Key())),
-                    f.md5Checksum())) {
+            var object = s3.getObject(b -> b.bucket(backup.dataBucket()).key(f.dataFileS3Key()));
+            try (var reader = prefilter == null
+                    ? new DataFileReader(f.dataFileS3Key(), object, f.md5Checksum())
+                    : DataFileReader.selective(f.dataFileS3Key(), object, f.md5Checksum(), prefilter)) {
                 for (ExportLine line; (line = reader.next()) != null; ) {
                     var item = line.item();
                     if (item != null && (filter == null || filter.matches(item))) {

@@ -7,6 +7,7 @@ import io.dynarestore.core.filter.RecordFilter;
 import io.dynarestore.core.pitr.KeyHash;
 import io.dynarestore.core.pitr.SkipKeys;
 import io.dynarestore.core.vault.ExportLine;
+import io.dynarestore.core.vault.KeyPrefilter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,6 +41,20 @@ final class LineOps {
                 ? null
                 : RecordFilter.compile(
                         work.filter(), KeySchema.of(keyNames, work.target().keyTypes()));
+    }
+
+    /**
+     * Which lines the reader may pass over unparsed, by key: a record restore's lines whose key no
+     * key filter matches (their images never match, and their deletes are never applied), and a base
+     * file's lines whose key a later change supersedes. {@code null} when every line is written.
+     */
+    KeyPrefilter prefilter() {
+        if (filter == null && (skip == null || delta)) {
+            return null;
+        }
+        KeyPrefilter.Test test = key -> (filter == null || filter.keyMayMatch(key))
+                && (delta || skip == null || !skip.contains(KeyHash.of(key, keyNames)));
+        return delta ? KeyPrefilter.ofChanges(keyNames, test) : KeyPrefilter.ofItems(keyNames, test);
     }
 
     /** The write line {@code number} asks for, or {@code null} when the restore skips it. */

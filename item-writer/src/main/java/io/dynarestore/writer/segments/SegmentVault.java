@@ -5,6 +5,7 @@ import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.pitr.KeyHash;
 import io.dynarestore.core.undo.UndoJournal;
 import io.dynarestore.core.vault.DataFileReader;
+import io.dynarestore.core.vault.KeyPrefilter;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -27,8 +28,12 @@ record SegmentVault(AwsClients aws, Outages outages, Clock clock) {
     /** Most keys a segment's next owner takes from the journal of its earlier owners (16 bytes and a flag each). */
     static final int TAKEN_LIMIT = 500_000;
 
-    /** The segment's data file, streamed; waits while the S3 breaker is open unless {@code aborted}. */
-    DataFileReader open(SegmentDispatched work, BooleanSupplier aborted) {
+    /**
+     * The segment's data file, streamed, its lines that {@code prefilter} does not want passed over
+     * unparsed (every line read where it is {@code null}); waits while the S3 breaker is open unless
+     * {@code aborted}.
+     */
+    DataFileReader open(SegmentDispatched work, KeyPrefilter prefilter, BooleanSupplier aborted) {
         var source = work.source();
         var s3 = outages.s3();
         if (!outages.permit(s3, aborted)) {
@@ -36,10 +41,10 @@ record SegmentVault(AwsClients aws, Outages outages, Clock clock) {
         }
         long started = System.nanoTime();
         try {
-            var reader = new DataFileReader(
-                    source.key(),
-                    aws.s3().getObject(b -> b.bucket(source.bucket()).key(source.key())),
-                    source.md5Checksum());
+            var object = aws.s3().getObject(b -> b.bucket(source.bucket()).key(source.key()));
+            var reader = prefilter == null
+                    ? new DataFileReader(source.key(), object, source.md5Checksum())
+                    : DataFileReader.selective(source.key(), object, source.md5Checksum(), prefilter);
             Outages.succeeded(s3, started);
             return reader;
         } catch (NoSuchKeyException e) {

@@ -119,7 +119,7 @@ final class SegmentWriter {
         }
         var ops = new LineOps(work, work.skipKeys() == null ? null : skipSets.get(work.skipKeys()));
         long linesRead;
-        try (var reader = vault.open(work, stopped)) {
+        try (var reader = vault.open(work, ops.prefilter(), stopped)) {
             skipWritten(reader, work, resumedFrom);
             linesRead = writeLines(reader, ops, destination, work, tally, aborted, cancelled, checkpoints);
         } catch (SegmentAbortedException e) {
@@ -142,7 +142,7 @@ final class SegmentWriter {
     /** Reads past the lines a checkpoint says are in the table already. */
     private static void skipWritten(DataFileReader reader, SegmentDispatched work, long resumedFrom) {
         for (long i = 0; i < resumedFrom; i++) {
-            if (reader.next() == null) {
+            if (!reader.skip()) {
                 throw new PermanentWriteException(
                         work.source().key() + " ended after " + i + " lines, before the " + resumedFrom
                                 + " lines its checkpoint says were written",
@@ -164,7 +164,10 @@ final class SegmentWriter {
         long nextProgress = clock.millis() + progressInterval.toMillis();
         var batch = new Batch();
         ExportLine line;
+        long passedOver = 0;
         while ((line = reader.next()) != null) {
+            tally.skipped += reader.passedOver() - passedOver; // lines the reader did not parse, by their key
+            passedOver = reader.passedOver();
             if (cancelled.getAsBoolean()) {
                 throw new SegmentCancelledException(tally.written, tally.bytes);
             }
@@ -181,24 +184,11 @@ final class SegmentWriter {
             add(op, batch, destination, work, tally);
             if (clock.millis() >= nextProgress) {
                 flush(destination, work, batch, tally);
-                // everything read so far is in the table: this is the segment's checkpoint
-                Checkpoint checkpoint = tally.checkpoint(work, reader.lines());
-                publisher.send(
-                        Topic.STATUS,
-                        work.restoreId(),
-                        SegmentProgressed.of(
-                                work.restoreId(),
-                                work.segment(),
-                                work.dry() ? 0 : tally.written,
-                                tally.bytes,
-                                tally.writer,
-                                reader.lines(),
-                                tally.wcu,
-                                destination.lane().throttles()));
-                checkpoints.accept(checkpoint);
+                checkpoint(destination, work, tally, reader.lines(), checkpoints);
                 nextProgress = clock.millis() + progressInterval.toMillis();
             }
         }
+        tally.skipped += reader.passedOver() - passedOver;
         flush(destination, work, batch, tally);
         if (reader.lines() != work.source().itemCount()) {
             throw new PermanentWriteException(
@@ -208,6 +198,29 @@ final class SegmentWriter {
                     null);
         }
         return reader.lines();
+    }
+
+    /** Reports progress and saves the checkpoint: everything of the first {@code lines} lines is in the table. */
+    private void checkpoint(
+            BatchWriter.Destination destination,
+            SegmentDispatched work,
+            WriteTally tally,
+            long lines,
+            Consumer<Checkpoint> checkpoints) {
+        Checkpoint checkpoint = tally.checkpoint(work, lines);
+        publisher.send(
+                Topic.STATUS,
+                work.restoreId(),
+                SegmentProgressed.of(
+                        work.restoreId(),
+                        work.segment(),
+                        work.dry() ? 0 : tally.written,
+                        tally.bytes,
+                        tally.writer,
+                        lines,
+                        tally.wcu,
+                        destination.lane().throttles()));
+        checkpoints.accept(checkpoint);
     }
 
     /** Adds a write to the batch, flushing first where it would hold its key twice or cost too much. */

@@ -6,9 +6,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.dynarestore.core.codec.ItemDigest;
+import io.dynarestore.core.pitr.KeyHash;
+import io.dynarestore.core.pitr.SkipKeys;
 import io.dynarestore.core.vault.ExportLine;
+import io.dynarestore.core.vault.KeyPrefilter;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 class LineOpsTest {
@@ -52,6 +63,61 @@ class LineOpsTest {
                 .isNull();
         assertThat(ops.of(ExportLine.change(key("keep-2"), item("keep-2", "x"), null, 1), 3))
                 .isNull();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"records", "base with a skip set"})
+    void letsTheReaderPassOverUnparsedOnlyLinesItWouldSkipAnyway(String work) throws Exception {
+        // Given a record restore of the keys beginning with "keep", or a base segment whose skip set
+        // holds the keys beginning with "drop"
+        var random = new Random(work.length());
+        var superseded = new TreeSet<KeyHash>();
+        for (int i = 0; i < 50; i++) {
+            superseded.add(KeyHash.of(key("drop-" + i), List.of("pk")));
+        }
+        var hashes = new ByteArrayOutputStream();
+        try (var out = new DataOutputStream(hashes)) {
+            for (KeyHash h : superseded) {
+                out.writeLong(h.hi());
+                out.writeLong(h.lo());
+            }
+        }
+        boolean records = work.equals("records");
+        var ops = records
+                ? new LineOps(SegmentWork.records("keep"), null)
+                : new LineOps(
+                        SegmentWork.base(),
+                        SkipKeys.read(new ByteArrayInputStream(hashes.toByteArray()), superseded.size()));
+        KeyPrefilter prefilter = ops.prefilter();
+        assertThat(prefilter.member()).isEqualTo(records ? "Keys" : "Item");
+
+        int passedOver = 0;
+        for (int n = 0; n < 500; n++) {
+            // When a random line's key is put to the prefilter
+            String pk = (random.nextBoolean() ? "keep-" : "drop-") + random.nextInt(60);
+            var image = item(pk, "v" + n);
+            ExportLine line = !records
+                    ? ExportLine.item(image)
+                    : random.nextBoolean()
+                            ? ExportLine.change(key(pk), null, image, n)
+                            : ExportLine.change(key(pk), image, null, n);
+
+            // Then a line it rejects is one the segment would have skipped
+            if (!prefilter.test().mayPass(key(pk))) {
+                passedOver++;
+                assertThat(ops.of(line, n)).as(pk).isNull();
+            } else if (records && line.newImage() != null || !records) {
+                assertThat(ops.of(line, n)).as(pk).isNotNull();
+            }
+        }
+        // and it does reject the lines of the keys the segment skips
+        assertThat(passedOver).isGreaterThan(100);
+    }
+
+    @Test
+    void readsEveryLineOfASegmentThatWritesEveryLine() {
+        assertThat(new LineOps(SegmentWork.base(), null).prefilter()).isNull();
+        assertThat(new LineOps(SegmentWork.delta(true), null).prefilter()).isNull();
     }
 
     @Test

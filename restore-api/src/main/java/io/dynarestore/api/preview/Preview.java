@@ -10,6 +10,7 @@ import io.dynarestore.core.vault.Backup;
 import io.dynarestore.core.vault.DataFileReader;
 import io.dynarestore.core.vault.ExportLine;
 import io.dynarestore.core.vault.ExportMetadata;
+import io.dynarestore.core.vault.KeyPrefilter;
 import io.dynarestore.core.vault.ManifestFile;
 import io.dynarestore.core.vault.VaultCatalog;
 import java.time.Duration;
@@ -90,8 +91,9 @@ public final class Preview {
                 if (records.full()) {
                     break;
                 }
-                read(base.dataBucket(), f, deadline, line -> {
-                    scanned[0]++;
+                KeyPrefilter.Test wanted = k -> (filter == null || filter.keyMayMatch(k))
+                        && (changed.isEmpty() || !changed.contains(KeyHash.of(k, key.names())));
+                read(base.dataBucket(), f, deadline, KeyPrefilter.ofItems(key.names(), wanted), scanned, line -> {
                     var item = line.item();
                     if ((changed.isEmpty() || !changed.contains(KeyHash.of(item, key.names())))
                             && (filter == null || filter.matches(item))) {
@@ -147,8 +149,9 @@ public final class Preview {
         }
         try (var delta = new DeltaBuilder(key.names(), from, until, DeltaBuilder.bitsFor(changes, memoryBudget / 2))) {
             for (var f : files) {
-                read(f.getKey(), f.getValue(), deadline, line -> {
-                    scanned[0]++;
+                // a key no key filter matches has no image to show, at T or in the backup
+                var wanted = filter == null ? null : KeyPrefilter.ofChanges(key.names(), filter::keyMayMatch);
+                read(f.getKey(), f.getValue(), deadline, wanted, scanned, line -> {
                     delta.add(line);
                     return true;
                 });
@@ -204,16 +207,30 @@ public final class Preview {
         boolean handle(ExportLine line);
     }
 
-    private void read(String bucket, ManifestFile f, long deadline, LineHandler handler) {
-        try (var reader = new DataFileReader(
-                f.dataFileS3Key(), s3.getObject(b -> b.bucket(bucket).key(f.dataFileS3Key())), null)) {
-            for (ExportLine line; (line = reader.next()) != null; ) {
-                if (System.nanoTime() > deadline) {
-                    throw new Stopped("the time limit");
+    /** Reads a file's lines, those {@code prefilter} does not want unparsed, counting every line in {@code scanned}. */
+    private void read(
+            String bucket, ManifestFile f, long deadline, KeyPrefilter prefilter, long[] scanned, LineHandler handler) {
+        if (System.nanoTime() > deadline) { // a selective reader returns no line while it passes lines over
+            throw new Stopped("the time limit");
+        }
+        var object = s3.getObject(b -> b.bucket(bucket).key(f.dataFileS3Key()));
+        try (var reader = prefilter == null
+                ? new DataFileReader(f.dataFileS3Key(), object, null)
+                : DataFileReader.selective(f.dataFileS3Key(), object, null, prefilter)) {
+            long counted = 0;
+            try {
+                for (ExportLine line; (line = reader.next()) != null; ) {
+                    scanned[0] += reader.lines() - counted;
+                    counted = reader.lines();
+                    if (System.nanoTime() > deadline) {
+                        throw new Stopped("the time limit");
+                    }
+                    if (!handler.handle(line)) {
+                        return;
+                    }
                 }
-                if (!handler.handle(line)) {
-                    return;
-                }
+            } finally {
+                scanned[0] += reader.lines() - counted;
             }
         }
     }

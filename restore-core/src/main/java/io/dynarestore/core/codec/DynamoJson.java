@@ -46,6 +46,11 @@ public final class DynamoJson {
         return FACTORY.createParser(ObjectReadContext.empty(), in);
     }
 
+    /** A parser of {@code length} bytes of {@code bytes} from {@code offset}: one line of a data file. */
+    public static JsonParser parser(byte[] bytes, int offset, int length) {
+        return FACTORY.createParser(ObjectReadContext.empty(), bytes, offset, length);
+    }
+
     public static JsonParser parser(String json) {
         return FACTORY.createParser(ObjectReadContext.empty(), json);
     }

@@ -78,6 +78,19 @@ public final class RecordFilter {
         return true;
     }
 
+    /**
+     * Whether an item with this key may match: some key filter matches the key. {@code false} means
+     * no image of the key matches, whatever its other attributes, so its lines need not be parsed.
+     */
+    public boolean keyMayMatch(Map<String, AttributeValue> key) {
+        for (KeyClause k : keyClauses) {
+            if (k.matches(key)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Compiles the filters of a record restore against a table's key, or says what is wrong with each. */
     public static RecordFilter compile(Scope.Records records, KeySchema key) {
         var errors = new ArrayList<FieldError>();

@@ -27,6 +27,10 @@ import tools.jackson.core.exc.StreamReadException;
  * time, never holding the file in memory. When the manifest states an MD5, the compressed bytes
  * are checked against it at the end of the file; a mismatch, a truncated gzip stream or a line
  * that is not DynamoDB JSON is a {@link CorruptDataFileException} that names the file and line.
+ *
+ * <p>A selective reader ({@link #selective}) reads the file as JSON Lines and parses only the lines
+ * whose key its {@link KeyPrefilter} may want; the others are counted, found by a byte scan of their
+ * key ({@link LineKeys}), and passed over unparsed, so they are not checked beyond their key.
  */
 public final class DataFileReader implements AutoCloseable {
 
@@ -35,7 +39,11 @@ public final class DataFileReader implements AutoCloseable {
     private final InputStream raw;
     private final DigestInputStream digest;
     private final JsonParser parser;
+    private final LineBuffer lineBuffer;
+    private final LineKeys lineKeys;
+    private final KeyPrefilter.Test prefilter;
     private long lines;
+    private long passedOver;
     private boolean done;
 
     public DataFileReader(String name, InputStream compressed, String expectedMd5) {
@@ -47,13 +55,36 @@ public final class DataFileReader implements AutoCloseable {
         return new DataFileReader(name, in, null, false);
     }
 
+    /**
+     * A reader of a gzip data file that passes over, unparsed, the lines whose key {@code prefilter}
+     * does not want; {@link #next} returns the others.
+     */
+    public static DataFileReader selective(
+            String name, InputStream compressed, String expectedMd5, KeyPrefilter prefilter) {
+        return new DataFileReader(name, compressed, expectedMd5, true, prefilter);
+    }
+
     private DataFileReader(String name, InputStream in, String expectedMd5, boolean gzip) {
+        this(name, in, expectedMd5, gzip, null);
+    }
+
+    private DataFileReader(String name, InputStream in, String expectedMd5, boolean gzip, KeyPrefilter prefilter) {
         this.name = name;
         this.expectedMd5 = expectedMd5;
         this.raw = in;
         try {
-            this.digest = new DigestInputStream(new BufferedInputStream(in, 1 << 16), MessageDigest.getInstance("MD5"));
-            this.parser = DynamoJson.parser(gzip ? new GZIPInputStream(digest, 1 << 16) : digest);
+            // the inflater reads the stored file in chunks of its own buffer's size
+            InputStream buffered = gzip ? in : new BufferedInputStream(in, 1 << 16);
+            // MD5 costs a fifth of inflating: only where there is a checksum to check
+            this.digest = expectedMd5 == null || expectedMd5.isBlank()
+                    ? null
+                    : new DigestInputStream(buffered, MessageDigest.getInstance("MD5"));
+            InputStream stored = digest == null ? buffered : digest;
+            InputStream inflated = gzip ? new GZIPInputStream(stored, 1 << 16) : stored;
+            this.parser = prefilter == null ? DynamoJson.parser(inflated) : null;
+            this.lineBuffer = prefilter == null ? null : new LineBuffer(inflated);
+            this.lineKeys = prefilter == null ? null : new LineKeys(prefilter.member(), prefilter.keyNames());
+            this.prefilter = prefilter == null ? null : prefilter.test();
         } catch (IOException e) {
             throw new CorruptDataFileException(name + " is not a gzip file: " + e.getMessage(), e);
         } catch (JacksonIOException e) { // the parser reads ahead when it is made
@@ -63,29 +94,13 @@ public final class DataFileReader implements AutoCloseable {
         }
     }
 
-    /** The next line, or {@code null} after the last one. */
+    /** The next line (of a selective reader: the next its prefilter may want), or {@code null} after the last one. */
     public ExportLine next() {
         if (done) {
             return null;
         }
         try {
-            JsonToken t = parser.nextToken();
-            if (t == null) {
-                done = true;
-                verifyChecksum();
-                return null;
-            }
-            lines++;
-            if (t != JsonToken.START_OBJECT) {
-                throw new CorruptDataFileException(name + " line " + lines + " is not a JSON object");
-            }
-            var parts = new LinkedHashMap<String, Map<String, AttributeValue>>();
-            String field;
-            while ((field = parser.nextName()) != null) {
-                parser.nextToken();
-                parts.put(field, DynamoJson.readItem(parser));
-            }
-            return ExportLine.of(parts);
+            return lineBuffer != null ? nextSelected() : nextParsed(parser);
         } catch (StreamConstraintsException e) {
             // a value far longer than a 400 KB DynamoDB item can hold: the file is not a backup of one
             throw new CorruptDataFileException(
@@ -98,7 +113,85 @@ public final class DataFileReader implements AutoCloseable {
             throw readFailure(e.getCause() != null ? e.getCause() : e);
         } catch (UncheckedIOException e) {
             throw readFailure(e.getCause());
+        } catch (LineBuffer.LineTooLongException e) {
+            throw new CorruptDataFileException(name + " line " + (lines + 1) + ": " + e.getMessage(), e);
+        } catch (IOException e) {
+            throw readFailure(e);
         }
+    }
+
+    /** Passes over the next line without parsing it where the reader is selective; {@code false} at the end. */
+    public boolean skip() {
+        if (lineBuffer == null) {
+            return next() != null;
+        }
+        try {
+            if (!lineBuffer.next()) {
+                finish();
+                return false;
+            }
+            lines++;
+            return true;
+        } catch (LineBuffer.LineTooLongException e) {
+            throw new CorruptDataFileException(name + " line " + (lines + 1) + ": " + e.getMessage(), e);
+        } catch (IOException e) {
+            throw readFailure(e);
+        }
+    }
+
+    private ExportLine nextParsed(JsonParser p) {
+        JsonToken t = p.nextToken();
+        if (t == null) {
+            finish();
+            return null;
+        }
+        lines++;
+        return readLine(p, t);
+    }
+
+    private ExportLine nextSelected() throws IOException {
+        while (lineBuffer.next()) {
+            lines++;
+            byte[] b = lineBuffer.bytes();
+            Map<String, AttributeValue> key = lineKeys.find(b, lineBuffer.start, lineBuffer.end);
+            if (key != null && !prefilter.mayPass(key)) {
+                passedOver++;
+                continue;
+            }
+            try (JsonParser p = DynamoJson.parser(b, lineBuffer.start, lineBuffer.end - lineBuffer.start)) {
+                ExportLine line = readLine(p, p.nextToken());
+                if (p.nextToken() != null) {
+                    throw new CorruptDataFileException(
+                            name + " line " + lines + " holds more than one JSON object; a data file holds one a line");
+                }
+                return line;
+            }
+        }
+        finish();
+        return null;
+    }
+
+    private ExportLine readLine(JsonParser p, JsonToken first) {
+        if (first != JsonToken.START_OBJECT) {
+            throw new CorruptDataFileException(name + " line " + lines + " is not a JSON object");
+        }
+        var parts = new LinkedHashMap<String, Map<String, AttributeValue>>();
+        String field;
+        while ((field = p.nextName()) != null) {
+            p.nextToken();
+            parts.put(field, DynamoJson.readItem(p));
+        }
+        return ExportLine.of(parts);
+    }
+
+    private void finish() {
+        done = true;
+        verifyChecksum();
+    }
+
+    /** Lines a selective reader passed over unparsed, as its prefilter did not want their key. */
+    public long passedOver() {
+        return passedOver;
     }
 
     /** A damaged file is corrupt for good; a broken connection is worth another try. */
@@ -116,7 +209,7 @@ public final class DataFileReader implements AutoCloseable {
     }
 
     private void verifyChecksum() {
-        if (expectedMd5 == null || expectedMd5.isBlank()) {
+        if (digest == null) {
             return;
         }
         try {
@@ -139,7 +232,9 @@ public final class DataFileReader implements AutoCloseable {
     @Override
     public void close() {
         try {
-            parser.close();
+            if (parser != null) {
+                parser.close();
+            }
         } finally {
             try {
                 raw.close();

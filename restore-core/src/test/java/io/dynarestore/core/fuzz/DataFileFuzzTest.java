@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.fail;
 import io.dynarestore.core.codec.DynamoJson;
 import io.dynarestore.core.vault.CorruptDataFileException;
 import io.dynarestore.core.vault.DataFileReader;
+import io.dynarestore.core.vault.KeyPrefilter;
 import io.dynarestore.testkit.Mutations;
 import io.dynarestore.testkit.RandomItems;
 import java.io.ByteArrayInputStream;
@@ -14,6 +15,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Base64;
+import java.util.List;
 import java.util.stream.IntStream;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -52,10 +54,10 @@ class DataFileFuzzTest {
                 .encodeToString(MessageDigest.getInstance("MD5").digest(b));
     }
 
-    @ParameterizedTest(name = "case {0}")
-    @MethodSource("cases")
-    void readsADamagedDataFileToItsEndOrStopsWithCorruptDataFile(int seed) throws Exception {
-        // Given a data file damaged one way
+    /** A data file damaged one way, and the checksum its manifest states. */
+    record Damaged(byte[] file, String checksum) {}
+
+    static Damaged damaged(int seed) throws Exception {
         var mutations = new Mutations(seed);
         byte[] plain = lines(seed, 5 + seed % 20);
         byte[] file;
@@ -87,10 +89,19 @@ class DataFileFuzzTest {
             }
         }
 
+        return new Damaged(file, checksum);
+    }
+
+    @ParameterizedTest(name = "case {0}")
+    @MethodSource("cases")
+    void readsADamagedDataFileToItsEndOrStopsWithCorruptDataFile(int seed) throws Exception {
+        // Given a data file damaged one way
+        Damaged damaged = damaged(seed);
+
         // When it is read to its end
         long lines = 0;
-        try (var reader =
-                new DataFileReader("data/file-" + seed + ".json.gz", new ByteArrayInputStream(file), checksum)) {
+        try (var reader = new DataFileReader(
+                "data/file-" + seed + ".json.gz", new ByteArrayInputStream(damaged.file()), damaged.checksum())) {
             while (reader.next() != null) {
                 lines++;
                 if (lines > 10_000) {
@@ -104,5 +115,35 @@ class DataFileFuzzTest {
         }
         // or it was read whole (a damage that left it valid)
         assertThat(lines).isLessThanOrEqualTo(26);
+    }
+
+    static IntStream selectiveCases() {
+        return IntStream.range(0, 1_000);
+    }
+
+    @ParameterizedTest(name = "case {0}")
+    @MethodSource("selectiveCases")
+    void aSelectiveReaderOfADamagedDataFileReadsToItsEndOrStopsWithCorruptDataFile(int seed) throws Exception {
+        // Given a data file damaged one way, and a reader that parses only the lines of one key in three
+        Damaged damaged = damaged(seed);
+        var prefilter = KeyPrefilter.ofItems(List.of("pk"), key -> Math.floorMod(key.hashCode(), 3) == 0);
+
+        // When it is read to its end
+        long lines = 0;
+        try (var reader = DataFileReader.selective(
+                "data/file-" + seed + ".json.gz",
+                new ByteArrayInputStream(damaged.file()),
+                damaged.checksum(),
+                prefilter)) {
+            while (reader.next() != null) {
+                if (++lines > 10_000) {
+                    fail("endless read of a file of at most 25 lines");
+                }
+            }
+            assertThat(reader.lines()).isLessThanOrEqualTo(26);
+        } catch (CorruptDataFileException e) {
+            // Then a damaged file is refused, naming itself
+            assertThat(e.getMessage()).contains("file-" + seed);
+        }
     }
 }

@@ -9,6 +9,8 @@ import io.dynarestore.contracts.status.RestorePlanned.Strategy;
 import io.dynarestore.contracts.status.SourceRef;
 import io.dynarestore.contracts.status.TableRef;
 import io.dynarestore.core.aws.AwsClients;
+import io.dynarestore.core.filter.KeySchema;
+import io.dynarestore.core.filter.RecordFilter;
 import io.dynarestore.core.pitr.PitrCoverage;
 import io.dynarestore.core.restore.RestoreValidator.Target;
 import io.dynarestore.core.vault.Backup;
@@ -177,10 +179,12 @@ record Planning(
                     backtrack,
                     sourceRef(request, base, pointInTime, resolution.exports().size()));
         }
+        var key = KeySchema.of(base.metadata().tableDescription());
         var delta = stager.stage(
                 request.restoreId(),
                 resolution,
-                TableSpecs.keyAttributes(base.metadata().tableDescription().keySchema()));
+                key.names(),
+                request.scope() instanceof Scope.Records r ? RecordFilter.compile(r, key) : null);
         log.info(
                 "restore {}: {} of {} from base {} and {} exports: {} changes read, {} keys changed ({} deleted)",
                 request.restoreId(),

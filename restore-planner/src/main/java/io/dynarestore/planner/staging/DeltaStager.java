@@ -1,10 +1,12 @@
 package io.dynarestore.planner.staging;
 
 import io.dynarestore.contracts.Json;
+import io.dynarestore.core.filter.RecordFilter;
 import io.dynarestore.core.pitr.DeltaBuilder;
 import io.dynarestore.core.pitr.PitrCoverage;
 import io.dynarestore.core.vault.DataFiles;
 import io.dynarestore.core.vault.ExportMetadata;
+import io.dynarestore.core.vault.KeyPrefilter;
 import io.dynarestore.core.vault.ManifestFile;
 import io.dynarestore.core.vault.VaultCatalog;
 import java.io.IOException;
@@ -49,6 +51,16 @@ public final class DeltaStager {
     }
 
     public StagedDelta stage(String restoreId, PitrCoverage.Resolution resolution, List<String> keyAttributes) {
+        return stage(restoreId, resolution, keyAttributes, null);
+    }
+
+    /**
+     * Stages the delta of the keys {@code filter}'s key filters may match, all keys where it is
+     * {@code null}: a record restore writes no other key, so the others' changes are passed over
+     * unparsed and take no room in the delta or the skip set.
+     */
+    public StagedDelta stage(
+            String restoreId, PitrCoverage.Resolution resolution, List<String> keyAttributes, RecordFilter filter) {
         long from = PitrCoverage.micros(resolution.base().takenAt());
         long until = PitrCoverage.micros(resolution.pointInTime()) + 1_000_000L;
         long lines = resolution.exports().stream()
@@ -62,7 +74,8 @@ public final class DeltaStager {
         Path skip = null;
         try (var builder =
                 new DeltaBuilder(keyAttributes, from, until, DeltaBuilder.bitsFor(lines, memoryBudgetBytes))) {
-            read = new ChangeLogReader(s3, catalog).forEach(resolution.exports(), builder::add);
+            var prefilter = filter == null ? null : KeyPrefilter.ofChanges(keyAttributes, filter::keyMayMatch);
+            read = new ChangeLogReader(s3, catalog).forEach(resolution.exports(), prefilter, builder::add);
             skip = Files.createTempFile("skip-keys-", ".bin");
             try (var skipOut = Files.newOutputStream(skip)) {
                 result = builder.build(out, skipOut);
