@@ -26,6 +26,7 @@ import org.springframework.util.unit.DataSize;
  * @param pitr        point-in-time restores
  * @param strategy    how the planner chooses between item writes and DynamoDB's import
  * @param capacity    raising an existing table's write capacity for a restore
+ * @param warmThroughput pre-warming a new on-demand table for the restore's writes
  * @param cancelGrace how long a cancelled restore waits for its writers to report their segments stopped
  *                    before it is declared cancelled with the counts known then
  * @param progressInterval how often a running restore's RestoreProgressed is published (when items moved)
@@ -47,6 +48,7 @@ public record PlannerProperties(
         @DefaultValue Pitr pitr,
         @DefaultValue Strategy strategy,
         @DefaultValue Capacity capacity,
+        @DefaultValue WarmThroughput warmThroughput,
         @DefaultValue("30s") Duration cancelGrace,
         @DefaultValue("5s") Duration progressInterval,
         @DefaultValue Access access,
@@ -137,6 +139,21 @@ public record PlannerProperties(
             @DefaultValue("true") boolean raise,
             @DefaultValue("1000") long writeUnits,
             @DefaultValue("15m") Duration putBackRetry) {}
+
+    /**
+     * Warm throughput of new on-demand tables restored by item writes (ADR 0037): DynamoDB creates
+     * an on-demand table able to take 4,000 writes a second at once, and a restore that needs more is
+     * created warm enough to finish in {@code targetDuration}, never above {@code maxWriteUnits}.
+     * DynamoDB bills warm throughput once, by the units it adds.
+     *
+     * @param enabled        whether new on-demand tables are created warm for the restore
+     * @param targetDuration the time the restore's writes should take at the warm rate
+     * @param maxWriteUnits  the most write units per second a new table is warmed to
+     */
+    public record WarmThroughput(
+            @DefaultValue("true") boolean enabled,
+            @DefaultValue("1h") Duration targetDuration,
+            @DefaultValue("40000") long maxWriteUnits) {}
 
     /**
      * Point-in-time restores.

@@ -18,11 +18,13 @@ import java.util.function.LongSupplier;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
 /**
  * The write budget of every destination table, and this replica's part of it. A table's budget is
  * a share of its provisioned WCU, or for an on-demand table a target reached no faster than
- * DynamoDB adapts (twice the previous peak per 30 minutes). This replica writes at
+ * DynamoDB adapts (twice the previous peak per 30 minutes), from the table's warm throughput where
+ * it was created warm for the restore. This replica writes at
  * budget x its share of the pending segments ({@link ReplicaShare}) x the throttling factor
  * ({@link Aimd}), paced so
  * that no one-second window sees more than that rate plus one batch ({@link io.dynarestore.core.retry.Pacer}); batches are
@@ -54,6 +56,26 @@ public final class WriteBudgets {
     static final double UNKNOWN_BUDGET = 100;
 
     private static final long RAMP_NANOS = Duration.ofMinutes(30).toNanos();
+
+    /**
+     * An on-demand table's budget: from what it takes at once (DynamoDB's initial peak, or the
+     * table's warm throughput where higher), doubled every 30 minutes up to the target (or the warm
+     * throughput where higher), never above the table's own most on-demand write rate.
+     */
+    static double onDemandBudget(Settings settings, TableDescription d, long elapsedNanos) {
+        var warmth = d.warmThroughput();
+        long warm = warmth == null
+                        || warmth.writeUnitsPerSecond() == null
+                        || warmth.status() != null && warmth.status() != TableStatus.ACTIVE
+                ? 0
+                : warmth.writeUnitsPerSecond();
+        double peak = Math.max(settings.onDemandInitialPeak(), warm);
+        double target = Math.max(settings.onDemandTarget(), warm);
+        double budget = Math.min(target, peak * Math.pow(2, Math.min(20, elapsedNanos / RAMP_NANOS)));
+        Long most =
+                d.onDemandThroughput() == null ? null : d.onDemandThroughput().maxWriteRequestUnits();
+        return most != null && most > 0 ? Math.min(budget, most) : budget;
+    }
 
     private final AwsClients aws;
     private final Settings settings;
@@ -254,8 +276,7 @@ public final class WriteBudgets {
                         : d.provisionedThroughput().writeCapacityUnits();
                 return Math.max(1, (wcu == null ? 1 : wcu) * settings.provisionedShare());
             }
-            double ramped = settings.onDemandInitialPeak() * Math.pow(2, Math.min(20, elapsed / RAMP_NANOS));
-            return Math.min(settings.onDemandTarget(), ramped);
+            return onDemandBudget(settings, d, elapsed);
         }
     }
 }

@@ -31,15 +31,22 @@ public final class TableCreator {
     /** The table, ready, and the warnings of settings the endpoint could not apply. */
     public record Ready(TableDescription table, List<String> warnings) {}
 
-    /** Creates (or finds) the table; throws {@link DestinationException} with a reason otherwise. */
+    /**
+     * Creates (or finds) the table, on demand warmed to {@code warmWrites} writes a second where not
+     * {@code null}; throws {@link DestinationException} with a reason otherwise.
+     */
     public Ready ensure(
-            String restoreId, Destination.NewTable destination, TableDescription backupTable, TableSettings settings) {
+            String restoreId,
+            Destination.NewTable destination,
+            TableDescription backupTable,
+            TableSettings settings,
+            Long warmWrites) {
         DynamoDbClient dynamo = aws.dynamo(destination.account(), destination.region());
         String name = destination.tableName();
         boolean createdNow = false;
         if (!exists(dynamo, name)) {
             try {
-                dynamo.createTable(TableSpecs.createRequest(backupTable, name, settings));
+                dynamo.createTable(TableSpecs.createRequest(backupTable, name, settings, warmWrites));
                 createdNow = true;
             } catch (ResourceInUseException e) {
                 // created in the meantime: by an earlier attempt of this restore, or by someone else

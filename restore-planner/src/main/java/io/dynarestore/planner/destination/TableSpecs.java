@@ -43,6 +43,15 @@ public final class TableSpecs {
 
     /** The CreateTable request of a table like {@code d}, named {@code tableName}, with {@code settings}. */
     public static CreateTableRequest createRequest(TableDescription d, String tableName, TableSettings settings) {
+        return createRequest(d, tableName, settings, null);
+    }
+
+    /**
+     * The CreateTable request of a table like {@code d}, on demand made able to take
+     * {@code warmWrites} writes a second at once ({@code null}: DynamoDB's default).
+     */
+    public static CreateTableRequest createRequest(
+            TableDescription d, String tableName, TableSettings settings, Long warmWrites) {
         var request = CreateTableRequest.builder().tableName(tableName).keySchema(d.keySchema());
         Set<String> used = new LinkedHashSet<>(keyAttributes(d.keySchema()));
         List<GlobalSecondaryIndex> gsis = gsis(d, settings, used);
@@ -68,6 +77,9 @@ public final class TableSpecs {
             request.billingMode(BillingMode.PAY_PER_REQUEST);
             if (TableSettings.isOnDemand(d) && d.onDemandThroughput() != null) {
                 request.onDemandThroughput(d.onDemandThroughput());
+            }
+            if (warmWrites != null) {
+                request.warmThroughput(w -> w.writeUnitsPerSecond(warmWrites));
             }
         } else {
             request.billingMode(BillingMode.PROVISIONED).provisionedThroughput(tableThroughput(d, settings));

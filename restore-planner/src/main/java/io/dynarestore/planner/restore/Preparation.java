@@ -13,9 +13,11 @@ import io.dynarestore.contracts.status.TableRef;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.kafka.EventPublisher;
 import io.dynarestore.core.vault.Backup;
+import io.dynarestore.planner.PlannerProperties;
 import io.dynarestore.planner.capacity.CapacityManager;
 import io.dynarestore.planner.destination.TableCreator;
 import io.dynarestore.planner.destination.TableWaiter;
+import io.dynarestore.planner.destination.WarmThroughputs;
 import io.dynarestore.planner.restore.RestoreSteps.Outcome;
 import io.dynarestore.planner.restore.RestoreSteps.Snapshot;
 import io.dynarestore.planner.restore.RestoreSteps.StepException;
@@ -36,7 +38,8 @@ record Preparation(
         CapacityManager capacity,
         AwsClients aws,
         EventPublisher publisher,
-        Duration tableActive) {
+        Duration tableActive,
+        PlannerProperties.WarmThroughput warm) {
 
     private static final Logger log = LoggerFactory.getLogger(Preparation.class);
 
@@ -48,11 +51,18 @@ record Preparation(
             // the table is made like the base backup's (for a point in time, the planned base)
             Backup backup = sources.backup(request, plan.source().backupId());
             try {
+                var settings = sources.tableSettings(request, backup);
+                Long warmWrites = WarmThroughputs.writes(plan.estimatedWcu(), settings.onDemand(), warm);
+                if (warmWrites != null) {
+                    log.info(
+                            "restore {}: creating {} warm for {} writes a second ({} write units to write)",
+                            request.restoreId(),
+                            destination.tableName(),
+                            warmWrites,
+                            plan.estimatedWcu());
+                }
                 var ready = tables.ensure(
-                        request.restoreId(),
-                        destination,
-                        backup.metadata().tableDescription(),
-                        sources.tableSettings(request, backup));
+                        request.restoreId(), destination, backup.metadata().tableDescription(), settings, warmWrites);
                 return Outcome.of(
                         publish(publisher, DestinationReady.of(request.restoreId(), ref, true, ready.warnings())));
             } catch (TableCreator.DestinationException e) {

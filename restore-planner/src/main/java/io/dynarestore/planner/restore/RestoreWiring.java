@@ -113,7 +113,8 @@ class RestoreWiring {
                         capacity,
                         aws,
                         publisher,
-                        properties.tableActive()),
+                        properties.tableActive(),
+                        properties.warmThroughput()),
                 new Dispatching(sources, catalog, sweeper, backtracks, aws, publisher, strategy),
                 new Completion(stager, aws, clock, strategy),
                 new NativeRestores(

@@ -9,6 +9,7 @@ import io.dynarestore.core.vault.Backup;
 import io.dynarestore.core.vault.DataFileReader;
 import io.dynarestore.core.vault.DataFiles;
 import io.dynarestore.core.vault.ExportLine;
+import io.dynarestore.core.vault.KeyPrefilter;
 import io.dynarestore.core.vault.ManifestFile;
 import io.dynarestore.core.vault.VaultCatalog;
 import java.util.List;
@@ -21,11 +22,15 @@ import software.amazon.awssdk.services.s3.S3Client;
  * gzip DYNAMODB_JSON files ({@code {"Item": {...}}} per line, what ImportTable reads) under
  * {@code _staging/<restoreId>/import/data/}, with nothing else under that prefix. The items are
  * the base backup's, less the keys a point-in-time delta changed, plus the delta's final images;
- * a record restore keeps only the images its filter matches. One pass, streaming: memory holds
+ * a record restore keeps only the images its filter matches. Never more files than ImportTable's
+ * quota of 50,000 objects. One pass, streaming: memory holds
  * the delta's key set (16 bytes per key) and one line. Staging again first removes what an
  * earlier attempt left, so an import never sees an item twice.
  */
 public final class ImportStager {
+
+    /** DynamoDB's quota of S3 objects one ImportTable reads. */
+    static final long MAX_IMPORT_OBJECTS = 50_000;
 
     private final S3Client s3;
     private final VaultCatalog catalog;
@@ -64,15 +69,20 @@ public final class ImportStager {
         SkipKeys skip = delta == null || delta.keys() == 0
                 ? null
                 : SkipKeys.read(s3.getObject(b -> b.bucket(delta.bucket()).key(delta.skipKeys())), delta.keys());
-        var out = new DataFiles(s3, bucket, importPrefix(restoreId), linesPerFile);
+        long most = base.files().stream()
+                        .mapToLong(f -> f.itemCount() == null ? 0 : f.itemCount())
+                        .sum()
+                + (delta == null ? 0 : delta.puts());
+        var out = new DataFiles(s3, bucket, importPrefix(restoreId), linesPerFile(linesPerFile, most));
+        KeyPrefilter.Test wanted = k -> (filter == null || filter.keyMayMatch(k))
+                && (skip == null || !skip.contains(KeyHash.of(k, keyAttributes)));
+        var baseLines = filter == null && skip == null ? null : KeyPrefilter.ofItems(keyAttributes, wanted);
+        var deltaLines = filter == null ? null : KeyPrefilter.ofChanges(keyAttributes, filter::keyMayMatch);
         long items = 0;
         long bytes = 0;
         try (DataFiles.Part part = out.openPart()) {
             for (ManifestFile f : base.files()) {
-                try (var reader = new DataFileReader(
-                        f.dataFileS3Key(),
-                        s3.getObject(b -> b.bucket(base.dataBucket()).key(f.dataFileS3Key())),
-                        f.md5Checksum())) {
+                try (var reader = open(base.dataBucket(), f, baseLines)) {
                     for (ExportLine line; (line = reader.next()) != null; ) {
                         Map<String, AttributeValue> item = line.item();
                         if (skip != null && skip.contains(KeyHash.of(item, keyAttributes))
@@ -86,10 +96,7 @@ public final class ImportStager {
                 }
             }
             for (ManifestFile f : delta == null ? List.<ManifestFile>of() : delta.files()) {
-                try (var reader = new DataFileReader(
-                        f.dataFileS3Key(),
-                        s3.getObject(b -> b.bucket(delta.bucket()).key(f.dataFileS3Key())),
-                        f.md5Checksum())) {
+                try (var reader = open(delta.bucket(), f, deltaLines)) {
                     for (ExportLine line; (line = reader.next()) != null; ) {
                         Map<String, AttributeValue> image = line.newImage();
                         if (image == null || filter != null && !filter.matches(image)) {
@@ -104,6 +111,23 @@ public final class ImportStager {
         }
         return new Staged(
                 bucket, dataPrefix(restoreId), items, bytes, out.files().size());
+    }
+
+    /**
+     * Items per staged file: the configured number, or more where the import would otherwise read
+     * more objects than DynamoDB's quota allows ({@code items} at most are staged).
+     */
+    static int linesPerFile(int configured, long items) {
+        long needed = items / MAX_IMPORT_OBJECTS + (items % MAX_IMPORT_OBJECTS == 0 ? 0 : 1);
+        return (int) Math.min(Integer.MAX_VALUE, Math.max(configured, needed));
+    }
+
+    /** A data file, the lines whose key {@code prefilter} rejects passed over unparsed. */
+    private DataFileReader open(String bucket, ManifestFile f, KeyPrefilter prefilter) {
+        var object = s3.getObject(b -> b.bucket(bucket).key(f.dataFileS3Key()));
+        return prefilter == null
+                ? new DataFileReader(f.dataFileS3Key(), object, f.md5Checksum())
+                : DataFileReader.selective(f.dataFileS3Key(), object, f.md5Checksum(), prefilter);
     }
 
     private static void write(DataFiles.Part part, Map<String, AttributeValue> item) {

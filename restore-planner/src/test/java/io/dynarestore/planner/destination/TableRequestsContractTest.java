@@ -10,9 +10,11 @@ import io.dynarestore.contracts.request.Destination.TableOptions;
 import io.dynarestore.core.TableDescriptions;
 import io.dynarestore.core.codec.SdkJson;
 import io.dynarestore.core.vault.SnapMetadata;
+import io.dynarestore.planner.PlannerProperties;
 import io.dynarestore.testkit.ApiShapes;
 import io.dynarestore.testkit.SentRequests;
 import java.net.URI;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -126,6 +128,40 @@ class TableRequestsContractTest {
                 && options.encryption().type() == Encryption.Type.DEFAULT) {
             assertThat(body.has("SSESpecification")).isFalse();
         }
+    }
+
+    @Test
+    void sendsAWarmOnDemandCreateTableAsTheApiDefinesIt() {
+        // Given an on-demand restore of 100,000,000 write units, to be written within the hour
+        TableDescription backup = TableDescriptions.configured(KEY);
+        var options = new TableOptions(
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                new Billing(Billing.Mode.PAY_PER_REQUEST, null, null),
+                null,
+                null,
+                null);
+        var settings = TableSettings.of("r-1", backup, List.of(), null, null, options);
+        Long warm = WarmThroughputs.writes(
+                100_000_000L,
+                settings.onDemand(),
+                new PlannerProperties.WarmThroughput(true, Duration.ofHours(1), 40_000));
+
+        // When its CreateTable request is sent
+        var body = capture(
+                        () -> dynamo.createTable(TableSpecs.createRequest(backup, "orders-restored", settings, warm)),
+                        "CreateTable")
+                .body();
+
+        // Then it conforms to the API and asks for the table warm for 27,778 writes a second
+        assertThat(ApiShapes.dynamodb().violations("CreateTable", body)).isEmpty();
+        assertThat(body.get("BillingMode").asString()).isEqualTo("PAY_PER_REQUEST");
+        assertThat(body.get("WarmThroughput").get("WriteUnitsPerSecond").asLong())
+                .isEqualTo(27_778);
     }
 
     @ParameterizedTest(name = "{0}")

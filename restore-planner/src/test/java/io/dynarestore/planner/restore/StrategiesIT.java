@@ -170,7 +170,14 @@ class StrategiesIT {
                 strategy);
         steps = new RestoreSteps(
                 planning,
-                new Preparation(sources, new TableCreator(aws, tableActive), capacity, aws, publisher, tableActive),
+                new Preparation(
+                        sources,
+                        new TableCreator(aws, tableActive),
+                        capacity,
+                        aws,
+                        publisher,
+                        tableActive,
+                        new PlannerProperties.WarmThroughput(true, Duration.ofHours(1), 40_000)),
                 new Dispatching(sources, catalog, sweeper, backtracks, aws, publisher, strategy),
                 new Completion(stager, aws, Clock.systemUTC(), strategy),
                 new NativeRestores(
