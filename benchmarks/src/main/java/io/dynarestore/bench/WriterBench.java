@@ -415,10 +415,41 @@ public final class WriterBench {
                 var summary = export.export(
                         backup, null, List.of("pk", "sk"), cap, "vault", "_exports/bench-" + cap + ".csv", n -> {});
                 sampler.interrupt();
+                double seconds = (System.nanoTime() - t0) / 1e9;
                 System.out.printf(
                         "export: %,d items, %,d bytes in %.1f s; heap peak %,d MB%n",
-                        summary.items(), summary.bytes(), (System.nanoTime() - t0) / 1e9, peak.get() >> 20);
+                        summary.items(), summary.bytes(), seconds, peak.get() >> 20);
+                if (cap == count) {
+                    // the baseline: the same files from the same S3, inflated and split into lines, nothing more
+                    long s0 = System.nanoTime();
+                    long lines = pureScan(s3, backup);
+                    double scan = (System.nanoTime() - s0) / 1e9;
+                    System.out.printf(
+                            "export: pure scan of the same files %.1f s (%,d lines)%n"
+                                    + "RATIO CSV export / pure scan (inflate and split lines), items per second = %.2f "
+                                    + "(goal >= 0.7)%n",
+                            scan, lines, scan / seconds);
+                }
             }
         }
+    }
+
+    /** Reads every data file of {@code backup} from S3, inflates it and counts its lines: what no reader can beat. */
+    private static long pureScan(S3Server s3, Backup backup) throws IOException {
+        long lines = 0;
+        byte[] buffer = new byte[64 * 1024];
+        for (ManifestFile f : backup.files()) {
+            try (InputStream in = new GZIPInputStream(
+                    s3.client().getObject(b -> b.bucket(backup.dataBucket()).key(f.dataFileS3Key())), 64 * 1024)) {
+                for (int n; (n = in.read(buffer)) > 0; ) {
+                    for (int i = 0; i < n; i++) {
+                        if (buffer[i] == '\n') {
+                            lines++;
+                        }
+                    }
+                }
+            }
+        }
+        return lines;
     }
 }

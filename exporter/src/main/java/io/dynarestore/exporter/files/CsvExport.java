@@ -22,9 +22,9 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Granular recovery: the items of a backup that match a filter, as one console CSV object in S3.
- * Two streaming passes over the backup's data files: the first finds the columns (names and
- * types only), the second writes the rows through a multipart upload. Memory stays flat whatever
- * the size. At most {@code cap} items are exported; the summary says when the cap cut it short.
+ * One streaming pass over the backup's data files finds the columns (names and types only) while
+ * the rows wait, formatted, on local disk ({@link RowSpool}); then the header and the rows go out
+ * through a multipart upload. Memory stays flat whatever the size; local disk holds the rows. At most {@code cap} items are exported; the summary says when the cap cut it short.
  */
 public final class CsvExport {
 
@@ -56,36 +56,39 @@ public final class CsvExport {
         var columns = new CsvColumns(keyAttributes);
         long[] found = {0};
         var prefilter = filter == null ? null : KeyPrefilter.ofItems(keyAttributes, filter::keyMayMatch);
-        boolean capped = !scan(backup, filter, prefilter, cap + 1, item -> {
-            if (found[0]++ < cap) {
-                columns.observe(item);
-            }
-        });
-        var upload = new S3Upload(s3, bucket, key, "text/csv; charset=utf-8", partSize);
-        MessageDigest sha;
-        try {
-            sha = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-        var counted = new Counting(new DigestOutputStream(upload, sha));
-        var csv = ConsoleCsv.writer(counted, columns.columns());
-        try {
-            scan(backup, filter, prefilter, cap, item -> {
-                csv.write(item);
-                if (csv.rows() % 100_000 == 0) {
-                    progress.accept(csv.rows());
+        try (var spool = RowSpool.create()) {
+            // one pass over the backup: the rows wait on local disk until every column is known
+            boolean capped = !scan(backup, filter, prefilter, cap + 1, item -> {
+                if (found[0]++ < cap) {
+                    columns.observe(item);
+                    spool.add(item);
                 }
             });
-        } catch (RuntimeException e) {
-            upload.abort(); // never a half file: the object only exists once the upload completes
-            csv.close();
-            throw e;
+            var upload = new S3Upload(s3, bucket, key, "text/csv; charset=utf-8", partSize);
+            MessageDigest sha;
+            try {
+                sha = MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException(e);
+            }
+            var counted = new Counting(new DigestOutputStream(upload, sha));
+            var csv = ConsoleCsv.writer(counted, columns.columns());
+            try {
+                spool.replay(columns.columns(), cells -> {
+                    csv.writeCells(cells);
+                    if (csv.rows() % 100_000 == 0) {
+                        progress.accept(csv.rows());
+                    }
+                });
+            } catch (RuntimeException e) {
+                upload.abort(); // never a half file: the object only exists once the upload completes
+                csv.close();
+                throw e;
+            }
+            csv.close(); // completes the upload
+            return new Summary(
+                    bucket, key, csv.rows(), counted.count, HexFormat.of().formatHex(sha.digest()), capped, found[0]);
         }
-        csv.close(); // completes the upload
-        long written = csv.rows();
-        return new Summary(
-                bucket, key, written, counted.count, HexFormat.of().formatHex(sha.digest()), capped, found[0]);
     }
 
     /**

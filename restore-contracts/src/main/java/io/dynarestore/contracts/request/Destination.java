@@ -76,6 +76,21 @@ public sealed interface Destination {
                     null,
                     null);
         }
+
+        /** These options, billed as {@code billing} says. */
+        public TableOptions withBilling(Billing billing) {
+            return new TableOptions(
+                    includeGlobalSecondaryIndexes,
+                    includeLocalSecondaryIndexes,
+                    tags,
+                    encryption,
+                    streams,
+                    pointInTimeRecovery,
+                    billing,
+                    deletionProtection,
+                    timeToLive,
+                    tableClass);
+        }
     }
 
     /**

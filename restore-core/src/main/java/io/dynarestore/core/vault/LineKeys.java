@@ -42,6 +42,9 @@ final class LineKeys {
     private final int[] lastLength;
     private final AttributeValue[] lastValue;
     private final LineKey key;
+    // the name nextName read last: b[nameStart, nameEnd)
+    private int nameStart;
+    private int nameEnd;
 
     /** Finds {@code keyNames} in the line's {@code member}: {@code Item} in a full export, {@code Keys} in changes. */
     LineKeys(String member, List<String> keyNames) {
@@ -68,18 +71,9 @@ final class LineKeys {
         }
         i++;
         while (true) {
-            i = space(b, i, to);
-            if (i >= to || b[i] != '"') {
-                return null; // the end of the line's object, or not JSON: the member is not there
-            }
-            int nameEnd = stringEnd(b, i + 1, to);
-            if (nameEnd < 0) {
-                return null;
-            }
-            int nameStart = i + 1;
-            i = colon(b, nameEnd + 1, to);
+            i = nextName(b, i, to);
             if (i < 0) {
-                return null;
+                return null; // the end of the line's object, or not JSON: the member is not there
             }
             if (same(b, nameStart, nameEnd, member)) {
                 return keysIn(b, i, to);
@@ -91,6 +85,20 @@ final class LineKeys {
         }
     }
 
+    /**
+     * Reads the member name at or after {@code b[i]} into {@code nameStart} and {@code nameEnd}
+     * (its closing quote); the index of the member's value, or -1 where no name is there.
+     */
+    private int nextName(byte[] b, int i, int to) {
+        i = space(b, i, to);
+        if (i >= to || b[i] != '"') {
+            return -1;
+        }
+        nameStart = i + 1;
+        nameEnd = stringEnd(b, nameStart, to);
+        return nameEnd < 0 ? -1 : colon(b, nameEnd + 1, to);
+    }
+
     /** The key attributes among the members of the object at {@code b[i]}. */
     private Map<String, AttributeValue> keysIn(byte[] b, int i, int to) {
         if (i >= to || b[i] != '{') {
@@ -100,18 +108,9 @@ final class LineKeys {
         int count = 0;
         i++;
         while (true) {
-            i = space(b, i, to);
-            if (i >= to || b[i] != '"') {
-                return null; // the object ended before every key attribute was seen
-            }
-            int nameEnd = stringEnd(b, i + 1, to);
-            if (nameEnd < 0) {
-                return null;
-            }
-            int nameStart = i + 1;
-            i = colon(b, nameEnd + 1, to);
+            i = nextName(b, i, to);
             if (i < 0) {
-                return null;
+                return null; // the object ended before every key attribute was seen
             }
             int k = keyIndex(b, nameStart, nameEnd);
             if (k == -2) {

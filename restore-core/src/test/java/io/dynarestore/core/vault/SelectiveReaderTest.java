@@ -98,17 +98,11 @@ class SelectiveReaderTest {
         byte[] file = gzip(String.join("\n", lines(31, "Item", 100)));
 
         // When a reader that wants no line reads it to its end, Then the mismatch is refused
-        assertThatThrownBy(() -> {
-                    try (var reader = DataFileReader.selective(
-                            "data/x.json.gz",
-                            new ByteArrayInputStream(file),
-                            md5("other".getBytes(StandardCharsets.UTF_8)),
-                            KeyPrefilter.ofItems(KEY, key -> false))) {
-                        while (reader.next() != null) {
-                            // nothing is wanted
-                        }
-                    }
-                })
+        assertThatThrownBy(() -> readToEnd(
+                        "data/x.json.gz",
+                        file,
+                        md5("other".getBytes(StandardCharsets.UTF_8)),
+                        KeyPrefilter.ofItems(KEY, key -> false)))
                 .isInstanceOf(CorruptDataFileException.class)
                 .hasMessageContaining("data/x.json.gz has MD5");
     }
@@ -118,17 +112,7 @@ class SelectiveReaderTest {
         byte[] file = gzip("{\"Item\":{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"}}}\n"
                 + "{\"Item\":{\"pk\":{\"S\":\"b\"},\"sk\":{\"N\":\"2\"}}} {\"Item\":{}}\n");
 
-        assertThatThrownBy(() -> {
-                    try (var reader = DataFileReader.selective(
-                            "data/y.json.gz",
-                            new ByteArrayInputStream(file),
-                            null,
-                            KeyPrefilter.ofItems(KEY, k -> true))) {
-                        while (reader.next() != null) {
-                            // read on
-                        }
-                    }
-                })
+        assertThatThrownBy(() -> readToEnd("data/y.json.gz", file, null, KeyPrefilter.ofItems(KEY, k -> true)))
                 .isInstanceOf(CorruptDataFileException.class)
                 .hasMessageContaining("data/y.json.gz line 2");
     }
@@ -137,15 +121,7 @@ class SelectiveReaderTest {
     void refusesALineLongerThanAnyBackupHolds() throws Exception {
         byte[] file = gzip("{\"Item\":{\"pk\":{\"S\":\"" + "x".repeat(LineBuffer.MAX_LINE) + "\"}}}\n");
 
-        assertThatThrownBy(() -> {
-                    try (var reader = DataFileReader.selective(
-                            "data/z.json.gz",
-                            new ByteArrayInputStream(file),
-                            null,
-                            KeyPrefilter.ofItems(KEY, k -> true))) {
-                        reader.next();
-                    }
-                })
+        assertThatThrownBy(() -> readToEnd("data/z.json.gz", file, null, KeyPrefilter.ofItems(KEY, k -> true)))
                 .isInstanceOf(CorruptDataFileException.class)
                 .hasMessageContaining("data/z.json.gz line 1");
     }
@@ -210,6 +186,15 @@ class SelectiveReaderTest {
                 }
             }
             assertThat(LineKeys.stringEnd(b, from, b.length)).isEqualTo(expected);
+        }
+    }
+
+    /** Reads a file to its end through a selective reader. */
+    private static void readToEnd(String name, byte[] file, String md5, KeyPrefilter prefilter) {
+        try (var reader = DataFileReader.selective(name, new ByteArrayInputStream(file), md5, prefilter)) {
+            while (reader.next() != null) {
+                // read on
+            }
         }
     }
 

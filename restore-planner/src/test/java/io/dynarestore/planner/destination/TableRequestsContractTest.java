@@ -134,17 +134,8 @@ class TableRequestsContractTest {
     void sendsAWarmOnDemandCreateTableAsTheApiDefinesIt() {
         // Given an on-demand restore of 100,000,000 write units, to be written within the hour
         TableDescription backup = TableDescriptions.configured(KEY);
-        var options = new TableOptions(
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                new Billing(Billing.Mode.PAY_PER_REQUEST, null, null),
-                null,
-                null,
-                null);
+        var options =
+                new TableOptions(null, null, null).withBilling(new Billing(Billing.Mode.PAY_PER_REQUEST, null, null));
         var settings = TableSettings.of("r-1", backup, List.of(), null, null, options);
         Long warm = WarmThroughputs.writes(
                 100_000_000L,

@@ -1,0 +1,123 @@
+package io.dynarestore.exporter.files;
+
+import io.dynarestore.core.csv.ConsoleCsv;
+import io.dynarestore.core.csv.CsvColumn;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * The rows of an export while its columns are still being found, on local disk, so that the backup
+ * is read once and memory stays flat (the disk holds about the CSV's size; compressing it cost more
+ * time than the second read of the backup it replaces, docs/benchmarks.md): each row is kept as its cells, already
+ * formatted, each with the number of its column in the order the columns were first seen. Once
+ * every row is in, {@link #replay} gives them back in the final column order. The file is deleted
+ * on close.
+ */
+final class RowSpool implements AutoCloseable {
+
+    private final Path file;
+    private final DataOutputStream out;
+    private final Map<CsvColumn, Integer> numbers = new HashMap<>();
+    private final List<CsvColumn> seen = new ArrayList<>();
+    private long rows;
+
+    private RowSpool(Path file) throws IOException {
+        this.file = file;
+        this.out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16));
+    }
+
+    static RowSpool create() {
+        try {
+            return new RowSpool(Files.createTempFile("export-rows-", ".bin"));
+        } catch (IOException e) {
+            throw new UncheckedIOException("no room for an export's rows on local disk", e);
+        }
+    }
+
+    /** Keeps an item as a row: its attributes' cells, by column. */
+    void add(Map<String, AttributeValue> item) {
+        try {
+            out.writeInt(item.size());
+            for (var e : item.entrySet()) {
+                var column = new CsvColumn(e.getKey(), ConsoleCsv.typeOf(e.getValue()));
+                Integer number = numbers.get(column);
+                if (number == null) {
+                    number = seen.size();
+                    numbers.put(column, number);
+                    seen.add(column);
+                }
+                out.writeInt(number);
+                byte[] cell = ConsoleCsv.cell(e.getValue()).getBytes(StandardCharsets.UTF_8);
+                out.writeInt(cell.length);
+                out.write(cell);
+            }
+            rows++;
+        } catch (IOException e) {
+            throw new UncheckedIOException("no room for an export's rows on local disk", e);
+        }
+    }
+
+    long rows() {
+        return rows;
+    }
+
+    /** Hands {@code each} every row in order, its cells in the order of {@code columns} ({@code null} where absent). */
+    void replay(List<CsvColumn> columns, Consumer<List<String>> each) {
+        int[] position = new int[seen.size()];
+        for (int n = 0; n < seen.size(); n++) {
+            position[n] = columns.indexOf(seen.get(n));
+        }
+        try {
+            out.close();
+            try (var in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
+                var cells = new String[columns.size()];
+                for (long r = 0; r < rows; r++) {
+                    Arrays.fill(cells, null);
+                    int count = in.readInt();
+                    for (int c = 0; c < count; c++) {
+                        int at = position[in.readInt()];
+                        byte[] cell = new byte[in.readInt()];
+                        in.readFully(cell);
+                        if (at >= 0) {
+                            cells[at] = new String(cell, StandardCharsets.UTF_8);
+                        }
+                    }
+                    each.accept(Arrays.asList(cells));
+                }
+            }
+        } catch (EOFException e) {
+            throw new IllegalStateException("an export's spooled rows ended early on local disk", e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("an export's spooled rows could not be read back", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            out.close();
+        } catch (IOException ignored) {
+            // closed already, or the disk failed: the file goes anyway
+        }
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException ignored) {
+            // the temporary directory's cleanup takes it
+        }
+    }
+}
