@@ -118,7 +118,7 @@ class DataFileFuzzTest {
     }
 
     static IntStream selectiveCases() {
-        return IntStream.range(0, 1_000);
+        return IntStream.range(0, 500);
     }
 
     @ParameterizedTest(name = "case {0}")

@@ -185,7 +185,7 @@ class SelectiveReaderTest {
                     break;
                 }
             }
-            assertThat(LineKeys.stringEnd(b, from, b.length)).isEqualTo(expected);
+            assertThat(JsonBytes.stringEnd(b, from, b.length)).isEqualTo(expected);
         }
     }
 
