@@ -4,11 +4,14 @@ import io.dynarestore.contracts.Topic;
 import io.dynarestore.core.codec.SdkJson;
 import io.dynarestore.core.vault.Backup;
 import io.dynarestore.core.vault.BackupWriter;
+import io.dynarestore.core.vault.ManifestFile;
 import io.dynarestore.core.vault.VaultLayout;
 import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.KafkaBroker;
 import io.dynarestore.testkit.RandomItems;
 import io.dynarestore.testkit.S3Server;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +20,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.GZIPInputStream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -195,5 +199,24 @@ final class BenchFixtures {
                 "--writer.budget.on-demand-target=1000000",
                 "--writer.budget.on-demand-initial-peak=1000000",
                 "--writer.budget.provisioned-share=1000");
+    }
+
+    /** Reads every data file of {@code backup} from S3, inflates it and counts its lines: what no reader can beat. */
+    static long pureScan(S3Server s3, Backup backup) throws IOException {
+        long lines = 0;
+        byte[] buffer = new byte[64 * 1024];
+        for (ManifestFile f : backup.files()) {
+            try (InputStream in = new GZIPInputStream(
+                    s3.client().getObject(b -> b.bucket(backup.dataBucket()).key(f.dataFileS3Key())), 64 * 1024)) {
+                for (int n; (n = in.read(buffer)) > 0; ) {
+                    for (int i = 0; i < n; i++) {
+                        if (buffer[i] == '\n') {
+                            lines++;
+                        }
+                    }
+                }
+            }
+        }
+        return lines;
     }
 }

@@ -10,7 +10,6 @@ import static io.dynarestore.bench.BenchFixtures.writeBackup;
 
 import io.dynarestore.core.kafka.TopicDefinitions;
 import io.dynarestore.core.vault.Backup;
-import io.dynarestore.core.vault.ManifestFile;
 import io.dynarestore.exporter.files.CsvExport;
 import io.dynarestore.planner.PlannerApplication;
 import io.dynarestore.testkit.CapacityProxy;
@@ -20,8 +19,6 @@ import io.dynarestore.testkit.Ports;
 import io.dynarestore.testkit.RandomItems;
 import io.dynarestore.testkit.S3Server;
 import io.dynarestore.writer.WriterApplication;
-import java.io.IOException;
-import java.io.InputStream;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -247,7 +244,7 @@ public final class WriterBench {
                 if (cap == count) {
                     // the baseline: the same files from the same S3, inflated and split into lines, nothing more
                     long s0 = System.nanoTime();
-                    long lines = pureScan(s3, backup);
+                    long lines = BenchFixtures.pureScan(s3, backup);
                     double scan = (System.nanoTime() - s0) / 1e9;
                     System.out.printf(
                             "export: pure scan of the same files %.1f s (%,d lines)%n"
@@ -257,24 +254,5 @@ public final class WriterBench {
                 }
             }
         }
-    }
-
-    /** Reads every data file of {@code backup} from S3, inflates it and counts its lines: what no reader can beat. */
-    private static long pureScan(S3Server s3, Backup backup) throws IOException {
-        long lines = 0;
-        byte[] buffer = new byte[64 * 1024];
-        for (ManifestFile f : backup.files()) {
-            try (InputStream in = new GZIPInputStream(
-                    s3.client().getObject(b -> b.bucket(backup.dataBucket()).key(f.dataFileS3Key())), 64 * 1024)) {
-                for (int n; (n = in.read(buffer)) > 0; ) {
-                    for (int i = 0; i < n; i++) {
-                        if (buffer[i] == '\n') {
-                            lines++;
-                        }
-                    }
-                }
-            }
-        }
-        return lines;
     }
 }
