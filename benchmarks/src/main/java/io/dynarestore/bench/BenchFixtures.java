@@ -6,10 +6,12 @@ import io.dynarestore.core.vault.Backup;
 import io.dynarestore.core.vault.BackupWriter;
 import io.dynarestore.core.vault.ManifestFile;
 import io.dynarestore.core.vault.VaultLayout;
+import io.dynarestore.planner.PlannerApplication;
 import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.KafkaBroker;
 import io.dynarestore.testkit.RandomItems;
 import io.dynarestore.testkit.S3Server;
+import io.dynarestore.writer.WriterApplication;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -30,6 +32,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.springframework.context.ConfigurableApplicationContext;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
@@ -218,5 +221,21 @@ final class BenchFixtures {
             }
         }
         return lines;
+    }
+
+    /** A planner and one writer in this JVM, the writer's on-demand budget lifted out of the way. */
+    static List<ConfigurableApplicationContext> plannerAndWriter(
+            KafkaBroker kafka, URI dynamodb, S3Server s3, String... writerArgs) {
+        String[] common = serviceArgs(kafka, dynamodb, s3);
+        var services = new ArrayList<ConfigurableApplicationContext>();
+        services.add(PlannerApplication.builder().run(common));
+        services.add(WriterApplication.builder()
+                .run(concat(
+                        concat(
+                                common,
+                                "--writer.budget.on-demand-target=1000000",
+                                "--writer.budget.on-demand-initial-peak=1000000"),
+                        writerArgs)));
+        return services;
     }
 }

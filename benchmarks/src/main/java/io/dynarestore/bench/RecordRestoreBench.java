@@ -1,19 +1,15 @@
 package io.dynarestore.bench;
 
-import static io.dynarestore.bench.BenchFixtures.concat;
 import static io.dynarestore.bench.BenchFixtures.writeBackup;
 
 import io.dynarestore.contracts.Topic;
 import io.dynarestore.core.kafka.Messages;
 import io.dynarestore.core.kafka.TopicDefinitions;
 import io.dynarestore.core.vault.Backup;
-import io.dynarestore.planner.PlannerApplication;
 import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.KafkaBroker;
 import io.dynarestore.testkit.S3Server;
-import io.dynarestore.writer.WriterApplication;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -68,14 +64,8 @@ public final class RecordRestoreBench {
             double scan = (System.nanoTime() - s0) / 1e9;
             System.out.printf("records: pure scan of %,d lines in %.1f s%n", lines, scan);
 
-            List<ConfigurableApplicationContext> services = new ArrayList<>();
-            String[] common = BenchFixtures.serviceArgs(kafka, dynalite.endpoint(), s3);
-            services.add(PlannerApplication.builder().run(common));
-            services.add(WriterApplication.builder()
-                    .run(concat(
-                            common,
-                            "--writer.budget.on-demand-target=1000000",
-                            "--writer.budget.on-demand-initial-peak=1000000")));
+            List<ConfigurableApplicationContext> services =
+                    BenchFixtures.plannerAndWriter(kafka, dynalite.endpoint(), s3);
             try {
                 Thread.sleep(3_000);
                 long started = System.nanoTime();

@@ -122,15 +122,8 @@ public final class WriterBench {
             double tight = count / ((System.nanoTime() - t0) / 1e9);
             System.out.printf("ceiling: a tight BatchWriteItem client (%d threads): %,.0f items/s%n", threads, tight);
 
-            List<ConfigurableApplicationContext> services = new ArrayList<>();
-            String[] common = BenchFixtures.serviceArgs(kafka, dynalite.endpoint(), s3);
-            services.add(PlannerApplication.builder().run(common));
-            services.add(WriterApplication.builder()
-                    .run(concat(
-                            common,
-                            "--writer.consumers=" + threads,
-                            "--writer.budget.on-demand-target=1000000",
-                            "--writer.budget.on-demand-initial-peak=1000000")));
+            List<ConfigurableApplicationContext> services =
+                    BenchFixtures.plannerAndWriter(kafka, dynalite.endpoint(), s3, "--writer.consumers=" + threads);
             try {
                 Thread.sleep(3_000);
                 long started = System.nanoTime();
