@@ -10,7 +10,9 @@ import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.KafkaBroker;
 import io.dynarestore.testkit.S3Server;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -29,7 +31,7 @@ public final class RecordRestoreBench {
     static void timeline(KafkaBroker kafka, String restoreId) {
         try (var consumer = BenchFixtures.statusFromStart(kafka.bootstrapServers())) {
             long first = -1;
-            var seen = new java.util.LinkedHashMap<String, Long>();
+            var seen = new LinkedHashMap<String, Long>();
             for (int empty = 0; empty < 3; ) {
                 var records = consumer.poll(Duration.ofMillis(500));
                 empty = records.isEmpty() ? empty + 1 : 0;
@@ -47,7 +49,7 @@ public final class RecordRestoreBench {
                 }
             }
             seen.entrySet().stream()
-                    .sorted(java.util.Map.Entry.comparingByValue())
+                    .sorted(Map.Entry.comparingByValue())
                     .forEach(e -> System.out.printf("records: +%,6d ms %s%n", e.getValue(), e.getKey()));
         }
     }
