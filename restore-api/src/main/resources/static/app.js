@@ -516,7 +516,28 @@ function follow(restoreId) {
   };
   streamEvents(`/restores/${encodeURIComponent(restoreId)}/events`, onEvent, controller.signal)
     .catch(() => {})
-    .finally(() => state.streams.delete(restoreId));
+    .finally(() => {
+      state.streams.delete(restoreId);
+      readUntilEnded(restoreId);
+    });
+}
+
+/**
+ * Reads a task again until it has ended: its event stream can end first (a dropped connection, or
+ * the last event read before the task's view folded it), and the row would stay as it was.
+ */
+function readUntilEnded(restoreId, attempts = 30) {
+  setTimeout(async () => {
+    if (state.streams.has(restoreId)) return; // a stream follows it again
+    try {
+      const s = await api(`/restores/${encodeURIComponent(restoreId)}`);
+      upsertTask(s);
+      if (['COMPLETED', 'FAILED', 'REJECTED', 'CANCELLED'].includes(s.state)) return;
+    } catch (e) {
+      // read again below
+    }
+    if (attempts > 1) readUntilEnded(restoreId, attempts - 1);
+  }, 2000);
 }
 
 async function cancel(restoreId) {
