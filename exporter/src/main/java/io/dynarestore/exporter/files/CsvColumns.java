@@ -27,8 +27,12 @@ public final class CsvColumns {
 
     public void observe(Map<String, AttributeValue> item) {
         for (var e : item.entrySet()) {
-            seen.add(new CsvColumn(e.getKey(), ConsoleCsv.typeOf(e.getValue())));
+            observe(new CsvColumn(e.getKey(), ConsoleCsv.typeOf(e.getValue())));
         }
+    }
+
+    public void observe(CsvColumn column) {
+        seen.add(column);
     }
 
     public List<CsvColumn> columns() {

@@ -60,10 +60,10 @@ public final class CsvExport {
             // one pass over the backup: the rows wait on local disk until every column is known
             boolean capped = !scan(backup, filter, prefilter, cap + 1, item -> {
                 if (found[0]++ < cap) {
-                    columns.observe(item);
                     spool.add(item);
                 }
             });
+            spool.columns().forEach(columns::observe);
             var upload = new S3Upload(s3, bucket, key, "text/csv; charset=utf-8", partSize);
             MessageDigest sha;
             try {
@@ -104,9 +104,7 @@ public final class CsvExport {
         long n = 0;
         for (ManifestFile f : backup.files()) {
             var object = s3.getObject(b -> b.bucket(backup.dataBucket()).key(f.dataFileS3Key()));
-            try (var reader = prefilter == null
-                    ? new DataFileReader(f.dataFileS3Key(), object, f.md5Checksum())
-                    : DataFileReader.selective(f.dataFileS3Key(), object, f.md5Checksum(), prefilter)) {
+            try (var reader = DataFileReader.selective(f.dataFileS3Key(), object, f.md5Checksum(), prefilter)) {
                 for (ExportLine line; (line = reader.next()) != null; ) {
                     var item = line.item();
                     if (item != null && (filter == null || filter.matches(item))) {

@@ -76,6 +76,11 @@ final class RowSpool implements AutoCloseable {
         return rows;
     }
 
+    /** Every column the rows have, in the order first seen. */
+    List<CsvColumn> columns() {
+        return List.copyOf(seen);
+    }
+
     /** Hands {@code each} every row in order, its cells in the order of {@code columns} ({@code null} where absent). */
     void replay(List<CsvColumn> columns, Consumer<List<String>> each) {
         int[] position = new int[seen.size()];

@@ -42,9 +42,7 @@ record SegmentVault(AwsClients aws, Outages outages, Clock clock) {
         long started = System.nanoTime();
         try {
             var object = aws.s3().getObject(b -> b.bucket(source.bucket()).key(source.key()));
-            var reader = prefilter == null
-                    ? new DataFileReader(source.key(), object, source.md5Checksum())
-                    : DataFileReader.selective(source.key(), object, source.md5Checksum(), prefilter);
+            var reader = DataFileReader.selective(source.key(), object, source.md5Checksum(), prefilter);
             Outages.succeeded(s3, started);
             return reader;
         } catch (NoSuchKeyException e) {

@@ -214,9 +214,7 @@ public final class Preview {
             throw new Stopped("the time limit");
         }
         var object = s3.getObject(b -> b.bucket(bucket).key(f.dataFileS3Key()));
-        try (var reader = prefilter == null
-                ? new DataFileReader(f.dataFileS3Key(), object, null)
-                : DataFileReader.selective(f.dataFileS3Key(), object, null, prefilter)) {
+        try (var reader = DataFileReader.selective(f.dataFileS3Key(), object, null, prefilter)) {
             long counted = 0;
             try {
                 for (ExportLine line; (line = reader.next()) != null; ) {

@@ -57,7 +57,8 @@ public final class DataFileReader implements AutoCloseable {
 
     /**
      * A reader of a gzip data file that passes over, unparsed, the lines whose key {@code prefilter}
-     * does not want; {@link #next} returns the others.
+     * does not want; {@link #next} returns the others. With no prefilter ({@code null}) it is the
+     * full reader: every line parsed.
      */
     public static DataFileReader selective(
             String name, InputStream compressed, String expectedMd5, KeyPrefilter prefilter) {
@@ -113,8 +114,6 @@ public final class DataFileReader implements AutoCloseable {
             throw readFailure(e.getCause() != null ? e.getCause() : e);
         } catch (UncheckedIOException e) {
             throw readFailure(e.getCause());
-        } catch (LineBuffer.LineTooLongException e) {
-            throw new CorruptDataFileException(name + " line " + (lines + 1) + ": " + e.getMessage(), e);
         } catch (IOException e) {
             throw readFailure(e);
         }
@@ -132,8 +131,6 @@ public final class DataFileReader implements AutoCloseable {
             }
             lines++;
             return true;
-        } catch (LineBuffer.LineTooLongException e) {
-            throw new CorruptDataFileException(name + " line " + (lines + 1) + ": " + e.getMessage(), e);
         } catch (IOException e) {
             throw readFailure(e);
         }
@@ -196,6 +193,9 @@ public final class DataFileReader implements AutoCloseable {
 
     /** A damaged file is corrupt for good; a broken connection is worth another try. */
     private RuntimeException readFailure(Throwable cause) {
+        if (cause instanceof LineBuffer.LineTooLongException) {
+            return new CorruptDataFileException(name + " line " + (lines + 1) + ": " + cause.getMessage(), cause);
+        }
         if (cause instanceof EOFException || cause instanceof ZipException) {
             return new CorruptDataFileException(
                     name + " is truncated or not gzip after line " + lines + ": " + cause.getMessage(), cause);

@@ -28,9 +28,7 @@ record ChangeLogReader(S3Client s3, VaultCatalog catalog) {
             String bucket = catalog.exportBucket(export);
             for (ManifestFile f : catalog.exportFiles(export)) {
                 var object = s3.getObject(b -> b.bucket(bucket).key(f.dataFileS3Key()));
-                try (var reader = prefilter == null
-                        ? new DataFileReader(f.dataFileS3Key(), object, f.md5Checksum())
-                        : DataFileReader.selective(f.dataFileS3Key(), object, f.md5Checksum(), prefilter)) {
+                try (var reader = DataFileReader.selective(f.dataFileS3Key(), object, f.md5Checksum(), prefilter)) {
                     for (ExportLine line; (line = reader.next()) != null; ) {
                         each.accept(line);
                     }

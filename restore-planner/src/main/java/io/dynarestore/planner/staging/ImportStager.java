@@ -125,9 +125,7 @@ public final class ImportStager {
     /** A data file, the lines whose key {@code prefilter} rejects passed over unparsed. */
     private DataFileReader open(String bucket, ManifestFile f, KeyPrefilter prefilter) {
         var object = s3.getObject(b -> b.bucket(bucket).key(f.dataFileS3Key()));
-        return prefilter == null
-                ? new DataFileReader(f.dataFileS3Key(), object, f.md5Checksum())
-                : DataFileReader.selective(f.dataFileS3Key(), object, f.md5Checksum(), prefilter);
+        return DataFileReader.selective(f.dataFileS3Key(), object, f.md5Checksum(), prefilter);
     }
 
     private static void write(DataFiles.Part part, Map<String, AttributeValue> item) {
