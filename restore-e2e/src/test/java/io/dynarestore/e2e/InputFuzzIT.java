@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.dynarestore.contracts.Topic;
+import io.dynarestore.core.retry.Backoff;
 import io.dynarestore.testkit.LocalApi;
 import io.dynarestore.testkit.RandomItems;
 import io.dynarestore.testkit.TopicRecorder;
+import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -189,12 +191,13 @@ class InputFuzzIT {
                     .build();
             // the server answers and closes while the client still writes the body; the client's kernel then
             // may drop the answer with the reset (seen once on a loaded run), so a reset is tried again, twice
+            var retries = new Backoff(3, Duration.ofMillis(100), Duration.ofSeconds(1));
             HttpResponse<String> response = null;
             for (int attempt = 1; response == null; attempt++) {
                 try {
                     response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-                } catch (java.io.IOException reset) {
-                    if (attempt == 3) {
+                } catch (IOException reset) {
+                    if (!retries.allowsAfter(attempt) || !retries.pause(attempt)) {
                         throw reset;
                     }
                     System.out.println("413 answer lost to a reset, attempt " + attempt + ": " + reset);
