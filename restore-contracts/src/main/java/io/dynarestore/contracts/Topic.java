@@ -21,6 +21,12 @@ public enum Topic {
     SEGMENTS("restore.segments", 24),
     /** Work items for exporters. Key: {@code restoreId/segment}. */
     EXPORTS("restore.exports", 6),
+    /**
+     * Parts of large point-in-time deltas, shared by every restore-planner replica (group
+     * {@code <planner group>-planning}): whichever replica is assigned a record builds that slice of
+     * the key-hash space into the vault. Key: {@code restoreId/part}.
+     */
+    PLANNING("restore.planning", 12),
     /** Every status event of every restore. Key: restore id. */
     STATUS("restore.status", 6),
     /**

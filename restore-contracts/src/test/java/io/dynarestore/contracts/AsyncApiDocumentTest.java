@@ -42,6 +42,9 @@ class AsyncApiDocumentTest {
         Stream.of(io.dynarestore.contracts.work.ExportWork.class.getPermittedSubclasses())
                 .map(Class::getSimpleName)
                 .forEach(expected::add);
+        Stream.of(io.dynarestore.contracts.work.PlanningWork.class.getPermittedSubclasses())
+                .map(Class::getSimpleName)
+                .forEach(expected::add);
         Stream.of(io.dynarestore.contracts.commands.RestoreCommand.class.getPermittedSubclasses())
                 .map(Class::getSimpleName)
                 .forEach(expected::add);

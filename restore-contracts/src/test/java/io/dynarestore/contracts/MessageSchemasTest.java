@@ -26,6 +26,7 @@ class MessageSchemasTest {
             RestoreEvent.class,
             SegmentWork.class,
             io.dynarestore.contracts.work.ExportWork.class,
+            io.dynarestore.contracts.work.PlanningWork.class,
             io.dynarestore.contracts.links.LinkEvent.class,
             io.dynarestore.contracts.commands.RestoreCommand.class,
             io.dynarestore.contracts.notifications.NotificationEvent.class,

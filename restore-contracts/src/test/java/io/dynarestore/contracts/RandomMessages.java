@@ -49,7 +49,9 @@ final class RandomMessages {
                     : java.util.Set.of("segmentCount", "readSharePercent", "segments", "itemsPerFile", "pageLimit")
                                     .contains(name)
                             ? 1 + random.nextInt(100)
-                            : name.equals("shardGroups") ? 1 + random.nextInt(32) : random.nextInt(1000);
+                            : name.equals("shardGroups") || name.equals("parts")
+                                    ? 1 + random.nextInt(32)
+                                    : random.nextInt(1000);
         }
         if (raw == long.class || raw == Long.class) {
             return 1L + random.nextInt(Integer.MAX_VALUE - 1);

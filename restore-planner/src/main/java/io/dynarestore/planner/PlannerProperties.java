@@ -24,6 +24,7 @@ import org.springframework.util.unit.DataSize;
  * @param workers     threads that carry out plan steps (table creation, dispatch)
  * @param tableActive how long a created table may take to become ACTIVE
  * @param pitr        point-in-time restores
+ * @param fleet       planning work shared by the planner replicas
  * @param strategy    how the planner chooses between item writes and DynamoDB's import
  * @param capacity    raising an existing table's write capacity for a restore
  * @param warmThroughput pre-warming a new on-demand table for the restore's writes
@@ -46,6 +47,7 @@ public record PlannerProperties(
         @DefaultValue("4") int workers,
         @DefaultValue("10m") Duration tableActive,
         @DefaultValue Pitr pitr,
+        @DefaultValue Fleet fleet,
         @DefaultValue Strategy strategy,
         @DefaultValue Capacity capacity,
         @DefaultValue WarmThroughput warmThroughput,
@@ -182,4 +184,25 @@ public record PlannerProperties(
             @DefaultValue("30s") Duration tailWait,
             @DefaultValue("20m") Duration nativeTailWait,
             @DefaultValue("15m") Duration nativeShortestWindow) {}
+
+    /**
+     * Planning shared by the planner replicas (ADR 0038): a point-in-time delta of more than
+     * {@code sharedAbove} changes is split by key hash into one part per replica that reads
+     * {@code restore.planning} (at most {@code maxParts}), each built by whichever replica is assigned
+     * it; the replica that owns the restore merges them.
+     *
+     * @param sharedAbove  the changes above which a delta is shared; smaller ones are built where the restore is
+     * @param maxParts     the most parts a delta is split into (at most 64)
+     * @param partTimeout  how long the owner waits for every part before the restore fails
+     */
+    public record Fleet(
+            @DefaultValue("2000000") long sharedAbove,
+            @DefaultValue("16") int maxParts,
+            @DefaultValue("30m") Duration partTimeout) {
+        public Fleet {
+            if (maxParts < 1 || maxParts > 64) {
+                throw new IllegalArgumentException("planner.fleet.max-parts is 1 to 64, not " + maxParts);
+            }
+        }
+    }
 }

@@ -75,8 +75,18 @@ public final class EventPublisher implements AutoCloseable {
      * planner can hold it to the caller's roles.
      */
     public CompletableFuture<RecordMetadata> send(Topic topic, String key, Envelope message, String caller) {
+        return send(topic, null, key, message, caller);
+    }
+
+    /** Sends {@code message} to one partition of {@code topic} (work meant for the replica that holds it). */
+    public CompletableFuture<RecordMetadata> send(Topic topic, int partition, String key, Envelope message) {
+        return send(topic, partition, key, message, null);
+    }
+
+    private CompletableFuture<RecordMetadata> send(
+            Topic topic, Integer partition, String key, Envelope message, String caller) {
         byte[] value = Json.toBytes(message);
-        var record = new ProducerRecord<String, byte[]>(topic.topicName(), key, value);
+        var record = new ProducerRecord<String, byte[]>(topic.topicName(), partition, key, value);
         CloudEvents.headers(message, service).forEach((k, v) -> record.headers().add(k, v));
         if (topic == Topic.REQUESTS || topic == Topic.COMMANDS) {
             record.headers().add(Access.PRINCIPAL_HEADER, utf8(service));

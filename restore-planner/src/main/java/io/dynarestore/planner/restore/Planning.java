@@ -10,7 +10,6 @@ import io.dynarestore.contracts.status.SourceRef;
 import io.dynarestore.contracts.status.TableRef;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.filter.KeySchema;
-import io.dynarestore.core.filter.RecordFilter;
 import io.dynarestore.core.pitr.PitrCoverage;
 import io.dynarestore.core.restore.RestoreValidator.Target;
 import io.dynarestore.core.vault.Backup;
@@ -19,6 +18,7 @@ import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.planner.PlannerProperties;
 import io.dynarestore.planner.capacity.CapacityManager;
 import io.dynarestore.planner.destination.TableSpecs;
+import io.dynarestore.planner.fleet.SharedDeltas;
 import io.dynarestore.planner.restore.RestoreSteps.StepException;
 import io.dynarestore.planner.staging.BacktrackStager;
 import io.dynarestore.planner.staging.DeltaStager;
@@ -40,7 +40,7 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 record Planning(
         Sources sources,
         VaultCatalog catalog,
-        DeltaStager stager,
+        SharedDeltas deltas,
         SweepStager sweeper,
         BacktrackPlanning backtracks,
         CapacityManager capacity,
@@ -180,11 +180,13 @@ record Planning(
                     sourceRef(request, base, pointInTime, resolution.exports().size()));
         }
         var key = KeySchema.of(base.metadata().tableDescription());
-        var delta = stager.stage(
-                request.restoreId(),
-                resolution,
-                key.names(),
-                request.scope() instanceof Scope.Records r ? RecordFilter.compile(r, key) : null);
+        DeltaStager.StagedDelta delta;
+        try {
+            delta = deltas.stage(
+                    request.restoreId(), resolution, key, request.scope() instanceof Scope.Records r ? r : null);
+        } catch (SharedDeltas.PartFailed e) {
+            throw new StepException(e.getMessage());
+        }
         log.info(
                 "restore {}: {} of {} from base {} and {} exports: {} changes read, {} keys changed ({} deleted)",
                 request.restoreId(),

@@ -10,6 +10,7 @@ import io.dynarestore.planner.PlannerProperties;
 import io.dynarestore.planner.capacity.CapacityManager;
 import io.dynarestore.planner.destination.DynamoNativeTables;
 import io.dynarestore.planner.destination.TableCreator;
+import io.dynarestore.planner.fleet.SharedDeltas;
 import io.dynarestore.planner.staging.BacktrackStager;
 import io.dynarestore.planner.staging.DeltaStager;
 import io.dynarestore.planner.staging.ImportStager;
@@ -44,6 +45,8 @@ class RestoreWiring {
 
     @Bean
     PlannerLoop plannerLoop(
+            DeltaStager deltaStager,
+            SharedDeltas sharedDeltas,
             KafkaProperties kafka,
             PlannerProperties properties,
             EventPublisher publisher,
@@ -57,7 +60,7 @@ class RestoreWiring {
             Environment env) {
         var intake = new RequestIntake(
                 publisher, validator, aws.defaultAccount(), aws.defaultRegion(), clock, access(properties, aws, env));
-        var steps = steps(properties, publisher, catalog, aws, clock);
+        var steps = steps(properties, publisher, catalog, aws, clock, deltaStager, sharedDeltas);
         return new PlannerLoop(
                 PlannerLoop.consumerConfig(kafka.buildConsumerProperties(), properties.group()),
                 intake,
@@ -72,9 +75,14 @@ class RestoreWiring {
 
     /** The steps of a restore, each a collaborator built from the settings it uses. */
     private static RestoreSteps steps(
-            PlannerProperties properties, EventPublisher publisher, VaultCatalog catalog, AwsClients aws, Clock clock) {
+            PlannerProperties properties,
+            EventPublisher publisher,
+            VaultCatalog catalog,
+            AwsClients aws,
+            Clock clock,
+            DeltaStager stager,
+            SharedDeltas sharedDeltas) {
         var pitr = properties.pitr();
-        var stager = new DeltaStager(aws.s3(), catalog, pitr.deltaMemory().toBytes(), pitr.linesPerFile());
         var sweeper = new SweepStager(aws.s3(), catalog, pitr.deltaMemory().toBytes(), pitr.linesPerFile());
         var backtracks =
                 new BacktrackStager(aws.s3(), catalog, pitr.deltaMemory().toBytes(), pitr.linesPerFile());
@@ -86,7 +94,7 @@ class RestoreWiring {
                 new Planning(
                         sources,
                         catalog,
-                        stager,
+                        sharedDeltas,
                         sweeper,
                         new BacktrackPlanning(
                                 backtracks,

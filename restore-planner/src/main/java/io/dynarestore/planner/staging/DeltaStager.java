@@ -3,9 +3,10 @@ package io.dynarestore.planner.staging;
 import io.dynarestore.contracts.Json;
 import io.dynarestore.core.filter.RecordFilter;
 import io.dynarestore.core.pitr.DeltaBuilder;
+import io.dynarestore.core.pitr.KeyHash;
+import io.dynarestore.core.pitr.KeyRange;
 import io.dynarestore.core.pitr.PitrCoverage;
 import io.dynarestore.core.vault.DataFiles;
-import io.dynarestore.core.vault.ExportMetadata;
 import io.dynarestore.core.vault.KeyPrefilter;
 import io.dynarestore.core.vault.ManifestFile;
 import io.dynarestore.core.vault.VaultCatalog;
@@ -61,21 +62,99 @@ public final class DeltaStager {
      */
     public StagedDelta stage(
             String restoreId, PitrCoverage.Resolution resolution, List<String> keyAttributes, RecordFilter filter) {
-        long from = PitrCoverage.micros(resolution.base().takenAt());
-        long until = PitrCoverage.micros(resolution.pointInTime()) + 1_000_000L;
-        long lines = resolution.exports().stream()
-                .mapToLong(ExportMetadata::itemCount)
-                .sum();
+        return stage(restoreId, DeltaInput.of(resolution, keyAttributes), filter);
+    }
+
+    /** Stages the delta of {@code input} here, in one pass. */
+    public StagedDelta stage(String restoreId, DeltaInput input) {
+        return stage(restoreId, input, input.filter());
+    }
+
+    private StagedDelta stage(String restoreId, DeltaInput input, RecordFilter filter) {
+        String prefix = catalog.layout().stagingPrefix(restoreId);
+        var staged = build(prefix, input, filter, KeyRange.ALL);
+        writeSummary(prefix, staged);
+        return staged;
+    }
+
+    /**
+     * Builds one slice of the key-hash space of a delta under {@code prefix} (its data files, manifest
+     * and skip keys, no summary): what a planner replica does for a part of a delta shared over the
+     * fleet. Building it again overwrites the manifest and the skip keys.
+     */
+    public StagedDelta stagePart(String prefix, DeltaInput input, KeyRange range) {
+        return build(prefix, input, input.filter(), range);
+    }
+
+    /**
+     * Lays the parts of a delta, in part order, end to end as the restore's delta: one manifest of
+     * every part's files, and the parts' skip keys in one file (each part's are sorted and the parts
+     * follow one another in hash order, so the whole is sorted). Then the summary, last.
+     */
+    public StagedDelta merge(String restoreId, List<StagedDelta> parts) {
         String prefix = catalog.layout().stagingPrefix(restoreId);
         String bucket = catalog.layout().bucket();
+        var out = new DataFiles(s3, bucket, prefix + "delta/", linesPerFile);
+        long puts = 0;
+        long deletes = 0;
+        long read = 0;
+        Path skip = null;
+        try {
+            skip = Files.createTempFile("skip-keys-", ".bin");
+            try (var skipOut = Files.newOutputStream(skip)) {
+                for (StagedDelta part : parts) {
+                    out.adopt(part.files());
+                    puts += part.puts();
+                    deletes += part.deletes();
+                    read = Math.max(read, part.changesRead()); // every part reads every change
+                    try (var in = s3.getObject(b -> b.bucket(part.bucket()).key(part.skipKeys()))) {
+                        in.transferTo(skipOut);
+                    }
+                }
+            }
+            s3.putObject(b -> b.bucket(bucket).key(prefix + SKIP_KEYS), RequestBody.fromFile(skip));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            deleteQuietly(skip);
+        }
+        out.writeManifest();
+        var staged = new StagedDelta(bucket, prefix + SKIP_KEYS, puts, deletes, read, out.files());
+        writeSummary(prefix, staged);
+        return staged;
+    }
+
+    private void writeSummary(String prefix, StagedDelta staged) {
+        s3.putObject(
+                b -> b.bucket(catalog.layout().bucket()).key(prefix + SUMMARY).contentType("application/json"),
+                RequestBody.fromBytes(Json.toBytes(staged)));
+    }
+
+    /** One pass over the changes of {@code input}: the keys in {@code range} that {@code filter} may want. */
+    private StagedDelta build(String prefix, DeltaInput input, RecordFilter filter, KeyRange range) {
+        String bucket = catalog.layout().bucket();
+        var keyAttributes = input.keyAttributes();
         var out = new DataFiles(s3, bucket, prefix + "delta/", linesPerFile);
         long read;
         DeltaBuilder.Result result;
         Path skip = null;
-        try (var builder =
-                new DeltaBuilder(keyAttributes, from, until, DeltaBuilder.bitsFor(lines, memoryBudgetBytes))) {
-            var prefilter = filter == null ? null : KeyPrefilter.ofChanges(keyAttributes, filter::keyMayMatch);
-            read = new ChangeLogReader(s3, catalog).forEach(resolution.exports(), prefilter, builder::add);
+        try (var builder = new DeltaBuilder(
+                keyAttributes,
+                input.fromMicros(),
+                input.untilMicros(),
+                DeltaBuilder.bitsFor(input.lines(), memoryBudgetBytes))) {
+            KeyPrefilter.Test wanted = filter == null ? key -> true : filter::keyMayMatch;
+            var prefilter = filter == null && range.parts() == 1
+                    ? null
+                    : KeyPrefilter.ofChanges(
+                            keyAttributes,
+                            key -> range.contains(KeyHash.of(key, keyAttributes)) && wanted.mayPass(key));
+            read = new ChangeLogReader(s3, catalog).forEach(input.exports(), prefilter, change -> {
+                // the prefilter passes what it cannot decide: the range is a rule, so it is checked again
+                if (range.parts() == 1 || range.contains(KeyHash.of(change.keys(), keyAttributes))) {
+                    builder.add(change);
+                }
+            });
             skip = Files.createTempFile("skip-keys-", ".bin");
             try (var skipOut = Files.newOutputStream(skip)) {
                 result = builder.build(out, skipOut);
@@ -84,18 +163,20 @@ public final class DeltaStager {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
-            if (skip != null) {
-                try {
-                    Files.deleteIfExists(skip);
-                } catch (IOException ignored) {
-                    // temporary file
-                }
-            }
+            deleteQuietly(skip);
         }
         out.writeManifest();
-        var staged = new StagedDelta(bucket, prefix + SKIP_KEYS, result.puts(), result.deletes(), read, out.files());
-        out.put(prefix + SUMMARY, Json.toBytes(staged), "application/json");
-        return staged;
+        return new StagedDelta(bucket, prefix + SKIP_KEYS, result.puts(), result.deletes(), read, out.files());
+    }
+
+    private static void deleteQuietly(Path file) {
+        if (file != null) {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException ignored) {
+                // a temporary file
+            }
+        }
     }
 
     /** The delta staged for a restore, if its staging completed. */

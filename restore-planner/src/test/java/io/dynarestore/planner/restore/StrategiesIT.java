@@ -33,6 +33,7 @@ import io.dynarestore.core.vault.VaultLayout;
 import io.dynarestore.planner.PlannerProperties;
 import io.dynarestore.planner.capacity.CapacityManager;
 import io.dynarestore.planner.destination.TableCreator;
+import io.dynarestore.planner.fleet.SharedDeltas;
 import io.dynarestore.planner.staging.BacktrackStager;
 import io.dynarestore.planner.staging.DeltaStager;
 import io.dynarestore.planner.staging.ImportStager;
@@ -144,10 +145,19 @@ class StrategiesIT {
         var capacity = new CapacityManager(aws, true, 1_000, Duration.ofSeconds(30));
         var sources = new Sources(catalog, stager, aws);
         var tableActive = Duration.ofSeconds(30);
+        // a fleet of one: every delta is built here, as by a planner alone in its group
+        var deltas = new SharedDeltas(
+                stager,
+                aws.s3(),
+                catalog.layout(),
+                publisher,
+                List::of,
+                new PlannerProperties.Fleet(0, 16, Duration.ofMinutes(1)),
+                Duration.ofMillis(50));
         planning = new Planning(
                 sources,
                 catalog,
-                stager,
+                deltas,
                 sweeper,
                 new BacktrackPlanning(
                         backtracks,

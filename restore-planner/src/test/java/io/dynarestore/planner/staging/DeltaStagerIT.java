@@ -2,11 +2,13 @@ package io.dynarestore.planner.staging;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.dynarestore.contracts.Json;
 import io.dynarestore.contracts.request.Scope;
 import io.dynarestore.core.TableDescriptions;
 import io.dynarestore.core.filter.KeySchema;
 import io.dynarestore.core.filter.RecordFilter;
 import io.dynarestore.core.pitr.KeyHash;
+import io.dynarestore.core.pitr.KeyRange;
 import io.dynarestore.core.pitr.PitrCoverage;
 import io.dynarestore.core.pitr.SkipKeys;
 import io.dynarestore.core.vault.BackupWriter;
@@ -120,6 +122,31 @@ class DeltaStagerIT {
         assertThat(digests(restored)).isEqualTo(digests(expected));
         assertThat(stager.find("restore-" + seed)).isPresent();
 
+        // and the same delta built in 1 to 6 parts of the key-hash space, each from its input read back
+        // as a replica reads it, then merged, is the same delta: the same lines, the same skip keys
+        int parts = 1 + r.nextInt(6);
+        var input = Json.mapper()
+                .readValue(Json.toBytes(DeltaInput.of(resolution, history.keyAttributes())), DeltaInput.class);
+        var built = new ArrayList<DeltaStager.StagedDelta>();
+        for (int p = 0; p < parts; p++) {
+            var part = stager.stagePart("parts-" + seed + "/part-" + p + "/", input, new KeyRange(p, parts));
+            for (ManifestFile f : part.files()) {
+                for (ExportLine line : read(f)) {
+                    assertThat(KeyRange.partOf(KeyHash.of(line.keys(), history.keyAttributes()), parts))
+                            .as("part %d of %d holds only its own keys", p, parts)
+                            .isEqualTo(p);
+                }
+            }
+            built.add(part);
+        }
+        var merged = stager.merge("merged-" + seed, built);
+        assertThat(merged.puts()).isEqualTo(delta.puts());
+        assertThat(merged.deletes()).isEqualTo(delta.deletes());
+        assertThat(merged.changesRead()).isEqualTo(delta.changesRead());
+        assertThat(bytes(merged.skipKeys())).isEqualTo(bytes(delta.skipKeys()));
+        assertThat(deltaLines(merged)).isEqualTo(deltaLines(delta));
+        assertThat(stager.find("merged-" + seed)).contains(merged);
+
         // and the copy staged for ImportTable holds exactly that image, or the part a filter selects
         var importer = new ImportStager(s3.client(), catalog, 1 + r.nextInt(50));
         var staged = importer.stage("restore-" + seed, base, delta, null, history.keyAttributes());
@@ -176,6 +203,23 @@ class DeltaStagerIT {
             }
         }
         writer.finish();
+    }
+
+    static byte[] bytes(String key) {
+        return s3.client().getObjectAsBytes(b -> b.bucket("vault").key(key)).asByteArray();
+    }
+
+    /** A staged delta's lines, by key: the final image's digest, or "deleted". */
+    static TreeMap<String, String> deltaLines(DeltaStager.StagedDelta delta) {
+        var lines = new TreeMap<String, String>();
+        for (ManifestFile f : delta.files()) {
+            for (ExportLine line : read(f)) {
+                String key = ItemDigests.key(line.keys(), List.of("pk", "sk"));
+                String value = line.isDelete() ? "deleted" : ItemDigests.digest(line.newImage());
+                assertThat(lines.put(key, value)).as("each key once").isNull();
+            }
+        }
+        return lines;
     }
 
     static List<ExportLine> read(ManifestFile f) {
