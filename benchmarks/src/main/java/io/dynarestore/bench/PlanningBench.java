@@ -20,6 +20,7 @@ import io.dynarestore.testkit.S3Server;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -69,25 +70,18 @@ public final class PlanningBench {
             var publisher = new EventPublisher(
                     Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), "restore-planner");
             Map<String, Object> consumer = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-            var workers = List.of(
-                    new DeltaPartWorker(
-                            stager,
-                            s3.client(),
-                            layout,
-                            publisher,
-                            "bench",
-                            consumer,
-                            new ConsumerHealth(),
-                            new SimpleMeterRegistry()),
-                    new DeltaPartWorker(
-                            stager,
-                            s3.client(),
-                            layout,
-                            publisher,
-                            "bench",
-                            consumer,
-                            new ConsumerHealth(),
-                            new SimpleMeterRegistry()));
+            var workers = new ArrayList<DeltaPartWorker>();
+            for (int w = 0; w < 2; w++) {
+                workers.add(new DeltaPartWorker(
+                        stager,
+                        s3.client(),
+                        layout,
+                        publisher,
+                        "bench",
+                        consumer,
+                        new ConsumerHealth(),
+                        new SimpleMeterRegistry()));
+            }
             try (var group = new PlanningGroup(
                     Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
                     "bench-planning",

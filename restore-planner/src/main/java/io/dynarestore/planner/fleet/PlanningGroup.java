@@ -23,22 +23,32 @@ public final class PlanningGroup implements PlanningFleet, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(PlanningGroup.class);
 
-    private final Admin admin;
+    private final Map<String, Object> adminConfig;
     private final String group;
     private final String topic;
     private final Duration timeout;
 
     public PlanningGroup(Map<String, Object> adminConfig, String group, String topic, Duration timeout) {
-        this.admin = Admin.create(adminConfig);
+        this.adminConfig = Map.copyOf(adminConfig);
         this.group = group;
         this.topic = topic;
         this.timeout = timeout;
     }
 
+    private Admin admin;
+
+    /** The admin client, made at the first question: most planners never share a delta. */
+    private synchronized Admin admin() {
+        if (admin == null) {
+            admin = Admin.create(adminConfig);
+        }
+        return admin;
+    }
+
     @Override
     public List<Integer> partitionPerReplica() {
         try {
-            var description = admin.describeConsumerGroups(
+            var description = admin().describeConsumerGroups(
                             List.of(group), new DescribeConsumerGroupsOptions().timeoutMs((int) timeout.toMillis()))
                     .describedGroups()
                     .get(group)
@@ -64,7 +74,9 @@ public final class PlanningGroup implements PlanningFleet, AutoCloseable {
     }
 
     @Override
-    public void close() {
-        admin.close(Duration.ofSeconds(5));
+    public synchronized void close() {
+        if (admin != null) {
+            admin.close(Duration.ofSeconds(5));
+        }
     }
 }

@@ -13,6 +13,7 @@ import io.dynarestore.planner.staging.DeltaInput;
 import io.dynarestore.planner.staging.DeltaStager;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -100,11 +101,15 @@ public final class SharedDeltas {
     /** Every part's staged delta, in part order, once each has its outcome. */
     private List<DeltaStager.StagedDelta> await(String restoreId, PartFiles files, int parts) {
         var built = new TreeMap<Integer, DeltaStager.StagedDelta>();
+        var read = new HashSet<String>(); // an outcome is written once: each is fetched once
         long deadline = System.nanoTime() + settings.partTimeout().toNanos();
         while (built.size() < parts) {
             for (var page :
                     s3.listObjectsV2Paginator(b -> b.bucket(layout.bucket()).prefix(files.outcomes()))) {
                 for (var object : page.contents()) {
+                    if (!read.add(object.key())) {
+                        continue;
+                    }
                     var outcome = Json.mapper()
                             .readValue(
                                     s3.getObjectAsBytes(b ->

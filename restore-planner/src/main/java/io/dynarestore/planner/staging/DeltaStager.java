@@ -11,6 +11,7 @@ import io.dynarestore.core.vault.KeyPrefilter;
 import io.dynarestore.core.vault.ManifestFile;
 import io.dynarestore.core.vault.VaultCatalog;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -98,26 +99,19 @@ public final class DeltaStager {
         long puts = 0;
         long deletes = 0;
         long read = 0;
-        Path skip = null;
-        try {
-            skip = Files.createTempFile("skip-keys-", ".bin");
-            try (var skipOut = Files.newOutputStream(skip)) {
-                for (StagedDelta part : parts) {
-                    out.adopt(part.files());
-                    puts += part.puts();
-                    deletes += part.deletes();
-                    read = Math.max(read, part.changesRead()); // every part reads every change
-                    try (var in = s3.getObject(b -> b.bucket(part.bucket()).key(part.skipKeys()))) {
-                        in.transferTo(skipOut);
-                    }
+        for (StagedDelta part : parts) {
+            out.adopt(part.files());
+            puts += part.puts();
+            deletes += part.deletes();
+            read = Math.max(read, part.changesRead()); // every part reads every change
+        }
+        putSkipKeys(prefix, skipOut -> {
+            for (StagedDelta part : parts) {
+                try (var in = s3.getObject(b -> b.bucket(part.bucket()).key(part.skipKeys()))) {
+                    in.transferTo(skipOut);
                 }
             }
-            s3.putObject(b -> b.bucket(bucket).key(prefix + SKIP_KEYS), RequestBody.fromFile(skip));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } finally {
-            deleteQuietly(skip);
-        }
+        });
         out.writeManifest();
         var staged = new StagedDelta(bucket, prefix + SKIP_KEYS, puts, deletes, read, out.files());
         writeSummary(prefix, staged);
@@ -136,8 +130,7 @@ public final class DeltaStager {
         var keyAttributes = input.keyAttributes();
         var out = new DataFiles(s3, bucket, prefix + "delta/", linesPerFile);
         long read;
-        DeltaBuilder.Result result;
-        Path skip = null;
+        DeltaBuilder.Result[] result = new DeltaBuilder.Result[1];
         try (var builder = new DeltaBuilder(
                 keyAttributes,
                 input.fromMicros(),
@@ -155,28 +148,38 @@ public final class DeltaStager {
                     builder.add(change);
                 }
             });
+            putSkipKeys(prefix, skipOut -> result[0] = builder.build(out, skipOut));
+        }
+        out.writeManifest();
+        return new StagedDelta(bucket, prefix + SKIP_KEYS, result[0].puts(), result[0].deletes(), read, out.files());
+    }
+
+    /** Writes a skip-key file through local disk (its size is known before the upload) and puts it under {@code prefix}. */
+    private void putSkipKeys(String prefix, SkipKeysWriter writer) {
+        Path skip = null;
+        try {
             skip = Files.createTempFile("skip-keys-", ".bin");
             try (var skipOut = Files.newOutputStream(skip)) {
-                result = builder.build(out, skipOut);
+                writer.write(skipOut);
             }
-            s3.putObject(b -> b.bucket(bucket).key(prefix + SKIP_KEYS), RequestBody.fromFile(skip));
+            var file = skip;
+            s3.putObject(b -> b.bucket(catalog.layout().bucket()).key(prefix + SKIP_KEYS), RequestBody.fromFile(file));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
-            deleteQuietly(skip);
-        }
-        out.writeManifest();
-        return new StagedDelta(bucket, prefix + SKIP_KEYS, result.puts(), result.deletes(), read, out.files());
-    }
-
-    private static void deleteQuietly(Path file) {
-        if (file != null) {
-            try {
-                Files.deleteIfExists(file);
-            } catch (IOException ignored) {
-                // a temporary file
+            if (skip != null) {
+                try {
+                    Files.deleteIfExists(skip);
+                } catch (IOException ignored) {
+                    // a temporary file
+                }
             }
         }
+    }
+
+    @FunctionalInterface
+    private interface SkipKeysWriter {
+        void write(OutputStream out) throws IOException;
     }
 
     /** The delta staged for a restore, if its staging completed. */
