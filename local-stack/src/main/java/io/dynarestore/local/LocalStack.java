@@ -10,6 +10,7 @@ import io.dynarestore.testkit.LocalApi;
 import io.dynarestore.testkit.Ports;
 import io.dynarestore.testkit.Processes;
 import io.dynarestore.testkit.S3Server;
+import io.dynarestore.testkit.ServiceJars;
 import io.dynarestore.testkit.StreamsEndpoint;
 import java.io.IOException;
 import java.net.URI;
@@ -25,7 +26,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 
@@ -197,13 +197,7 @@ public final class LocalStack implements AutoCloseable {
     }
 
     private Process startService(String service) throws IOException {
-        Path jar;
-        try (Stream<Path> files = Files.list(settings.root().resolve(service).resolve("target"))) {
-            jar = files.filter(p -> p.getFileName().toString().endsWith("-exec.jar"))
-                    .findFirst()
-                    .orElseThrow(() -> new IllegalStateException(
-                            "no runnable jar of " + service + "; build with ./mvnw -DskipTests install"));
-        }
+        Path jar = ServiceJars.runnable(settings.root().resolve(service));
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         var builder = new ProcessBuilder(
                         java,

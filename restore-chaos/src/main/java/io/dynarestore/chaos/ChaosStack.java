@@ -9,6 +9,7 @@ import io.dynarestore.testkit.Ports;
 import io.dynarestore.testkit.Processes;
 import io.dynarestore.testkit.RepoRoot;
 import io.dynarestore.testkit.S3Server;
+import io.dynarestore.testkit.ServiceJars;
 import io.dynarestore.testkit.StreamsEndpoint;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -170,13 +171,7 @@ final class ChaosStack implements AutoCloseable {
 
     /** Starts one more replica of {@code service}; it logs to {@code logs/<service>-<n>.log}. */
     Process startService(String service) throws IOException {
-        Path jar;
-        try (Stream<Path> files = Files.list(RepoRoot.find().resolve(service).resolve("target"))) {
-            jar = files.filter(p -> p.getFileName().toString().endsWith("-exec.jar"))
-                    .findFirst()
-                    .orElseThrow(() -> new IllegalStateException(
-                            "no runnable jar of " + service + "; build with ./mvnw -DskipTests package"));
-        }
+        Path jar = ServiceJars.runnable(RepoRoot.find().resolve(service));
         String prefix = PREFIX.get(service);
         var command = new ArrayList<>(ChildJvm.command("320m"));
         command.addAll(List.of(
