@@ -3,6 +3,7 @@ package io.dynarestore.writer;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.aws.AwsSettings;
 import io.dynarestore.testkit.Dynalite;
+import io.dynarestore.testkit.RandomItems;
 import io.dynarestore.writer.capacity.WriteBudgets;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
@@ -10,8 +11,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 /** What the writer's integration tests share: clients of one dynalite, a budget far above their writes, and tables. */
 public final class WriterFixtures {
@@ -44,14 +43,10 @@ public final class WriterFixtures {
 
     /** A provisioned table keyed by {@code pk} (S) and {@code sk} (N), once it is active. */
     public static void createTable(DynamoDbClient dynamo, String name) {
-        dynamo.createTable(b -> b.tableName(name)
-                .attributeDefinitions(
-                        a -> a.attributeName("pk").attributeType(ScalarAttributeType.S),
-                        a -> a.attributeName("sk").attributeType(ScalarAttributeType.N))
-                .keySchema(
-                        k -> k.attributeName("pk").keyType(KeyType.HASH),
-                        k -> k.attributeName("sk").keyType(KeyType.RANGE))
-                .provisionedThroughput(p -> p.readCapacityUnits(5L).writeCapacityUnits(5L)));
-        Dynalite.awaitActive(dynamo, name);
+        Dynalite.createTable(
+                dynamo,
+                name,
+                RandomItems.Shape.simple(),
+                b -> b.provisionedThroughput(p -> p.readCapacityUnits(5L).writeCapacityUnits(5L)));
     }
 }

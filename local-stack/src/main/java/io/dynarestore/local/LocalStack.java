@@ -41,19 +41,6 @@ public final class LocalStack implements AutoCloseable {
     static final String BUCKET = "vault";
     static final List<String> SERVICES =
             List.of("restore-planner", "item-writer", "exporter", "notifier", "protector", "restore-api");
-    private static final Map<String, String> PORT_OF = Map.of(
-            "restore-api",
-            "api",
-            "restore-planner",
-            "planner",
-            "item-writer",
-            "writer",
-            "exporter",
-            "exporter",
-            "notifier",
-            "notifier",
-            "protector",
-            "protector");
     /** The demo table's policy: hourly SCAN backups kept a week, its stream flushed every minute. */
     static final String DEMO_POLICY =
             "{\"backups\": {\"method\": \"SCAN\", \"every\": \"PT1H\", \"retention\": \"P7D\"}, "
@@ -137,11 +124,11 @@ public final class LocalStack implements AutoCloseable {
             streams.enableStream("orders");
         }
         for (String service : SERVICES) {
-            step(service + " on port " + settings.port(PORT_OF.get(service)));
+            step(service + " on port " + settings.port(ServiceJars.settingsPrefix(service)));
             services.add(startService(service));
         }
         for (String service : SERVICES) {
-            awaitReady(service, settings.port(PORT_OF.get(service)));
+            awaitReady(service, settings.port(ServiceJars.settingsPrefix(service)));
         }
         if (settings.demo()) {
             step("protection of 'orders': SCAN backups every hour, its stream flushed every minute");
@@ -207,7 +194,7 @@ public final class LocalStack implements AutoCloseable {
                         "-jar",
                         jar.toString(),
                         "--spring.profiles.active=local",
-                        "--server.port=" + settings.port(PORT_OF.get(service)))
+                        "--server.port=" + settings.port(ServiceJars.settingsPrefix(service)))
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(
                         logs.resolve(service + ".log").toFile()));
@@ -335,19 +322,8 @@ public final class LocalStack implements AutoCloseable {
         for (Process p : services) {
             Processes.await(p);
         }
-        if (kafka != null) {
-            kafka.destroy();
-            Processes.await(kafka);
-        }
-        if (streams != null) {
-            streams.close();
-        }
-        if (dynalite != null) {
-            dynalite.close();
-        }
-        if (s3 != null) {
-            s3.close();
-        }
+        Processes.stop(kafka);
+        Processes.closeEach(streams, dynalite, s3);
         if (mail != null) {
             mail.stop();
         }

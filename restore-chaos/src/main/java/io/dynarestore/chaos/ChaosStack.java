@@ -50,18 +50,6 @@ final class ChaosStack implements AutoCloseable {
     /** Each service, how many replicas run, and the Spring prefix of its settings. */
     static final Map<String, Integer> REPLICAS = new LinkedHashMap<>();
 
-    private static final Map<String, String> PREFIX = Map.of(
-            "restore-api",
-            "api",
-            "restore-planner",
-            "planner",
-            "item-writer",
-            "writer",
-            "exporter",
-            "exporter",
-            "protector",
-            "protector");
-
     static {
         REPLICAS.put("restore-planner", 1);
         REPLICAS.put("item-writer", 2);
@@ -172,7 +160,7 @@ final class ChaosStack implements AutoCloseable {
     /** Starts one more replica of {@code service}; it logs to {@code logs/<service>-<n>.log}. */
     Process startService(String service) throws IOException {
         Path jar = ServiceJars.runnable(RepoRoot.find().resolve(service));
-        String prefix = PREFIX.get(service);
+        String prefix = ServiceJars.settingsPrefix(service);
         var command = new ArrayList<>(ChildJvm.command("320m"));
         command.addAll(List.of(
                 "-jar",
@@ -296,26 +284,10 @@ final class ChaosStack implements AutoCloseable {
     public void close() {
         services.values().forEach(list -> list.forEach(Process::destroy));
         services.values().forEach(list -> list.forEach(Processes::await));
-        if (s3Client != null) {
-            s3Client.close();
-        }
-        if (s3 != null) {
-            s3.destroy();
-            Processes.await(s3);
-        }
-        if (proxy != null) {
-            proxy.close();
-        }
-        if (streams != null) {
-            streams.close();
-        }
-        if (dynalite != null) {
-            dynalite.close();
-        }
-        if (broker != null) {
-            broker.destroy();
-            Processes.await(broker);
-        }
+        Processes.closeEach(s3Client);
+        Processes.stop(s3);
+        Processes.closeEach(proxy, streams, dynalite);
+        Processes.stop(broker);
     }
 
     static void deleteQuietly(Path path) {

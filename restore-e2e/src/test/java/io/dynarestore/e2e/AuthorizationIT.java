@@ -107,21 +107,28 @@ class AuthorizationIT {
 
     static final String POLICY = "{\"backups\":{\"method\":\"SCAN\",\"every\":\"PT1H\",\"retention\":\"P35D\"}}";
 
+    /** A GET of each path that needs READ here, and of the same path in {@link #ABROAD}, which needs the cross-account role too. */
+    static List<Endpoint> readHereAndAbroad(String... paths) {
+        var endpoints = new ArrayList<Endpoint>();
+        for (String path : paths) {
+            endpoints.add(new Endpoint("GET", path, null, READ, NONE));
+            String abroad = path + (path.contains("?") ? "&" : "?") + "account=" + ABROAD;
+            endpoints.add(new Endpoint("GET", abroad, null, READ, READ_ABROAD));
+        }
+        return endpoints;
+    }
+
     static List<Endpoint> endpoints() {
         String missing = "\"backupId\":\"no-such-backup\"";
-        var gets = List.of(
-                new Endpoint("GET", "/tables", null, READ, NONE),
-                new Endpoint("GET", "/tables?account=" + ABROAD, null, READ, READ_ABROAD),
-                new Endpoint("GET", "/tables/orders/backups", null, READ, NONE),
-                new Endpoint("GET", "/tables/orders/backups?account=" + ABROAD, null, READ, READ_ABROAD),
-                new Endpoint("GET", "/tables/orders/pitr-windows", null, READ, NONE),
-                new Endpoint("GET", "/tables/orders/pitr-windows?account=" + ABROAD, null, READ, READ_ABROAD),
-                new Endpoint("GET", "/tables/orders/calendar?month=2026-11", null, READ, NONE),
-                new Endpoint("GET", "/tables/orders/calendar?month=2026-11&account=" + ABROAD, null, READ, READ_ABROAD),
-                new Endpoint("GET", "/tables/orders/exports", null, READ, NONE),
-                new Endpoint("GET", "/tables/orders/exports?account=" + ABROAD, null, READ, READ_ABROAD),
-                new Endpoint("GET", "/tables/orders/protection", null, READ, NONE),
-                new Endpoint("GET", "/tables/orders/protection?account=" + ABROAD, null, READ, READ_ABROAD),
+        // every read of a table's data, in this account and (with the cross-account role too) in another
+        var gets = new ArrayList<>(readHereAndAbroad(
+                "/tables",
+                "/tables/orders/backups",
+                "/tables/orders/pitr-windows",
+                "/tables/orders/calendar?month=2026-11",
+                "/tables/orders/exports",
+                "/tables/orders/protection"));
+        gets.addAll(List.of(
                 new Endpoint("GET", "/accounts", null, READ, NONE),
                 new Endpoint("GET", "/restores", null, READ, NONE),
                 new Endpoint("GET", "/restores/no-such-restore", null, READ, NONE),
@@ -132,7 +139,7 @@ class AuthorizationIT {
                 new Endpoint("GET", "/links/no-such-token", null, null, NONE),
                 new Endpoint("GET", "/actuator/health/readiness", null, null, NONE),
                 new Endpoint("GET", "/actuator/prometheus", null, null, NONE),
-                new Endpoint("GET", "/v3/api-docs", null, null, NONE));
+                new Endpoint("GET", "/v3/api-docs", null, null, NONE)));
         var all = new ArrayList<Endpoint>();
         for (Endpoint e : gets) {
             all.add(e);

@@ -78,6 +78,17 @@ class CrossAccountIT {
         sts.close();
     }
 
+    /** The other server's table holds every item of the backup, and nothing else. */
+    static void assertHoldsEveryItem(String table) {
+        assertThat(ItemDigests.ofTable(other.client(), table, BackupFixtures.KEYS))
+                .isEqualTo(ItemDigests.of(items.items(ITEMS), BackupFixtures.KEYS));
+    }
+
+    /** The destination a completed restore reports. */
+    static JsonNode completedDestination(String restoreId) {
+        return status.last(restoreId, "RestoreCompleted").get("destination");
+    }
+
     @Test
     void restoresIntoAnotherRegionThroughThatRegionsEndpoint() throws Exception {
         // When a backup of us-east-1 is restored into a new table in eu-west-1
@@ -86,14 +97,9 @@ class CrossAccountIT {
                  "destination": {"type": "NEW_TABLE", "region": "eu-west-1", "tableName": "orders-eu"}}""");
 
         // Then the table is in the other region's server, with every item, and not in the source's
-        assertThat(ItemDigests.ofTable(other.client(), "orders-eu", BackupFixtures.KEYS))
-                .isEqualTo(ItemDigests.of(items.items(ITEMS), BackupFixtures.KEYS));
+        assertHoldsEveryItem("orders-eu");
         assertThat(stack.dynalite.client().listTables().tableNames()).doesNotContain("orders-eu");
-        assertThat(status.last(id, "RestoreCompleted")
-                        .get("destination")
-                        .get("region")
-                        .asString())
-                .isEqualTo("eu-west-1");
+        assertThat(completedDestination(id).get("region").asString()).isEqualTo("eu-west-1");
     }
 
     @Test
@@ -104,13 +110,8 @@ class CrossAccountIT {
                  "destination": {"type": "NEW_TABLE", "account": "111111111111", "tableName": "orders-111"}}""");
 
         // Then the table is in that account, with every item
-        assertThat(ItemDigests.ofTable(other.client(), "orders-111", BackupFixtures.KEYS))
-                .isEqualTo(ItemDigests.of(items.items(ITEMS), BackupFixtures.KEYS));
-        assertThat(status.last(id, "RestoreCompleted")
-                        .get("destination")
-                        .get("account")
-                        .asString())
-                .isEqualTo("111111111111");
+        assertHoldsEveryItem("orders-111");
+        assertThat(completedDestination(id).get("account").asString()).isEqualTo("111111111111");
 
         // and it was reached only with the role's temporary credentials, got with this installation's ExternalId
         var sent = otherAccounts.sent().stream()

@@ -6,6 +6,7 @@ import io.dynarestore.core.vault.BackupWriter;
 import io.dynarestore.core.vault.ExportLine;
 import io.dynarestore.core.vault.IncrementalExportWriter;
 import io.dynarestore.core.vault.VaultLayout;
+import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.RandomHistory;
 import io.dynarestore.testkit.RandomItems;
@@ -147,17 +148,11 @@ final class HistoryFixtures {
     }
 
     static void createTable(RestoreStack stack, String name) {
-        stack.dynalite
-                .client()
-                .createTable(b -> b.tableName(name)
-                        .attributeDefinitions(
-                                a -> a.attributeName("pk").attributeType("S"),
-                                a -> a.attributeName("sk").attributeType("N"))
-                        .keySchema(
-                                k -> k.attributeName("pk").keyType("HASH"),
-                                k -> k.attributeName("sk").keyType("RANGE"))
-                        .provisionedThroughput(p -> p.readCapacityUnits(5L).writeCapacityUnits(5L)));
-        io.dynarestore.testkit.Dynalite.awaitActive(stack.dynalite.client(), name);
+        Dynalite.createTable(
+                stack.dynalite.client(),
+                name,
+                RandomItems.Shape.simple(),
+                b -> b.provisionedThroughput(p -> p.readCapacityUnits(5L).writeCapacityUnits(5L)));
     }
 
     static void put(RestoreStack stack, String table, Iterable<Map<String, AttributeValue>> items) {

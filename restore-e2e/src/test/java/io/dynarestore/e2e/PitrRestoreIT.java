@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.dynarestore.core.pitr.PitrCoverage;
 import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.core.vault.VaultLayout;
+import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.RandomHistory;
 import io.dynarestore.testkit.RandomItems;
@@ -216,16 +217,12 @@ class PitrRestoreIT {
         HistoryFixtures.writeToVault(stack, "source-x", shape, history, T0, T0 + 65 * SECOND, new Random(11));
         var dynamo = stack.dynalite.client();
         for (String name : List.of("empty-x", "full-x")) {
-            dynamo.createTable(b -> b.tableName(name)
-                    .attributeDefinitions(
-                            a -> a.attributeName("id").attributeType("S"),
-                            a -> a.attributeName("at").attributeType("N"))
-                    .keySchema(
-                            k -> k.attributeName("id").keyType("HASH"),
-                            k -> k.attributeName("at").keyType("RANGE"))
-                    .provisionedThroughput(p -> p.readCapacityUnits(5L).writeCapacityUnits(5L)));
+            Dynalite.createTable(
+                    dynamo,
+                    name,
+                    shape,
+                    b -> b.provisionedThroughput(p -> p.readCapacityUnits(5L).writeCapacityUnits(5L)));
         }
-        io.dynarestore.testkit.Dynalite.awaitActive(dynamo, "full-x");
         dynamo.putItem(b ->
                 b.tableName("full-x").item(Map.of("id", AttributeValue.fromS("x"), "at", AttributeValue.fromN("1"))));
         dynamo.createTable(b -> b.tableName("other-x")

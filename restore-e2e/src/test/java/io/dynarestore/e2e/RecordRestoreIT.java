@@ -10,7 +10,6 @@ import io.dynarestore.core.filter.RecordFilter;
 import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.RandomHistory;
 import io.dynarestore.testkit.RandomItems;
-import io.dynarestore.testkit.TopicRecorder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -18,11 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -38,37 +34,25 @@ class RecordRestoreIT {
     static final RandomItems.Shape SHAPE = RandomItems.Shape.simple();
     static final KeySchema KEY = new KeySchema("pk", "S", "sk", "N");
     static final long T0 = PitrRestoreIT.noon() * SECOND + 500_000;
-    static RestoreStack stack;
-    static TopicRecorder status;
-    static KafkaProducer<String, String> producer;
+
+    @RegisterExtension
+    static final StackSession on = new StackSession();
+
     static boolean badFilterTable;
-
-    @BeforeAll
-    static void startStack() {
-        stack = SharedStack.get();
-        status = stack.followStatus();
-        producer = stack.stringProducer();
-    }
-
-    @AfterAll
-    static void stopStack() {
-        producer.close();
-        status.close();
-    }
 
     /** A table with a history in the vault (base at T0, every write over 90 s exported) and its live state at the end. */
     static RandomHistory table(String name, long seed) {
         var history = new RandomHistory(seed, SHAPE, 30 + (int) (seed % 40), 80 + (int) (seed % 120), T0, 90 * SECOND);
-        HistoryFixtures.liveTable(stack, name, history, SHAPE, T0, 11);
+        HistoryFixtures.liveTable(on.stack(), name, history, SHAPE, T0, 11);
         return history;
     }
 
     static void createTable(String name) {
-        HistoryFixtures.createTable(stack, name);
+        HistoryFixtures.createTable(on.stack(), name);
     }
 
     static void put(String table, Iterable<Map<String, AttributeValue>> items) {
-        HistoryFixtures.put(stack, table, items);
+        HistoryFixtures.put(on.stack(), table, items);
     }
 
     record Case(String restoreId, String destination, TreeMap<String, String> expected) {}
@@ -145,25 +129,27 @@ class RecordRestoreIT {
 
         // Then every destination equals its oracle
         for (Case c : cases) {
-            assertThat(ItemDigests.ofTable(stack.dynalite.client(), c.destination(), List.of("pk", "sk")))
+            assertThat(ItemDigests.ofTable(on.stack().dynalite.client(), c.destination(), List.of("pk", "sk")))
                     .as(c.restoreId())
                     .isEqualTo(c.expected());
         }
         // and the counts say what happened: overwrites in place and in existing tables, with a warning
-        JsonNode planned = status.last("rec-inplace-1", "RestorePlanned");
+        JsonNode planned = on.status().last("rec-inplace-1", "RestorePlanned");
         assertThat(planned.get("warnings").get(0).asString())
                 .contains("/rollback")
                 .contains("dryRun");
         long unchanged = cases.stream()
                 .filter(c -> c.restoreId().startsWith("rec-inplace"))
-                .mapToLong(c -> status.last(c.restoreId(), "RestoreCompleted")
+                .mapToLong(c -> on.status()
+                        .last(c.restoreId(), "RestoreCompleted")
                         .get("itemsUnchanged")
                         .asLong())
                 .sum();
         assertThat(unchanged)
                 .as("items already as they were are not written again")
                 .isPositive();
-        assertThat(status.last("rec-new-1", "RestorePlanned").get("warnings")).isNull();
+        assertThat(on.status().last("rec-new-1", "RestorePlanned").get("warnings"))
+                .isNull();
     }
 
     @Test
@@ -193,10 +179,11 @@ class RecordRestoreIT {
         // Then each table equals the image, items created after the point gone
         long deleted = 0;
         for (Case c : cases) {
-            assertThat(ItemDigests.ofTable(stack.dynalite.client(), c.destination(), List.of("pk", "sk")))
+            assertThat(ItemDigests.ofTable(on.stack().dynalite.client(), c.destination(), List.of("pk", "sk")))
                     .as(c.restoreId())
                     .isEqualTo(c.expected());
-            deleted += status.last(c.restoreId(), "RestoreCompleted")
+            deleted += on.status()
+                    .last(c.restoreId(), "RestoreCompleted")
                     .get("itemsDeleted")
                     .asLong();
         }
@@ -221,19 +208,15 @@ class RecordRestoreIT {
         }
         String body = "{\"source\":{\"table\":\"bad-f\",\"backupId\":\"base\"},\"scope\":" + scope
                 + ",\"destination\":{\"type\":\"NEW_TABLE\"}}";
-        var response = Http.post(stack.apiUri("/restores"), body);
+        var response = Http.post(on.stack().apiUri("/restores"), body);
         assertThat(response.status()).as(response.body()).isEqualTo(400);
         assertThat(response.json().get("code").asString()).isEqualTo("INVALID_FILTER");
         assertThat(response.json().get("errors").findValuesAsString("field")).contains(field);
 
         String id = "bad-filter-" + Math.abs(name.hashCode());
-        producer.send(new ProducerRecord<>(
-                        "restore.requests",
-                        id,
-                        body.replace("{\"source\"", "{\"restoreId\":\"" + id + "\",\"source\"")))
-                .get();
-        JsonNode rejected =
-                await().atMost(Duration.ofSeconds(30)).until(() -> status.last(id, "RestoreRejected"), e -> e != null);
+        on.request(id, body.replace("{\"source\"", "{\"restoreId\":\"" + id + "\",\"source\""));
+        JsonNode rejected = await().atMost(Duration.ofSeconds(30))
+                .until(() -> on.status().last(id, "RestoreRejected"), e -> e != null);
         assertThat(rejected.get("code").asString()).isEqualTo("INVALID_FILTER");
         assertThat(rejected.get("errors").findValuesAsString("field")).contains(field);
     }
@@ -242,7 +225,7 @@ class RecordRestoreIT {
     void warnsWhenItAcceptsARestoreThatOverwritesHowToSeeAndUndoIt() throws Exception {
         table("warned", 77);
         var response = Http.post(
-                stack.apiUri("/restores"),
+                on.stack().apiUri("/restores"),
                 "{\"source\":{\"table\":\"warned\",\"backupId\":\"base\"},"
                         + "\"scope\":{\"type\":\"RECORDS\",\"keyFilters\":[{\"partitionKey\":{\"condition\":\"EqualTo\","
                         + "\"values\":[\"p1\"]}}]},\"destination\":{\"type\":\"IN_PLACE\"}}");
@@ -251,8 +234,8 @@ class RecordRestoreIT {
                 .contains("Items of warned that match the filters will be overwritten")
                 .contains("undo journal");
         String id = response.json().get("restoreId").asString();
-        await().atMost(Duration.ofSeconds(60)).until(() -> status.last(id, "RestoreCompleted") != null);
-        var done = Http.get(stack.apiUri("/restores/" + id)).json();
+        await().atMost(Duration.ofSeconds(60)).until(() -> on.status().last(id, "RestoreCompleted") != null);
+        var done = Http.get(on.stack().apiUri("/restores/" + id)).json();
         assertThat(done.get("itemsWritten").asLong()
                         + done.get("itemsUnchanged").asLong())
                 .isPositive();
@@ -269,7 +252,7 @@ class RecordRestoreIT {
 
         // at the backup, with room for all matches: every match, the whole backup read
         var all = Http.post(
-                        stack.apiUri("/restores/preview"),
+                        on.stack().apiUri("/restores/preview"),
                         "{\"source\":{\"table\":\"prev\",\"backupId\":\"base\"}," + "\"scope\":" + scopeJson
                                 + ",\"limit\":1000}")
                 .json();
@@ -287,7 +270,7 @@ class RecordRestoreIT {
         // at a point in time: the image's matches
         Instant t = Instant.ofEpochSecond(T0 / SECOND + 44);
         var atPoint = Http.post(
-                        stack.apiUri("/restores/preview"),
+                        on.stack().apiUri("/restores/preview"),
                         "{\"source\":{\"table\":\"prev\",\"pointInTime\":\"" + t + "\"},\"scope\":" + scopeJson
                                 + ",\"limit\":1000}")
                 .json();
@@ -302,7 +285,7 @@ class RecordRestoreIT {
 
         // with a limit: the first matches only, and not complete
         var first = Http.post(
-                        stack.apiUri("/restores/preview"),
+                        on.stack().apiUri("/restores/preview"),
                         "{\"source\":{\"table\":\"prev\",\"backupId\":\"base\"}," + "\"scope\":" + scopeJson
                                 + ",\"limit\":2}")
                 .json();
@@ -312,14 +295,14 @@ class RecordRestoreIT {
 
         // within a time bound too short to read anything: not complete
         var rushed = Http.post(
-                stack.apiUri("/restores/preview"),
+                on.stack().apiUri("/restores/preview"),
                 "{\"source\":{\"table\":\"prev\",\"backupId\":" + "\"base\"},\"timeLimitMs\":1,\"limit\":1000}");
         assertThat(rushed.status()).isEqualTo(200);
         assertThat(rushed.json().get("complete").asBoolean()).isFalse();
 
         // and a bad filter is a 400 that names it
         var bad = Http.post(
-                stack.apiUri("/restores/preview"),
+                on.stack().apiUri("/restores/preview"),
                 "{\"source\":{\"table\":\"prev\",\"backupId\":\"base\"},"
                         + "\"scope\":{\"type\":\"RECORDS\",\"keyFilters\":[]}}");
         assertThat(bad.status()).isEqualTo(400);
@@ -330,7 +313,7 @@ class RecordRestoreIT {
     void aPreviewStaysWithinItsBytesAndItsMemoryBudget() throws Exception {
         // Given a table with history, and a restore-api whose previews may answer 1 KB and keep 2 KB of delta
         table("bounded", 43);
-        var tight = stack.startApiReplica("--api.limits.preview-bytes=1KB", "--api.limits.preview-memory=2KB");
+        var tight = on.stack().startApiReplica("--api.limits.preview-bytes=1KB", "--api.limits.preview-memory=2KB");
         try {
             // When the whole backup is previewed, and a point in time with more changes than the budget holds
             var bytes = Http.post(
@@ -350,7 +333,7 @@ class RecordRestoreIT {
             assertThat(memory.get("complete").asBoolean()).isFalse();
             assertThat(memory.get("stoppedBy").asString()).contains("memory budget");
         } finally {
-            stack.stop(tight);
+            on.stack().stop(tight);
         }
     }
 
@@ -379,26 +362,11 @@ class RecordRestoreIT {
             throws Exception {
         String body = "{\"restoreId\":\"" + restoreId + "\",\"source\":" + source
                 + (scope == null ? "" : ",\"scope\":" + scope) + ",\"destination\":" + destination + "}";
-        producer.send(new ProducerRecord<>("restore.requests", restoreId, body));
+        on.request(restoreId, body);
         return new Case(restoreId, table, expected);
     }
 
     static void awaitAll(List<Case> cases) {
-        producer.flush();
-        await().atMost(Duration.ofMinutes(5))
-                .pollInterval(Duration.ofMillis(500))
-                .untilAsserted(() -> {
-                    for (Case c : cases) {
-                        assertThat(status.last(c.restoreId(), "RestoreRejected"))
-                                .as(c.restoreId())
-                                .isNull();
-                        assertThat(status.last(c.restoreId(), "RestoreFailed"))
-                                .as(c.restoreId())
-                                .isNull();
-                        assertThat(status.last(c.restoreId(), "RestoreCompleted"))
-                                .as(c.restoreId())
-                                .isNotNull();
-                    }
-                });
+        on.awaitCompleted(cases.stream().map(Case::restoreId).toList(), Duration.ofMinutes(5));
     }
 }

@@ -49,6 +49,17 @@ final class StackSession implements BeforeAllCallback, AfterAllCallback {
         producer.send(new ProducerRecord<>("restore.requests", restoreId, json));
     }
 
+    /** Publishes a command on {@code restore.commands}, keyed by its restore id, and waits until it is sent. */
+    void command(String restoreId, String json) {
+        producer.send(new ProducerRecord<>("restore.commands", restoreId, json));
+        producer.flush();
+    }
+
+    /** Waits until every request published so far is sent. */
+    void flush() {
+        producer.flush();
+    }
+
     /** Waits until every one of the restores completed; fails on the first that is rejected or fails. */
     void awaitCompleted(Collection<String> restoreIds, Duration atMost) {
         producer.flush();

@@ -8,7 +8,6 @@ import io.dynarestore.core.codec.DynamoJson;
 import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.RandomHistory;
 import io.dynarestore.testkit.RandomItems;
-import io.dynarestore.testkit.TopicRecorder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -16,11 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import tools.jackson.databind.JsonNode;
 
@@ -40,35 +36,23 @@ class UndoableRestoresIT {
     static final String ALL = "{\"type\":\"RECORDS\",\"keyFilters\":[{\"partitionKey\":{\"condition\":"
             + "\"BeginsWith\",\"values\":[\"p\"]}}]}";
 
-    static RestoreStack stack;
-    static TopicRecorder status;
-    static KafkaProducer<String, String> producer;
-
-    @BeforeAll
-    static void startStack() {
-        stack = SharedStack.get();
-        status = stack.followStatus();
-        producer = stack.stringProducer();
-    }
-
-    @AfterAll
-    static void stopStack() {
-        producer.close();
-        status.close();
-    }
+    @RegisterExtension
+    static final StackSession on = new StackSession();
 
     /** A table with a history in the vault (base at T0, every write over 90 s exported) and its live state at the end. */
     static RandomHistory table(String name, long seed) {
         var history = new RandomHistory(seed, SHAPE, 40 + (int) (seed % 40), 100 + (int) (seed % 120), T0, 90 * SECOND);
-        HistoryFixtures.liveTable(stack, name, history, SHAPE, T0, 11 + (int) (seed % 7));
+        HistoryFixtures.liveTable(on.stack(), name, history, SHAPE, T0, 11 + (int) (seed % 7));
         return history;
     }
 
     /** Every item of a table exactly as DynamoDB returns it (attribute values unnormalized), by key. */
     static TreeMap<String, String> raw(String table) {
         var items = new TreeMap<String, String>();
-        for (var page :
-                stack.dynalite.client().scanPaginator(b -> b.tableName(table).consistentRead(true))) {
+        for (var page : on.stack()
+                .dynalite
+                .client()
+                .scanPaginator(b -> b.tableName(table).consistentRead(true))) {
             for (var item : page.items()) {
                 items.put(ItemDigests.key(item, List.of("pk", "sk")), DynamoJson.toJson(new TreeMap<>(item)));
             }
@@ -80,19 +64,19 @@ class UndoableRestoresIT {
         String body = "{\"restoreId\":\"" + restoreId + "\",\"source\":" + source
                 + (scope == null ? "" : ",\"scope\":" + scope) + ",\"destination\":" + destination
                 + (dryRun ? ",\"dryRun\":true" : "") + "}";
-        producer.send(new ProducerRecord<>("restore.requests", restoreId, body));
+        on.request(restoreId, body);
         return restoreId;
     }
 
     static JsonNode awaitEnd(String restoreId) {
-        producer.flush();
+        on.flush();
         return await().atMost(Duration.ofMinutes(6))
                 .pollInterval(Duration.ofMillis(300))
                 .until(
                         () -> {
                             for (String type : List.of(
                                     "RestoreCompleted", "RestoreFailed", "RestoreRejected", "RestoreCancelled")) {
-                                JsonNode e = status.last(restoreId, type);
+                                JsonNode e = on.status().last(restoreId, type);
                                 if (e != null) {
                                     return e;
                                 }
@@ -109,7 +93,7 @@ class UndoableRestoresIT {
     }
 
     static JsonNode rollBack(String restoreId) throws Exception {
-        var response = Http.post(stack.apiUri("/restores/" + restoreId + "/rollback"), "{\"reason\":\"test\"}");
+        var response = Http.post(on.stack().apiUri("/restores/" + restoreId + "/rollback"), "{\"reason\":\"test\"}");
         assertThat(response.status()).as(response.body()).isEqualTo(202);
         return awaitRollback(restoreId);
     }
@@ -119,8 +103,8 @@ class UndoableRestoresIT {
                 .pollInterval(Duration.ofMillis(300))
                 .until(
                         () -> {
-                            JsonNode done = status.last(restoreId, "RollbackCompleted");
-                            return done != null ? done : status.last(restoreId, "RollbackFailed");
+                            JsonNode done = on.status().last(restoreId, "RollbackCompleted");
+                            return done != null ? done : on.status().last(restoreId, "RollbackFailed");
                         },
                         e -> e != null);
         assertThat(end.get("type").asString()).as(end.toString()).isEqualTo("RollbackCompleted");
@@ -149,7 +133,7 @@ class UndoableRestoresIT {
             scope = scope == null ? ALL : scope;
             // an existing table holding other items, and other versions of some of the source's keys
             String existing = name + "-existing";
-            HistoryFixtures.createTable(stack, existing);
+            HistoryFixtures.createTable(on.stack(), existing);
             var others = new ArrayList<Map<String, AttributeValue>>();
             var items = new RandomItems(5_000 + seed, SHAPE);
             for (int i = 0; i < 50; i++) {
@@ -158,7 +142,7 @@ class UndoableRestoresIT {
             history.imageBefore(Long.MAX_VALUE).values().stream()
                     .filter(x -> r.nextInt(3) == 0)
                     .forEach(others::add);
-            HistoryFixtures.put(stack, existing, others);
+            HistoryFixtures.put(on.stack(), existing, others);
             return new Planned(
                     name + "-into-existing",
                     existing,
@@ -263,12 +247,10 @@ class UndoableRestoresIT {
         long restored = 0;
         for (String[] c : cases) {
             if (c[0].endsWith("1")) {
-                producer.send(new ProducerRecord<>(
-                        "restore.commands",
+                on.command(
                         c[0] + "-r",
                         "{\"type\":\"RollbackRequested\",\"restoreId\":\"" + c[0] + "-r\",\"eventId\":\"rb-" + c[0]
-                                + "\",\"schemaVersion\":1,\"occurredAt\":\"" + Instant.now() + "\"}"));
-                producer.flush();
+                                + "\",\"schemaVersion\":1,\"occurredAt\":\"" + Instant.now() + "\"}");
                 JsonNode end = awaitRollback(c[0] + "-r");
                 restored += end.get("itemsRestored").asLong();
             } else {
@@ -284,9 +266,9 @@ class UndoableRestoresIT {
         }
         assertThat(restored).isPositive();
         // and the task shows the rollback; a second one is refused
-        var task = Http.get(stack.apiUri("/restores/undo-30-r")).json();
+        var task = Http.get(on.stack().apiUri("/restores/undo-30-r")).json();
         assertThat(task.get("rollback").get("state").asString()).isEqualTo("COMPLETED");
-        var again = Http.post(stack.apiUri("/restores/undo-30-r/rollback"), "");
+        var again = Http.post(on.stack().apiUri("/restores/undo-30-r/rollback"), "");
         assertThat(again.status()).isEqualTo(409);
         assertThat(again.json().get("detail").asString()).contains("rolled back already");
     }
@@ -295,13 +277,13 @@ class UndoableRestoresIT {
     void aSegmentThatLostAnItemFailsTheVerificationNamingItAndTheFailedRestoreRollsBack() throws Exception {
         // Given a table and another holding other versions of its items
         table("corrupt-src", 61);
-        HistoryFixtures.createTable(stack, "corrupt-dst");
+        HistoryFixtures.createTable(on.stack(), "corrupt-dst");
         var items = new RandomItems(61_000, SHAPE);
         var others = new ArrayList<Map<String, AttributeValue>>();
         for (int i = 0; i < 40; i++) {
             others.add(items.item(i, 2));
         }
-        HistoryFixtures.put(stack, "corrupt-dst", others);
+        HistoryFixtures.put(on.stack(), "corrupt-dst", others);
         var before = raw("corrupt-dst");
 
         // When a restore into it loses one write of segment 0 (the fault in the writer)
@@ -321,7 +303,7 @@ class UndoableRestoresIT {
         assertThat(verification.get("mismatches").toString())
                 .contains("segment 0: 1 of its")
                 .contains("checksum");
-        var task = Http.get(stack.apiUri("/restores/" + CORRUPTED)).json();
+        var task = Http.get(on.stack().apiUri("/restores/" + CORRUPTED)).json();
         assertThat(task.get("state").asString()).isEqualTo("FAILED");
         assertThat(task.get("verification").get("status").asString()).isEqualTo("FAILED");
 
@@ -349,7 +331,7 @@ class UndoableRestoresIT {
                 .isPositive()
                 .isEqualTo(verification.get("readBackMatched").asInt());
         assertThat(verification.get("checksum").asString()).hasSize(16);
-        assertThat(Http.get(stack.apiUri("/restores/" + id))
+        assertThat(Http.get(on.stack().apiUri("/restores/" + id))
                         .json()
                         .get("verification")
                         .get("status")
@@ -362,7 +344,7 @@ class UndoableRestoresIT {
         table("refused-src", 81);
         // a dry run of a new table: 400 naming dryRun
         var dry = Http.post(
-                stack.apiUri("/restores"),
+                on.stack().apiUri("/restores"),
                 "{\"source\":{\"table\":\"refused-src\",\"backupId\":\"base\"},"
                         + "\"destination\":{\"type\":\"NEW_TABLE\"},\"dryRun\":true}");
         assertThat(dry.status()).as(dry.body()).isEqualTo(400);
@@ -370,7 +352,7 @@ class UndoableRestoresIT {
         assertThat(dry.json().get("detail").asString()).contains("EXISTING_TABLE or IN_PLACE");
 
         // a rollback of an unknown restore: 404; of a new table: 409 saying to delete the table
-        assertThat(Http.post(stack.apiUri("/restores/nope/rollback"), "").status())
+        assertThat(Http.post(on.stack().apiUri("/restores/nope/rollback"), "").status())
                 .isEqualTo(404);
         String id = submit(
                 "refused-new",
@@ -379,7 +361,7 @@ class UndoableRestoresIT {
                 "{\"type\":\"NEW_TABLE\",\"tableName\":\"refused-new\"}",
                 false);
         completed(id);
-        var rollback = Http.post(stack.apiUri("/restores/refused-new/rollback"), "");
+        var rollback = Http.post(on.stack().apiUri("/restores/refused-new/rollback"), "");
         assertThat(rollback.status()).as(rollback.body()).isEqualTo(409);
         assertThat(rollback.json().get("detail").asString()).contains("delete the table");
     }

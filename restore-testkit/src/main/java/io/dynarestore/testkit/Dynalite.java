@@ -9,11 +9,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
 /**
@@ -104,6 +106,35 @@ public final class Dynalite implements AutoCloseable {
             client = client(endpoint());
         }
         return client;
+    }
+
+    /**
+     * Creates table {@code name} keyed as {@code shape}'s items are (its partition key, and its sort
+     * key when it has one), with what {@code settings} adds (billing mode, throughput, a stream), and
+     * waits until it is ACTIVE.
+     */
+    public static void createTable(
+            DynamoDbClient dynamo,
+            String name,
+            RandomItems.Shape shape,
+            Consumer<CreateTableRequest.Builder> settings) {
+        dynamo.createTable(b -> {
+            b.tableName(name);
+            if (shape.sortKey() == null) {
+                b.attributeDefinitions(
+                                d -> d.attributeName(shape.partitionKey()).attributeType(shape.partitionType()))
+                        .keySchema(k -> k.attributeName(shape.partitionKey()).keyType("HASH"));
+            } else {
+                b.attributeDefinitions(
+                                d -> d.attributeName(shape.partitionKey()).attributeType(shape.partitionType()),
+                                d -> d.attributeName(shape.sortKey()).attributeType(shape.sortType()))
+                        .keySchema(
+                                k -> k.attributeName(shape.partitionKey()).keyType("HASH"),
+                                k -> k.attributeName(shape.sortKey()).keyType("RANGE"));
+            }
+            settings.accept(b);
+        });
+        awaitActive(dynamo, name);
     }
 
     /**

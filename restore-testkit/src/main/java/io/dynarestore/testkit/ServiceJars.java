@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Comparator;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -21,7 +22,26 @@ import java.util.stream.Stream;
  */
 public final class ServiceJars {
 
+    /** Each service module and the prefix of its Spring settings ({@code planner.*}, ...). */
+    private static final Map<String, String> SETTINGS_PREFIX = Map.of(
+            "restore-api", "api",
+            "restore-planner", "planner",
+            "item-writer", "writer",
+            "exporter", "exporter",
+            "notifier", "notifier",
+            "protector", "protector");
+
     private ServiceJars() {}
+
+    /** The prefix of {@code service}'s settings, which local stacks also use to name its port. */
+    public static String settingsPrefix(String service) {
+        String prefix = SETTINGS_PREFIX.get(service);
+        if (prefix == null) {
+            throw new IllegalArgumentException(
+                    "no service module named " + service + "; the services are " + SETTINGS_PREFIX.keySet());
+        }
+        return prefix;
+    }
 
     /** The extracted form of the {@code *-exec.jar} in {@code module}'s {@code target} directory. */
     public static Path runnable(Path module) {

@@ -10,23 +10,12 @@ public final class StreamedTables {
 
     /** Creates {@code table} (through a {@link StreamsEndpoint}, so that its stream records) and waits until it is ACTIVE. */
     public static void create(DynamoDbClient dynamo, String table, RandomItems.Shape shape) {
-        dynamo.createTable(b -> {
-            b.tableName(table)
-                    .billingMode("PAY_PER_REQUEST")
-                    .streamSpecification(s -> s.streamEnabled(true).streamViewType(StreamViewType.NEW_AND_OLD_IMAGES));
-            if (shape.sortKey() == null) {
-                b.attributeDefinitions(
-                                d -> d.attributeName(shape.partitionKey()).attributeType(shape.partitionType()))
-                        .keySchema(k -> k.attributeName(shape.partitionKey()).keyType("HASH"));
-            } else {
-                b.attributeDefinitions(
-                                d -> d.attributeName(shape.partitionKey()).attributeType(shape.partitionType()),
-                                d -> d.attributeName(shape.sortKey()).attributeType(shape.sortType()))
-                        .keySchema(
-                                k -> k.attributeName(shape.partitionKey()).keyType("HASH"),
-                                k -> k.attributeName(shape.sortKey()).keyType("RANGE"));
-            }
-        });
-        Dynalite.awaitActive(dynamo, table);
+        Dynalite.createTable(
+                dynamo,
+                table,
+                shape,
+                b -> b.billingMode("PAY_PER_REQUEST")
+                        .streamSpecification(
+                                s -> s.streamEnabled(true).streamViewType(StreamViewType.NEW_AND_OLD_IMAGES)));
     }
 }

@@ -68,24 +68,13 @@ public final class BackupTaker {
     public Backup take(String account, String region, String table, Settings settings) {
         Instant takenAt = settings.takenAt() != null ? settings.takenAt() : Instant.now();
         String backupId = settings.backupId() != null ? settings.backupId() : newBackupId(takenAt);
-        TableDescription description =
-                dynamo.describeTable(b -> b.tableName(table)).table();
-        List<Tag> tags = dynamo.listTagsOfResource(b -> b.resourceArn(description.tableArn()))
-                .tags();
-        TimeToLiveDescription ttl =
-                dynamo.describeTimeToLive(b -> b.tableName(table)).timeToLiveDescription();
+        var described = DescribedTable.of(dynamo, table);
+        TableDescription description = described.description();
+        List<Tag> tags = described.tags();
+        TimeToLiveDescription ttl = described.ttl();
         ContinuousBackupsDescription continuous = continuousBackups(table);
         // a backup taken again stands for its first attempt's start: its files hold items read from then on
-        takenAt = earliestBegun(new SegmentScan.Job(
-                account,
-                region,
-                table,
-                backupId,
-                settings.scanSegments(),
-                settings.itemsPerFile(),
-                settings.pageLimit(),
-                takenAt));
-        var job = new SegmentScan.Job(
+        var asked = new SegmentScan.Job(
                 account,
                 region,
                 table,
@@ -94,6 +83,8 @@ public final class BackupTaker {
                 settings.itemsPerFile(),
                 settings.pageLimit(),
                 takenAt);
+        takenAt = earliestBegun(asked);
+        var job = asked.withTakenAt(takenAt);
         try {
             segments.scanAll(job, description, settings.readUnitsPerSecond(), n -> progress.accept(read.addAndGet(n)));
         } catch (InterruptedException e) {

@@ -45,12 +45,10 @@ public final class NativeExportBackups {
         ContinuousBackupsDescription continuous = TableExports.recovery(dynamo, table);
         Instant exportTime =
                 exportTime(at, continuous.pointInTimeRecoveryDescription().earliestRestorableDateTime());
-        TableDescription description =
-                dynamo.describeTable(b -> b.tableName(table)).table();
-        List<Tag> tags = dynamo.listTagsOfResource(b -> b.resourceArn(description.tableArn()))
-                .tags();
-        TimeToLiveDescription ttl =
-                dynamo.describeTimeToLive(b -> b.tableName(table)).timeToLiveDescription();
+        var described = DescribedTable.of(dynamo, table);
+        TableDescription description = described.description();
+        List<Tag> tags = described.tags();
+        TimeToLiveDescription ttl = described.ttl();
         VaultLayout layout = catalog.layout();
         String folder = layout.backupPrefix(policy.account(), policy.region(), table, backupId);
         TableExports.Completed done =

@@ -59,7 +59,13 @@ public final class SegmentScan {
             int segments,
             int itemsPerFile,
             int pageLimit,
-            Instant takenAt) {}
+            Instant takenAt) {
+
+        /** This job standing for a backup taken at {@code at} (a retried backup keeps its first start). */
+        public Job withTakenAt(Instant at) {
+            return new Job(account, region, table, backupId, segments, itemsPerFile, pageLimit, at);
+        }
+    }
 
     /**
      * Scans {@code segment} of {@code job} (or goes on from its checkpoint) and returns what its files hold.

@@ -43,15 +43,11 @@ class ScanBackupsIT {
     @Test
     void aScanBackupStaysWithinItsShareOfTheTablesReadCapacityInEverySecond() {
         // Given a provisioned table of 40 RCU holding about 600 KB, and a policy that gives backups half of its reads
-        dynamo.createTable(b -> b.tableName("metered")
-                .attributeDefinitions(
-                        a -> a.attributeName("pk").attributeType("S"),
-                        a -> a.attributeName("sk").attributeType("N"))
-                .keySchema(
-                        k -> k.attributeName("pk").keyType("HASH"),
-                        k -> k.attributeName("sk").keyType("RANGE"))
-                .provisionedThroughput(t -> t.readCapacityUnits(40L).writeCapacityUnits(1_000L)));
-        Dynalite.awaitActive(dynamo, "metered");
+        Dynalite.createTable(
+                dynamo,
+                "metered",
+                RandomItems.Shape.simple(),
+                b -> b.provisionedThroughput(t -> t.readCapacityUnits(40L).writeCapacityUnits(1_000L)));
         var items = new RandomItems(3, RandomItems.Shape.simple());
         for (int i = 0; i < 400; i++) {
             int n = i;

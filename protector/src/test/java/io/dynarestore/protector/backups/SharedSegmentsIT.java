@@ -321,15 +321,11 @@ class SharedSegmentsIT {
     }
 
     private static void fill(String table, int n) {
-        dynamo.createTable(b -> b.tableName(table)
-                .attributeDefinitions(
-                        x -> x.attributeName("pk").attributeType("S"),
-                        x -> x.attributeName("sk").attributeType("N"))
-                .keySchema(
-                        k -> k.attributeName("pk").keyType("HASH"),
-                        k -> k.attributeName("sk").keyType("RANGE"))
-                .provisionedThroughput(t -> t.readCapacityUnits(40L).writeCapacityUnits(1_000L)));
-        Dynalite.awaitActive(dynamo, table);
+        Dynalite.createTable(
+                dynamo,
+                table,
+                RandomItems.Shape.simple(),
+                b -> b.provisionedThroughput(t -> t.readCapacityUnits(40L).writeCapacityUnits(1_000L)));
         var items = new RandomItems(3, RandomItems.Shape.simple());
         for (int i = 0; i < n; i++) {
             int k = i;

@@ -53,16 +53,7 @@ class UndoJournalIT {
     }
 
     static void createTable(String name) {
-        dynalite.client()
-                .createTable(b -> b.tableName(name)
-                        .attributeDefinitions(
-                                a -> a.attributeName("pk").attributeType("S"),
-                                a -> a.attributeName("sk").attributeType("N"))
-                        .keySchema(
-                                k -> k.attributeName("pk").keyType("HASH"),
-                                k -> k.attributeName("sk").keyType("RANGE"))
-                        .billingMode("PAY_PER_REQUEST"));
-        Dynalite.awaitActive(dynalite.client(), name);
+        Dynalite.createTable(dynalite.client(), name, SHAPE, b -> b.billingMode("PAY_PER_REQUEST"));
     }
 
     static TreeMap<String, String> raw(String table) {
