@@ -19,30 +19,7 @@ public final class KafkaProcess {
             throws IOException, InterruptedException {
         Path logs = dir.resolve("logs");
         Files.createDirectories(logs);
-        Path properties = dir.resolve("server.properties");
-        Files.writeString(
-                properties,
-                String.join(
-                        "\n",
-                        "process.roles=broker,controller",
-                        "node.id=1",
-                        "controller.quorum.voters=1@127.0.0.1:" + controllerPort,
-                        "listeners=PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort,
-                        "advertised.listeners=PLAINTEXT://127.0.0.1:" + port,
-                        "controller.listener.names=CONTROLLER",
-                        "inter.broker.listener.name=PLAINTEXT",
-                        "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
-                        "log.dirs=" + logs,
-                        "num.partitions=1",
-                        "auto.create.topics.enable=false",
-                        "offsets.topic.replication.factor=1",
-                        "offsets.topic.num.partitions=10",
-                        "transaction.state.log.replication.factor=1",
-                        "transaction.state.log.min.isr=1",
-                        "share.coordinator.state.topic.replication.factor=1",
-                        "share.coordinator.state.topic.min.isr=1",
-                        "group.initial.rebalance.delay.ms=0",
-                        ""));
+        Path properties = writeProperties(dir, logs, port, controllerPort);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         if (!Files.exists(logs.resolve("meta.properties"))) {
             Process format = new ProcessBuilder(
@@ -79,5 +56,34 @@ public final class KafkaProcess {
                 .start();
         Ports.awaitAccepting(port, Duration.ofSeconds(60), "Kafka (log: " + log + ")");
         return broker;
+    }
+
+    /** One node that is broker and controller, on {@code port} and {@code controllerPort}, logging into {@code logs}. */
+    private static Path writeProperties(Path dir, Path logs, int port, int controllerPort) throws IOException {
+        Path properties = dir.resolve("server.properties");
+        Files.writeString(
+                properties,
+                String.join(
+                        "\n",
+                        "process.roles=broker,controller",
+                        "node.id=1",
+                        "controller.quorum.voters=1@127.0.0.1:" + controllerPort,
+                        "listeners=PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort,
+                        "advertised.listeners=PLAINTEXT://127.0.0.1:" + port,
+                        "controller.listener.names=CONTROLLER",
+                        "inter.broker.listener.name=PLAINTEXT",
+                        "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+                        "log.dirs=" + logs,
+                        "num.partitions=1",
+                        "auto.create.topics.enable=false",
+                        "offsets.topic.replication.factor=1",
+                        "offsets.topic.num.partitions=10",
+                        "transaction.state.log.replication.factor=1",
+                        "transaction.state.log.min.isr=1",
+                        "share.coordinator.state.topic.replication.factor=1",
+                        "share.coordinator.state.topic.min.isr=1",
+                        "group.initial.rebalance.delay.ms=0",
+                        ""));
+        return properties;
     }
 }

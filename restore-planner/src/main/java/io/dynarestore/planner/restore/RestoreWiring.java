@@ -96,20 +96,7 @@ class RestoreWiring {
                         catalog,
                         sharedDeltas,
                         sweeper,
-                        new BacktrackPlanning(
-                                backtracks,
-                                new ChangeLogTail(
-                                        pitr.tailWait(),
-                                        pitr.backtrackMaxLag(),
-                                        Duration.ofMillis(500),
-                                        clock,
-                                        pitr.nativeTailWait(),
-                                        pitr.nativeShortestWindow()),
-                                sources,
-                                capacity,
-                                clock,
-                                pitr,
-                                strategy),
+                        backtrackPlanning(backtracks, sources, capacity, clock, pitr, strategy),
                         capacity,
                         aws,
                         clock,
@@ -137,6 +124,24 @@ class RestoreWiring {
                 new Rollbacks(catalog, aws, publisher, properties.rollback()),
                 new CapacityPutBack(capacity, publisher, properties.capacity()),
                 publisher);
+    }
+
+    /** Backtracking: the stager, and the wait for the change log's tail that it plans after. */
+    private static BacktrackPlanning backtrackPlanning(
+            BacktrackStager backtracks,
+            Sources sources,
+            CapacityManager capacity,
+            Clock clock,
+            PlannerProperties.Pitr pitr,
+            PlannerProperties.Strategy strategy) {
+        var tail = new ChangeLogTail(
+                pitr.tailWait(),
+                pitr.backtrackMaxLag(),
+                Duration.ofMillis(500),
+                clock,
+                pitr.nativeTailWait(),
+                pitr.nativeShortestWindow());
+        return new BacktrackPlanning(backtracks, tail, sources, capacity, clock, pitr, strategy);
     }
 
     /** Who may restore what by {@code restore.requests}; roles without a proven identity are refused in prod. */
