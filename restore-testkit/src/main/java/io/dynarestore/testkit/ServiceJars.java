@@ -6,7 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -15,7 +17,7 @@ import java.util.stream.Stream;
  * A service's runnable jar as a local stack starts it: extracted once next to the built
  * {@code *-exec.jar} ({@code java -Djarmode=tools extract}, Spring Boot's production layout), because
  * a JVM started from the extracted jar and its {@code lib/} spends half the CPU of one started from
- * the nested jar (10.4 against 5.3 CPU-seconds to a started restore-planner, C1 only). Each build
+ * the nested jar (about 10 against 5.3 CPU-seconds to a started restore-planner, C1 only). Each build
  * of a jar is extracted into a directory of its own, named by the jar's time and size, and moved
  * into place whole, so that the stacks of two test modules extracting at once never run a
  * half-written copy.
@@ -59,7 +61,7 @@ public final class ServiceJars {
     }
 
     /** {@code execJar} extracted; extracts it when this build of it has not been yet. */
-    public static Path extracted(Path execJar) {
+    private static Path extracted(Path execJar) {
         try {
             var attributes = Files.readAttributes(execJar, BasicFileAttributes.class);
             Path root = execJar.resolveSibling("extracted");
@@ -94,17 +96,11 @@ public final class ServiceJars {
     }
 
     private static void extract(Path execJar, Path out) throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Path log = out.resolveSibling("extract.log");
-        Process p = new ProcessBuilder(
-                        java,
-                        "-XX:TieredStopAtLevel=1",
-                        "-Djarmode=tools",
-                        "-jar",
-                        execJar.toString(),
-                        "extract",
-                        "--destination",
-                        out.toString())
+        var command = new ArrayList<>(ChildJvm.command("128m"));
+        command.addAll(
+                List.of("-Djarmode=tools", "-jar", execJar.toString(), "extract", "--destination", out.toString()));
+        Process p = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
                 .start();

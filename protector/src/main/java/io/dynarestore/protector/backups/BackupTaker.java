@@ -6,16 +6,12 @@ import io.dynarestore.core.vault.BackupWriter;
 import io.dynarestore.core.vault.VaultLayout;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.ContinuousBackupsDescription;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
-import software.amazon.awssdk.services.dynamodb.model.TableDescription;
-import software.amazon.awssdk.services.dynamodb.model.Tag;
-import software.amazon.awssdk.services.dynamodb.model.TimeToLiveDescription;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -69,9 +65,6 @@ public final class BackupTaker {
         Instant takenAt = settings.takenAt() != null ? settings.takenAt() : Instant.now();
         String backupId = settings.backupId() != null ? settings.backupId() : newBackupId(takenAt);
         var described = DescribedTable.of(dynamo, table);
-        TableDescription description = described.description();
-        List<Tag> tags = described.tags();
-        TimeToLiveDescription ttl = described.ttl();
         ContinuousBackupsDescription continuous = continuousBackups(table);
         // a backup taken again stands for its first attempt's start: its files hold items read from then on
         var asked = new SegmentScan.Job(
@@ -86,13 +79,17 @@ public final class BackupTaker {
         takenAt = earliestBegun(asked);
         var job = asked.withTakenAt(takenAt);
         try {
-            segments.scanAll(job, description, settings.readUnitsPerSecond(), n -> progress.accept(read.addAndGet(n)));
+            segments.scanAll(
+                    job,
+                    described.description(),
+                    settings.readUnitsPerSecond(),
+                    n -> progress.accept(read.addAndGet(n)));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("backup of " + table + " was interrupted", e);
         }
         var writer = new BackupWriter(s3, layout, account, region, table, backupId, settings.itemsPerFile())
-                .countingIndexesOf(description);
+                .countingIndexesOf(described.description());
         for (int segment = 0; segment < settings.scanSegments(); segment++) {
             ScanCheckpoint done = scan.checkpoint(job, segment);
             if (done == null || !done.done()) {
@@ -104,8 +101,14 @@ public final class BackupTaker {
         // writes made during the Scan may be in it or not: only from its end is the backup exact, unless it
         // is said to stand for a quiet table's past (a fixture's history)
         Instant scanned = settings.history() ? null : Instant.now();
-        Backup backup =
-                writer.finish(description, tags, ttl, continuous, takenAt, takenAt.plus(settings.retention()), scanned);
+        Backup backup = writer.finish(
+                described.description(),
+                described.tags(),
+                described.ttl(),
+                continuous,
+                takenAt,
+                takenAt.plus(settings.retention()),
+                scanned);
         scan.deleteCheckpoints(job);
         return backup;
     }

@@ -6,15 +6,11 @@ import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.core.vault.VaultLayout;
 import io.dynarestore.protector.exports.TableExports;
 import java.time.Instant;
-import java.util.List;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.ContinuousBackupsDescription;
 import software.amazon.awssdk.services.dynamodb.model.ExportFormat;
 import software.amazon.awssdk.services.dynamodb.model.ExportTableToPointInTimeRequest;
 import software.amazon.awssdk.services.dynamodb.model.ExportType;
-import software.amazon.awssdk.services.dynamodb.model.TableDescription;
-import software.amazon.awssdk.services.dynamodb.model.Tag;
-import software.amazon.awssdk.services.dynamodb.model.TimeToLiveDescription;
 
 /**
  * Full backups by DynamoDB's own export (FULL_EXPORT, DYNAMODB_JSON), which reads no capacity: the
@@ -46,22 +42,19 @@ public final class NativeExportBackups {
         Instant exportTime =
                 exportTime(at, continuous.pointInTimeRecoveryDescription().earliestRestorableDateTime());
         var described = DescribedTable.of(dynamo, table);
-        TableDescription description = described.description();
-        List<Tag> tags = described.tags();
-        TimeToLiveDescription ttl = described.ttl();
         VaultLayout layout = catalog.layout();
         String folder = layout.backupPrefix(policy.account(), policy.region(), table, backupId);
-        TableExports.Completed done =
-                exports.run(dynamo, request(description.tableArn(), exportTime, backupId, layout.bucket(), folder));
+        TableExports.Completed done = exports.run(
+                dynamo, request(described.description().tableArn(), exportTime, backupId, layout.bucket(), folder));
         BackupMetadata metadata = BackupMetadata.of(
                         backupId,
                         exportTime,
                         exportTime.plus(policy.backupRetention()),
                         policy.account(),
                         policy.region(),
-                        description,
-                        tags,
-                        ttl,
+                        described.description(),
+                        described.tags(),
+                        described.ttl(),
                         continuous,
                         null,
                         null)
