@@ -9,6 +9,7 @@ import io.dynarestore.core.vault.VaultLayout;
 import io.dynarestore.planner.PlannerApplication;
 import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.KafkaBroker;
+import io.dynarestore.testkit.Ports;
 import io.dynarestore.testkit.RandomItems;
 import io.dynarestore.testkit.S3Server;
 import io.dynarestore.writer.WriterApplication;
@@ -60,14 +61,15 @@ final class BenchFixtures {
     }
 
     static void submit(KafkaBroker kafka, String restoreId, String table, String into) throws Exception {
-        BenchFixtures.send(
-                kafka,
-                Topic.REQUESTS,
-                restoreId,
-                "{\"restoreId\":\"" + restoreId
-                        + "\",\"source\":{\"table\":\"" + table
-                        + "\",\"backupId\":\"b\"},\"destination\":{\"type\":"
-                        + "\"NEW_TABLE\",\"tableName\":\"" + into + "\"}}");
+        BenchFixtures.send(kafka, Topic.REQUESTS, restoreId, request(restoreId, table, into));
+    }
+
+    /** A full restore of backup {@code b} of {@code table} into a new table {@code into}. */
+    static String request(String restoreId, String table, String into) {
+        return "{\"restoreId\":\"" + restoreId
+                + "\",\"source\":{\"table\":\"" + table
+                + "\",\"backupId\":\"b\"},\"destination\":{\"type\":"
+                + "\"NEW_TABLE\",\"tableName\":\"" + into + "\"}}";
     }
 
     static TableDescription description(String table, long wcu) {
@@ -221,6 +223,62 @@ final class BenchFixtures {
             }
         }
         return lines;
+    }
+
+    /**
+     * {@code main} in a JVM of its own, as a service runs in production: this JVM's {@code java}
+     * and class path, {@code -Xmx<heap>}, default JIT and collector; its output goes to
+     * {@code target/bench-<name>.log}.
+     */
+    static Process javaProcess(String name, String heap, Class<?> main, String... args) throws IOException {
+        var command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx" + heap,
+                "-cp",
+                System.getProperty("java.class.path"),
+                main.getName()));
+        command.addAll(List.of(args));
+        Path log = Path.of("target", "bench-" + name + ".log").toAbsolutePath();
+        Files.createDirectories(log.getParent());
+        return new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
+    }
+
+    /** The output of a {@link #javaProcess} once it ended with exit code 0. */
+    static String outputOf(String name, Process process) throws Exception {
+        int exit = process.waitFor();
+        String output = Files.readString(Path.of("target", "bench-" + name + ".log"));
+        if (exit != 0) {
+            throw new IllegalStateException(name + " exited with " + exit + ": " + output);
+        }
+        return output;
+    }
+
+    /** An item-writer in a JVM of its own, its on-demand budget lifted out of the way; returns once it listens. */
+    static Process writerProcess(KafkaBroker kafka, URI dynamodb, S3Server s3, String... writerArgs)
+            throws IOException {
+        int port = Ports.free();
+        String[] common = {
+            "--spring.profiles.active=local",
+            "--server.port=" + port,
+            "--KAFKA_BOOTSTRAP_SERVERS=" + kafka.bootstrapServers(),
+            "--DYNAMODB_ENDPOINT=" + dynamodb,
+            "--S3_ENDPOINT=" + s3.endpoint()
+        };
+        Process writer = javaProcess(
+                "writer",
+                "512m",
+                WriterApplication.class,
+                concat(
+                        concat(
+                                common,
+                                "--writer.budget.on-demand-target=1000000",
+                                "--writer.budget.on-demand-initial-peak=1000000"),
+                        writerArgs));
+        Ports.awaitAccepting(port, Duration.ofSeconds(90), "item-writer");
+        return writer;
     }
 
     /** A planner and one writer in this JVM, the writer's on-demand budget lifted out of the way. */

@@ -222,7 +222,7 @@ public final class PitrMemoryBench {
         }
     }
 
-    /** Waits for the restore's RestoreCompleted or RestoreFailed event and returns its fields. */
+    /** Waits for the restore's RestoreCompleted or RestoreFailed event; returns its fields and {@code publishedAt}. */
     static Map<String, String> awaitEnd(String bootstrap, String restoreId, Duration timeout) {
         try (var consumer = BenchFixtures.statusFromStart(bootstrap)) {
             long deadline = System.nanoTime() + timeout.toNanos();
@@ -232,6 +232,7 @@ public final class PitrMemoryBench {
                     if (event != null && restoreId.equals(event.restoreId()) && event.terminal()) {
                         var json = Json.mapper().readTree(record.value());
                         var fields = new LinkedHashMap<String, String>();
+                        fields.put("publishedAt", String.valueOf(record.timestamp())); // epoch ms, its producer's clock
                         json.properties().forEach(e -> {
                             if (e.getValue().isValueNode()) {
                                 fields.put(e.getKey(), e.getValue().asString());

@@ -6,31 +6,38 @@ import io.dynarestore.contracts.Topic;
 import io.dynarestore.core.kafka.Messages;
 import io.dynarestore.core.kafka.TopicDefinitions;
 import io.dynarestore.core.vault.Backup;
+import io.dynarestore.planner.PlannerApplication;
 import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.KafkaBroker;
 import io.dynarestore.testkit.S3Server;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import org.springframework.context.ConfigurableApplicationContext;
+import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * A record restore of about 1% of a backup, request to completion, against a pure scan of the same
  * files (read from the same S3, inflated, split into lines) in the same run (issue #22, goal at most
  * 1.25): what the selective reader leaves of a record restore's cost beyond reading the backup.
+ * The item-writer runs in a JVM of its own, as in production; the planner, the broker and S3Proxy
+ * in this one. The first restore is the writer's first run; the rounds after it are warm.
  *
  * <pre>java -cp "$(cat benchmarks/target/classpath.txt):benchmarks/target/classes" \
- *     io.dynarestore.bench.RecordRestoreBench [items]</pre>
+ *     io.dynarestore.bench.RecordRestoreBench [items] [rounds]</pre>
  */
 public final class RecordRestoreBench {
 
     private RecordRestoreBench() {}
 
     /** Prints when each of the restore's status events was published, from its first. */
-    static void timeline(KafkaBroker kafka, String restoreId) {
+    static void timeline(KafkaBroker kafka, String restoreId, String label) {
+        timeline(kafka, restoreId, label, -1);
+    }
+
+    /** Prints when each of the restore's status events was published, from {@code origin} (epoch ms; -1: its first event). */
+    static void timeline(KafkaBroker kafka, String restoreId, String label, long origin) {
         try (var consumer = BenchFixtures.statusFromStart(kafka.bootstrapServers())) {
-            long first = -1;
+            long first = origin;
             var seen = new LinkedHashMap<String, Long>();
             for (int empty = 0; empty < 3; ) {
                 var records = consumer.poll(Duration.ofMillis(500));
@@ -50,12 +57,13 @@ public final class RecordRestoreBench {
             }
             seen.entrySet().stream()
                     .sorted(Map.Entry.comparingByValue())
-                    .forEach(e -> System.out.printf("records: +%,6d ms %s%n", e.getValue(), e.getKey()));
+                    .forEach(e -> System.out.printf("%s: +%,6d ms %s%n", label, e.getValue(), e.getKey()));
         }
     }
 
     public static void main(String[] args) throws Exception {
         int count = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
         try (var kafka = KafkaBroker.start(TopicDefinitions.local().partitionCounts());
                 var dynalite = Dynalite.start();
                 var s3 = S3Server.start("vault")) {
@@ -66,28 +74,48 @@ public final class RecordRestoreBench {
             double scan = (System.nanoTime() - s0) / 1e9;
             System.out.printf("records: pure scan of %,d lines in %.1f s%n", lines, scan);
 
-            List<ConfigurableApplicationContext> services =
-                    BenchFixtures.plannerAndWriter(kafka, dynalite.endpoint(), s3);
-            try {
+            var planner = PlannerApplication.builder().run(BenchFixtures.serviceArgs(kafka, dynalite.endpoint(), s3));
+            Process writer = BenchFixtures.writerProcess(kafka, dynalite.endpoint(), s3);
+            try (var producer = BenchFixtures.producer(kafka)) {
                 Thread.sleep(3_000);
-                long started = System.nanoTime();
-                // 1.1% of 1,000,000 items: partition keys beginning "p12" (11,111 of 142,858), sort key 3 of 0 to 6
-                BenchFixtures.send(kafka, Topic.REQUESTS, "records-1", """
-                        {"restoreId":"records-1","source":{"table":"records","backupId":"b"},
-                         "scope":{"type":"RECORDS","keyFilters":[{"partitionKey":{"condition":"BeginsWith",
-                           "values":["p12"]},"sortKey":{"condition":"EqualTo","values":["3"]}}]},
-                         "destination":{"type":"NEW_TABLE","tableName":"records-restored"}}""");
-                var end = PitrMemoryBench.awaitEnd(kafka.bootstrapServers(), "records-1", Duration.ofMinutes(20));
-                double seconds = (System.nanoTime() - started) / 1e9;
-                System.out.printf(
-                        "records: record restore, request to %s, %s items written of %,d, in %.1f s%n",
-                        end.get("type"), end.get("itemsWritten"), count, seconds);
-                System.out.printf(
-                        "RATIO record restore of 1%% (request to completion) / pure scan = %.2f (goal <= 1.25)%n",
-                        seconds / scan);
-                timeline(kafka, "records-1");
+                for (int r = 1; r <= rounds; r++) {
+                    String round = r == 1 ? "first" : "warm-" + (r - 1);
+                    String id = "records-" + round;
+                    BenchFixtures.awaitQuiet(dynalite.process().pid(), Duration.ofSeconds(30));
+                    var cpu = CpuMeter.start(dynalite.process().toHandle());
+                    var writerCpu = CpuMeter.start(writer.toHandle());
+                    long requested = System.currentTimeMillis();
+                    // 1.1% of 1,000,000 items: partition keys beginning "p12" (11,111 of 142,858), sort key 3 of 0 to 6
+                    producer.send(new ProducerRecord<>(Topic.REQUESTS.topicName(), id, """
+                                    {"restoreId":"%s","source":{"table":"records","backupId":"b"},
+                                     "scope":{"type":"RECORDS","keyFilters":[{"partitionKey":{"condition":"BeginsWith",
+                                       "values":["p12"]},"sortKey":{"condition":"EqualTo","values":["3"]}}]},
+                                     "destination":{"type":"NEW_TABLE","tableName":"%s-restored"}}""".formatted(id, id)))
+                            .get();
+                    var end = PitrMemoryBench.awaitEnd(kafka.bootstrapServers(), id, Duration.ofMinutes(20));
+                    // to the completion's publication, not to this consumer's reading of it
+                    double seconds = (Long.parseLong(end.get("publishedAt")) - requested) / 1e3;
+                    System.out.printf(
+                            "records %s: CPU-s during the restore: the item-writer's process %.1f, dynalite %.1f,"
+                                    + " this JVM (planner, broker, S3Proxy) %.1f (%s)%n",
+                            round,
+                            writerCpu.seconds().get("other process"),
+                            cpu.seconds().get("other process"),
+                            cpu.processSeconds(),
+                            cpu.gcAndJit());
+                    System.out.printf(
+                            "records %s: record restore, request to %s, %s items written of %,d, in %.1f s%n",
+                            round, end.get("type"), end.get("itemsWritten"), count, seconds);
+                    System.out.printf(
+                            "RATIO record restore of 1%% (request to completion) / pure scan, %s run = %.2f"
+                                    + " (goal <= 1.25)%n",
+                            round, seconds / scan);
+                    timeline(kafka, id, "records " + round, requested);
+                    dynalite.client().deleteTable(b -> b.tableName(id + "-restored"));
+                }
             } finally {
-                services.forEach(ConfigurableApplicationContext::close);
+                writer.destroy();
+                planner.close();
             }
         }
         System.exit(0);

@@ -1,11 +1,8 @@
 package io.dynarestore.bench;
 
-import static io.dynarestore.bench.BenchFixtures.SHAPE;
 import static io.dynarestore.bench.BenchFixtures.concat;
-import static io.dynarestore.bench.BenchFixtures.createTable;
 import static io.dynarestore.bench.BenchFixtures.registry;
 import static io.dynarestore.bench.BenchFixtures.submit;
-import static io.dynarestore.bench.BenchFixtures.writeAll;
 import static io.dynarestore.bench.BenchFixtures.writeBackup;
 
 import io.dynarestore.core.kafka.TopicDefinitions;
@@ -16,7 +13,6 @@ import io.dynarestore.testkit.CapacityProxy;
 import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.KafkaBroker;
 import io.dynarestore.testkit.Ports;
-import io.dynarestore.testkit.RandomItems;
 import io.dynarestore.testkit.S3Server;
 import io.dynarestore.writer.WriterApplication;
 import java.lang.management.ManagementFactory;
@@ -26,15 +22,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SortedMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.GZIPInputStream;
 import org.springframework.context.ConfigurableApplicationContext;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.PutRequest;
-import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /**
  * The item-writer's four goals of issue #6, each as a ratio against a baseline measured in the
@@ -67,7 +57,9 @@ public final class WriterBench {
             ReaderBench.reader(args.length > 1 ? Integer.parseInt(args[1]) : 400_000);
         }
         if (all || which.equals("ceiling")) {
-            ceiling(args.length > 1 ? Integer.parseInt(args[1]) : 60_000);
+            CeilingBench.ceiling(
+                    args.length > 1 ? Integer.parseInt(args[1]) : 60_000,
+                    args.length > 2 ? Integer.parseInt(args[2]) : 4);
         }
         if (all || which.equals("budget")) {
             budget(args.length > 1 ? Integer.parseInt(args[1]) : 12_000);
@@ -82,64 +74,6 @@ public final class WriterBench {
             export(args.length > 1 ? Integer.parseInt(args[1]) : 1_000_000);
         }
         System.exit(0);
-    }
-
-    // ---- 2. end-to-end vs a tight BatchWriteItem client ----
-
-    static void ceiling(int count) throws Exception {
-        try (var kafka = KafkaBroker.start(TopicDefinitions.local().partitionCounts());
-                var dynalite = Dynalite.start();
-                var s3 = S3Server.start("vault")) {
-            writeBackup(s3, "ceiling", count, 2_000, 2);
-            var items = new RandomItems(6, SHAPE);
-            DynamoDbClient dynamo = dynalite.client();
-            createTable(dynamo, "tight");
-            int threads = 4;
-            long t0 = System.nanoTime();
-            ExecutorService pool = Executors.newFixedThreadPool(threads);
-            var futures = new ArrayList<Future<?>>();
-            for (int t = 0; t < threads; t++) {
-                int part = t;
-                futures.add(pool.submit(() -> {
-                    var batch = new ArrayList<WriteRequest>(25);
-                    for (int i = part; i < count; i += threads) {
-                        batch.add(WriteRequest.builder()
-                                .putRequest(
-                                        PutRequest.builder().item(items.item(i)).build())
-                                .build());
-                        if (batch.size() == 25) {
-                            writeAll(dynamo, "tight", batch);
-                        }
-                    }
-                    writeAll(dynamo, "tight", batch);
-                    return null;
-                }));
-            }
-            for (Future<?> f : futures) {
-                f.get();
-            }
-            pool.shutdown();
-            double tight = count / ((System.nanoTime() - t0) / 1e9);
-            System.out.printf("ceiling: a tight BatchWriteItem client (%d threads): %,.0f items/s%n", threads, tight);
-
-            List<ConfigurableApplicationContext> services =
-                    BenchFixtures.plannerAndWriter(kafka, dynalite.endpoint(), s3, "--writer.consumers=" + threads);
-            try {
-                Thread.sleep(3_000);
-                long started = System.nanoTime();
-                submit(kafka, "ceiling-1", "ceiling", "ceiling-restored");
-                var end = PitrMemoryBench.awaitEnd(kafka.bootstrapServers(), "ceiling-1", Duration.ofMinutes(20));
-                double seconds = (System.nanoTime() - started) / 1e9;
-                double restore = count / seconds;
-                System.out.printf(
-                        "ceiling: end-to-end restore (planner, 1 writer, %d segments at once): %,.0f items/s"
-                                + " (%s, %s items)%n",
-                        threads, restore, end.get("type"), end.get("itemsWritten"));
-                System.out.printf("RATIO end-to-end / tight client = %.2f (goal >= 0.9)%n", restore / tight);
-            } finally {
-                services.forEach(ConfigurableApplicationContext::close);
-            }
-        }
     }
 
     // ---- 3. consumed WCU vs budget with 1, 2 and 4 replicas ----

@@ -28,15 +28,18 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RebalanceInProgressException;
+import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -124,6 +127,9 @@ final class SegmentConsumer {
             c.subscribe(List.of(Topic.SEGMENTS.topicName()), new Rebalance());
             budgets.totalPartitions(c.partitionsFor(Topic.SEGMENTS.topicName()).size());
             while (thread.running()) {
+                if (job != null && job.future.isDone()) {
+                    finish(c); // its wake-up may have been spent by a commit
+                }
                 if (job != null) {
                     c.pause(c.assignment());
                     commitCheckpoint(c, job);
@@ -131,7 +137,7 @@ final class SegmentConsumer {
                     // a job given up in a rebalance callback leaves the partitions paused; take work again
                     c.resume(c.paused());
                 }
-                var records = c.poll(Duration.ofMillis(200));
+                var records = poll(c);
                 if (job != null && job.future.isDone()) {
                     finish(c);
                 }
@@ -167,7 +173,7 @@ final class SegmentConsumer {
         }
         Checkpoint resume = null;
         try {
-            OffsetAndMetadata committed = c.committed(Set.of(tp)).get(tp);
+            OffsetAndMetadata committed = awake(() -> c.committed(Set.of(tp))).get(tp);
             if (committed != null && committed.offset() == record.offset()) {
                 resume = Checkpoint.of(committed.metadata(), segment.restoreId(), segment.segment());
             }
@@ -188,7 +194,13 @@ final class SegmentConsumer {
         var abort = new AtomicBoolean();
         var j = new Job(tp, record, segment, abort, new AtomicReference<>(resume));
         Checkpoint from = resume;
-        j.future = pool.submit(() -> attempt.run(segment, abort, from, j.latest::set));
+        j.future = pool.submit(() -> {
+            try {
+                return attempt.run(segment, abort, from, j.latest::set);
+            } finally {
+                c.wakeup(); // this thread takes the outcome and the next segment now, not at the end of its poll
+            }
+        });
         j.committed = resume;
         job = j;
         c.pause(c.assignment());
@@ -201,7 +213,10 @@ final class SegmentConsumer {
      */
     private void commitPast(KafkaConsumer<String, byte[]> c, TopicPartition tp, long offset) {
         try {
-            c.commitSync(Map.of(tp, new OffsetAndMetadata(offset + 1)));
+            awake(() -> {
+                c.commitSync(Map.of(tp, new OffsetAndMetadata(offset + 1)));
+                return null;
+            });
         } catch (RebalanceInProgressException | CommitFailedException e) {
             log.info("{} offset {} not committed, a rebalance is under way; its next owner redoes it", tp, offset);
         }
@@ -214,11 +229,41 @@ final class SegmentConsumer {
             return;
         }
         try {
-            c.commitSync(Map.of(j.partition, new OffsetAndMetadata(j.record.offset(), latest.toJson())));
+            awake(() -> {
+                c.commitSync(Map.of(j.partition, new OffsetAndMetadata(j.record.offset(), latest.toJson())));
+                return null;
+            });
             j.committed = latest;
         } catch (RuntimeException e) {
             // a rebalance under way: the next owner resumes from an earlier checkpoint, or the start
             log.debug("checkpoint of {} not committed: {}", j.partition, e.toString());
+        }
+    }
+
+    /** The next records, or none when a finished segment woke this thread (a stop's wake-up ends the loop). */
+    private ConsumerRecords<String, byte[]> poll(KafkaConsumer<String, byte[]> c) {
+        try {
+            return c.poll(Duration.ofMillis(200));
+        } catch (WakeupException e) {
+            if (!thread.running()) {
+                throw e;
+            }
+            return ConsumerRecords.empty();
+        }
+    }
+
+    /**
+     * Runs a blocking consumer call, again when the wake-up of a finished segment (not a stop) cut
+     * it short: that wake-up only tells this thread to look at its segment now.
+     */
+    private <T> T awake(Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (WakeupException e) {
+            if (!thread.running()) {
+                throw e;
+            }
+            return call.get();
         }
     }
 

@@ -26,10 +26,12 @@ import java.util.concurrent.ExecutorService;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.RangeAssignor;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -63,7 +65,7 @@ public final class PlannerLoop implements SmartLifecycle {
     // a refused put-back); bounded by the restores this planner owns
     private final PriorityQueue<Wake> wakes = new PriorityQueue<>();
     private final ConsumerThread thread;
-    private KafkaConsumer<String, byte[]> consumer;
+    private volatile KafkaConsumer<String, byte[]> consumer;
     private int partitions;
 
     private final ProgressReporter progress;
@@ -130,7 +132,7 @@ public final class PlannerLoop implements SmartLifecycle {
                 new Rebalance());
         int stalls = 0;
         while (thread.running()) {
-            var records = c.poll(Duration.ofMillis(200));
+            var records = poll(c);
             var commits = new HashMap<TopicPartition, OffsetAndMetadata>();
             Set<TopicPartition> stalled = new HashSet<>();
             for (ConsumerRecord<String, byte[]> record : records) {
@@ -158,13 +160,38 @@ public final class PlannerLoop implements SmartLifecycle {
             progress.report();
             ageOut();
             if (!commits.isEmpty()) {
-                c.commitSync(commits);
+                commit(c, commits);
             }
             if (stalled.isEmpty()) {
                 stalls = 0;
             } else {
                 STALLED.pause(++stalls);
             }
+        }
+    }
+
+    /** The next records, or none when a step's end woke the loop early (a stop's wake-up ends it). */
+    private ConsumerRecords<String, byte[]> poll(KafkaConsumer<String, byte[]> c) {
+        try {
+            // a step that ended while this thread committed spent its wake-up there: do not wait for records then
+            return c.poll(done.isEmpty() ? Duration.ofMillis(200) : Duration.ZERO);
+        } catch (WakeupException e) {
+            if (!thread.running()) {
+                throw e;
+            }
+            return ConsumerRecords.empty();
+        }
+    }
+
+    /** Commits, again if a step's end woke the consumer during the first try. */
+    private void commit(KafkaConsumer<String, byte[]> c, Map<TopicPartition, OffsetAndMetadata> commits) {
+        try {
+            c.commitSync(commits);
+        } catch (WakeupException e) {
+            if (!thread.running()) {
+                throw e;
+            }
+            c.commitSync(commits);
         }
     }
 
@@ -239,6 +266,10 @@ public final class PlannerLoop implements SmartLifecycle {
                 outcome = new RestoreSteps.Outcome(failure(restore.restoreId, step, e, view.itemsWritten()), null);
             }
             done.add(new StepDone(partition, restore.restoreId, outcome.events(), outcome.again()));
+            KafkaConsumer<String, byte[]> c = consumer;
+            if (c != null) {
+                c.wakeup(); // the loop takes the step's events now instead of at the end of its poll
+            }
         });
     }
 
