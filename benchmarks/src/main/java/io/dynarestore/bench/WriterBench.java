@@ -70,6 +70,9 @@ public final class WriterBench {
         if (which.equals("journal")) {
             JournalBench.journal(args.length > 1 ? Integer.parseInt(args[1]) : 30_000);
         }
+        if (which.equals("export-heap")) {
+            exportHeap(args.length > 1 ? Integer.parseInt(args[1]) : 5_000_000);
+        }
         if (which.equals("export")) {
             export(args.length > 1 ? Integer.parseInt(args[1]) : 1_000_000);
         }
@@ -180,6 +183,75 @@ public final class WriterBench {
                             scan, lines, scan / seconds);
                 }
             }
+        }
+    }
+
+    /**
+     * The live heap of one CSV export of {@code count} items (every column, no cap): every 5 s a full
+     * collection, then the heap in use, so that garbage does not count. Flat means the last quarter's
+     * largest sample is within a tenth (and 16 MB) of the first quarter's.
+     */
+    static void exportHeap(int count) throws Exception {
+        Path dir = Files.createTempDirectory("bench-s3");
+        try (var s3 = S3Server.start(Ports.free(), dir, "vault", true)) {
+            long w0 = System.nanoTime();
+            Backup backup = writeBackup(s3, "export", count, 100_000, 2);
+            System.out.printf(
+                    "export-heap: backup of %,d items written in %.0f s%n", count, (System.nanoTime() - w0) / 1e9);
+            var export = new CsvExport(s3.client(), 8 * 1024 * 1024);
+            var memory = ManagementFactory.getMemoryMXBean();
+            var live = new ArrayList<Long>();
+            var sampler = new Thread(() -> {
+                while (!Thread.currentThread().isInterrupted()) {
+                    try {
+                        Thread.sleep(5_000);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    System.gc();
+                    synchronized (live) {
+                        live.add(memory.getHeapMemoryUsage().getUsed());
+                    }
+                }
+            });
+            sampler.setDaemon(true);
+            System.gc();
+            long before = memory.getHeapMemoryUsage().getUsed();
+            sampler.start();
+            long t0 = System.nanoTime();
+            var summary =
+                    export.export(backup, null, List.of("pk", "sk"), count, "vault", "_exports/heap.csv", n -> {});
+            sampler.interrupt();
+            sampler.join();
+            List<Long> samples;
+            synchronized (live) {
+                samples = List.copyOf(live);
+            }
+            int quarter = Math.max(1, samples.size() / 4);
+            long first = samples.subList(0, quarter).stream()
+                    .mapToLong(Long::longValue)
+                    .max()
+                    .orElse(0);
+            long last = samples.subList(samples.size() - quarter, samples.size()).stream()
+                    .mapToLong(Long::longValue)
+                    .max()
+                    .orElse(0);
+            long peak = samples.stream().mapToLong(Long::longValue).max().orElse(0);
+            System.out.printf(
+                    "export-heap: %,d items, %,d bytes of CSV in %.0f s; live heap before %,d MB; after GC, %d samples:"
+                            + " first quarter at most %,d MB, last quarter at most %,d MB, peak %,d MB%n",
+                    summary.items(),
+                    summary.bytes(),
+                    (System.nanoTime() - t0) / 1e9,
+                    before >> 20,
+                    samples.size(),
+                    first >> 20,
+                    last >> 20,
+                    peak >> 20);
+            System.out.printf(
+                    "RATIO live heap, last quarter / first quarter = %.2f (flat: <= 1.1, or within 16 MB) %s%n",
+                    (double) last / Math.max(1, first),
+                    last <= first * 1.1 || last - first <= 16L << 20 ? "FLAT" : "GROWING");
         }
     }
 }
