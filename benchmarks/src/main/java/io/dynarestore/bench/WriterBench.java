@@ -187,9 +187,9 @@ public final class WriterBench {
     }
 
     /**
-     * The live heap of one CSV export of {@code count} items (every column, no cap): every 5 s a full
-     * collection, then the heap in use, so that garbage does not count. Flat means the last quarter's
-     * largest sample is within a tenth (and 16 MB) of the first quarter's.
+     * The live heap of a CSV export of the first fifth of {@code count} items, then of all of them
+     * (every column): every 5 s a full collection, then the heap in use, so that garbage does not
+     * count. Flat means the peak of the whole export is within a tenth (or 16 MB) of the fifth's.
      */
     static void exportHeap(int count) throws Exception {
         Path dir = Files.createTempDirectory("bench-s3");
@@ -199,59 +199,58 @@ public final class WriterBench {
             System.out.printf(
                     "export-heap: backup of %,d items written in %.0f s%n", count, (System.nanoTime() - w0) / 1e9);
             var export = new CsvExport(s3.client(), 8 * 1024 * 1024);
-            var memory = ManagementFactory.getMemoryMXBean();
-            var live = new ArrayList<Long>();
-            var sampler = new Thread(() -> {
-                while (!Thread.currentThread().isInterrupted()) {
-                    try {
-                        Thread.sleep(5_000);
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                    System.gc();
-                    synchronized (live) {
-                        live.add(memory.getHeapMemoryUsage().getUsed());
-                    }
-                }
-            });
-            sampler.setDaemon(true);
-            System.gc();
-            long before = memory.getHeapMemoryUsage().getUsed();
-            sampler.start();
-            long t0 = System.nanoTime();
-            var summary =
-                    export.export(backup, null, List.of("pk", "sk"), count, "vault", "_exports/heap.csv", n -> {});
-            sampler.interrupt();
-            sampler.join();
-            List<Long> samples;
-            synchronized (live) {
-                samples = List.copyOf(live);
-            }
-            int quarter = Math.max(1, samples.size() / 4);
-            long first = samples.subList(0, quarter).stream()
-                    .mapToLong(Long::longValue)
-                    .max()
-                    .orElse(0);
-            long last = samples.subList(samples.size() - quarter, samples.size()).stream()
-                    .mapToLong(Long::longValue)
-                    .max()
-                    .orElse(0);
-            long peak = samples.stream().mapToLong(Long::longValue).max().orElse(0);
+            long fifth = liveHeapPeak(export, backup, count / 5);
+            long whole = liveHeapPeak(export, backup, count);
             System.out.printf(
-                    "export-heap: %,d items, %,d bytes of CSV in %.0f s; live heap before %,d MB; after GC, %d samples:"
-                            + " first quarter at most %,d MB, last quarter at most %,d MB, peak %,d MB%n",
-                    summary.items(),
-                    summary.bytes(),
-                    (System.nanoTime() - t0) / 1e9,
-                    before >> 20,
-                    samples.size(),
-                    first >> 20,
-                    last >> 20,
-                    peak >> 20);
-            System.out.printf(
-                    "RATIO live heap, last quarter / first quarter = %.2f (flat: <= 1.1, or within 16 MB) %s%n",
-                    (double) last / Math.max(1, first),
-                    last <= first * 1.1 || last - first <= 16L << 20 ? "FLAT" : "GROWING");
+                    "RATIO live heap peak, %,d items / %,d items = %.2f (flat: <= 1.1, or within 16 MB) %s%n",
+                    count,
+                    count / 5,
+                    (double) whole / fifth,
+                    whole <= fifth * 1.1 || whole - fifth <= 16L << 20 ? "FLAT" : "GROWING");
         }
+    }
+
+    /** Exports at most {@code cap} items, sampling the live heap every 5 s; returns its peak. */
+    private static long liveHeapPeak(CsvExport export, Backup backup, long cap) throws InterruptedException {
+        var memory = ManagementFactory.getMemoryMXBean();
+        var live = new ArrayList<Long>();
+        var sampler = new Thread(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                try {
+                    Thread.sleep(5_000);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                System.gc();
+                synchronized (live) {
+                    live.add(memory.getHeapMemoryUsage().getUsed());
+                }
+            }
+        });
+        sampler.setDaemon(true);
+        System.gc();
+        long before = memory.getHeapMemoryUsage().getUsed();
+        sampler.start();
+        long t0 = System.nanoTime();
+        var summary = export.export(
+                backup, null, List.of("pk", "sk"), cap, "vault", "_exports/heap-" + cap + ".csv", n -> {});
+        sampler.interrupt();
+        sampler.join();
+        List<Long> samples;
+        synchronized (live) {
+            samples = List.copyOf(live);
+        }
+        long peak = samples.stream().mapToLong(Long::longValue).max().orElse(before);
+        System.out.printf(
+                "export-heap: %,d items, %,d bytes of CSV in %.0f s; live heap before %,d MB, after GC every 5 s"
+                        + " (%d samples) %s MB, peak %,d MB%n",
+                summary.items(),
+                summary.bytes(),
+                (System.nanoTime() - t0) / 1e9,
+                before >> 20,
+                samples.size(),
+                samples.stream().map(v -> String.valueOf(v >> 20)).toList(),
+                peak >> 20);
+        return peak;
     }
 }

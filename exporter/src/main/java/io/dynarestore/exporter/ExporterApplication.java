@@ -37,7 +37,7 @@ public class ExporterApplication {
      * @param vault     the vault's bucket and root
      * @param topics    replication and partition counts of the topics it may create
      * @param group     its consumer group
-     * @param partSize  the size of each multipart-upload part (memory per export under way)
+     * @param partSize  the size of each multipart-upload part (an export under way holds two)
      * @param maxExport the longest an export may take before the group gives its work item to another member
      */
     @ConfigurationProperties("exporter")

@@ -1,15 +1,17 @@
 package io.dynarestore.exporter.files;
 
-import io.dynarestore.core.csv.ConsoleCsv;
+import io.dynarestore.core.csv.CsvColumn;
 import io.dynarestore.core.filter.RecordFilter;
 import io.dynarestore.core.vault.Backup;
 import io.dynarestore.core.vault.DataFileReader;
 import io.dynarestore.core.vault.ExportLine;
 import io.dynarestore.core.vault.KeyPrefilter;
 import io.dynarestore.core.vault.ManifestFile;
+import java.io.BufferedOutputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.security.DigestOutputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -72,22 +74,22 @@ public final class CsvExport {
                 throw new IllegalStateException(e);
             }
             var counted = new Counting(new DigestOutputStream(upload, sha));
-            var csv = ConsoleCsv.writer(counted, columns.columns());
+            var buffered = new BufferedOutputStream(counted, 1 << 16);
+            var csv = new CsvRowWriter(buffered);
             try {
-                spool.replay(columns.columns(), cells -> {
-                    csv.writeCells(cells);
-                    if (csv.rows() % 100_000 == 0) {
-                        progress.accept(csv.rows());
-                    }
-                });
-            } catch (RuntimeException e) {
+                csv.write(columns.columns().stream().map(CsvColumn::header).toArray(String[]::new));
+                spool.replay(columns.columns(), csv, progress::accept);
+                buffered.flush();
+            } catch (IOException e) {
                 upload.abort(); // never a half file: the object only exists once the upload completes
-                csv.close();
+                throw new UncheckedIOException("could not write the export", e);
+            } catch (RuntimeException e) {
+                upload.abort();
                 throw e;
             }
-            csv.close(); // completes the upload
+            upload.close(); // completes the upload
             return new Summary(
-                    bucket, key, csv.rows(), counted.count, HexFormat.of().formatHex(sha.digest()), capped, found[0]);
+                    bucket, key, spool.rows(), counted.count, HexFormat.of().formatHex(sha.digest()), capped, found[0]);
         }
     }
 

@@ -17,7 +17,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -81,28 +81,43 @@ final class RowSpool implements AutoCloseable {
         return List.copyOf(seen);
     }
 
-    /** Hands {@code each} every row in order, its cells in the order of {@code columns} ({@code null} where absent). */
-    void replay(List<CsvColumn> columns, Consumer<List<String>> each) {
+    /**
+     * Writes every row in order to {@code rows}, its cells in the order of {@code columns} (absent
+     * where a row has none), as bytes: nothing is decoded. {@code progress} is told the rows written
+     * after every 100,000.
+     */
+    void replay(List<CsvColumn> columns, CsvRowWriter rows, LongConsumer progress) {
         int[] position = new int[seen.size()];
         for (int n = 0; n < seen.size(); n++) {
             position[n] = columns.indexOf(seen.get(n));
         }
+        byte[][] buffers = new byte[columns.size()][];
+        byte[][] cells = new byte[columns.size()][];
+        int[] lengths = new int[columns.size()];
         try {
             out.close();
             try (var in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
-                var cells = new String[columns.size()];
-                for (long r = 0; r < rows; r++) {
+                for (long r = 0; r < this.rows; r++) {
                     Arrays.fill(cells, null);
                     int count = in.readInt();
                     for (int c = 0; c < count; c++) {
                         int at = position[in.readInt()];
-                        byte[] cell = new byte[in.readInt()];
-                        in.readFully(cell);
-                        if (at >= 0) {
-                            cells[at] = new String(cell, StandardCharsets.UTF_8);
+                        int length = in.readInt();
+                        if (at < 0) {
+                            in.skipNBytes(length);
+                            continue;
                         }
+                        if (buffers[at] == null || buffers[at].length < length) {
+                            buffers[at] = new byte[Math.max(length, 64)];
+                        }
+                        in.readFully(buffers[at], 0, length);
+                        cells[at] = buffers[at];
+                        lengths[at] = length;
                     }
-                    each.accept(Arrays.asList(cells));
+                    rows.write(cells, lengths, cells.length);
+                    if ((r + 1) % 100_000 == 0) {
+                        progress.accept(r + 1);
+                    }
                 }
             }
         } catch (EOFException e) {

@@ -1,18 +1,24 @@
 package io.dynarestore.exporter.files;
 
-import java.io.ByteArrayOutputStream;
+import io.dynarestore.core.threads.DaemonThreads;
+import java.io.ByteArrayInputStream;
 import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 
 /**
- * An output stream into one S3 object by multipart upload: it holds one part in memory at a time
- * ({@code partSize}, at least S3's 5 MB minimum), so an object of any size is written with flat
- * memory. {@link #close()} completes the upload; {@link #abort()} (or a failed part) drops it, so
- * that no half object is ever visible.
+ * An output stream into one S3 object by multipart upload. Memory is two parts whatever the
+ * object's size ({@code partSize}, at least S3's 5 MB minimum): one part uploads on a thread of the
+ * upload's own while the writer fills the other, so that writing never waits for S3 unless a whole
+ * part is ready before the last one is sent. {@link #close()} completes the upload; {@link #abort()}
+ * (or a failed part) drops it, so that no half object is ever visible.
  */
 public final class S3Upload extends OutputStream {
 
@@ -21,56 +27,85 @@ public final class S3Upload extends OutputStream {
     private final S3Client s3;
     private final String bucket;
     private final String key;
-    private final int partSize;
     private final String uploadId;
     private final List<CompletedPart> parts = new ArrayList<>();
-    private ByteArrayOutputStream buffer;
+    private final ExecutorService sender = Executors.newSingleThreadExecutor(DaemonThreads.named("export-upload"));
+    private byte[] filling;
+    private byte[] spare;
+    private int filled;
+    private Future<CompletedPart> inFlight; // at most one part is sent while the next fills
+    private int numbered;
     private boolean closed;
 
     public S3Upload(S3Client s3, String bucket, String key, String contentType, int partSize) {
         this.s3 = s3;
         this.bucket = bucket;
         this.key = key;
-        this.partSize = Math.max(MIN_PART, partSize);
-        this.buffer = new ByteArrayOutputStream(this.partSize);
+        this.filling = new byte[Math.max(MIN_PART, partSize)];
+        this.spare = new byte[filling.length];
         this.uploadId = s3.createMultipartUpload(b -> b.bucket(bucket).key(key).contentType(contentType))
                 .uploadId();
     }
 
     @Override
     public void write(int b) {
-        buffer.write(b);
-        if (buffer.size() >= partSize) {
-            upload();
+        filling[filled++] = (byte) b;
+        if (filled == filling.length) {
+            send();
         }
     }
 
     @Override
     public void write(byte[] b, int off, int len) {
         while (len > 0) {
-            int n = Math.min(len, partSize - buffer.size());
-            buffer.write(b, off, n);
+            int n = Math.min(len, filling.length - filled);
+            System.arraycopy(b, off, filling, filled, n);
+            filled += n;
             off += n;
             len -= n;
-            if (buffer.size() >= partSize) {
-                upload();
+            if (filled == filling.length) {
+                send();
             }
         }
     }
 
-    private void upload() {
-        int number = parts.size() + 1;
-        byte[] bytes = buffer.toByteArray();
-        buffer = new ByteArrayOutputStream(partSize);
-        try {
+    /** Sends the filled part once the one before it is in, and goes on filling the other buffer. */
+    private void send() {
+        awaitInFlight(); // the spare buffer is free again
+        byte[] part = filling;
+        int length = filled;
+        int number = ++numbered;
+        filling = spare;
+        spare = part;
+        filled = 0;
+        inFlight = sender.submit(() -> {
             String etag = s3.uploadPart(
                             b -> b.bucket(bucket).key(key).uploadId(uploadId).partNumber(number),
-                            RequestBody.fromBytes(bytes))
+                            RequestBody.fromContentProvider(
+                                    () -> new ByteArrayInputStream(part, 0, length),
+                                    length,
+                                    "application/octet-stream"))
                     .eTag();
-            parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
-        } catch (RuntimeException e) {
+            return CompletedPart.builder().partNumber(number).eTag(etag).build();
+        });
+    }
+
+    private void awaitInFlight() {
+        if (inFlight == null) {
+            return;
+        }
+        try {
+            parts.add(inFlight.get());
+            inFlight = null;
+        } catch (ExecutionException e) {
             abort();
-            throw e;
+            throw e.getCause() instanceof RuntimeException r
+                    ? r
+                    : new IllegalStateException("a part of " + key + " could not be uploaded", e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            abort();
+            throw new IllegalStateException("interrupted while uploading " + key, e);
         }
     }
 
@@ -80,10 +115,12 @@ public final class S3Upload extends OutputStream {
         if (closed) {
             return;
         }
-        if (buffer.size() > 0 || parts.isEmpty()) {
-            upload();
+        if (filled > 0 || numbered == 0) {
+            send();
         }
+        awaitInFlight();
         closed = true;
+        sender.shutdown();
         s3.completeMultipartUpload(
                 b -> b.bucket(bucket).key(key).uploadId(uploadId).multipartUpload(m -> m.parts(parts)));
     }
@@ -94,6 +131,10 @@ public final class S3Upload extends OutputStream {
             return;
         }
         closed = true;
+        if (inFlight != null) {
+            inFlight.cancel(true);
+        }
+        sender.shutdownNow();
         try {
             s3.abortMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId));
         } catch (RuntimeException ignored) {

@@ -58,12 +58,6 @@ public final class ConsoleCsv implements Closeable {
         rows++;
     }
 
-    /** Writes a row of cells already formatted by {@link #cell}, in the order of the columns ({@code null}: absent). */
-    public void writeCells(List<String> cells) {
-        csv.writeRecord(cells);
-        rows++;
-    }
-
     public long rows() {
         return rows;
     }

@@ -1,0 +1,83 @@
+package io.dynarestore.exporter.files;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Writes CSV records of UTF-8 cells straight to bytes, exactly as the console CSV writer (FastCSV,
+ * quote strategy EMPTY, CRLF) writes them: a cell is quoted, its quotes doubled, when it is empty,
+ * holds a comma, a quote, CR or LF, or is a record's first cell and starts with {@code #}; an
+ * absent cell is nothing. These bytes never occur inside a multi-byte UTF-8 sequence, so cells are
+ * escaped without decoding them: an export's rows go from its spool to the upload as bytes.
+ */
+final class CsvRowWriter {
+
+    private static final byte[] CRLF = {'\r', '\n'};
+
+    private final OutputStream out;
+
+    CsvRowWriter(OutputStream out) {
+        this.out = out;
+    }
+
+    /** A record of text cells ({@code null}: absent). */
+    void write(String... cells) {
+        byte[][] bytes = new byte[cells.length][];
+        int[] lengths = new int[cells.length];
+        for (int i = 0; i < cells.length; i++) {
+            bytes[i] = cells[i] == null ? null : cells[i].getBytes(StandardCharsets.UTF_8);
+            lengths[i] = bytes[i] == null ? 0 : bytes[i].length;
+        }
+        write(bytes, lengths, cells.length);
+    }
+
+    /** A record of {@code count} cells, cell {@code i} the first {@code lengths[i]} bytes of {@code cells[i]} ({@code null}: absent). */
+    void write(byte[][] cells, int[] lengths, int count) {
+        try {
+            for (int i = 0; i < count; i++) {
+                if (i > 0) {
+                    out.write(',');
+                }
+                byte[] cell = cells[i];
+                if (cell != null) {
+                    writeCell(cell, lengths[i], i == 0);
+                }
+            }
+            out.write(CRLF);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not write a CSV record", e);
+        }
+    }
+
+    private void writeCell(byte[] cell, int length, boolean first) throws IOException {
+        if (!needsQuotes(cell, length, first)) {
+            out.write(cell, 0, length);
+            return;
+        }
+        out.write('"');
+        int from = 0;
+        for (int i = 0; i < length; i++) {
+            if (cell[i] == '"') {
+                out.write(cell, from, i + 1 - from); // the quote, then it again
+                from = i;
+            }
+        }
+        out.write(cell, from, length - from);
+        out.write('"');
+    }
+
+    private static boolean needsQuotes(byte[] cell, int length, boolean first) {
+        if (length == 0 || first && cell[0] == '#') {
+            return true;
+        }
+        for (int i = 0; i < length; i++) {
+            byte b = cell[i];
+            if (b == ',' || b == '"' || b == '\n' || b == '\r') {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,68 @@
+package io.dynarestore.exporter.files;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import de.siegmar.fastcsv.writer.CsvWriter;
+import de.siegmar.fastcsv.writer.QuoteStrategies;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Random;
+import java.util.stream.LongStream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class CsvRowWriterTest {
+
+    private static final String ALPHABET = "ab,\"\r\n#' é€😀\t=";
+
+    static LongStream seeds() {
+        return LongStream.range(0, 20);
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void writesTheBytesFastCsvWritesForEveryRecord(long seed) {
+        // Given 500 random records of 0 to 6 cells: absent, empty, and strings of commas, quotes, CR, LF,
+        // '#', quotes of formulas and multi-byte characters
+        var random = new Random(seed);
+        var records = new ArrayList<String[]>();
+        for (int r = 0; r < 500; r++) {
+            var cells = new String[random.nextInt(7)];
+            for (int c = 0; c < cells.length; c++) {
+                cells[c] = random.nextInt(6) == 0 ? null : text(random);
+            }
+            records.add(cells);
+        }
+
+        // When both write them
+        var ours = new ByteArrayOutputStream();
+        var rows = new CsvRowWriter(ours);
+        records.forEach(rows::write);
+        var theirs = new ByteArrayOutputStream();
+        try (var csv = CsvWriter.builder().quoteStrategy(QuoteStrategies.EMPTY).build(theirs, StandardCharsets.UTF_8)) {
+            for (String[] cells : records) {
+                csv.writeRecord(Arrays.asList(cells));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+
+        // Then the bytes are the same
+        assertThat(new String(ours.toByteArray(), StandardCharsets.UTF_8))
+                .isEqualTo(new String(theirs.toByteArray(), StandardCharsets.UTF_8));
+        assertThat(ours.toByteArray()).isEqualTo(theirs.toByteArray());
+    }
+
+    private static String text(Random random) {
+        int[] points = ALPHABET.codePoints().toArray();
+        var s = new StringBuilder();
+        for (int i = random.nextInt(8); i > 0; i--) {
+            s.appendCodePoint(points[random.nextInt(points.length)]);
+        }
+        return s.toString();
+    }
+}
