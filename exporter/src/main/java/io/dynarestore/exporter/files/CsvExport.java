@@ -12,10 +12,6 @@ import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.security.DigestOutputStream;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -67,13 +63,7 @@ public final class CsvExport {
             });
             spool.columns().forEach(columns::observe);
             var upload = new S3Upload(s3, bucket, key, "text/csv; charset=utf-8", partSize);
-            MessageDigest sha;
-            try {
-                sha = MessageDigest.getInstance("SHA-256");
-            } catch (NoSuchAlgorithmException e) {
-                throw new IllegalStateException(e);
-            }
-            var counted = new Counting(new DigestOutputStream(upload, sha));
+            var counted = new Counting(upload);
             var buffered = new BufferedOutputStream(counted, 1 << 16);
             var csv = new CsvRowWriter(buffered);
             try {
@@ -88,8 +78,7 @@ public final class CsvExport {
                 throw e;
             }
             upload.close(); // completes the upload
-            return new Summary(
-                    bucket, key, spool.rows(), counted.count, HexFormat.of().formatHex(sha.digest()), capped, found[0]);
+            return new Summary(bucket, key, spool.rows(), counted.count, upload.sha256Hex(), capped, found[0]);
         }
     }
 

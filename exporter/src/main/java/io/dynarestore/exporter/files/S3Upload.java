@@ -3,7 +3,10 @@ package io.dynarestore.exporter.files;
 import io.dynarestore.core.threads.DaemonThreads;
 import java.io.ByteArrayInputStream;
 import java.io.OutputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -18,7 +21,8 @@ import software.amazon.awssdk.services.s3.model.CompletedPart;
  * object's size ({@code partSize}, at least S3's 5 MB minimum): one part uploads on a thread of the
  * upload's own while the writer fills the other, so that writing never waits for S3 unless a whole
  * part is ready before the last one is sent. {@link #close()} completes the upload; {@link #abort()}
- * (or a failed part) drops it, so that no half object is ever visible.
+ * (or a failed part) drops it, so that no half object is ever visible. The object's SHA-256 is
+ * computed on the sending thread, part by part in order, off the writer's.
  */
 public final class S3Upload extends OutputStream {
 
@@ -29,6 +33,7 @@ public final class S3Upload extends OutputStream {
     private final String key;
     private final String uploadId;
     private final List<CompletedPart> parts = new ArrayList<>();
+    private final MessageDigest sha256 = sha256();
     private final ExecutorService sender = Executors.newSingleThreadExecutor(DaemonThreads.named("export-upload"));
     private byte[] filling;
     private byte[] spare;
@@ -79,6 +84,7 @@ public final class S3Upload extends OutputStream {
         spare = part;
         filled = 0;
         inFlight = sender.submit(() -> {
+            sha256.update(part, 0, length); // parts are sent one after another, in order
             String etag = s3.uploadPart(
                             b -> b.bucket(bucket).key(key).uploadId(uploadId).partNumber(number),
                             RequestBody.fromContentProvider(
@@ -123,6 +129,22 @@ public final class S3Upload extends OutputStream {
         sender.shutdown();
         s3.completeMultipartUpload(
                 b -> b.bucket(bucket).key(key).uploadId(uploadId).multipartUpload(m -> m.parts(parts)));
+    }
+
+    /** The SHA-256 of every byte written, in hex; once closed. */
+    public String sha256Hex() {
+        if (!closed) {
+            throw new IllegalStateException("the upload of " + key + " is not complete yet");
+        }
+        return HexFormat.of().formatHex(sha256.digest());
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Drops the upload and what was sent of it. */
