@@ -231,12 +231,14 @@ final class BenchFixtures {
      * {@code target/bench-<name>.log}.
      */
     static Process javaProcess(String name, String heap, Class<?> main, String... args) throws IOException {
-        var command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx" + heap,
-                "-cp",
-                System.getProperty("java.class.path"),
-                main.getName()));
+        var command = new ArrayList<>(
+                List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + heap));
+        // extra flags for one of them, to profile it: -Dbench.jvm.writer="-XX:StartFlightRecording=filename=w.jfr"
+        String extra = System.getProperty("bench.jvm." + name, "").strip();
+        if (!extra.isEmpty()) {
+            command.addAll(List.of(extra.split("\\s+")));
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
         command.addAll(List.of(args));
         Path log = Path.of("target", "bench-" + name + ".log").toAbsolutePath();
         Files.createDirectories(log.getParent());

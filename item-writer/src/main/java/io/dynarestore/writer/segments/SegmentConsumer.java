@@ -28,7 +28,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -39,7 +38,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RebalanceInProgressException;
-import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,6 +52,8 @@ import org.slf4j.LoggerFactory;
 final class SegmentConsumer {
 
     private static final Logger log = LoggerFactory.getLogger(SegmentConsumer.class);
+    private static final Duration IDLE_POLL = Duration.ofMillis(200);
+    private static final Duration JOB_POLL = Duration.ofMillis(20);
 
     private final Map<String, Object> config;
     private final SegmentAttempt attempt;
@@ -127,9 +127,6 @@ final class SegmentConsumer {
             c.subscribe(List.of(Topic.SEGMENTS.topicName()), new Rebalance());
             budgets.totalPartitions(c.partitionsFor(Topic.SEGMENTS.topicName()).size());
             while (thread.running()) {
-                if (job != null && job.future.isDone()) {
-                    finish(c); // its wake-up may have been spent by a commit
-                }
                 if (job != null) {
                     c.pause(c.assignment());
                     commitCheckpoint(c, job);
@@ -173,7 +170,7 @@ final class SegmentConsumer {
         }
         Checkpoint resume = null;
         try {
-            OffsetAndMetadata committed = awake(() -> c.committed(Set.of(tp))).get(tp);
+            OffsetAndMetadata committed = c.committed(Set.of(tp)).get(tp);
             if (committed != null && committed.offset() == record.offset()) {
                 resume = Checkpoint.of(committed.metadata(), segment.restoreId(), segment.segment());
             }
@@ -194,13 +191,7 @@ final class SegmentConsumer {
         var abort = new AtomicBoolean();
         var j = new Job(tp, record, segment, abort, new AtomicReference<>(resume));
         Checkpoint from = resume;
-        j.future = pool.submit(() -> {
-            try {
-                return attempt.run(segment, abort, from, j.latest::set);
-            } finally {
-                c.wakeup(); // this thread takes the outcome and the next segment now, not at the end of its poll
-            }
-        });
+        j.future = pool.submit(() -> attempt.run(segment, abort, from, j.latest::set));
         j.committed = resume;
         job = j;
         c.pause(c.assignment());
@@ -213,10 +204,7 @@ final class SegmentConsumer {
      */
     private void commitPast(KafkaConsumer<String, byte[]> c, TopicPartition tp, long offset) {
         try {
-            awake(() -> {
-                c.commitSync(Map.of(tp, new OffsetAndMetadata(offset + 1)));
-                return null;
-            });
+            c.commitSync(Map.of(tp, new OffsetAndMetadata(offset + 1)));
         } catch (RebalanceInProgressException | CommitFailedException e) {
             log.info("{} offset {} not committed, a rebalance is under way; its next owner redoes it", tp, offset);
         }
@@ -229,10 +217,7 @@ final class SegmentConsumer {
             return;
         }
         try {
-            awake(() -> {
-                c.commitSync(Map.of(j.partition, new OffsetAndMetadata(j.record.offset(), latest.toJson())));
-                return null;
-            });
+            c.commitSync(Map.of(j.partition, new OffsetAndMetadata(j.record.offset(), latest.toJson())));
             j.committed = latest;
         } catch (RuntimeException e) {
             // a rebalance under way: the next owner resumes from an earlier checkpoint, or the start
@@ -240,31 +225,13 @@ final class SegmentConsumer {
         }
     }
 
-    /** The next records, or none when a finished segment woke this thread (a stop's wake-up ends the loop). */
-    private ConsumerRecords<String, byte[]> poll(KafkaConsumer<String, byte[]> c) {
-        try {
-            return c.poll(Duration.ofMillis(200));
-        } catch (WakeupException e) {
-            if (!thread.running()) {
-                throw e;
-            }
-            return ConsumerRecords.empty();
-        }
-    }
-
     /**
-     * Runs a blocking consumer call, again when the wake-up of a finished segment (not a stop) cut
-     * it short: that wake-up only tells this thread to look at its segment now.
+     * The next records. While a segment is written, a short poll (its partitions are paused, so
+     * it fetches nothing), so that the next segment is taken within {@code JOB_POLL} of the last
+     * one's end (ADR 0039); idle, a long one.
      */
-    private <T> T awake(Supplier<T> call) {
-        try {
-            return call.get();
-        } catch (WakeupException e) {
-            if (!thread.running()) {
-                throw e;
-            }
-            return call.get();
-        }
+    private ConsumerRecords<String, byte[]> poll(KafkaConsumer<String, byte[]> c) {
+        return c.poll(job != null ? JOB_POLL : IDLE_POLL);
     }
 
     private static boolean valid(byte[] value) {

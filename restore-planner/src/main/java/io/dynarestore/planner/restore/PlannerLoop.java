@@ -31,7 +31,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.RangeAssignor;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -52,6 +51,9 @@ public final class PlannerLoop implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(PlannerLoop.class);
     /** Between polls while a record could not be handled (Kafka, S3 or DynamoDB unavailable); never gives up. */
+    private static final Duration IDLE_POLL = Duration.ofMillis(200);
+
+    private static final Duration STEP_POLL = Duration.ofMillis(10);
     private static final Backoff STALLED = Backoff.untilStopped(Duration.ofMillis(100), Duration.ofSeconds(5));
 
     private final Map<String, Object> consumerConfig;
@@ -65,7 +67,8 @@ public final class PlannerLoop implements SmartLifecycle {
     // a refused put-back); bounded by the restores this planner owns
     private final PriorityQueue<Wake> wakes = new PriorityQueue<>();
     private final ConsumerThread thread;
-    private volatile KafkaConsumer<String, byte[]> consumer;
+    private KafkaConsumer<String, byte[]> consumer;
+    private int stepsRunning; // submitted and not yet drained; the loop's thread only
     private int partitions;
 
     private final ProgressReporter progress;
@@ -160,7 +163,7 @@ public final class PlannerLoop implements SmartLifecycle {
             progress.report();
             ageOut();
             if (!commits.isEmpty()) {
-                commit(c, commits);
+                c.commitSync(commits);
             }
             if (stalled.isEmpty()) {
                 stalls = 0;
@@ -170,29 +173,12 @@ public final class PlannerLoop implements SmartLifecycle {
         }
     }
 
-    /** The next records, or none when a step's end woke the loop early (a stop's wake-up ends it). */
+    /**
+     * The next records. While steps run, a short poll, so that a step's events are taken within
+     * {@code STEP_POLL} of its end instead of at the end of a long poll (ADR 0039); idle, a long one.
+     */
     private ConsumerRecords<String, byte[]> poll(KafkaConsumer<String, byte[]> c) {
-        try {
-            // a step that ended while this thread committed spent its wake-up there: do not wait for records then
-            return c.poll(done.isEmpty() ? Duration.ofMillis(200) : Duration.ZERO);
-        } catch (WakeupException e) {
-            if (!thread.running()) {
-                throw e;
-            }
-            return ConsumerRecords.empty();
-        }
-    }
-
-    /** Commits, again if a step's end woke the consumer during the first try. */
-    private void commit(KafkaConsumer<String, byte[]> c, Map<TopicPartition, OffsetAndMetadata> commits) {
-        try {
-            c.commitSync(commits);
-        } catch (WakeupException e) {
-            if (!thread.running()) {
-                throw e;
-            }
-            c.commitSync(commits);
-        }
+        return c.poll(stepsRunning > 0 || !done.isEmpty() ? STEP_POLL : IDLE_POLL);
     }
 
     /** requests, commands and status must be co-partitioned; refuse to start otherwise. */
@@ -255,6 +241,7 @@ public final class PlannerLoop implements SmartLifecycle {
             return;
         }
         restore.stepInFlight = true;
+        stepsRunning++;
         int partition = Partitions.of(restore.restoreId, partitions);
         var view = RestoreSteps.Snapshot.of(restore.view);
         workers.submit(() -> {
@@ -266,10 +253,6 @@ public final class PlannerLoop implements SmartLifecycle {
                 outcome = new RestoreSteps.Outcome(failure(restore.restoreId, step, e, view.itemsWritten()), null);
             }
             done.add(new StepDone(partition, restore.restoreId, outcome.events(), outcome.again()));
-            KafkaConsumer<String, byte[]> c = consumer;
-            if (c != null) {
-                c.wakeup(); // the loop takes the step's events now instead of at the end of its poll
-            }
         });
     }
 
@@ -315,6 +298,7 @@ public final class PlannerLoop implements SmartLifecycle {
     private void drainSteps() {
         StepDone d;
         while ((d = done.poll()) != null) {
+            stepsRunning--;
             TrackedRestore restore = owned.get(d.partition(), d.restoreId());
             if (restore == null) {
                 continue; // partition given up meanwhile; its new owner replays the events
