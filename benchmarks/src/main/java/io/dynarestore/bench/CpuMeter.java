@@ -49,7 +49,8 @@ final class CpuMeter {
         return (processCpu() - processBefore) / 1e9;
     }
 
-    private static long processCpu() {
+    /** This JVM's CPU time so far, in nanoseconds. */
+    static long processCpu() {
         return ProcessHandle.current()
                 .info()
                 .totalCpuDuration()

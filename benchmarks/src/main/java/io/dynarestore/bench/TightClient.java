@@ -8,7 +8,6 @@ import io.dynarestore.core.threads.DaemonThreads;
 import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.RandomItems;
 import java.net.URI;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -42,9 +41,9 @@ final class TightClient {
             write(dynamo, scratch, items, count, threads);
             dynamo.deleteTable(b -> b.tableName(scratch));
         }
-        long cpu0 = cpuNanos();
+        long cpu0 = CpuMeter.processCpu();
         double rate = write(dynamo, table, items, count, threads);
-        System.out.printf("TIGHT %.1f %.3f%n", rate, (cpuNanos() - cpu0) / 1e9);
+        System.out.printf("TIGHT %.1f %.3f%n", rate, (CpuMeter.processCpu() - cpu0) / 1e9);
         System.exit(0);
     }
 
@@ -77,13 +76,5 @@ final class TightClient {
         double rate = count / ((System.nanoTime() - t0) / 1e9);
         pool.shutdown();
         return rate;
-    }
-
-    private static long cpuNanos() {
-        return ProcessHandle.current()
-                .info()
-                .totalCpuDuration()
-                .map(Duration::toNanos)
-                .orElse(0L);
     }
 }
