@@ -33,7 +33,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  *   <li>{@code reader}: scanning and filtering a backup's data files with the vault reader vs only
  *       inflating the same files with {@link GZIPInputStream} (goal at least 0.8);</li>
  *   <li>{@code ceiling}: an end-to-end restore into dynalite vs a tight BatchWriteItem client's
- *       ceiling against the same dynalite (goal at least 0.9);</li>
+ *       ceiling against the same dynalite, first run and warm ({@link CeilingBench}; issue #22:
+ *       at least 0.8 and 0.9);</li>
  *   <li>{@code budget}: WCU consumed vs the budget with 1, 2 and 4 writer replicas, measured by
  *       {@link CapacityProxy} (goal within 5%, no second above 110%);</li>
  *   <li>{@code heap}: the peak heap of a writer process ({@code -Xmx512m}) restoring 10,000,000
@@ -41,10 +42,12 @@ import org.springframework.context.ConfigurableApplicationContext;
  * </ol>
  * and, on its own ({@code journal}), what the undo journal of issue #11 costs: a restore into an
  * existing table (read, journal, write) and its dry run (read only) against the same restore into
- * a new table (write only), the rollback's rate, and the journal's objects and bytes per item.
+ * a new table (write only), the rollback's rate, and the journal's objects and bytes per item;
+ * ({@code export}) a CSV export against a pure scan, and ({@code export-heap}) its live heap at
+ * a fifth of the items and at all of them (issue #22).
  *
  * <pre>./mvnw -q -DskipTests install && java -cp "$(cat benchmarks/target/classpath.txt):benchmarks/target/classes" \
- *     io.dynarestore.bench.WriterBench [reader|ceiling|budget|heap|all] [items]</pre>
+ *     io.dynarestore.bench.WriterBench [reader|ceiling|budget|heap|export|export-heap|all] [items] [rounds]</pre>
  */
 public final class WriterBench {
 
