@@ -53,7 +53,7 @@ final class SegmentConsumer {
 
     private static final Logger log = LoggerFactory.getLogger(SegmentConsumer.class);
     private static final Duration IDLE_POLL = Duration.ofMillis(200);
-    private static final Duration JOB_POLL = Duration.ofMillis(50);
+    private static final Duration JOB_POLL = Duration.ofMillis(20);
 
     private final Map<String, Object> config;
     private final SegmentAttempt attempt;

@@ -53,7 +53,7 @@ public final class PlannerLoop implements SmartLifecycle {
     /** Between polls while a record could not be handled (Kafka, S3 or DynamoDB unavailable); never gives up. */
     private static final Duration IDLE_POLL = Duration.ofMillis(200);
 
-    private static final Duration STEP_POLL = Duration.ofMillis(25);
+    private static final Duration STEP_POLL = Duration.ofMillis(10);
     private static final Backoff STALLED = Backoff.untilStopped(Duration.ofMillis(100), Duration.ofSeconds(5));
 
     private final Map<String, Object> consumerConfig;
