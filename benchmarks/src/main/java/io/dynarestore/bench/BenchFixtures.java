@@ -187,9 +187,14 @@ final class BenchFixtures {
 
     /** What every service started by a benchmark is given: the local profile and the stack's endpoints. */
     static String[] serviceArgs(KafkaBroker kafka, URI dynamodb, S3Server s3) {
+        return serviceArgs(kafka, dynamodb, s3, 0);
+    }
+
+    /** The same, listening on {@code port} (0: any free one). */
+    static String[] serviceArgs(KafkaBroker kafka, URI dynamodb, S3Server s3, int port) {
         return new String[] {
             "--spring.profiles.active=local",
-            "--server.port=0",
+            "--server.port=" + port,
             "--KAFKA_BOOTSTRAP_SERVERS=" + kafka.bootstrapServers(),
             "--DYNAMODB_ENDPOINT=" + dynamodb,
             "--S3_ENDPOINT=" + s3.endpoint()
@@ -262,13 +267,7 @@ final class BenchFixtures {
     static Process writerProcess(KafkaBroker kafka, URI dynamodb, S3Server s3, String... writerArgs)
             throws IOException {
         int port = Ports.free();
-        String[] common = {
-            "--spring.profiles.active=local",
-            "--server.port=" + port,
-            "--KAFKA_BOOTSTRAP_SERVERS=" + kafka.bootstrapServers(),
-            "--DYNAMODB_ENDPOINT=" + dynamodb,
-            "--S3_ENDPOINT=" + s3.endpoint()
-        };
+        String[] common = serviceArgs(kafka, dynamodb, s3, port);
         Process writer = javaProcess(
                 "writer",
                 "512m",

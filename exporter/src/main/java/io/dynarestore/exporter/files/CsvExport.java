@@ -8,9 +8,7 @@ import io.dynarestore.core.vault.ExportLine;
 import io.dynarestore.core.vault.KeyPrefilter;
 import io.dynarestore.core.vault.ManifestFile;
 import java.io.BufferedOutputStream;
-import java.io.FilterOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
@@ -63,8 +61,7 @@ public final class CsvExport {
             });
             spool.columns().forEach(columns::observe);
             var upload = new S3Upload(s3, bucket, key, "text/csv; charset=utf-8", partSize);
-            var counted = new Counting(upload);
-            var buffered = new BufferedOutputStream(counted, 1 << 16);
+            var buffered = new BufferedOutputStream(upload, 1 << 16);
             var csv = new CsvRowWriter(buffered);
             try {
                 csv.write(columns.columns().stream().map(CsvColumn::header).toArray(String[]::new));
@@ -78,7 +75,7 @@ public final class CsvExport {
                 throw e;
             }
             upload.close(); // completes the upload
-            return new Summary(bucket, key, spool.rows(), counted.count, upload.sha256Hex(), capped, found[0]);
+            return new Summary(bucket, key, spool.rows(), upload.bytes(), upload.sha256Hex(), capped, found[0]);
         }
     }
 
@@ -108,26 +105,5 @@ public final class CsvExport {
             }
         }
         return true;
-    }
-
-    /** Counts the bytes written through it. */
-    private static final class Counting extends FilterOutputStream {
-        long count;
-
-        Counting(OutputStream out) {
-            super(out);
-        }
-
-        @Override
-        public void write(int b) throws IOException {
-            out.write(b);
-            count++;
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-            out.write(b, off, len);
-            count += len;
-        }
     }
 }

@@ -40,6 +40,7 @@ public final class S3Upload extends OutputStream {
     private int filled;
     private Future<CompletedPart> inFlight; // at most one part is sent while the next fills
     private int numbered;
+    private long bytes;
     private boolean closed;
 
     public S3Upload(S3Client s3, String bucket, String key, String contentType, int partSize) {
@@ -54,6 +55,7 @@ public final class S3Upload extends OutputStream {
 
     @Override
     public void write(int b) {
+        bytes++;
         filling[filled++] = (byte) b;
         if (filled == filling.length) {
             send();
@@ -62,6 +64,7 @@ public final class S3Upload extends OutputStream {
 
     @Override
     public void write(byte[] b, int off, int len) {
+        bytes += len;
         while (len > 0) {
             int n = Math.min(len, filling.length - filled);
             System.arraycopy(b, off, filling, filled, n);
@@ -129,6 +132,11 @@ public final class S3Upload extends OutputStream {
         sender.shutdown();
         s3.completeMultipartUpload(
                 b -> b.bucket(bucket).key(key).uploadId(uploadId).multipartUpload(m -> m.parts(parts)));
+    }
+
+    /** How many bytes were written. */
+    public long bytes() {
+        return bytes;
     }
 
     /** The SHA-256 of every byte written, in hex; once closed. */
