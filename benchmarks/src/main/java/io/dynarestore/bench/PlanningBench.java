@@ -9,11 +9,12 @@ import io.dynarestore.core.pitr.PitrCoverage;
 import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.core.vault.VaultLayout;
 import io.dynarestore.planner.PlannerProperties;
-import io.dynarestore.planner.fleet.DeltaPartWorker;
 import io.dynarestore.planner.fleet.PlanningGroup;
+import io.dynarestore.planner.fleet.PlanningPartWorker;
 import io.dynarestore.planner.fleet.SharedDeltas;
 import io.dynarestore.planner.staging.DeltaInput;
 import io.dynarestore.planner.staging.DeltaStager;
+import io.dynarestore.planner.staging.SweepStager;
 import io.dynarestore.testkit.KafkaBroker;
 import io.dynarestore.testkit.RandomItems;
 import io.dynarestore.testkit.S3Server;
@@ -70,10 +71,14 @@ public final class PlanningBench {
             var publisher = new EventPublisher(
                     Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), "restore-planner");
             Map<String, Object> consumer = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-            var workers = new ArrayList<DeltaPartWorker>();
+            var workers = new ArrayList<PlanningPartWorker>();
             for (int w = 0; w < 2; w++) {
-                workers.add(new DeltaPartWorker(
+                workers.add(new PlanningPartWorker(
                         stager,
+                        new SweepStager(s3.client(), catalog, 64L << 20, 10_000),
+                        (account, region) -> {
+                            throw new UnsupportedOperationException("no table is swept here");
+                        },
                         s3.client(),
                         layout,
                         publisher,
@@ -87,7 +92,7 @@ public final class PlanningBench {
                     "bench-planning",
                     Topic.PLANNING.topicName(),
                     Duration.ofSeconds(5))) {
-                workers.forEach(DeltaPartWorker::start);
+                workers.forEach(PlanningPartWorker::start);
                 while (group.partitionPerReplica().size() < 2) {
                     Thread.sleep(200);
                 }
@@ -97,7 +102,7 @@ public final class PlanningBench {
                         layout,
                         publisher,
                         group,
-                        new PlannerProperties.Fleet(0, 16, Duration.ofHours(1)),
+                        new PlannerProperties.Fleet(0, 16, Duration.ofHours(1), 0),
                         Duration.ofMillis(100));
                 for (int round = 1; round <= rounds; round++) {
                     String suffix = "-" + round;
@@ -116,7 +121,7 @@ public final class PlanningBench {
                             two.seconds() / one.seconds());
                 }
             } finally {
-                workers.forEach(DeltaPartWorker::close);
+                workers.forEach(PlanningPartWorker::close);
                 publisher.close();
             }
         }

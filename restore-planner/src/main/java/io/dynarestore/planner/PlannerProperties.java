@@ -189,16 +189,20 @@ public record PlannerProperties(
      * Planning shared by the planner replicas (ADR 0038): a point-in-time delta of more than
      * {@code sharedAbove} changes is split by key hash into one part per replica that reads
      * {@code restore.planning} (at most {@code maxParts}), each built by whichever replica is assigned
-     * it; the replica that owns the restore merges them.
+     * it; the replica that owns the restore merges them. The sweep of a full in-place restore whose
+     * image holds more than {@code sweepSharedAbove} keys is split the same way into parallel Scan
+     * segments of the table (ADR 0040).
      *
-     * @param sharedAbove  the changes above which a delta is shared; smaller ones are built where the restore is
-     * @param maxParts     the most parts a delta is split into (at most 64)
-     * @param partTimeout  how long the owner waits for every part before the restore fails
+     * @param sharedAbove       the changes above which a delta is shared; smaller ones are built where the restore is
+     * @param maxParts          the most parts a delta or a sweep is split into (at most 64)
+     * @param partTimeout       how long the owner waits for every part before the restore fails
+     * @param sweepSharedAbove  the image keys above which an in-place sweep is shared; smaller ones are built where the restore is
      */
     public record Fleet(
             @DefaultValue("2000000") long sharedAbove,
             @DefaultValue("16") int maxParts,
-            @DefaultValue("30m") Duration partTimeout) {
+            @DefaultValue("30m") Duration partTimeout,
+            @DefaultValue("2000000") long sweepSharedAbove) {
         public Fleet {
             if (maxParts < 1 || maxParts > 64) {
                 throw new IllegalArgumentException("planner.fleet.max-parts is 1 to 64, not " + maxParts);

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import io.dynarestore.contracts.Envelope;
 import io.dynarestore.contracts.Topic;
 import java.time.Instant;
-import java.util.regex.Pattern;
 
 /**
  * Build part {@code part} of {@code parts} of a point-in-time restore's delta: the last write up to
@@ -22,12 +21,6 @@ public record DeltaPartDispatched(
         int part,
         int parts)
         implements PlanningWork {
-
-    /** The most parts a delta is split into. */
-    public static final int MAX_PARTS = 64;
-
-    /** An attempt becomes a folder name in the vault: lower-case letters and digits only. */
-    public static final Pattern ATTEMPT = Pattern.compile("[a-z0-9]{1,64}");
 
     public static DeltaPartDispatched of(String restoreId, String attempt, int part, int parts) {
         return new DeltaPartDispatched(

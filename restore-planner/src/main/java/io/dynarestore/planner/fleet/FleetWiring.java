@@ -7,6 +7,7 @@ import io.dynarestore.core.kafka.EventPublisher;
 import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.planner.PlannerProperties;
 import io.dynarestore.planner.staging.DeltaStager;
+import io.dynarestore.planner.staging.SweepStager;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
@@ -20,6 +21,12 @@ class FleetWiring {
     DeltaStager deltaStager(AwsClients aws, VaultCatalog catalog, PlannerProperties properties) {
         var pitr = properties.pitr();
         return new DeltaStager(aws.s3(), catalog, pitr.deltaMemory().toBytes(), pitr.linesPerFile());
+    }
+
+    @Bean
+    SweepStager sweepStager(AwsClients aws, VaultCatalog catalog, PlannerProperties properties) {
+        var pitr = properties.pitr();
+        return new SweepStager(aws.s3(), catalog, pitr.deltaMemory().toBytes(), pitr.linesPerFile());
     }
 
     @Bean(destroyMethod = "close")
@@ -49,10 +56,30 @@ class FleetWiring {
                 Duration.ofMillis(250));
     }
 
-    /** Builds the delta parts this replica is assigned, whichever replica owns their restore. */
+    @Bean
+    SharedSweeps sharedSweeps(
+            SweepStager sweepStager,
+            AwsClients aws,
+            VaultCatalog catalog,
+            EventPublisher publisher,
+            PlanningGroup planningGroup,
+            PlannerProperties properties) {
+        return new SharedSweeps(
+                sweepStager,
+                aws::dynamo,
+                aws.s3(),
+                catalog.layout(),
+                publisher,
+                planningGroup,
+                properties.fleet(),
+                Duration.ofMillis(250));
+    }
+
+    /** Builds the delta and sweep parts this replica is assigned, whichever replica owns their restore. */
     @Bean(initMethod = "start", destroyMethod = "close")
-    DeltaPartWorker deltaPartWorker(
+    PlanningPartWorker planningPartWorker(
             DeltaStager deltaStager,
+            SweepStager sweepStager,
             AwsClients aws,
             VaultCatalog catalog,
             EventPublisher publisher,
@@ -60,8 +87,10 @@ class FleetWiring {
             KafkaProperties kafka,
             ConsumerHealth health,
             MeterRegistry registry) {
-        return new DeltaPartWorker(
+        return new PlanningPartWorker(
                 deltaStager,
+                sweepStager,
+                aws::dynamo,
                 aws.s3(),
                 catalog.layout(),
                 publisher,

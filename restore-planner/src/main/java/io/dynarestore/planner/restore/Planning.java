@@ -18,10 +18,13 @@ import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.planner.PlannerProperties;
 import io.dynarestore.planner.capacity.CapacityManager;
 import io.dynarestore.planner.destination.TableSpecs;
+import io.dynarestore.planner.fleet.PartFailed;
 import io.dynarestore.planner.fleet.SharedDeltas;
+import io.dynarestore.planner.fleet.SharedSweeps;
 import io.dynarestore.planner.restore.RestoreSteps.StepException;
 import io.dynarestore.planner.staging.BacktrackStager;
 import io.dynarestore.planner.staging.DeltaStager;
+import io.dynarestore.planner.staging.SweepInput;
 import io.dynarestore.planner.staging.SweepStager;
 import java.time.Clock;
 import java.time.Instant;
@@ -41,7 +44,7 @@ record Planning(
         Sources sources,
         VaultCatalog catalog,
         SharedDeltas deltas,
-        SweepStager sweeper,
+        SharedSweeps sweeps,
         BacktrackPlanning backtracks,
         CapacityManager capacity,
         AwsClients aws,
@@ -184,7 +187,7 @@ record Planning(
         try {
             delta = deltas.stage(
                     request.restoreId(), resolution, key, request.scope() instanceof Scope.Records r ? r : null);
-        } catch (SharedDeltas.PartFailed e) {
+        } catch (PartFailed e) {
             throw new StepException(e.getMessage());
         }
         log.info(
@@ -225,13 +228,19 @@ record Planning(
             return 0;
         }
         TableDescription table = image.base().metadata().tableDescription();
-        var sweep = sweeper.stage(
-                request.restoreId(),
-                image.base(),
-                image.delta(),
-                aws.dynamo(target.account(), target.region()),
+        var input = SweepInput.of(
+                target.account(),
+                target.region(),
                 target.tableName(),
-                TableSpecs.keyAttributes(table.keySchema()));
+                TableSpecs.keyAttributes(table.keySchema()),
+                image.base(),
+                image.delta());
+        SweepStager.StagedSweep sweep;
+        try {
+            sweep = sweeps.stage(request.restoreId(), input);
+        } catch (PartFailed e) {
+            throw new StepException(e.getMessage());
+        }
         log.info(
                 "restore {}: {} of the {} keys of {} are not in the image and will be deleted",
                 request.restoreId(),

@@ -11,6 +11,7 @@ import io.dynarestore.planner.capacity.CapacityManager;
 import io.dynarestore.planner.destination.DynamoNativeTables;
 import io.dynarestore.planner.destination.TableCreator;
 import io.dynarestore.planner.fleet.SharedDeltas;
+import io.dynarestore.planner.fleet.SharedSweeps;
 import io.dynarestore.planner.staging.BacktrackStager;
 import io.dynarestore.planner.staging.DeltaStager;
 import io.dynarestore.planner.staging.ImportStager;
@@ -47,6 +48,8 @@ class RestoreWiring {
     PlannerLoop plannerLoop(
             DeltaStager deltaStager,
             SharedDeltas sharedDeltas,
+            SweepStager sweepStager,
+            SharedSweeps sharedSweeps,
             KafkaProperties kafka,
             PlannerProperties properties,
             EventPublisher publisher,
@@ -60,7 +63,8 @@ class RestoreWiring {
             Environment env) {
         var intake = new RequestIntake(
                 publisher, validator, aws.defaultAccount(), aws.defaultRegion(), clock, access(properties, aws, env));
-        var steps = steps(properties, publisher, catalog, aws, clock, deltaStager, sharedDeltas);
+        var steps =
+                steps(properties, publisher, catalog, aws, clock, deltaStager, sharedDeltas, sweepStager, sharedSweeps);
         return new PlannerLoop(
                 PlannerLoop.consumerConfig(kafka.buildConsumerProperties(), properties.group()),
                 intake,
@@ -81,9 +85,10 @@ class RestoreWiring {
             AwsClients aws,
             Clock clock,
             DeltaStager stager,
-            SharedDeltas sharedDeltas) {
+            SharedDeltas sharedDeltas,
+            SweepStager sweeper,
+            SharedSweeps sharedSweeps) {
         var pitr = properties.pitr();
-        var sweeper = new SweepStager(aws.s3(), catalog, pitr.deltaMemory().toBytes(), pitr.linesPerFile());
         var backtracks =
                 new BacktrackStager(aws.s3(), catalog, pitr.deltaMemory().toBytes(), pitr.linesPerFile());
         var strategy = properties.strategy();
@@ -95,7 +100,7 @@ class RestoreWiring {
                         sources,
                         catalog,
                         sharedDeltas,
-                        sweeper,
+                        sharedSweeps,
                         backtrackPlanning(backtracks, sources, capacity, clock, pitr, strategy),
                         capacity,
                         aws,

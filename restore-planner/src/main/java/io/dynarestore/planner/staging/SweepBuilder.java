@@ -55,17 +55,28 @@ public final class SweepBuilder implements AutoCloseable {
 
     /** A key of the base backup. */
     public void baseKey(Map<String, AttributeValue> item) {
-        imageEntry(KeyHash.of(item, keyAttributes), BASE);
+        baseKey(KeyHash.of(item, keyAttributes));
+    }
+
+    /** A key of the base backup, by its hash. */
+    public void baseKey(KeyHash key) {
+        imageEntry(key, BASE);
     }
 
     /** A key of the delta: present at T ({@code put}) or deleted by T. */
     public void deltaKey(Map<String, AttributeValue> keys, boolean put) {
-        imageEntry(KeyHash.of(keys, keyAttributes), put ? PUT : DELETE);
+        deltaKey(KeyHash.of(keys, keyAttributes), put);
     }
 
-    /** A key the destination table holds now. */
-    public void currentKey(Map<String, AttributeValue> keys) {
-        int b = KeyHash.of(keys, keyAttributes).bucket(bits);
+    /** A key of the delta, by its hash. */
+    public void deltaKey(KeyHash key, boolean put) {
+        imageEntry(key, put ? PUT : DELETE);
+    }
+
+    /** A key the destination table holds now; returns its hash. */
+    public KeyHash currentKey(Map<String, AttributeValue> keys) {
+        KeyHash hash = KeyHash.of(keys, keyAttributes);
+        int b = hash.bucket(bits);
         try {
             if (current[b] == null) {
                 currentStreams[b] =
@@ -74,6 +85,7 @@ public final class SweepBuilder implements AutoCloseable {
             }
             ExportLine.change(keys, null, null, 0).write(current[b]);
             current[b].writeRaw('\n');
+            return hash;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

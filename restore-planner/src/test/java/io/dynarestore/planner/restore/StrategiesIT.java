@@ -34,6 +34,7 @@ import io.dynarestore.planner.PlannerProperties;
 import io.dynarestore.planner.capacity.CapacityManager;
 import io.dynarestore.planner.destination.TableCreator;
 import io.dynarestore.planner.fleet.SharedDeltas;
+import io.dynarestore.planner.fleet.SharedSweeps;
 import io.dynarestore.planner.staging.BacktrackStager;
 import io.dynarestore.planner.staging.DeltaStager;
 import io.dynarestore.planner.staging.ImportStager;
@@ -152,13 +153,22 @@ class StrategiesIT {
                 catalog.layout(),
                 publisher,
                 List::of,
-                new PlannerProperties.Fleet(0, 16, Duration.ofMinutes(1)),
+                new PlannerProperties.Fleet(0, 16, Duration.ofMinutes(1), 0),
+                Duration.ofMillis(50));
+        var sweeps = new SharedSweeps(
+                sweeper,
+                aws::dynamo,
+                aws.s3(),
+                catalog.layout(),
+                publisher,
+                List::of,
+                new PlannerProperties.Fleet(0, 16, Duration.ofMinutes(1), 0),
                 Duration.ofMillis(50));
         planning = new Planning(
                 sources,
                 catalog,
                 deltas,
-                sweeper,
+                sweeps,
                 new BacktrackPlanning(
                         backtracks,
                         new ChangeLogTail(

@@ -10,6 +10,7 @@ import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.EventPublisher;
 import io.dynarestore.core.kafka.TopicDefinitions;
 import io.dynarestore.core.pitr.PitrCoverage;
+import io.dynarestore.core.vault.Backup;
 import io.dynarestore.core.vault.BackupWriter;
 import io.dynarestore.core.vault.DataFileReader;
 import io.dynarestore.core.vault.ExportLine;
@@ -19,6 +20,9 @@ import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.core.vault.VaultLayout;
 import io.dynarestore.planner.PlannerProperties;
 import io.dynarestore.planner.staging.DeltaStager;
+import io.dynarestore.planner.staging.SweepInput;
+import io.dynarestore.planner.staging.SweepStager;
+import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.ItemDigests;
 import io.dynarestore.testkit.KafkaBroker;
 import io.dynarestore.testkit.RandomHistory;
@@ -28,9 +32,12 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -44,11 +51,16 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
-/** A delta shared by two planner replicas over a real broker, against the delta one replica builds alone. */
+/**
+ * A delta and an in-place sweep shared by two planner replicas over a real broker, against what one
+ * replica builds alone.
+ */
 @Timeout(180)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class) // the late parts of the timeout's test are built last
-class SharedDeltasIT {
+class SharedPlanningIT {
 
     static final String ACCOUNT = "000000000000";
     static final String REGION = "us-east-1";
@@ -62,8 +74,10 @@ class SharedDeltasIT {
     static VaultCatalog catalog;
     static EventPublisher publisher;
     static DeltaStager stager;
-    static DeltaPartWorker first;
-    static DeltaPartWorker second;
+    static SweepStager sweeper;
+    static Dynalite dynalite;
+    static PlanningPartWorker first;
+    static PlanningPartWorker second;
     static PlanningGroup group;
 
     @BeforeAll
@@ -74,6 +88,8 @@ class SharedDeltasIT {
         publisher = new EventPublisher(
                 Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), "restore-planner");
         stager = new DeltaStager(s3.client(), catalog, 64L << 10, 200);
+        sweeper = new SweepStager(s3.client(), catalog, 64L << 10, 200);
+        dynalite = Dynalite.start();
         first = worker();
         second = worker();
         group = new PlanningGroup(
@@ -93,13 +109,23 @@ class SharedDeltasIT {
         group.close();
         publisher.close();
         s3.close();
+        dynalite.close();
         kafka.close();
     }
 
-    static DeltaPartWorker worker() {
+    static PlanningPartWorker worker() {
         Map<String, Object> config = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        return new DeltaPartWorker(
-                stager, s3.client(), layout, publisher, GROUP, config, new ConsumerHealth(), new SimpleMeterRegistry());
+        return new PlanningPartWorker(
+                stager,
+                sweeper,
+                (account, region) -> dynalite.client(),
+                s3.client(),
+                layout,
+                publisher,
+                GROUP,
+                config,
+                new ConsumerHealth(),
+                new SimpleMeterRegistry());
     }
 
     static void awaitGroupOf(int members) {
@@ -119,18 +145,25 @@ class SharedDeltasIT {
                 layout,
                 publisher,
                 group,
-                new PlannerProperties.Fleet(sharedAbove, 16, partTimeout),
+                new PlannerProperties.Fleet(sharedAbove, 16, partTimeout, sharedAbove),
                 Duration.ofMillis(100));
     }
 
+    /** A base, one export of every write over 61 s, and the resolution of the second before the end, in the vault. */
+    record Vault(RandomHistory history, Backup base, PitrCoverage.Resolution resolution) {}
+
     /** A base and one export of every write over 60 s, in the vault; the resolution of the second before the end. */
     static PitrCoverage.Resolution history(String table, long seed) {
+        return vault(table, seed).resolution();
+    }
+
+    static Vault vault(String table, long seed) {
         var history = new RandomHistory(seed, RandomItems.Shape.simple(), 300, 3_000, T0, 60 * SECOND);
         var backup = new BackupWriter(s3.client(), layout, ACCOUNT, REGION, table, "base", 100);
         try (var part = backup.openPart()) {
             history.base().forEach(part::write);
         }
-        backup.finish(TableDescriptions.ordersWithGsi(), List.of(), null, instant(T0), null);
+        Backup base = backup.finish(TableDescriptions.ordersWithGsi(), List.of(), null, instant(T0), null);
         var export = new IncrementalExportWriter(
                 s3.client(), layout, ACCOUNT, REGION, table, "x0", instant(T0), instant(T0 + 61 * SECOND), 300, false);
         try (var part = export.openPart()) {
@@ -143,7 +176,8 @@ class SharedDeltasIT {
                 catalog.listBackups(ACCOUNT, REGION, table),
                 catalog.listExports(ACCOUNT, REGION, table),
                 Instant.now());
-        return coverage.resolve(instant(T0 + 59 * SECOND)).orElseThrow();
+        return new Vault(
+                history, base, coverage.resolve(instant(T0 + 59 * SECOND)).orElseThrow());
     }
 
     static final KeySchema KEY = KeySchema.of(List.of("pk", "sk"), List.of("S", "N"));
@@ -197,20 +231,20 @@ class SharedDeltasIT {
 
         // When it is staged shared, then the planning fails with the part's own reason
         assertThatThrownBy(() -> shared(0, Duration.ofMinutes(2)).stage("broken-c", resolution, KEY, null))
-                .isInstanceOf(SharedDeltas.PartFailed.class)
+                .isInstanceOf(PartFailed.class)
                 .hasMessageContaining("of 2 of the point-in-time delta failed")
                 .hasMessageContaining("key");
     }
 
     @Test
-    @Order(5)
+    @Order(7)
     void failsThePlanningNamingTheMissingPartsWhenTheyAreNotBuiltInTime() {
         // Given a history, and no time at all for its parts
         var resolution = history("fleet-d", 14);
 
         // When it is staged shared, then the planning fails, naming the parts, the setting and the topic
         assertThatThrownBy(() -> shared(0, Duration.ZERO).stage("late-d", resolution, KEY, null))
-                .isInstanceOf(SharedDeltas.PartFailed.class)
+                .isInstanceOf(PartFailed.class)
                 .hasMessageContaining("Parts [0, 1] of the 2 parts")
                 .hasMessageContaining("planner.fleet.part-timeout")
                 .hasMessageContaining("restore.planning");
@@ -258,6 +292,123 @@ class SharedDeltasIT {
             }
             assertThat(found).contains("not a valid DeltaPartDispatched");
         }
+    }
+
+    @Test
+    @Order(5)
+    void sweepsATableInOneScanSegmentPerReplicaIntoTheDeletesOneReplicaFindsAlone() {
+        // Given a base, its delta up to the end of second 59, and a table that holds every other key
+        // of the image, the keys the delta deletes, and 400 keys the vault never saw
+        var vault = vault("fleet-s", 16);
+        var delta = stager.stage("delta-s", vault.resolution(), KEY.names());
+        var history = vault.history();
+        long until = T0 + 60 * SECOND;
+        var known = new TreeSet<String>(); // the keys the image says something about: base, or changed by T
+        history.base().forEach(item -> known.add(ItemDigests.key(item, KEY.names())));
+        history.writesIn(T0, until, false).forEach(w -> known.add(ItemDigests.key(w.keys(), KEY.names())));
+        var table = new TreeMap<String, Map<String, AttributeValue>>();
+        int i = 0;
+        for (var item : history.imageBefore(until).values()) {
+            if (i++ % 2 == 0) {
+                table.put(ItemDigests.key(item, KEY.names()), keyOf(item));
+            }
+        }
+        for (var w : history.writes()) {
+            if (w.newImage() == null || w.micros() >= until) {
+                table.put(ItemDigests.key(w.keys(), KEY.names()), w.keys());
+            }
+        }
+        for (int extra = 0; extra < 400; extra++) {
+            var key = Map.of(
+                    "pk",
+                    AttributeValue.fromS("never-seen-" + extra),
+                    "sk",
+                    AttributeValue.fromN(String.valueOf(extra)));
+            table.put(ItemDigests.key(key, KEY.names()), key);
+        }
+        var expected = new TreeSet<>(table.keySet());
+        expected.removeAll(known);
+        fill("fleet-s", table.values());
+        var input = SweepInput.of(ACCOUNT, REGION, "fleet-s", KEY.names(), vault.base(), delta);
+        long firstBefore = first.sweptParts();
+        long secondBefore = second.sweptParts();
+
+        // When the sweep is staged shared (every sweep is large enough here) and alone
+        var shared = sweeps(0, Duration.ofMinutes(2)).stage("sweep-s", input);
+        var alone = sweeper.stage("alone-s", input, dynalite.client());
+
+        // Then each replica scanned one segment, and both found exactly the keys the image lacks
+        assertThat(first.sweptParts() - firstBefore).isEqualTo(1);
+        assertThat(second.sweptParts() - secondBefore).isEqualTo(1);
+        assertThat(expected).hasSize(400);
+        assertThat(deletes(shared)).isEqualTo(deletes(alone)).isEqualTo(expected);
+        assertThat(shared.deletes()).isEqualTo(alone.deletes()).isEqualTo(expected.size());
+        assertThat(shared.tableKeys()).isEqualTo(alone.tableKeys()).isEqualTo(table.size());
+        assertThat(sweeper.find("sweep-s")).contains(shared);
+    }
+
+    @Test
+    @Order(6)
+    void failsThePlanningWithThePartsReasonWhenASweepCannotScanTheTable() {
+        // Given the image of a table that does not exist
+        var vault = vault("fleet-t", 17);
+        var input = SweepInput.of(ACCOUNT, REGION, "fleet-t-gone", KEY.names(), vault.base(), null);
+
+        // When its sweep is staged shared, then the planning fails with the part's own reason
+        assertThatThrownBy(() -> sweeps(0, Duration.ofMinutes(2)).stage("gone-t", input))
+                .isInstanceOf(PartFailed.class)
+                .hasMessageContaining("of 2 of the in-place sweep failed")
+                .hasMessageContaining("Table fleet-t-gone (account " + ACCOUNT + ", " + REGION + ") is gone");
+    }
+
+    static SharedSweeps sweeps(long sharedAbove, Duration partTimeout) {
+        return new SharedSweeps(
+                sweeper,
+                (account, region) -> dynalite.client(),
+                s3.client(),
+                layout,
+                publisher,
+                group,
+                new PlannerProperties.Fleet(sharedAbove, 16, partTimeout, sharedAbove),
+                Duration.ofMillis(100));
+    }
+
+    static Map<String, AttributeValue> keyOf(Map<String, AttributeValue> item) {
+        return Map.of("pk", item.get("pk"), "sk", item.get("sk"));
+    }
+
+    /** Creates {@code table} holding {@code keys}. */
+    static void fill(String table, Collection<Map<String, AttributeValue>> keys) {
+        var dynamo = dynalite.client();
+        Dynalite.createTable(dynamo, table, RandomItems.Shape.simple(), b -> b.billingMode("PAY_PER_REQUEST"));
+        var batch = new ArrayList<WriteRequest>();
+        for (var key : keys) {
+            batch.add(WriteRequest.builder().putRequest(p -> p.item(key)).build());
+            if (batch.size() == 25) {
+                dynamo.batchWriteItem(b -> b.requestItems(Map.of(table, List.copyOf(batch))));
+                batch.clear();
+            }
+        }
+        if (!batch.isEmpty()) {
+            dynamo.batchWriteItem(b -> b.requestItems(Map.of(table, List.copyOf(batch))));
+        }
+    }
+
+    static TreeSet<String> deletes(SweepStager.StagedSweep sweep) {
+        var keys = new TreeSet<String>();
+        for (ManifestFile f : sweep.files()) {
+            try (var reader = new DataFileReader(
+                    f.dataFileS3Key(),
+                    s3.client().getObject(b -> b.bucket("vault").key(f.dataFileS3Key())),
+                    f.md5Checksum())) {
+                for (ExportLine line; (line = reader.next()) != null; ) {
+                    assertThat(keys.add(ItemDigests.key(line.keys(), KEY.names())))
+                            .as("each key once")
+                            .isTrue();
+                }
+            }
+        }
+        return keys;
     }
 
     static byte[] bytes(String key) {

@@ -3,8 +3,8 @@ package io.dynarestore.planner.fleet;
 import io.dynarestore.contracts.Json;
 import io.dynarestore.contracts.Schemas;
 import io.dynarestore.contracts.Topic;
-import io.dynarestore.contracts.work.DeltaPartDispatched;
 import io.dynarestore.contracts.work.PlanningWork;
+import io.dynarestore.contracts.work.SweepPartDispatched;
 import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.ConsumerThread;
 import io.dynarestore.core.kafka.DeadLetters;
@@ -14,6 +14,8 @@ import io.dynarestore.core.threads.DaemonThreads;
 import io.dynarestore.core.vault.VaultLayout;
 import io.dynarestore.planner.staging.DeltaInput;
 import io.dynarestore.planner.staging.DeltaStager;
+import io.dynarestore.planner.staging.SweepInput;
+import io.dynarestore.planner.staging.SweepStager;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
@@ -21,6 +23,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -45,34 +48,41 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 
 /**
- * Builds the delta parts this replica is assigned on {@code restore.planning} (consumer group
- * {@code <group>-planning}), one at a time: a part reads every change of its input and keeps the
- * keys of its slice of the key-hash space.
+ * Builds the planning parts this replica is assigned on {@code restore.planning} (consumer group
+ * {@code <group>-planning}), one at a time: a delta part reads every change of its input and keeps
+ * the keys of its slice of the key-hash space (ADR 0038); a sweep part scans its Scan segment of the
+ * table and compares it with the image (ADR 0040).
  *
  * <p>Rule: a part's offset is committed only once its outcome is in the vault (built, or failed with
  * the reason), so that the part of a replica that dies is built by the next assignee; a part taken
  * away is interrupted and left uncommitted. A part whose input is gone (its planning ended) is
  * passed over; a record that is not a valid part goes to the dead-letter topic.
  */
-public final class DeltaPartWorker implements AutoCloseable {
+public final class PlanningPartWorker implements AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(DeltaPartWorker.class);
+    private static final Logger log = LoggerFactory.getLogger(PlanningPartWorker.class);
     private static final Duration STOP_WAIT = Duration.ofSeconds(30);
+    private static final Set<String> KINDS = Set.of("DeltaPartDispatched", "SweepPartDispatched");
 
     private final DeltaStager stager;
+    private final SweepStager sweeper;
+    private final DynamoClients dynamo;
     private final S3Client s3;
     private final VaultLayout layout;
     private final EventPublisher publisher;
     private final ExecutorService pool;
     private final ConsumerThread thread;
     private final Counter built;
+    private final Counter swept;
     private Running current;
 
     /** The part building here, from the record at {@code offset} of {@code partition}. */
     private record Running(TopicPartition partition, long offset, Future<?> future, CountDownLatch ended) {}
 
-    public DeltaPartWorker(
+    public PlanningPartWorker(
             DeltaStager stager,
+            SweepStager sweeper,
+            DynamoClients dynamo,
             S3Client s3,
             VaultLayout layout,
             EventPublisher publisher,
@@ -81,11 +91,14 @@ public final class DeltaPartWorker implements AutoCloseable {
             ConsumerHealth health,
             MeterRegistry registry) {
         this.stager = stager;
+        this.sweeper = sweeper;
+        this.dynamo = dynamo;
         this.s3 = s3;
         this.layout = layout;
         this.publisher = publisher;
-        this.pool = Executors.newSingleThreadExecutor(DaemonThreads.named("delta-part"));
+        this.pool = Executors.newSingleThreadExecutor(DaemonThreads.named("planning-part"));
         this.built = Counter.builder("dynarestore.planner.delta.parts").register(registry);
+        this.swept = Counter.builder("dynarestore.planner.sweep.parts").register(registry);
         var config = new HashMap<>(consumerConfig);
         config.put(ConsumerConfig.GROUP_ID_CONFIG, group + "-planning");
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
@@ -98,9 +111,14 @@ public final class DeltaPartWorker implements AutoCloseable {
         thread.start();
     }
 
-    /** The parts this replica has built since it started. */
+    /** The delta parts this replica has built since it started. */
     public long builtParts() {
         return (long) built.count();
+    }
+
+    /** The sweep parts this replica has built since it started. */
+    public long sweptParts() {
+        return (long) swept.count();
     }
 
     private void loop(KafkaConsumer<String, byte[]> consumer) {
@@ -156,9 +174,10 @@ public final class DeltaPartWorker implements AutoCloseable {
                 consumer.seek(tp, record.offset()); // from a partition assigned during the poll: later
                 continue;
             }
-            DeltaPartDispatched work = parse(record.value());
+            PlanningWork work = parse(record.value());
             if (work == null) {
-                String reason = "not a valid DeltaPartDispatched message (see " + Schemas.uriOf("DeltaPartDispatched")
+                String reason = "not a valid DeltaPartDispatched or SweepPartDispatched message (see "
+                        + Schemas.uriOf("DeltaPartDispatched") + ", " + Schemas.uriOf("SweepPartDispatched")
                         + "); only restore-planner replicas write " + Topic.PLANNING.topicName();
                 log.warn("{}-{}@{}: {}; sent to the DLT", record.topic(), record.partition(), record.offset(), reason);
                 DeadLetters.send(publisher, record, "INVALID_WORK_ITEM", reason, null);
@@ -178,35 +197,31 @@ public final class DeltaPartWorker implements AutoCloseable {
     }
 
     /** The part a record asks for, or {@code null} when it is not one (its fields become vault keys). */
-    static DeltaPartDispatched parse(byte[] value) {
+    static PlanningWork parse(byte[] value) {
         try {
-            if (!Schemas.validate("DeltaPartDispatched", Json.mapper().readTree(value))
-                    .isEmpty()) {
+            var tree = Json.mapper().readTree(value);
+            String type = tree.path("type").asString("");
+            if (!KINDS.contains(type) || !Schemas.validate(type, tree).isEmpty()) {
                 return null;
             }
-            if (!(Json.mapper().readValue(value, PlanningWork.class) instanceof DeltaPartDispatched work)) {
-                return null;
-            }
-            return work.part() < work.parts() ? work : null;
+            var work = Json.mapper().readValue(value, PlanningWork.class);
+            return work.type().equals(type) && work.part() < work.parts() ? work : null;
         } catch (RuntimeException e) {
             return null;
         }
     }
 
-    private void build(DeltaPartDispatched work) {
-        var files = PartFiles.of(layout, work.restoreId(), work.attempt());
+    private void build(PlanningWork work) {
+        var files = PartFiles.of(layout, work);
         String bucket = layout.bucket();
-        DeltaInput input;
+        byte[] input;
         try {
             if (exists(files.outcome(work.part()))) {
                 log.info("part {} of {} of {} is built already", work.part(), work.parts(), work.restoreId());
                 return;
             }
-            input = Json.mapper()
-                    .readValue(
-                            s3.getObjectAsBytes(b -> b.bucket(bucket).key(files.input()))
-                                    .asByteArray(),
-                            DeltaInput.class);
+            input = s3.getObjectAsBytes(b -> b.bucket(bucket).key(files.input()))
+                    .asByteArray();
         } catch (NoSuchKeyException e) {
             log.info(
                     "part {} of {}: its input is gone (the planning ended); passed over",
@@ -216,8 +231,14 @@ public final class DeltaPartWorker implements AutoCloseable {
         }
         PartOutcome outcome;
         try {
-            var staged = stager.stagePart(files.part(work.part()), input, new KeyRange(work.part(), work.parts()));
-            outcome = PartOutcome.built(work.part(), staged);
+            outcome = work instanceof SweepPartDispatched
+                    ? sweep(files.part(work.part()), Json.mapper().readValue(input, SweepInput.class), work)
+                    : PartOutcome.built(
+                            work.part(),
+                            stager.stagePart(
+                                    files.part(work.part()),
+                                    Json.mapper().readValue(input, DeltaInput.class),
+                                    new KeyRange(work.part(), work.parts())));
         } catch (RuntimeException e) {
             if (Thread.currentThread().isInterrupted()
                     || e instanceof AbortedException
@@ -227,12 +248,24 @@ public final class DeltaPartWorker implements AutoCloseable {
             log.warn("part {} of {} of {} failed: {}", work.part(), work.parts(), work.restoreId(), e.toString());
             outcome = PartOutcome.failed(work.part(), String.valueOf(e.getMessage()));
         }
+        // counted before the outcome, which ends the owner's wait
         if (outcome.staged() != null) {
-            built.increment(); // before the outcome, which ends the owner's wait
+            built.increment();
         }
+        if (outcome.sweep() != null) {
+            swept.increment();
+        }
+        var written = outcome;
         s3.putObject(
                 b -> b.bucket(bucket).key(files.outcome(work.part())).contentType("application/json"),
-                RequestBody.fromBytes(Json.toBytes(outcome)));
+                RequestBody.fromBytes(Json.toBytes(written)));
+    }
+
+    private PartOutcome sweep(String prefix, SweepInput input, PlanningWork work) {
+        return PartOutcome.swept(
+                work.part(),
+                sweeper.stagePart(
+                        prefix, input, dynamo.dynamo(input.account(), input.region()), work.part(), work.parts()));
     }
 
     private boolean exists(String key) {
