@@ -119,6 +119,13 @@ public final class PlanningBench {
                             one.seconds(),
                             two.seconds(),
                             two.seconds() / one.seconds());
+                    // the whole run's CPU: with every core of the machine busy, two can take no less than
+                    // one's CPU-seconds over the cores, so one's cores / the machine's is the floor of two / one
+                    int machine = Runtime.getRuntime().availableProcessors();
+                    System.out.printf(
+                            "  CPU: one planner %.1f CPU-s (%.2f cores busy), two planners %.1f CPU-s (%.2f cores); "
+                                    + "floor of two / one on %d cores with one's CPU: %.2f%n",
+                            one.cpu(), one.cores(), two.cpu(), two.cores(), machine, one.cores() / machine);
                 }
             } finally {
                 workers.forEach(PlanningPartWorker::close);
@@ -127,12 +134,18 @@ public final class PlanningBench {
         }
     }
 
-    private record Timed(DeltaStager.StagedDelta delta, double seconds) {}
+    /** A delta, its wall time, and the CPU-seconds this JVM (planners, S3Proxy, broker: the whole run) spent on it. */
+    private record Timed(DeltaStager.StagedDelta delta, double seconds, double cpu) {
+        double cores() {
+            return cpu / seconds;
+        }
+    }
 
     private static Timed timed(Supplier<DeltaStager.StagedDelta> staging) {
         long started = System.nanoTime();
+        long cpu = CpuMeter.processCpu();
         var delta = staging.get();
-        return new Timed(delta, (System.nanoTime() - started) / 1e9);
+        return new Timed(delta, (System.nanoTime() - started) / 1e9, (CpuMeter.processCpu() - cpu) / 1e9);
     }
 
     /** The two deltas are one: the same counts and the same skip keys (the sorted hashes of every changed key). */
