@@ -53,8 +53,11 @@ async function api(path, options = {}) {
   const body = text ? JSON.parse(text) : null;
   if (!response.ok) {
     const problem = body || { detail: response.statusText };
-    const fields = (problem.errors || []).map((e) => `${e.field}: ${e.message}`).join('\n');
-    const error = new Error((problem.detail || problem.title || response.status) + (fields ? '\n' + fields : ''));
+    const detail = String(problem.detail || problem.title || response.status);
+    // the detail often quotes its field errors already; list only those it does not
+    const fields = (problem.errors || []).map((e) => `${e.field}: ${e.message}`)
+      .filter((line) => !detail.includes(line)).join('\n');
+    const error = new Error(detail + (fields ? '\n' + fields : ''));
     error.status = response.status;
     throw error;
   }
@@ -207,6 +210,7 @@ async function backupNow() {
 async function loadPitr() {
   try {
     const w = await api(`/tables/${encodeURIComponent(state.table)}/pitr-windows`);
+    showQuickLinks(w);
     $('#pitr-summary').textContent = w.latestRestorable
       ? `Restorable to any second of ${w.windows.length} window(s); latest ${w.latestRestorable}` +
         (w.gaps.length ? `; ${w.gaps.length} gap(s)` : '')
@@ -225,9 +229,16 @@ async function loadCalendar() {
   for (const day of cal.days) {
     const cell = el('div', { class: `day pitr-${day.pitr}${day.backups.length ? ' has-backup' : ''}`,
       'data-date': day.date, title: `${day.date}: point in time ${day.pitr}` }, day.date.slice(8));
+    if (day.pitr !== 'NONE') {
+      // a restorable day: its seconds are offered by the hour, minute and second selectors
+      cell.addEventListener('click', () => {
+        if ($('#source-kind').value !== 'undo') { $('#source-kind').value = 'pointInTime'; showSource(); }
+        pickDay(day.date).catch(showError);
+      });
+    }
     for (const b of day.backups) {
       cell.append(el('button', { type: 'button', class: 'backup-chip', title: b.id, disabled: b.expired ? '' : null,
-        onclick: () => { $('#source-kind').value = 'backup'; showSource(); $('#backup-id').value = b.id; } }, 'B'));
+        onclick: (e) => { e.stopPropagation(); $('#source-kind').value = 'backup'; showSource(); $('#backup-id').value = b.id; } }, 'B'));
     }
     for (const s of day.snaps) cell.append(el('button', { type: 'button', title: s.id, disabled: '' }, 'S'));
     cells.push(cell);
@@ -247,7 +258,8 @@ function shiftMonth(delta) {
 function showSource() {
   const kind = $('#source-kind').value;
   const pit = kind === 'pointInTime' || kind === 'undo';
-  document.querySelector('.for-backup').hidden = pit;
+  document.querySelector('.for-backup').hidden = kind !== 'backup';
+  document.querySelector('.for-snap').hidden = kind !== 'snap';
   document.querySelector('.for-pit').hidden = !pit;
   // an undo reverts the keys written in the window, in the table itself
   document.querySelectorAll('.for-undo').forEach((e) => { e.hidden = kind !== 'undo'; });
@@ -274,24 +286,18 @@ function source() {
       undo: { until: $('#undo-until').value.trim(), onConflict: $('#undo-conflict').value,
         ...($('#undo-strict').checked ? { strict: true } : {}) } };
   }
+  if (kind === 'snap') return { table: state.table, snapId: $('#snap-id').value };
+  if (kind === 'pointInTime' && $('#pit-day').value && !$('#point-in-time').value) {
+    throw new Error(`No second of ${$('#pit-day').value} is restorable: pick a day the calendar shows green or ` +
+      'yellow, or the latest restorable second above it.');
+  }
   return kind === 'pointInTime'
     ? { table: state.table, pointInTime: $('#point-in-time').value.trim() || 'latest' }
     : { table: state.table, backupId: $('#backup-id').value };
 }
 
 function scope() {
-  if ($('#scope').value !== 'RECORDS') return { type: 'FULL' };
-  const values = $('#pk-condition').value === 'Between'
-    ? $('#pk-value').value.split(',').map((v) => v.trim()) : [$('#pk-value').value.trim()];
-  const result = { type: 'RECORDS', keyFilters: [{ partitionKey: { condition: $('#pk-condition').value, values } }] };
-  const name = $('#attr-name').value.trim();
-  if (name) {
-    const condition = $('#attr-condition').value;
-    const filter = { name, type: $('#attr-type').value, condition };
-    if (!condition.endsWith('Exists')) filter.values = [$('#attr-value').value];
-    result.attributeFilters = [filter];
-  }
-  return result;
+  return $('#scope').value === 'RECORDS' ? recordsScope() : { type: 'FULL' };
 }
 
 function destination() {
@@ -306,13 +312,7 @@ function destination() {
   const d = { type };
   const name = $('#dest-table').value.trim();
   if (name) d.tableName = name;
-  if (type === 'NEW_TABLE') {
-    const options = { includeGlobalSecondaryIndexes: $('#include-gsi').checked,
-      includeLocalSecondaryIndexes: $('#include-lsi').checked };
-    if ($('#billing').value) options.billing = { mode: $('#billing').value };
-    if ($('#pitr-option').value) options.pointInTimeRecovery = $('#pitr-option').value === 'true';
-    d.options = options;
-  }
+  if (type === 'NEW_TABLE') d.options = tableOptions();
   return d;
 }
 
@@ -561,5 +561,6 @@ $('#restore-form').addEventListener('submit', start);
 $('#protect-form').addEventListener('submit', protectTable);
 $('#protect-changelog').addEventListener('change', changeLogChosen);
 $('#backup-now').addEventListener('click', backupNow);
+wireDialog();
 showSource(); showScope(); showDestination();
 Promise.all([loadTables(), loadTasks()]).then(() => document.body.dataset.ready = 'true').catch(showError);

@@ -136,6 +136,7 @@ class AuthorizationIT {
                 new Endpoint("GET", "/restores/no-such-restore/download", null, RESTORE, NONE),
                 new Endpoint("GET", "/", null, null, NONE),
                 new Endpoint("GET", "/app.js", null, null, NONE),
+                new Endpoint("GET", "/restore-dialog.js", null, null, NONE),
                 new Endpoint("GET", "/links/no-such-token", null, null, NONE),
                 new Endpoint("GET", "/actuator/health/readiness", null, null, NONE),
                 new Endpoint("GET", "/actuator/prometheus", null, null, NONE),

@@ -13,6 +13,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.TreeMap;
@@ -20,6 +22,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The web page in headless chromium: a person picks a table and a backup on its calendar, asks
@@ -27,6 +30,7 @@ import tools.jackson.databind.JsonNode;
  * Skipped where no chromium is installed (.ci/run installs Debian's).
  */
 class WebPageIT {
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     static final int ITEMS = 1_500;
     static RestoreStack stack;
@@ -83,7 +87,8 @@ class WebPageIT {
                     (() => {
                       const set = (sel, v) => { const e = document.querySelector(sel); e.value = v;
                         e.dispatchEvent(new Event('change', {bubbles: true})); };
-                      set('#scope', 'RECORDS'); set('#pk-condition', 'BeginsWith'); set('#pk-value', 'p2');
+                      set('#scope', 'RECORDS'); set('.key-filter .pk-condition', 'BeginsWith');
+                      set('.key-filter .pk-value', 'p2');
                       set('#dest-type', 'NEW_TABLE'); set('#dest-table', 'customers-web');
                       document.querySelector('#advanced').open = true; set('#billing', 'PAY_PER_REQUEST');
                     })()""");
@@ -128,7 +133,7 @@ class WebPageIT {
                     (() => {
                       const set = (sel, v) => { const e = document.querySelector(sel); e.value = v;
                         e.dispatchEvent(new Event('change', {bubbles: true})); };
-                      set('#pk-value', 'p3'); set('#dest-type', 'IN_PLACE');
+                      set('.key-filter .pk-value', 'p3'); set('#dest-type', 'IN_PLACE');
                       document.querySelector('#dry-run').checked = true;
                       document.querySelector('#start-btn').click();
                     })()""");
@@ -271,5 +276,170 @@ class WebPageIT {
         // and the table holds the window's keys as they were at T1, every other key as it is now
         assertThat(ItemDigests.ofTable(stack.dynalite.client(), "undo-web", List.of("pk", "sk")))
                 .isEqualTo(HistoryFixtures.digests(expected));
+    }
+
+    @Test
+    void offersOnlyTheRestorableSecondsOfADayAndSendsEveryFilterAndTableOptionOfTheDialog() throws Exception {
+        // Given a table whose change log makes restorable the seconds from half past a minute on, for about 90 s
+        long second = HistoryFixtures.SECOND;
+        long start = (Instant.now().getEpochSecond() - 300) / 60 * 60 + 30;
+        var history = new RandomHistory(41, RandomItems.Shape.simple(), 40, 80, start * second + 500_000, 90 * second);
+        HistoryFixtures.liveTable(
+                stack, "dialog-web", history, RandomItems.Shape.simple(), start * second + 500_000, 9);
+        String day = Instant.ofEpochSecond(start).toString().substring(0, 10);
+        JsonNode windows = Http.get(stack.apiUri(
+                        "/tables/dialog-web/pitr-windows?from=" + day + "T00:00:00Z&to=" + day + "T23:59:59Z"))
+                .json()
+                .get("windows");
+        Instant first = Instant.parse(windows.get(0).get("start").asString());
+        Instant last = Instant.parse(windows.get(windows.size() - 1).get("end").asString());
+        assertThat(first.getEpochSecond() % 60)
+                .as("the window starts inside a minute")
+                .isPositive();
+
+        Path profile = RestoreStack.logDir().resolve("chromium-profile-dialog");
+        try (var browser = new HeadlessChromium(stack.apiUri("/"), profile)) {
+            browser.waitFor(
+                    "document.querySelector('#sign-in') && document.querySelector('#sign-in').open",
+                    Duration.ofSeconds(30));
+            browser.eval("document.querySelector('#sign-in-value').value = '" + LocalApi.KEY
+                    + "'; document.querySelector('#sign-in-btn').click()");
+            browser.waitFor("document.querySelector('.table-link[data-table=\"dialog-web\"]')", Duration.ofSeconds(30));
+            browser.eval("document.querySelector('.table-link[data-table=\"dialog-web\"]').click()");
+            browser.waitFor("document.querySelector('#latest-second')", Duration.ofSeconds(20));
+
+            // When the person opens the latest restorable second from the quick links
+            browser.eval("document.querySelector('#latest-second').click()");
+            browser.waitFor("document.querySelector('#point-in-time').value !== ''", Duration.ofSeconds(10));
+
+            // Then the selectors show it, and its details say what it is
+            assertThat(browser.eval("document.querySelector('#point-in-time').value")
+                            .asString())
+                    .isEqualTo(last.toString());
+            assertThat(browser.eval("document.querySelector('#quick-detail').textContent")
+                            .asString())
+                    .contains("latest restorable second");
+
+            // When the person picks the day on the calendar, then the first hour and minute offered
+            // are those of the window's start, and that minute offers its restorable seconds only
+            browser.eval("document.querySelector('.day[data-date=\"" + day + "\"]').click()");
+            browser.waitFor(
+                    "document.querySelector('#pit-second').options.length > 0 && "
+                            + "document.querySelector('#pit-hour').options[0].value === '" + hour(first) + "'",
+                    Duration.ofSeconds(10));
+            String options = "(sel) => [...document.querySelector(sel).options].map(o => Number(o.value))";
+            browser.eval("document.querySelector('#pit-minute').value = '" + minute(first)
+                    + "'; document.querySelector('#pit-minute').dispatchEvent(new Event('change'))");
+            JsonNode seconds = browser.eval("(" + options + ")('#pit-second')");
+            var expected = new ArrayList<Integer>();
+            for (long t = first.getEpochSecond() / 60 * 60; t < first.getEpochSecond() / 60 * 60 + 60; t++) {
+                if (t >= first.getEpochSecond() && t <= last.getEpochSecond()) {
+                    expected.add((int) (t % 60));
+                }
+            }
+            assertThat(seconds).extracting(JsonNode::asInt).containsExactlyElementsOf(expected);
+            assertThat(seconds)
+                    .extracting(JsonNode::asInt)
+                    .as("the second before the window cannot be chosen")
+                    .doesNotContain((int) (first.getEpochSecond() % 60) - 1);
+            assertThat(browser.eval("document.querySelector('#point-in-time').readOnly")
+                            .asBoolean())
+                    .isTrue();
+
+            // and a day without a restorable second offers none
+            browser.eval("document.querySelector('#pit-day').value = '2020-01-01';"
+                    + " document.querySelector('#pit-day').dispatchEvent(new Event('change'))");
+            browser.waitFor("!document.querySelector('#pit-none').hidden", Duration.ofSeconds(10));
+            assertThat(browser.eval("document.querySelector('#pit-second').disabled")
+                            .asBoolean())
+                    .isTrue();
+            assertThat(browser.eval("document.querySelector('#point-in-time').value")
+                            .asString())
+                    .isEmpty();
+            // and asking for it says why, instead of restoring the latest second
+            browser.eval("document.querySelector('#preview-btn').click()");
+            browser.waitFor("!document.querySelector('#form-error').hidden", Duration.ofSeconds(10));
+            assertThat(browser.eval("document.querySelector('#form-error').textContent")
+                            .asString())
+                    .contains("No second of 2020-01-01 is restorable");
+
+            // When the person picks the fifth second of the window, adds two key filters (one with a
+            // sort key) and two attribute filters with "+", and sets every option of a new table
+            Instant chosen = first.plusSeconds(5);
+            browser.eval("document.querySelector('.day[data-date=\"" + day + "\"]').click()");
+            browser.waitFor("document.querySelector('#pit-second').options.length > 0", Duration.ofSeconds(10));
+            browser.eval("""
+                    (() => {
+                      const set = (el, v) => { el.value = v; el.dispatchEvent(new Event('change', {bubbles: true})); };
+                      const $ = (sel) => document.querySelector(sel);
+                      set($('#pit-hour'), '%s'); set($('#pit-minute'), '%s'); set($('#pit-second'), '%s');
+                      set($('#scope'), 'RECORDS');
+                      $('#add-key-filter').click(); $('#add-attr-filter').click(); $('#add-attr-filter').click();
+                      const keys = document.querySelectorAll('.key-filter');
+                      set(keys[0].querySelector('.pk-condition'), 'BeginsWith'); set(keys[0].querySelector('.pk-value'), 'p1');
+                      set(keys[0].querySelector('.sk-condition'), 'GreaterThan'); set(keys[0].querySelector('.sk-value'), '5');
+                      set(keys[1].querySelector('.pk-condition'), 'EqualTo'); set(keys[1].querySelector('.pk-value'), 'p2x');
+                      const attrs = document.querySelectorAll('.attr-filter');
+                      set(attrs[0].querySelector('.attr-name'), 'status'); set(attrs[0].querySelector('.attr-value'), 'open');
+                      set(attrs[1].querySelector('.attr-name'), 'qty'); set(attrs[1].querySelector('.attr-type'), 'N');
+                      set(attrs[1].querySelector('.attr-condition'), 'Between'); set(attrs[1].querySelector('.attr-value'), '1, 9');
+                      set($('#dest-type'), 'NEW_TABLE'); set($('#dest-table'), 'dialog-web-copy');
+                      $('#advanced').open = true;
+                      set($('#table-class'), 'STANDARD_INFREQUENT_ACCESS'); set($('#encryption'), 'AWS_MANAGED');
+                      set($('#streams'), 'NEW_IMAGE'); set($('#ttl'), 'on'); set($('#ttl-attribute'), 'expiresAt');
+                      set($('#deletion-protection'), 'false'); set($('#tags'), 'team=orders, env=test');
+                    })()""".formatted(hour(chosen), minute(chosen), chosen.getEpochSecond() % 60));
+            browser.screenshot(RestoreStack.logDir().resolve("restore-dialog.png"));
+            // (the page's request body is kept as it is sent, since the task view shows no filters)
+            browser.eval("""
+                    (() => { const send = window.fetch;
+                      window.fetch = (url, init) => {
+                        if (String(url).endsWith('/restores') && init && init.method === 'POST') window.sentRestore = init.body;
+                        return send(url, init); }; })()""");
+            browser.eval("document.querySelector('#start-btn').click()");
+            browser.waitFor(
+                    "!document.querySelector('#answer').hidden || !document.querySelector('#form-error').hidden",
+                    Duration.ofSeconds(20));
+            assertThat(browser.eval("document.querySelector('#form-error').hidden ? '' : "
+                                    + "document.querySelector('#form-error').textContent")
+                            .asString())
+                    .as("the page's error")
+                    .isEmpty();
+            String id = browser.eval("document.querySelector('#tasks tbody tr').dataset.restore")
+                    .asString();
+
+            // Then the restore the API accepted is of that second, with every filter and option
+            assertThat(Http.get(stack.apiUri("/restores/" + id))
+                            .json()
+                            .at("/source/pointInTime")
+                            .asString())
+                    .isEqualTo(chosen.toString());
+            JsonNode restore = JSON.readTree(browser.eval("window.sentRestore").asString());
+            assertThat(restore.at("/source/pointInTime").asString()).isEqualTo(chosen.toString());
+            assertThat(restore.at("/scope/keyFilters")).hasSize(2);
+            assertThat(restore.at("/scope/keyFilters/0/sortKey/condition").asString())
+                    .isEqualTo("GreaterThan");
+            assertThat(restore.at("/scope/keyFilters/1/partitionKey/values/0").asString())
+                    .isEqualTo("p2x");
+            assertThat(restore.at("/scope/attributeFilters")).hasSize(2);
+            assertThat(restore.at("/scope/attributeFilters/1/values/1").asString())
+                    .isEqualTo("9");
+            JsonNode tableOptions = restore.at("/destination/options");
+            assertThat(tableOptions.at("/tableClass").asString()).isEqualTo("STANDARD_INFREQUENT_ACCESS");
+            assertThat(tableOptions.at("/encryption/type").asString()).isEqualTo("AWS_MANAGED");
+            assertThat(tableOptions.at("/streams").asString()).isEqualTo("NEW_IMAGE");
+            assertThat(tableOptions.at("/timeToLive/attributeName").asString()).isEqualTo("expiresAt");
+            assertThat(tableOptions.at("/deletionProtection").asBoolean()).isFalse();
+            assertThat(tableOptions.at("/tags/team").asString()).isEqualTo("orders");
+            assertThat(tableOptions.at("/tags/env").asString()).isEqualTo("test");
+        }
+    }
+
+    static String hour(Instant t) {
+        return String.valueOf(t.atZone(ZoneOffset.UTC).getHour());
+    }
+
+    static String minute(Instant t) {
+        return String.valueOf(t.atZone(ZoneOffset.UTC).getMinute());
     }
 }

@@ -28,6 +28,7 @@ public final class EndpointRules {
             "/",
             "/index.html",
             "/app.js",
+            "/restore-dialog.js",
             "/app.css",
             "/favicon.ico",
             "/links/**",
