@@ -134,6 +134,13 @@ class AuthorizationIT {
                 new Endpoint("GET", "/restores/no-such-restore", null, READ, NONE),
                 new Endpoint("GET", "/restores/no-such-restore/events", null, READ, NONE),
                 new Endpoint("GET", "/restores/no-such-restore/download", null, RESTORE, NONE),
+                new Endpoint("GET", "/tables/orders/items/history?key=%7B%7D", null, RESTORE, NONE),
+                new Endpoint(
+                        "GET",
+                        "/tables/orders/items/history?key=%7B%7D&account=" + ABROAD,
+                        null,
+                        RESTORE,
+                        RESTORE_ABROAD),
                 new Endpoint("GET", "/", null, null, NONE),
                 new Endpoint("GET", "/app.js", null, null, NONE),
                 new Endpoint("GET", "/restore-dialog.js", null, null, NONE),

@@ -46,6 +46,8 @@ public final class EndpointRules {
 
     public static final List<Rule> RULES = List.of(
             new Rule(HttpMethod.GET, "/tables", Set.of(Role.READ)),
+            // an item's history shows its records, as a preview does
+            new Rule(HttpMethod.GET, "/tables/*/items/history", Set.of(Role.RESTORE)),
             new Rule(HttpMethod.GET, "/tables/**", Set.of(Role.READ)),
             new Rule(HttpMethod.GET, "/accounts", Set.of(Role.READ)),
             new Rule(HttpMethod.GET, "/restores", Set.of(Role.READ)),
