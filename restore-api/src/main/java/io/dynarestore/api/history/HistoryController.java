@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -99,12 +100,21 @@ class HistoryController {
             throw invalid("/limit", "limit must be between 1 and " + MAX_LIMIT + ".");
         }
         Instant now = clock.instant();
-        Instant lo = instant("from", from, Instant.EPOCH);
+        Instant asked = instant("from", from, null);
         Instant hi = instant("to", to, now);
-        if (hi.isBefore(lo)) {
-            throw invalid("/to", "to (" + hi + ") is before from (" + lo + "): give from <= to.");
+        if (asked != null && hi.isBefore(asked)) {
+            throw invalid("/to", "to (" + hi + ") is before from (" + asked + "): give from <= to.");
         }
         var backups = catalog.listBackups(ref.account(), ref.region(), table);
+        var exports = catalog.listExports(ref.account(), ref.region(), table);
+        // by default from the first thing the vault knows of the table: its first backup, or an earlier export
+        Instant lo = asked != null
+                ? asked
+                : Stream.concat(
+                                backups.stream().filter(b -> !b.expiredAt(now)).map(b -> b.takenAt()),
+                                exports.stream().map(e -> e.from()))
+                        .min(Instant::compareTo)
+                        .orElse(Instant.EPOCH);
         var latest = backups.stream()
                 .filter(b -> !b.expiredAt(now))
                 .reduce((a, b) -> b)
@@ -119,12 +129,13 @@ class HistoryController {
         var vault = new VaultHistory(
                 aws.s3(), catalog, new VaultHistory.TableAt(ref.account(), ref.region(), table, now), schema.names());
         var page = new ItemHistory(vault).read(itemKey, micros(lo), micros(hi), pageSize);
-        var coverage = PitrCoverage.of(backups, catalog.listExports(ref.account(), ref.region(), table), now);
+        var coverage = PitrCoverage.of(backups, exports, now);
         var versions = new ArrayList<VersionView>();
         for (int i = 0; i < page.versions().size(); i++) {
             var v = page.versions().get(i);
-            Long following =
-                    i + 1 < page.versions().size() ? page.versions().get(i + 1).micros() : page.next();
+            Long following = i + 1 < page.versions().size()
+                    ? Long.valueOf(page.versions().get(i + 1).micros())
+                    : page.next();
             versions.add(new VersionView(
                     instant(v.micros()),
                     v.kind().name(),

@@ -236,7 +236,9 @@ final class ItemHistory {
 
         /** The item a gap's closing backup holds; {@code null} when it is what the replay already knows. */
         Version seen(BackupSummary backup, Map<String, AttributeValue> item) {
-            if (known && ItemEquality.same(image, item)) {
+            if (known ? ItemEquality.same(image, item) : item == null) {
+                image = item; // nothing known before, and the item is not there: no version, but now known
+                known = true;
                 return null;
             }
             return next(micros(backup.takenAt()), Origin.BACKUP, backup.backupId(), image, known, item);

@@ -161,6 +161,39 @@ class ItemHistoryTest {
                 .isEqualTo(expected);
     }
 
+    @Test
+    void fromBeforeEveryBackupTheFirstBackupShowsAnItemItHoldsAndNothingForOneItDoesNot() {
+        // Given a table whose vault begins with a backup, then its change log
+        var history = new RandomHistory(9, RandomItems.Shape.simple(), 6, 50, T0 + 1, 30 * SECOND);
+        var vault = new FakeVault(history);
+        vault.backup("first", T0);
+        vault.export("x0", T0, T0 + 31 * SECOND);
+        var inBase = history.base().get(0);
+        var created = history.writes().stream()
+                .filter(w -> w.oldImage() == null && w.newImage() != null)
+                .filter(w -> history.base().stream().noneMatch(b -> same(b, w.keys())))
+                .findFirst()
+                .orElseThrow()
+                .keys();
+
+        // When the histories of a key in the backup and of one created after it are read from before the backup
+        var held = new ItemHistory(vault).read(key(inBase), T0 - 10 * SECOND, T0 + 31 * SECOND, 100);
+        var notHeld = new ItemHistory(vault).read(created, T0 - 10 * SECOND, T0 + 31 * SECOND, 100);
+
+        // Then the held key's first version is the backup's, written at some time before it; the other's is its
+        // creation
+        assertThat(held.beforeKnown()).isFalse();
+        assertThat(held.versions().get(0).origin()).isEqualTo(Origin.BACKUP);
+        assertThat(held.versions().get(0).kind()).isEqualTo(Kind.WRITTEN);
+        assertThat(canonical(held.versions().get(0).image())).isEqualTo(canonical(inBase));
+        assertThat(notHeld.versions().get(0).origin()).isEqualTo(Origin.CHANGE_LOG);
+        assertThat(notHeld.versions().get(0).kind()).isEqualTo(Kind.CREATED);
+    }
+
+    static Map<String, AttributeValue> key(Map<String, AttributeValue> item) {
+        return Map.of("pk", item.get("pk"), "sk", item.get("sk"));
+    }
+
     static List<Expected> expected(RandomHistory history, Map<String, AttributeValue> key, long from, long to) {
         var result = new ArrayList<Expected>();
         for (var w : history.writes()) {
