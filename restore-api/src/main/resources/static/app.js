@@ -133,6 +133,8 @@ async function selectTable(table) {
   $('#table-pane').hidden = false;
   $('#table-title').textContent = table;
   $('#preview').replaceChildren();
+  $('#history').replaceChildren();
+  $('#history-answer').hidden = true;
   $('#answer').hidden = true;
   const backups = await api(`/tables/${encodeURIComponent(table)}/backups`);
   const usable = backups.backups.filter((b) => !b.expired).reverse();
@@ -327,11 +329,13 @@ async function preview() {
   out.replaceChildren(el('p', { class: 'note' }, 'Reading…'));
   try {
     const p = await api('/restores/preview', { method: 'POST', body: JSON.stringify({ source: source(), scope: scope(), limit: 50 }) });
-    const rows = p.records.map((r) => el('tr', {}, ...p.columns.map((c) => el('td', {}, r[c] ? cell(r[c]) : ''))));
+    const rows = p.records.map((r) => el('tr', {}, ...p.columns.map((c) => el('td', {}, r[c] ? cell(r[c]) : '')),
+      el('td', {}, el('button', { type: 'button', class: 'history-link', onclick: () => showHistory(keyOf(r, p.keyAttributes)) },
+        'History'))));
     out.replaceChildren(
       el('p', { class: 'note', id: 'preview-summary' }, `${p.count} records shown` +
         (p.complete ? ' (all that match)' : ` (first matches of ${p.scanned} read)`) + ` from ${p.backupId}`),
-      el('table', { id: 'preview-table' }, el('thead', {}, el('tr', {}, ...p.columns.map((c) => el('th', {}, c)))),
+      el('table', { id: 'preview-table' }, el('thead', {}, el('tr', {}, ...p.columns.map((c) => el('th', {}, c)), el('th'))),
         el('tbody', {}, ...rows)));
   } catch (e) {
     out.replaceChildren();
@@ -562,5 +566,6 @@ $('#protect-form').addEventListener('submit', protectTable);
 $('#protect-changelog').addEventListener('change', changeLogChosen);
 $('#backup-now').addEventListener('click', backupNow);
 wireDialog();
+wireHistory();
 showSource(); showScope(); showDestination();
 Promise.all([loadTables(), loadTasks()]).then(() => document.body.dataset.ready = 'true').catch(showError);

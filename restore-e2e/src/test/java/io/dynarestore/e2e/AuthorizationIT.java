@@ -144,6 +144,7 @@ class AuthorizationIT {
                 new Endpoint("GET", "/", null, null, NONE),
                 new Endpoint("GET", "/app.js", null, null, NONE),
                 new Endpoint("GET", "/restore-dialog.js", null, null, NONE),
+                new Endpoint("GET", "/item-history.js", null, null, NONE),
                 new Endpoint("GET", "/links/no-such-token", null, null, NONE),
                 new Endpoint("GET", "/actuator/health/readiness", null, null, NONE),
                 new Endpoint("GET", "/actuator/prometheus", null, null, NONE),

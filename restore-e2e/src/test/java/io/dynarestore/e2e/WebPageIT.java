@@ -3,6 +3,7 @@ package io.dynarestore.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.dynarestore.contracts.request.Scope;
+import io.dynarestore.core.codec.DynamoJson;
 import io.dynarestore.core.filter.KeySchema;
 import io.dynarestore.core.filter.RecordFilter;
 import io.dynarestore.testkit.ItemDigests;
@@ -18,6 +19,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -433,6 +435,98 @@ class WebPageIT {
             assertThat(tableOptions.at("/tags/team").asString()).isEqualTo("orders");
             assertThat(tableOptions.at("/tags/env").asString()).isEqualTo("test");
         }
+    }
+
+    @Test
+    void showsAnItemsHistoryWithWhatEachVersionChangedAndRestoresOneVersionAfterItsDryRun() throws Exception {
+        // Given a live table with a history in the vault, and a key written several times in it
+        long t0 = (Instant.now().getEpochSecond() - 100) * HistoryFixtures.SECOND + 500_000;
+        var history = new RandomHistory(61, RandomItems.Shape.simple(), 10, 120, t0, 90 * HistoryFixtures.SECOND);
+        HistoryFixtures.liveTable(stack, "history-web", history, RandomItems.Shape.simple(), t0, 5);
+        var counts = new TreeMap<String, List<RandomHistory.Write>>();
+        history.writes()
+                .forEach(w -> counts.computeIfAbsent(
+                                ItemDigests.key(w.keys(), history.keyAttributes()), k -> new ArrayList<>())
+                        .add(w));
+        var writes = counts.values().stream()
+                .filter(ws -> ws.size() >= 3
+                        && ws.get(0).newImage() != null
+                        && ws.get(1).newImage() != null)
+                .findFirst()
+                .orElseThrow();
+        var key = writes.get(0).keys();
+        String keyJson = DynamoJson.toJson(key);
+
+        Path profile = RestoreStack.logDir().resolve("chromium-profile-history");
+        try (var browser = new HeadlessChromium(stack.apiUri("/"), profile)) {
+            browser.waitFor(
+                    "document.querySelector('#sign-in') && document.querySelector('#sign-in').open",
+                    Duration.ofSeconds(30));
+            browser.eval("document.querySelector('#sign-in-value').value = '" + LocalApi.KEY
+                    + "'; document.querySelector('#sign-in-btn').click()");
+            browser.waitFor(
+                    "document.querySelector('.table-link[data-table=\"history-web\"]')", Duration.ofSeconds(30));
+            browser.eval("document.querySelector('.table-link[data-table=\"history-web\"]').click()");
+            browser.waitFor("document.querySelector('#history-form')", Duration.ofSeconds(20));
+
+            // When the person asks for the key's history
+            browser.eval("document.querySelector('#history-key').value = " + JSON.writeValueAsString(keyJson)
+                    + "; document.querySelector('#history-btn').click()");
+            browser.waitFor(
+                    "document.querySelectorAll('#history-versions li.version').length === " + writes.size(),
+                    Duration.ofSeconds(20));
+
+            // Then each write is a version, oldest first, of its kind, and the second names what changed
+            JsonNode kinds = browser.eval(
+                    "[...document.querySelectorAll('#history-versions li.version .kind')].map(k => k.textContent)");
+            var expected = writes.stream()
+                    .map(w -> w.newImage() == null ? "deleted" : w.oldImage() == null ? "created" : "overwritten")
+                    .toList();
+            assertThat(kinds).extracting(JsonNode::asString).containsExactlyElementsOf(expected);
+            var changed = new TreeSet<String>();
+            writes.get(0).newImage().forEach((name, value) -> {
+                if (!value.equals(writes.get(1).newImage().get(name))) {
+                    changed.add(name);
+                }
+            });
+            writes.get(1).newImage().keySet().stream()
+                    .filter(n -> !writes.get(0).newImage().containsKey(n))
+                    .forEach(changed::add);
+            JsonNode diff = browser.eval("[...document.querySelectorAll('#history-versions li.version')[1]"
+                    + ".querySelectorAll('.diff code')].map(c => c.textContent)");
+            assertThat(diff).extracting(JsonNode::asString).containsExactlyInAnyOrderElementsOf(changed);
+            browser.eval("document.querySelector('#history-section').scrollIntoView()");
+            browser.screenshot(RestoreStack.logDir().resolve("item-history.png"));
+
+            // When the person restores the first version, dry run first, then for real
+            browser.eval("document.querySelectorAll('#history-versions li.version')[0]"
+                    + ".querySelector('.restore-version').click()");
+            browser.waitFor("document.querySelector('#history-confirm')", Duration.ofSeconds(20));
+            String dry = browser.eval("document.querySelector('#tasks tbody tr').dataset.restore")
+                    .asString();
+            browser.waitFor(
+                    "document.querySelector('#tasks tbody tr[data-restore=\"" + dry
+                            + "\"] .state').textContent === 'COMPLETED (dry run)'",
+                    Duration.ofMinutes(2));
+            browser.eval("document.querySelector('#history-confirm').click()");
+            browser.waitFor(
+                    "document.querySelector('#history-answer').textContent.startsWith('Restore ')",
+                    Duration.ofSeconds(20));
+            String id = browser.eval("document.querySelector('#tasks tbody tr').dataset.restore")
+                    .asString();
+            browser.waitFor(
+                    "document.querySelector('#tasks tbody tr[data-restore=\"" + id
+                            + "\"] .state').textContent === 'COMPLETED'",
+                    Duration.ofMinutes(2));
+        }
+
+        // Then the key holds the first version's image again
+        var item = stack.dynalite
+                .client()
+                .getItem(b -> b.tableName("history-web").key(key))
+                .item();
+        assertThat(ItemDigests.digest(item))
+                .isEqualTo(ItemDigests.digest(writes.get(0).newImage()));
     }
 
     static String hour(Instant t) {

@@ -64,6 +64,7 @@ class PreviewController {
     record PreviewRequest(Source source, Scope scope, Integer limit, Long timeLimitMs) {}
 
     /**
+     * @param keyAttributes the table's key attributes, partition key first (the first of {@code columns})
      * @param records   the records, in DynamoDB JSON
      * @param complete  whether the whole source was read within the limits
      * @param stoppedBy which limit stopped the reading, when one did
@@ -72,6 +73,7 @@ class PreviewController {
             String backupId,
             Instant pointInTime,
             List<String> columns,
+            List<String> keyAttributes,
             List<JsonNode> records,
             int count,
             boolean complete,
@@ -129,6 +131,7 @@ class PreviewController {
                 base.backupId(),
                 resolution == null ? null : resolution.pointInTime(),
                 result.columns(),
+                key.names(),
                 records,
                 records.size(),
                 result.complete(),

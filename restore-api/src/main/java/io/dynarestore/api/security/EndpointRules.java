@@ -29,6 +29,7 @@ public final class EndpointRules {
             "/index.html",
             "/app.js",
             "/restore-dialog.js",
+            "/item-history.js",
             "/app.css",
             "/favicon.ico",
             "/links/**",
