@@ -1,5 +1,8 @@
 package io.dynarestore.api.history;
 
+import static io.dynarestore.api.problems.QueryParams.instant;
+import static io.dynarestore.api.problems.QueryParams.invalid;
+import static io.dynarestore.api.problems.QueryParams.ofMicros;
 import static io.dynarestore.core.pitr.PitrCoverage.micros;
 
 import io.dynarestore.api.catalog.TableRefs;
@@ -7,7 +10,6 @@ import io.dynarestore.api.problems.ApiProblem;
 import io.dynarestore.contracts.Json;
 import io.dynarestore.contracts.access.Access;
 import io.dynarestore.contracts.status.RejectionCode;
-import io.dynarestore.contracts.status.RestoreRejected.FieldError;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.codec.DynamoJson;
 import io.dynarestore.core.filter.KeySchema;
@@ -16,8 +18,6 @@ import io.dynarestore.core.vault.VaultCatalog;
 import io.swagger.v3.oas.annotations.Operation;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -137,7 +137,7 @@ class HistoryController {
                     ? Long.valueOf(page.versions().get(i + 1).micros())
                     : page.next();
             versions.add(new VersionView(
-                    instant(v.micros()),
+                    ofMicros(v.micros()),
                     v.kind().name(),
                     v.origin().name(),
                     v.backupId(),
@@ -153,7 +153,7 @@ class HistoryController {
                 json(page.before()),
                 page.beforeKnown(),
                 versions,
-                page.next() == null ? null : instant(page.next()));
+                page.next() == null ? null : ofMicros(page.next()));
     }
 
     /**
@@ -209,24 +209,5 @@ class HistoryController {
 
     private static JsonNode json(Map<String, AttributeValue> item) {
         return item == null ? null : Json.mapper().readTree(DynamoJson.toJson(item));
-    }
-
-    private static Instant instant(long micros) {
-        return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1_000);
-    }
-
-    private static Instant instant(String name, String value, Instant otherwise) {
-        if (value == null) {
-            return otherwise;
-        }
-        try {
-            return OffsetDateTime.parse(value).toInstant();
-        } catch (DateTimeParseException e) {
-            throw invalid("/" + name, name + " '" + value + "' is not an ISO-8601 time such as 2026-11-30T10:15:42Z.");
-        }
-    }
-
-    private static ApiProblem invalid(String field, String detail) {
-        return new ApiProblem(400, "INVALID_REQUEST", detail, List.of(new FieldError(field, detail)));
     }
 }

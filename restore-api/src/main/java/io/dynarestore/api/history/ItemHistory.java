@@ -11,7 +11,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -259,21 +258,7 @@ final class ItemHistory {
             Kind kind = after == null
                     ? Kind.DELETED
                     : !previousKnown ? Kind.WRITTEN : previous == null ? Kind.CREATED : Kind.OVERWRITTEN;
-            return new Version(micros, kind, origin, backupId, after, changed(previous, after));
+            return new Version(micros, kind, origin, backupId, after, ItemEquality.changedAttributes(previous, after));
         }
-    }
-
-    /** The attributes added, removed or changed from {@code before} to {@code after}, by name. */
-    static List<String> changed(Map<String, AttributeValue> before, Map<String, AttributeValue> after) {
-        var names = new TreeSet<String>();
-        if (before != null) {
-            names.addAll(before.keySet());
-        }
-        if (after != null) {
-            names.addAll(after.keySet());
-        }
-        names.removeIf(
-                n -> ItemEquality.same(before == null ? null : before.get(n), after == null ? null : after.get(n)));
-        return List.copyOf(names);
     }
 }

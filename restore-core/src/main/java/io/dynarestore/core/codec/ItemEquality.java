@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -68,5 +69,19 @@ public final class ItemEquality {
         var set = new HashSet<BigDecimal>();
         numbers.forEach(n -> set.add(new BigDecimal(n).stripTrailingZeros()));
         return set;
+    }
+
+    /** The attributes added, removed or changed from {@code before} to {@code after} (either may be null), by name. */
+    public static List<String> changedAttributes(
+            Map<String, AttributeValue> before, Map<String, AttributeValue> after) {
+        var names = new TreeSet<String>();
+        if (before != null) {
+            names.addAll(before.keySet());
+        }
+        if (after != null) {
+            names.addAll(after.keySet());
+        }
+        names.removeIf(n -> same(before == null ? null : before.get(n), after == null ? null : after.get(n)));
+        return List.copyOf(names);
     }
 }
