@@ -10,10 +10,11 @@ import java.util.Optional;
 /**
  * Which scheduled backup a table is due. Slots are aligned to the epoch ({@code every} long), and
  * the backup of a slot has an id made from the slot, so a slot is backed up once: a replica that
- * restarts, or takes the table over, finds the slot's backup listed and takes none. A slot whose
- * backup was begun but not listed when the next slot began (its replica died, or the table moved
- * during it) is finished first, then the latest slot; one never begun is left behind: the latest
- * slot is the one due.
+ * restarts, or takes the table over, finds the slot's backup listed and takes none. The slot before
+ * the latest is taken first, late, when its backup is not listed: when it was begun (its replica
+ * died, or the table moved, during it), and when it was never begun although the policy held through
+ * it (no replica held the table for the whole slot, as in a takeover slower than the interval). Older
+ * slots are left behind: one late backup catches up an outage, the latest slot is due after it.
  */
 public final class BackupSchedule {
 
@@ -44,7 +45,7 @@ public final class BackupSchedule {
 
     /**
      * The slot due at {@code now}, if its backup is not in the vault yet: the one before it when that one's
-     * backup was begun and is not listed, else the slot holding {@code now}.
+     * backup is not listed and was begun, or was missed while the policy held; else the slot holding {@code now}.
      */
     public Optional<Instant> due(ProtectionSet policy, Instant now) {
         Instant slot = policy.slotAt(now);
@@ -52,8 +53,11 @@ public final class BackupSchedule {
             return Optional.empty();
         }
         Instant previous = policy.slotAt(slot.minusMillis(1));
+        boolean policyHeld = policy.occurredAt() != null && !previous.isBefore(policy.occurredAt());
         if (!listed(policy, previous)
-                && catalog.backupBegun(policy.account(), policy.region(), policy.table(), backupIdOf(previous))) {
+                && (policyHeld
+                        || catalog.backupBegun(
+                                policy.account(), policy.region(), policy.table(), backupIdOf(previous)))) {
             return Optional.of(previous);
         }
         return Optional.of(slot);

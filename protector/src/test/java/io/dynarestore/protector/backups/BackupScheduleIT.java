@@ -62,8 +62,34 @@ class BackupScheduleIT {
     }
 
     @Test
-    void aSlotNeverBegunIsLeftBehindAndTheLatestIsDue() {
-        // Given nothing in the vault for the 10:00 slot
+    void aSlotMissedWhileThePolicyHeldIsTakenLateBeforeTheLatest() {
+        // Given a policy set before the 10:00 slot, and nothing in the vault for that slot (no replica
+        // held the table through it)
+        var set = everyMinute("missed");
+        var policy = new ProtectionSet(
+                set.eventId(),
+                set.schemaVersion(),
+                Instant.parse("2026-12-02T09:59:30Z"),
+                set.account(),
+                set.region(),
+                set.table(),
+                set.backups(),
+                set.changeLog(),
+                set.setBy(),
+                set.backupRequestedAt());
+
+        // When the next slot has begun
+        var due = schedule.due(policy, Instant.parse("2026-12-02T10:01:05Z"));
+
+        // Then the missed slot is due first, and the one before it is not
+        assertThat(due).hasValue(Instant.parse("2026-12-02T10:00:00Z"));
+        assertThat(schedule.due(policy, Instant.parse("2026-12-02T10:02:05Z")))
+                .hasValue(Instant.parse("2026-12-02T10:01:00Z"));
+    }
+
+    @Test
+    void aSlotNeverBegunBeforeThePolicyWasSetIsLeftBehindAndTheLatestIsDue() {
+        // Given nothing in the vault for the 10:00 slot, and a policy set after it
         var policy = everyMinute("never");
 
         // When the next slot has begun
