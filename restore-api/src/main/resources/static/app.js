@@ -141,6 +141,8 @@ async function selectTable(table) {
   $('#backup-id').replaceChildren(...usable.map((b) => el('option', { value: b.backupId },
     `${b.backupId} (${b.takenAt.slice(0, 19).replace('T', ' ')}, ${b.itemCount} items)`)));
   if (usable.length) state.month = usable[0].takenAt.slice(0, 7);
+  $('#activity-answer').hidden = true;
+  loadActivity(); // reads the change log: the rest of the view does not wait for it
   await Promise.all([loadCalendar(), loadPitr(), loadProtection()]);
 }
 
@@ -567,5 +569,6 @@ $('#protect-changelog').addEventListener('change', changeLogChosen);
 $('#backup-now').addEventListener('click', backupNow);
 wireDialog();
 wireHistory();
+wireActivity();
 showSource(); showScope(); showDestination();
 Promise.all([loadTables(), loadTasks()]).then(() => document.body.dataset.ready = 'true').catch(showError);

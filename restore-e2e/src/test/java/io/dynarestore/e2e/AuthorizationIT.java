@@ -126,6 +126,7 @@ class AuthorizationIT {
                 "/tables/orders/backups",
                 "/tables/orders/pitr-windows",
                 "/tables/orders/calendar?month=2026-11",
+                "/tables/orders/activity",
                 "/tables/orders/exports",
                 "/tables/orders/protection"));
         gets.addAll(List.of(
@@ -145,6 +146,7 @@ class AuthorizationIT {
                 new Endpoint("GET", "/app.js", null, null, NONE),
                 new Endpoint("GET", "/restore-dialog.js", null, null, NONE),
                 new Endpoint("GET", "/item-history.js", null, null, NONE),
+                new Endpoint("GET", "/activity.js", null, null, NONE),
                 new Endpoint("GET", "/links/no-such-token", null, null, NONE),
                 new Endpoint("GET", "/actuator/health/readiness", null, null, NONE),
                 new Endpoint("GET", "/actuator/prometheus", null, null, NONE),

@@ -147,6 +147,42 @@ final class HistoryFixtures {
         put(stack, name, history.imageBefore(Long.MAX_VALUE).values());
     }
 
+    /**
+     * After {@link #liveTable}'s history (its exports end 93 s after {@code t0}): a mass delete of 60%
+     * of the table's items within one second from {@code t0 + 95 s}, in one more export of the change
+     * log and in the live table. Returns the deletes, in time order.
+     */
+    static List<RandomHistory.Write> massDelete(RestoreStack stack, String name, RandomHistory history, long t0) {
+        var live = new ArrayList<>(history.imageBefore(Long.MAX_VALUE).values());
+        var deletes = new ArrayList<RandomHistory.Write>();
+        long start = t0 + 95 * SECOND;
+        for (int i = 0; i < live.size() * 6 / 10; i++) {
+            var item = live.get(i);
+            var key = Map.of("pk", item.get("pk"), "sk", item.get("sk"));
+            deletes.add(new RandomHistory.Write(key, item, null, start + i * (SECOND / 2) / live.size()));
+        }
+        var writer = new IncrementalExportWriter(
+                stack.s3.client(),
+                new VaultLayout(RestoreStack.BUCKET, ""),
+                RestoreStack.ACCOUNT,
+                RestoreStack.REGION,
+                name,
+                "x3",
+                instant(t0 + 93 * SECOND),
+                instant(t0 + 100 * SECOND),
+                7,
+                false);
+        try (var part = writer.openPart()) {
+            for (var w : deletes) {
+                part.write(ExportLine.change(w.keys(), w.oldImage(), null, w.micros()));
+            }
+        }
+        writer.finish();
+        deletes.forEach(
+                w -> stack.dynalite.client().deleteItem(b -> b.tableName(name).key(w.keys())));
+        return deletes;
+    }
+
     static void createTable(RestoreStack stack, String name) {
         Dynalite.createTable(
                 stack.dynalite.client(),

@@ -529,6 +529,68 @@ class WebPageIT {
                 .isEqualTo(ItemDigests.digest(writes.get(0).newImage()));
     }
 
+    @Test
+    void plotsTheTablesWritesMarksAMassDeleteAndOffersTheSecondBeforeItToRestore() throws Exception {
+        // Given a live table with a history in the vault and a mass delete after it
+        long t0 = (Instant.now().getEpochSecond() - 130) * HistoryFixtures.SECOND + 500_000;
+        var history = new RandomHistory(71, RandomItems.Shape.simple(), 60, 150, t0, 90 * HistoryFixtures.SECOND);
+        HistoryFixtures.liveTable(stack, "timeline-web", history, RandomItems.Shape.simple(), t0, 7);
+        var deletes = HistoryFixtures.massDelete(stack, "timeline-web", history, t0);
+        Instant before = Instant.ofEpochSecond(Math.floorDiv(deletes.get(0).micros(), HistoryFixtures.SECOND) - 1);
+
+        Path profile = RestoreStack.logDir().resolve("chromium-profile-timeline");
+        try (var browser = new HeadlessChromium(stack.apiUri("/"), profile)) {
+            browser.waitFor(
+                    "document.querySelector('#sign-in') && document.querySelector('#sign-in').open",
+                    Duration.ofSeconds(30));
+            browser.eval("document.querySelector('#sign-in-value').value = '" + LocalApi.KEY
+                    + "'; document.querySelector('#sign-in-btn').click()");
+            browser.waitFor(
+                    "document.querySelector('.table-link[data-table=\"timeline-web\"]')", Duration.ofSeconds(30));
+            browser.eval("document.querySelector('.table-link[data-table=\"timeline-web\"]').click()");
+
+            // When the person shows the last 15 minutes by the second
+            browser.waitFor("document.querySelector('#activity-chart')", Duration.ofSeconds(30));
+            browser.eval("document.querySelector('#activity-range').value = 'PT15M|SECOND';"
+                    + " document.querySelector('#activity-range').dispatchEvent(new Event('change'))");
+            browser.waitFor(
+                    "document.querySelectorAll('#activity-chart .step-hit').length >= 900"
+                            + " && document.querySelector('#activity-chart .flag')",
+                    Duration.ofSeconds(30));
+
+            // Then the chart has a bar of deletes and one marked run, whose restore point is the second before it
+            assertThat(browser.eval("document.querySelectorAll('#activity-chart .bar.deletes').length")
+                            .asInt())
+                    .isPositive();
+            assertThat(browser.eval("document.querySelectorAll('.activity-flag').length")
+                            .asInt())
+                    .isEqualTo(1);
+            assertThat(browser.eval("document.querySelector('.activity-flag').textContent")
+                            .asString())
+                    .contains("deletes")
+                    .contains(before.toString());
+            browser.eval("document.querySelector('#activity-section').scrollIntoView()");
+            browser.screenshot(RestoreStack.logDir().resolve("activity-timeline.png"));
+
+            // When the person takes the suggested second
+            browser.eval("document.querySelector('.activity-flag .use-second').click()");
+            browser.waitFor(
+                    "document.querySelector('#point-in-time').value === '" + before + "'", Duration.ofSeconds(10));
+
+            // Then the dialog restores to it; and a click on a step picks the second before that step
+            assertThat(browser.eval("document.querySelector('#source-kind').value")
+                            .asString())
+                    .isEqualTo("pointInTime");
+            String step = Instant.ofEpochSecond(before.getEpochSecond() - 20).toString();
+            browser.eval("document.querySelector('#activity-chart .step-hit[data-start=\"" + step
+                    + "\"]').dispatchEvent(new MouseEvent('click', {bubbles: true}))");
+            browser.waitFor(
+                    "document.querySelector('#point-in-time').value === '"
+                            + Instant.ofEpochSecond(before.getEpochSecond() - 21) + "'",
+                    Duration.ofSeconds(10));
+        }
+    }
+
     static String hour(Instant t) {
         return String.valueOf(t.atZone(ZoneOffset.UTC).getHour());
     }

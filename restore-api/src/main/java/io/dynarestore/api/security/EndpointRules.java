@@ -30,6 +30,7 @@ public final class EndpointRules {
             "/app.js",
             "/restore-dialog.js",
             "/item-history.js",
+            "/activity.js",
             "/app.css",
             "/favicon.ico",
             "/links/**",
