@@ -16,7 +16,7 @@ import software.amazon.awssdk.services.dynamodb.model.Tag;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
- * Registers a native DynamoDB export (FULL_EXPORT or INCREMENTAL_EXPORT, DYNAMODB_JSON) where it
+ * Registers a native DynamoDB export (FULL_EXPORT or INCREMENTAL_EXPORT, DYNAMODB_JSON or ION) where it
  * lies, without copying its data: a full export becomes a backup of the table, an incremental one
  * becomes point-in-time coverage. Only a small {@code backup.json} or {@code export.json} with the
  * export's location is written to the vault.
@@ -120,9 +120,12 @@ public final class NativeExports {
         ManifestSummary summary = read.orElseThrow(() -> new RegistrationException("There is no "
                 + VaultLayout.MANIFEST_SUMMARY + " at " + location.uri() + "; give the export's own folder, such as "
                 + "s3://bucket/prefix/AWSDynamoDB/<ExportId>/, which DynamoDB wrote when the export completed."));
-        if (summary.outputFormat() != null && !ManifestSummary.DYNAMODB_JSON.equals(summary.outputFormat())) {
+        if (summary.outputFormat() != null
+                && !ManifestSummary.DYNAMODB_JSON.equals(summary.outputFormat())
+                && !ManifestSummary.ION.equals(summary.outputFormat())) {
             throw new RegistrationException("The export at " + location.uri() + " is in " + summary.outputFormat()
-                    + "; only DYNAMODB_JSON exports can be restored. Export again with ExportFormat DYNAMODB_JSON.");
+                    + "; only DYNAMODB_JSON and ION exports can be restored. Export again with ExportFormat "
+                    + "DYNAMODB_JSON or ION.");
         }
         return summary;
     }

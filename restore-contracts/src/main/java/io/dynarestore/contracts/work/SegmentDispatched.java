@@ -139,7 +139,8 @@ public record SegmentDispatched(
     }
 
     /**
-     * A file in S3: a gzip data file of DynamoDB JSON lines (format {@code DYNAMODB_JSON}) with
+     * A file in S3: a gzip data file of DynamoDB JSON lines (format {@code DYNAMODB_JSON}) or of ION
+     * structs (format {@code ION}, a native export's {@code *.ion.gz}) with
      * its item count and the base64 MD5 of the object that its manifest states, or a sorted list
      * of key hashes (format {@code KEY_HASHES}, 16 bytes each).
      */

@@ -1,5 +1,9 @@
 package io.dynarestore.core.vault;
 
+import com.amazon.ion.IonException;
+import com.amazon.ion.IonReader;
+import com.amazon.ion.IonType;
+import com.amazon.ion.system.IonReaderBuilder;
 import io.dynarestore.core.codec.DynamoJson;
 import io.dynarestore.core.codec.DynamoJsonException;
 import java.io.BufferedInputStream;
@@ -31,6 +35,10 @@ import tools.jackson.core.exc.StreamReadException;
  * <p>A selective reader ({@link #selective}) reads the file as JSON Lines and parses only the lines
  * whose key its {@link KeyPrefilter} may want; the others are counted, found by a byte scan of their
  * key ({@link LineKeys}), and passed over unparsed, so they are not checked beyond their key.
+ *
+ * <p>A file named {@code *.ion.gz} is a native export in ION format ({@link IonLines}): each of its
+ * top-level structs is a line, parsed in full; a selective reader then passes over those whose key its
+ * prefilter does not want.
  */
 public final class DataFileReader implements AutoCloseable {
 
@@ -39,6 +47,8 @@ public final class DataFileReader implements AutoCloseable {
     private final InputStream raw;
     private final DigestInputStream digest;
     private final JsonParser parser;
+    private final IonReader ion;
+    private final KeyPrefilter ionPrefilter;
     private final LineBuffer lineBuffer;
     private final LineKeys lineKeys;
     private final KeyPrefilter.Test prefilter;
@@ -82,10 +92,13 @@ public final class DataFileReader implements AutoCloseable {
                     : new DigestInputStream(buffered, MessageDigest.getInstance("MD5"));
             InputStream stored = digest == null ? buffered : digest;
             InputStream inflated = gzip ? new GZIPInputStream(stored, 1 << 16) : stored;
-            this.parser = prefilter == null ? DynamoJson.parser(inflated) : null;
-            this.lineBuffer = prefilter == null ? null : new LineBuffer(inflated);
-            this.lineKeys = prefilter == null ? null : new LineKeys(prefilter.member(), prefilter.keyNames());
-            this.prefilter = prefilter == null ? null : prefilter.test();
+            boolean isIon = name.endsWith(".ion.gz") || name.endsWith(".ion");
+            this.ion = isIon ? IonReaderBuilder.standard().build(inflated) : null;
+            this.ionPrefilter = isIon ? prefilter : null;
+            this.parser = prefilter == null && !isIon ? DynamoJson.parser(inflated) : null;
+            this.lineBuffer = prefilter == null || isIon ? null : new LineBuffer(inflated);
+            this.lineKeys = prefilter == null || isIon ? null : new LineKeys(prefilter.member(), prefilter.keyNames());
+            this.prefilter = prefilter == null || isIon ? null : prefilter.test();
         } catch (IOException e) {
             throw new CorruptDataFileException(name + " is not a gzip file: " + e.getMessage(), e);
         } catch (JacksonIOException e) { // the parser reads ahead when it is made
@@ -101,7 +114,7 @@ public final class DataFileReader implements AutoCloseable {
             return null;
         }
         try {
-            return lineBuffer != null ? nextSelected() : nextParsed(parser);
+            return ion != null ? nextIon() : lineBuffer != null ? nextSelected() : nextParsed(parser);
         } catch (StreamConstraintsException e) {
             // a value far longer than a 400 KB DynamoDB item can hold: the file is not a backup of one
             throw new CorruptDataFileException(
@@ -134,6 +147,68 @@ public final class DataFileReader implements AutoCloseable {
         } catch (IOException e) {
             throw readFailure(e);
         }
+    }
+
+    private ExportLine nextIon() {
+        for (; ; ) {
+            IonType type;
+            try {
+                type = ion.next();
+            } catch (IonException e) {
+                throw ionFailure(e);
+            }
+            if (type == null) {
+                finish();
+                return null;
+            }
+            lines++;
+            if (type != IonType.STRUCT || ion.isNullValue()) {
+                throw new CorruptDataFileException(name + " value " + lines + " is an ION " + type + ", not a struct");
+            }
+            ExportLine line;
+            try {
+                line = IonLines.line(ion);
+            } catch (IonException e) {
+                throw ionFailure(e);
+            } catch (IllegalArgumentException e) {
+                throw new CorruptDataFileException(name + " value " + lines + ": " + e.getMessage(), e);
+            }
+            if (ionPrefilter != null && !ionPrefilter.test().mayPass(keyOf(line))) {
+                passedOver++;
+                continue;
+            }
+            return line;
+        }
+    }
+
+    /** The key a prefilter tests: the change's {@code Keys}, or the item's key attributes. */
+    private Map<String, AttributeValue> keyOf(ExportLine line) {
+        if (line.item() == null) {
+            return line.keys();
+        }
+        var key = new LinkedHashMap<String, AttributeValue>();
+        for (String k : ionPrefilter.keyNames()) {
+            key.put(k, line.item().get(k));
+        }
+        return key;
+    }
+
+    private void closeIon() {
+        try {
+            ion.close();
+        } catch (IOException ignored) {
+            // nothing to do: the stream is discarded
+        }
+    }
+
+    /** A broken connection under the ION reader is worth another try; anything else is a damaged file. */
+    private RuntimeException ionFailure(IonException e) {
+        for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
+            if (c instanceof IOException io) {
+                return readFailure(io);
+            }
+        }
+        return new CorruptDataFileException(name + " after value " + lines + " is not ION: " + e.getMessage(), e);
     }
 
     private ExportLine nextParsed(JsonParser p) {
@@ -234,6 +309,9 @@ public final class DataFileReader implements AutoCloseable {
         try {
             if (parser != null) {
                 parser.close();
+            }
+            if (ion != null) {
+                closeIon();
             }
         } finally {
             try {

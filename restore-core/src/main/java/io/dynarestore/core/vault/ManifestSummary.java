@@ -29,4 +29,6 @@ public record ManifestSummary(
     public static final String FULL_EXPORT = "FULL_EXPORT";
     public static final String INCREMENTAL_EXPORT = "INCREMENTAL_EXPORT";
     public static final String DYNAMODB_JSON = "DYNAMODB_JSON";
+    /** Amazon Ion text, data files {@code *.ion.gz}: read by {@link DataFileReader} like DYNAMODB_JSON ones. */
+    public static final String ION = "ION";
 }

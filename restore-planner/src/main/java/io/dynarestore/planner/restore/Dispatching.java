@@ -223,6 +223,10 @@ record Dispatching(
 
     private static DataFile dataFile(String bucket, ManifestFile f) {
         return new DataFile(
-                bucket, f.dataFileS3Key(), f.itemCount() == null ? 0 : f.itemCount(), f.md5Checksum(), "DYNAMODB_JSON");
+                bucket,
+                f.dataFileS3Key(),
+                f.itemCount() == null ? 0 : f.itemCount(),
+                f.md5Checksum(),
+                f.dataFileS3Key().endsWith(".ion.gz") ? "ION" : "DYNAMODB_JSON");
     }
 }
