@@ -221,13 +221,7 @@ class WebPageIT {
 
         Path profile = RestoreStack.logDir().resolve("chromium-profile-undo");
         try (var browser = new HeadlessChromium(stack.apiUri("/"), profile)) {
-            browser.waitFor(
-                    "document.querySelector('#sign-in') && document.querySelector('#sign-in').open",
-                    Duration.ofSeconds(30));
-            browser.eval("document.querySelector('#sign-in-value').value = '" + LocalApi.KEY
-                    + "'; document.querySelector('#sign-in-btn').click()");
-            browser.waitFor("document.querySelector('.table-link[data-table=\"undo-web\"]')", Duration.ofSeconds(30));
-            browser.eval("document.querySelector('.table-link[data-table=\"undo-web\"]').click()");
+            signInAndOpen(browser, "undo-web");
             browser.waitFor(
                     "document.querySelector('#table-title').textContent.includes('undo-web')", Duration.ofSeconds(20));
 
@@ -301,13 +295,7 @@ class WebPageIT {
 
         Path profile = RestoreStack.logDir().resolve("chromium-profile-dialog");
         try (var browser = new HeadlessChromium(stack.apiUri("/"), profile)) {
-            browser.waitFor(
-                    "document.querySelector('#sign-in') && document.querySelector('#sign-in').open",
-                    Duration.ofSeconds(30));
-            browser.eval("document.querySelector('#sign-in-value').value = '" + LocalApi.KEY
-                    + "'; document.querySelector('#sign-in-btn').click()");
-            browser.waitFor("document.querySelector('.table-link[data-table=\"dialog-web\"]')", Duration.ofSeconds(30));
-            browser.eval("document.querySelector('.table-link[data-table=\"dialog-web\"]').click()");
+            signInAndOpen(browser, "dialog-web");
             browser.waitFor("document.querySelector('#latest-second')", Duration.ofSeconds(20));
 
             // When the person opens the latest restorable second from the quick links
@@ -589,6 +577,17 @@ class WebPageIT {
                             + Instant.ofEpochSecond(before.getEpochSecond() - 21) + "'",
                     Duration.ofSeconds(10));
         }
+    }
+
+    /** Signs in with the local API key and opens {@code table} from the list. */
+    static void signInAndOpen(HeadlessChromium browser, String table) throws Exception {
+        browser.waitFor(
+                "document.querySelector('#sign-in') && document.querySelector('#sign-in').open",
+                Duration.ofSeconds(30));
+        browser.eval("document.querySelector('#sign-in-value').value = '" + LocalApi.KEY
+                + "'; document.querySelector('#sign-in-btn').click()");
+        browser.waitFor("document.querySelector('.table-link[data-table=\"" + table + "\"]')", Duration.ofSeconds(30));
+        browser.eval("document.querySelector('.table-link[data-table=\"" + table + "\"]').click()");
     }
 
     static String hour(Instant t) {

@@ -1,5 +1,7 @@
 package io.dynarestore.api.catalog;
 
+import static io.dynarestore.api.problems.QueryParams.instant;
+
 import io.dynarestore.api.problems.ApiProblem;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.pitr.PitrCoverage;
@@ -9,7 +11,6 @@ import io.swagger.v3.oas.annotations.Operation;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.OffsetDateTime;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
@@ -138,21 +139,6 @@ class PitrController {
             }
         }
         return result;
-    }
-
-    private static Instant instant(String name, String value, Instant otherwise) {
-        if (value == null) {
-            return otherwise;
-        }
-        try {
-            return OffsetDateTime.parse(value).toInstant();
-        } catch (DateTimeParseException e) {
-            throw new ApiProblem(
-                    400,
-                    "INVALID_REQUEST",
-                    name + " '" + value + "' is not an ISO-8601 time such as " + "2026-11-30T10:15:42Z.",
-                    null);
-        }
     }
 
     /** A backup or Snap, by id and time. */
