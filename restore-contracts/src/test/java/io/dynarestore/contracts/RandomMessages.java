@@ -54,7 +54,7 @@ final class RandomMessages {
                                     : random.nextInt(1000);
         }
         if (raw == long.class || raw == Long.class) {
-            return 1L + random.nextInt(Integer.MAX_VALUE - 1);
+            return name.equals("writeUnits") ? 1L + random.nextInt(40_000) : 1L + random.nextInt(Integer.MAX_VALUE - 1);
         }
         if (raw == double.class || raw == Double.class) {
             return name.equals("percent") ? random.nextInt(1001) / 10.0 : random.nextInt(1_000_000) / 1000.0;

@@ -382,4 +382,86 @@ class ProtectionIT {
     private static Map<String, AttributeValue> key(Map<String, AttributeValue> item) {
         return Map.of("pk", item.get("pk"), "sk", item.get("sk"));
     }
+
+    @Test
+    void aScheduledDrillRestoresTheLatestBackupVerifiesItDeletesItsTableAndFailsOnACorruptedBackup() throws Exception {
+        // Given a table of 300 items, protected by SCAN backups and a drill every 20 seconds of at most 50 WCU
+        createTable("drilled");
+        var items = new RandomItems(88, RandomItems.Shape.simple());
+        for (int n = 0; n < 300; n++) {
+            var item = items.item(n);
+            dynamo.putItem(b -> b.tableName("drilled").item(item));
+        }
+        var put = Http.put(stack.apiUri("/tables/drilled/protection"), """
+                {"backups": {"method": "SCAN", "every": "PT1H", "retention": "P7D"},
+                 "changeLog": {"method": "NONE"},
+                 "drills": {"every": "PT20S", "writeUnits": 50}}""");
+        assertThat(put.status()).as(put.body()).isEqualTo(200);
+        assertThat(put.json().at("/drills/writeUnits").asLong()).isEqualTo(50);
+
+        // When a drill slot begins after the first backup, its scratch table is made with the drill's budget
+        String scratch = Awaitility.await()
+                .atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(200))
+                .until(
+                        () -> stack.dynalite.client().listTables().tableNames().stream()
+                                .filter(t -> t.startsWith("drilled-drill-"))
+                                .findFirst()
+                                .orElse(null),
+                        t -> t != null);
+        assertThat(stack.dynalite
+                        .client()
+                        .describeTable(b -> b.tableName(scratch))
+                        .table()
+                        .provisionedThroughput()
+                        .writeCapacityUnits())
+                .as("the scratch table's write capacity, which the writers keep to")
+                .isEqualTo(50);
+        var passed = Awaitility.await()
+                .atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> drillEvent("DrillPassed"), e -> e != null);
+
+        // Then the drill restored that backup, wrote and verified every item, and its scratch table is gone
+        JsonNode drill = passed.json();
+        assertThat(drill.get("source").asString()).startsWith("backup ");
+        assertThat(drill.get("items").asLong()).isEqualTo(300);
+        assertThat(drill.get("scratchTable").asString()).isEqualTo(scratch);
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> stack.dynalite.client().listTables().tableNames().stream()
+                        .noneMatch(t -> t.equals(drill.get("scratchTable").asString())));
+
+        // When a data file of that backup is changed after it was taken
+        String backupId = drill.get("source").asString().substring("backup ".length());
+        var catalog = new io.dynarestore.core.vault.VaultCatalog(
+                stack.s3.client(), new io.dynarestore.core.vault.VaultLayout(RestoreStack.BUCKET, ""));
+        var backup = catalog.findBackup("000000000000", "us-east-1", "drilled", backupId)
+                .orElseThrow();
+        String file = backup.files().get(0).dataFileS3Key();
+        stack.s3
+                .client()
+                .putObject(
+                        b -> b.bucket(backup.dataBucket()).key(file),
+                        software.amazon.awssdk.core.sync.RequestBody.fromBytes(new byte[] {0x1f, (byte) 0x8b, 0, 0}));
+
+        // Then the next drill fails, saying why, and its scratch table is gone too
+        var failed = Awaitility.await()
+                .atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> drillEvent("DrillFailed"), e -> e != null);
+        assertThat(failed.json().get("reason").asString()).contains("restore failed");
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> stack.dynalite.client().listTables().tableNames().stream()
+                        .noneMatch(
+                                t -> t.equals(failed.json().get("scratchTable").asString())));
+    }
+
+    private static TopicRecorder.Entry drillEvent(String type) {
+        return protection.all().stream()
+                .filter(e -> type.equals(e.type()) && e.raw().contains("\"drilled\""))
+                .findFirst()
+                .orElse(null);
+    }
 }

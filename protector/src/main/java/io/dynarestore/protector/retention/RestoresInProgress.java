@@ -18,7 +18,7 @@ import java.util.function.Consumer;
  * everything written to the topic before the question, so that a restore accepted a moment ago is
  * never missed; otherwise there is no answer and retention waits. Each restore accepted is also
  * handed to {@code accepted}, on the fold's thread, so that the capture of its source can flush the
- * log's tail for it.
+ * log's tail for it; and every event to {@code every} (the restore drills' ends).
  */
 public final class RestoresInProgress implements AutoCloseable {
 
@@ -29,7 +29,8 @@ public final class RestoresInProgress implements AutoCloseable {
             Map<String, Object> consumerConfig,
             ConsumerHealth health,
             RestoreHolds holds,
-            Consumer<RestoreAccepted> accepted) {
+            Consumer<RestoreAccepted> accepted,
+            Consumer<RestoreEvent> every) {
         this.holds = holds;
         this.log = new TopicLog(consumerConfig, "protector-restores", Topic.STATUS.topicName(), health, record -> {
             RestoreEvent event = Messages.statusEvent(record.value());
@@ -38,6 +39,7 @@ public final class RestoresInProgress implements AutoCloseable {
                 if (event instanceof RestoreAccepted a) {
                     accepted.accept(a);
                 }
+                every.accept(event);
             }
         });
     }

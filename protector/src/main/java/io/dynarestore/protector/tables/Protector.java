@@ -19,6 +19,7 @@ import io.dynarestore.protector.backups.ScanBackups;
 import io.dynarestore.protector.backups.SharedSegments;
 import io.dynarestore.protector.changelog.NativeIncrementalExports;
 import io.dynarestore.protector.changelog.StreamCapture;
+import io.dynarestore.protector.drills.DrillRunner;
 import io.dynarestore.protector.exports.TableExports;
 import io.dynarestore.protector.rejections.Rejections;
 import io.dynarestore.protector.retention.Expiry;
@@ -116,7 +117,10 @@ public final class Protector implements AutoCloseable {
         var holds = new RestoreHolds(
                 properties.retention().maxHolds(), properties.retention().holdAtMost());
         var tails = new TailFlushes(guards::get, groups::forEach, clock);
-        this.restores = new RestoresInProgress(consumerConfig, health, holds, tails::accepted);
+        var protectionEvents = new ProtectionEvents(publisher);
+        var drills = new DrillRunner(
+                catalog, aws, publisher, protectionEvents::publish, guards::containsKey, expiryPool, registry, clock);
+        this.restores = new RestoresInProgress(consumerConfig, health, holds, tails::accepted, drills::onStatus);
         var metrics = new ProtectorMetrics(
                 registry,
                 guards::size,
@@ -136,7 +140,8 @@ public final class Protector implements AutoCloseable {
                 flushPool,
                 exportPool,
                 expiryPool,
-                new ProtectionEvents(publisher),
+                protectionEvents,
+                drills,
                 metrics,
                 properties.capture(),
                 properties.retention(),

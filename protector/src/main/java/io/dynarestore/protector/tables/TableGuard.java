@@ -62,6 +62,9 @@ final class TableGuard {
     private volatile Instant nextBackupAttempt = Instant.MIN;
     private volatile Instant slotListed;
     private volatile String onDemandListed;
+    /** The drill slot whose restore this guard asked for last. */
+    private volatile Instant drillSlot;
+
     private final SerialTask ticks = new SerialTask(this::step);
     private volatile Future<?> backup;
     private final ChangeLogExports changeLogExports;
@@ -142,6 +145,7 @@ final class TableGuard {
             stepCapture(now);
             changeLogExports.maybeRun(policy, now);
             maybeBackup(now);
+            maybeDrill(now);
             if (!now.isBefore(nextExpiry) && expiring.compareAndSet(false, true)) {
                 nextExpiry = now.plus(services.retention().every());
                 // on its own thread: it may wait for the fold of the restores in progress, and the capture must not
@@ -183,6 +187,20 @@ final class TableGuard {
                 backupNow();
             }
         }
+    }
+
+    /** Asks for the restore drill of the slot that holds {@code now}, once a slot here (ADR 0044). */
+    private void maybeDrill(Instant now) {
+        ProtectionSet p = policy;
+        Instant slot = p.drillSlotAt(now);
+        if (slot == null || slot.equals(drillSlot)) {
+            return;
+        }
+        drillSlot = slot;
+        if (p.occurredAt() != null && slot.isBefore(p.occurredAt())) {
+            return; // the first drill is at the first slot after the policy was set, when its backups may be
+        }
+        services.drills().start(p, slot);
     }
 
     private void maybeBackup(Instant now) {

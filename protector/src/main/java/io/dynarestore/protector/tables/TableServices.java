@@ -11,6 +11,7 @@ import io.dynarestore.protector.backups.NativeExportBackups;
 import io.dynarestore.protector.backups.ScanBackups;
 import io.dynarestore.protector.changelog.NativeIncrementalExports;
 import io.dynarestore.protector.changelog.StreamCapture;
+import io.dynarestore.protector.drills.DrillRunner;
 import io.dynarestore.protector.retention.Expiry;
 import io.dynarestore.protector.retention.RestoresInProgress;
 import java.time.Clock;
@@ -33,6 +34,7 @@ record TableServices(
         ExecutorService exportPool,
         ExecutorService expiryPool,
         ProtectionEvents events,
+        DrillRunner drills,
         ProtectorMetrics metrics,
         ProtectorProperties.Capture capture,
         ProtectorProperties.Retention retention,

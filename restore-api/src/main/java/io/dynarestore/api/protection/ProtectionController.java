@@ -51,9 +51,14 @@ class ProtectionController {
     /**
      * @param backups   how and how often full backups are taken, and how long they are kept
      * @param changeLog where the point-in-time history comes from (absent: none)
+     * @param drills    restore drills on a schedule (absent: none; ADR 0044)
      */
     record PolicyBody(
-            String account, String region, ProtectionSet.Backups backups, ProtectionSet.ChangeLog changeLog) {}
+            String account,
+            String region,
+            ProtectionSet.Backups backups,
+            ProtectionSet.ChangeLog changeLog,
+            ProtectionSet.Drills drills) {}
 
     /** A table's policy as the API shows it. */
     record Protection(
@@ -64,7 +69,8 @@ class ProtectionController {
             ProtectionSet.ChangeLog changeLog,
             String setBy,
             Instant setAt,
-            Instant backupRequestedAt) {
+            Instant backupRequestedAt,
+            ProtectionSet.Drills drills) {
         static Protection of(ProtectionSet p) {
             return new Protection(
                     p.account(),
@@ -74,7 +80,8 @@ class ProtectionController {
                     p.changeLog(),
                     p.setBy(),
                     p.occurredAt(),
-                    p.backupRequestedAt());
+                    p.backupRequestedAt(),
+                    p.drills());
         }
     }
 
@@ -83,14 +90,17 @@ class ProtectionController {
 
     @Operation(
             summary = "Protect a table",
-            description = "Sets the table's protection policy: backups every backups.every (ISO-8601, at least PT10S), "
-                    + "kept for backups.retention, by SCAN (a paced Scan) or NATIVE_EXPORT (DynamoDB's own export, "
-                    + "no read capacity), and a change log: STREAMS (flushed every changeLog.flushEvery, every second "
-                    + "since the first backup restorable; changeLog.shardGroups splits its capture over that many "
-                    + "protector replicas) or NATIVE_INCREMENTAL (an incremental export every "
-                    + "changeLog.flushEvery, 15 minutes to 24 hours, restorable at each export's end). The table must "
-                    + "exist; STREAMS needs a NEW_AND_OLD_IMAGES stream, the native methods point-in-time recovery. "
-                    + "Needs the role protect.")
+            description =
+                    "Sets the table's protection policy: backups every backups.every (ISO-8601, at least PT10S), "
+                            + "kept for backups.retention, by SCAN (a paced Scan) or NATIVE_EXPORT (DynamoDB's own export, "
+                            + "no read capacity), and a change log: STREAMS (flushed every changeLog.flushEvery, every second "
+                            + "since the first backup restorable; changeLog.shardGroups splits its capture over that many "
+                            + "protector replicas) or NATIVE_INCREMENTAL (an incremental export every "
+                            + "changeLog.flushEvery, 15 minutes to 24 hours, restorable at each export's end). The table must "
+                            + "exist; STREAMS needs a NEW_AND_OLD_IMAGES stream, the native methods point-in-time recovery. "
+                            + "drills (optional: every, source LATEST_BACKUP or RANDOM_SECOND, maxItems, writeUnits) restores "
+                            + "the latest backup or a random restorable second into a scratch table on that schedule, verifies "
+                            + "it and deletes it (DrillPassed, DrillFailed on restore.protection.events). Needs the role protect.")
     @PutMapping(
             path = "/tables/{table}/protection",
             consumes = MediaType.APPLICATION_JSON_VALUE,
@@ -101,8 +111,9 @@ class ProtectionController {
         }
         var ref = TableRefs.of(
                 table, body.account(), body.region(), aws, Access::toProtect, "Protecting a table in account");
-        var policy =
-                ProtectionSet.of(ref.account(), ref.region(), table, body.backups(), body.changeLog(), Callers.name());
+        var policy = ProtectionSet.of(
+                        ref.account(), ref.region(), table, body.backups(), body.changeLog(), Callers.name())
+                .withDrills(body.drills());
         var problems = policy.problems();
         if (!problems.isEmpty()) {
             throw new ApiProblem(

@@ -14,8 +14,8 @@ import java.util.List;
  * A table's protection policy: full backups every {@code backups.every}, kept for
  * {@code backups.retention}, and a change log (its point-in-time history) kept as long as it
  * extends a kept backup; {@code backupRequestedAt}, when set, asks for one on-demand backup (see
- * {@link #requestingBackup}). {@link #problems()} is the one rule for what a policy may say; restore-api
- * and the protector both apply it.
+ * {@link #requestingBackup}), and {@code drills}, when set, restore drills (ADR 0044). {@link #problems()}
+ * is the one rule for what a policy may say; restore-api and the protector both apply it.
  */
 public record ProtectionSet(
         String eventId,
@@ -27,8 +27,71 @@ public record ProtectionSet(
         Backups backups,
         ChangeLog changeLog,
         String setBy,
-        Instant backupRequestedAt)
+        Instant backupRequestedAt,
+        Drills drills)
         implements ProtectionPolicyEvent {
+
+    /** A policy without drills (every policy before ADR 0044). */
+    public ProtectionSet(
+            String eventId,
+            Integer schemaVersion,
+            Instant occurredAt,
+            String account,
+            String region,
+            String table,
+            Backups backups,
+            ChangeLog changeLog,
+            String setBy,
+            Instant backupRequestedAt) {
+        this(
+                eventId,
+                schemaVersion,
+                occurredAt,
+                account,
+                region,
+                table,
+                backups,
+                changeLog,
+                setBy,
+                backupRequestedAt,
+                null);
+    }
+
+    /**
+     * Restore drills (ADR 0044): every {@code every}, the latest backup (or a random restorable second) is
+     * restored into a scratch table of {@code writeUnits} provisioned WCU, verified, and the table deleted.
+     *
+     * @param source     LATEST_BACKUP (default) or RANDOM_SECOND
+     * @param maxItems   a backup with more items is not drilled (a failed drill says so); default 1,000,000
+     * @param writeUnits the scratch table's write capacity, the most a drill writes per second; default 100
+     */
+    public record Drills(String every, DrillSource source, Long maxItems, Long writeUnits) {
+
+        public static final long DEFAULT_MAX_ITEMS = 1_000_000;
+        public static final long DEFAULT_WRITE_UNITS = 100;
+        public static final long MAX_WRITE_UNITS = 40_000;
+
+        @JsonIgnore
+        public DrillSource sourceOrDefault() {
+            return source == null ? DrillSource.LATEST_BACKUP : source;
+        }
+
+        @JsonIgnore
+        public long maxItemsOrDefault() {
+            return maxItems == null ? DEFAULT_MAX_ITEMS : maxItems;
+        }
+
+        @JsonIgnore
+        public long writeUnitsOrDefault() {
+            return writeUnits == null ? DEFAULT_WRITE_UNITS : writeUnits;
+        }
+    }
+
+    /** What a drill restores. */
+    public enum DrillSource {
+        LATEST_BACKUP,
+        RANDOM_SECOND
+    }
 
     /** The shortest backup interval (a Scan of a big table takes longer than this anyway). */
     public static final Duration MIN_BACKUP_INTERVAL = Duration.ofSeconds(10);
@@ -98,7 +161,29 @@ public record ProtectionSet(
                 backups,
                 changeLog,
                 by,
-                at);
+                at,
+                drills);
+    }
+
+    /** The same policy with {@code drills} (null: none). */
+    public ProtectionSet withDrills(Drills drills) {
+        return new ProtectionSet(
+                eventId,
+                schemaVersion,
+                occurredAt,
+                account,
+                region,
+                table,
+                backups,
+                changeLog,
+                setBy,
+                backupRequestedAt,
+                drills);
+    }
+
+    /** The start of the drill slot that holds {@code now}; null without drills. */
+    public Instant drillSlotAt(Instant now) {
+        return drills == null ? null : slotOf(now, Duration.parse(drills.every()));
     }
 
     /** The id of the on-demand backup this policy asks for, or null: the same however often the request is read. */
@@ -198,6 +283,7 @@ public record ProtectionSet(
                 problems.add("/changeLog/flushEvery: flush at most once a second, not every " + flush + ".");
             }
         }
+        drillProblems(problems);
         Integer groups = changeLog == null ? null : changeLog.shardGroups();
         if (groups != null && (groups < 1 || groups > MAX_SHARD_GROUPS)) {
             problems.add("/changeLog/shardGroups: " + groups + " is not a number of shard groups (1 to "
@@ -207,6 +293,24 @@ public record ProtectionSet(
                     + "or set method STREAMS.");
         }
         return problems;
+    }
+
+    private void drillProblems(List<String> problems) {
+        if (drills == null) {
+            return;
+        }
+        Duration every = duration(problems, "/drills/every", drills.every());
+        if (every != null && every.compareTo(MIN_BACKUP_INTERVAL) < 0) {
+            problems.add("/drills/every: " + drills.every() + " is shorter than the shortest interval, "
+                    + MIN_BACKUP_INTERVAL + ".");
+        }
+        if (drills.maxItems() != null && drills.maxItems() < 1) {
+            problems.add("/drills/maxItems: " + drills.maxItems() + " items is no budget; give 1 or more.");
+        }
+        if (drills.writeUnits() != null && (drills.writeUnits() < 1 || drills.writeUnits() > Drills.MAX_WRITE_UNITS)) {
+            problems.add("/drills/writeUnits: " + drills.writeUnits() + " is not a table's write capacity (1 to "
+                    + Drills.MAX_WRITE_UNITS + ").");
+        }
     }
 
     private static Duration duration(List<String> problems, String pointer, String text) {
