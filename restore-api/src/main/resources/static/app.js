@@ -168,6 +168,21 @@ async function loadProtection() {
           (p.changeLog.shardGroups > 1 ? ` in ${p.changeLog.shardGroups} shard groups` : '') : '; no change log') +
       ` (set by ${p.setBy || 'unknown'})`
     : 'Not protected: nothing takes new backups of this table.';
+  showDrill(p);
+}
+
+// the table's restore drills: how often, and the last one's outcome (a failed one stands out)
+function showDrill(p) {
+  const out = $('#drill-status');
+  const last = p && p.lastDrill;
+  out.hidden = !(p && (p.drills || last));
+  out.className = `note drill-${last ? last.outcome : 'NONE'}`;
+  if (out.hidden) return;
+  const every = p.drills ? `Restore drills every ${p.drills.every}. ` : 'No restore drills scheduled. ';
+  out.textContent = every + (!last ? 'No drill has run yet.'
+    : last.outcome === 'RUNNING' ? `A drill is running since ${last.startedAt} (${last.restoreId}).`
+      : `Last drill ${last.outcome.toLowerCase()} at ${last.endedAt} (${last.restoreId})` +
+        (last.reason ? `: ${last.reason}` : '.'));
 }
 
 // a native incremental export spans 15 minutes at least: offer that when it is chosen

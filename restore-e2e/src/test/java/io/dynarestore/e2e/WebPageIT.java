@@ -579,6 +579,40 @@ class WebPageIT {
         }
     }
 
+    @Test
+    void showsTheTablesDrillScheduleAndItsLastDrillsOutcome() throws Exception {
+        // Given a table with drills in its policy, and a drill's restore of its backup that completed
+        var source = BackupFixtures.createSourceTable(stack.dynalite.client(), "drill-web");
+        BackupFixtures.writeItems(stack, source, "b-drill", items.items(200), 100, List.of(), null, null);
+        var put = Http.put(stack.apiUri("/tables/drill-web/protection"), """
+                {"backups": {"method": "SCAN", "every": "PT1H", "retention": "P7D"},
+                 "changeLog": {"method": "NONE"}, "drills": {"every": "P1D", "writeUnits": 100}}""");
+        assertThat(put.status()).as(put.body()).isEqualTo(200);
+        stack.restoreAndAwaitCompletion("""
+                {"restoreId": "drill-20261207T000000Z-web", "source": {"table": "drill-web", "backupId": "b-drill"},
+                 "destination": {"type": "NEW_TABLE", "tableName": "drill-web-drill-20261207t000000z"}}""");
+
+        Path profile = RestoreStack.logDir().resolve("chromium-profile-drill");
+        try (var browser = new HeadlessChromium(stack.apiUri("/"), profile)) {
+            // When the person opens the table
+            signInAndOpen(browser, "drill-web");
+
+            // Then its view says how often drills run and that the last one passed
+            browser.waitFor(
+                    "!document.querySelector('#drill-status').hidden"
+                            + " && document.querySelector('#drill-status').textContent.includes('Last drill')",
+                    Duration.ofSeconds(30));
+            assertThat(browser.eval("document.querySelector('#drill-status').textContent")
+                            .asString())
+                    .contains("every P1D")
+                    .contains("Last drill passed")
+                    .contains("drill-20261207T000000Z-web");
+            assertThat(browser.eval("document.querySelector('#drill-status').className")
+                            .asString())
+                    .contains("drill-PASSED");
+        }
+    }
+
     /** Signs in with the local API key and opens {@code table} from the list. */
     static void signInAndOpen(HeadlessChromium browser, String table) throws Exception {
         browser.waitFor(

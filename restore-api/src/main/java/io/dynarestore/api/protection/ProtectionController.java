@@ -2,12 +2,15 @@ package io.dynarestore.api.protection;
 
 import io.dynarestore.api.catalog.TableRefs;
 import io.dynarestore.api.problems.ApiProblem;
+import io.dynarestore.api.restores.DrillLookup;
+import io.dynarestore.api.restores.RestoreSummary;
 import io.dynarestore.api.security.Callers;
 import io.dynarestore.contracts.access.Access;
 import io.dynarestore.contracts.protection.BackupMethod;
 import io.dynarestore.contracts.protection.ChangeLogMethod;
 import io.dynarestore.contracts.protection.ProtectionSet;
 import io.dynarestore.contracts.status.RestoreRejected.FieldError;
+import io.dynarestore.contracts.status.RestoreState;
 import io.dynarestore.core.aws.AwsClients;
 import io.swagger.v3.oas.annotations.Operation;
 import java.time.Clock;
@@ -39,10 +42,12 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 class ProtectionController {
 
     private final Policies policies;
+    private final DrillLookup drills;
     private final AwsClients aws;
     private final Clock clock;
 
-    ProtectionController(Policies policies, AwsClients aws, Clock clock) {
+    ProtectionController(Policies policies, AwsClients aws, Clock clock, DrillLookup drills) {
+        this.drills = drills;
         this.policies = policies;
         this.aws = aws;
         this.clock = clock;
@@ -70,8 +75,13 @@ class ProtectionController {
             String setBy,
             Instant setAt,
             Instant backupRequestedAt,
-            ProtectionSet.Drills drills) {
+            ProtectionSet.Drills drills,
+            LastDrill lastDrill) {
         static Protection of(ProtectionSet p) {
+            return of(p, null);
+        }
+
+        static Protection of(ProtectionSet p, LastDrill lastDrill) {
             return new Protection(
                     p.account(),
                     p.region(),
@@ -81,7 +91,29 @@ class ProtectionController {
                     p.setBy(),
                     p.occurredAt(),
                     p.backupRequestedAt(),
-                    p.drills());
+                    p.drills(),
+                    lastDrill);
+        }
+    }
+
+    /**
+     * The table's latest restore drill, from its restore's status: RUNNING while it runs, then PASSED
+     * (completed, its verification not failed) or FAILED, with why.
+     */
+    record LastDrill(String restoreId, String outcome, Instant startedAt, Instant endedAt, String reason) {
+        static LastDrill of(RestoreSummary r) {
+            boolean ended = r.state() != null && r.state().terminal();
+            boolean passed = r.state() == RestoreState.COMPLETED
+                    && (r.verification() == null || !r.verification().failed());
+            String outcome = !ended ? "RUNNING" : passed ? "PASSED" : "FAILED";
+            String reason = passed || !ended
+                    ? null
+                    : r.reason() != null
+                            ? r.reason()
+                            : r.verification() != null
+                                    ? String.join("; ", r.verification().mismatches())
+                                    : null;
+            return new LastDrill(r.restoreId(), outcome, r.createdAt(), ended ? r.updatedAt() : null, reason);
         }
     }
 
@@ -165,8 +197,11 @@ class ProtectionController {
             @RequestParam(required = false) String account,
             @RequestParam(required = false) String region) {
         var ref = TableRefs.of(table, account, region, aws, Access::toReadCatalog, "Reading the catalog of account");
+        var last = drills.lastDrill(ref.account(), ref.region(), table)
+                .map(LastDrill::of)
+                .orElse(null);
         return policies.of(ref.account(), ref.region(), table)
-                .map(Protection::of)
+                .map(p -> Protection.of(p, last))
                 .orElseThrow(() -> notProtected(table));
     }
 

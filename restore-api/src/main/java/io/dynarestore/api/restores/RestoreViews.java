@@ -16,6 +16,7 @@ import io.dynarestore.core.restore.RollbackPolicy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,7 +40,7 @@ import org.springframework.context.SmartLifecycle;
  * last event (and the oldest go first beyond {@code maxEnded}); a restore id that ended longer
  * ago than that may start a new restore, whose acceptance replaces the old view.
  */
-final class RestoreViews implements SmartLifecycle {
+final class RestoreViews implements SmartLifecycle, DrillLookup {
 
     private final Map<String, RestoreView> views = new ConcurrentHashMap<>();
     private final Map<String, RestoreView> pending = new ConcurrentHashMap<>();
@@ -214,6 +215,18 @@ final class RestoreViews implements SmartLifecycle {
     /** The position of the restore's first status event, once this replica has read it. */
     Optional<Position> firstEvent(String restoreId) {
         return Optional.ofNullable(firstEvents.get(restoreId));
+    }
+
+    @Override
+    public Optional<RestoreSummary> lastDrill(String account, String region, String table) {
+        return all().stream()
+                .filter(r -> r.restoreId().startsWith(PREFIX) && r.source() != null)
+                .filter(r -> table.equals(r.source().table())
+                        && (r.source().account() == null
+                                || account.equals(r.source().account()))
+                        && (r.source().region() == null
+                                || region.equals(r.source().region())))
+                .max(Comparator.comparing(RestoreSummary::createdAt, Comparator.nullsFirst(Comparator.naturalOrder())));
     }
 
     /** A snapshot of every restore this replica knows (those answered by the planner and its own pending ones). */

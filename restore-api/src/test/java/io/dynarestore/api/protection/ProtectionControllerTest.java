@@ -8,6 +8,7 @@ import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
 
 import io.dynarestore.api.ApiSlices;
+import io.dynarestore.api.restores.DrillLookup;
 import io.dynarestore.core.aws.AwsClients;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.BeforeEach;
@@ -44,6 +45,9 @@ class ProtectionControllerTest {
     @MockitoBean
     Policies policies;
 
+    @MockitoBean
+    DrillLookup drills;
+
     @Autowired
     AwsClients aws;
 
@@ -73,6 +77,25 @@ class ProtectionControllerTest {
                 .extractingPath("$.errors[*].field")
                 .asArray()
                 .contains("/backups/every", "/backups/readSharePercent");
+        verifyNoInteractions(policies);
+    }
+
+    @Test
+    @WithMockUser(authorities = "protect")
+    void answersDrillsOutsideTheirRulesWith400NamingEachField() {
+        // When drills come every second, with no budget of items and more WCU than a table takes
+        MvcTestResult result = put("orders", """
+                {"backups": {"method": "SCAN", "every": "PT1H", "retention": "P7D"},
+                 "changeLog": {"method": "NONE"},
+                 "drills": {"every": "PT1S", "maxItems": 0, "writeUnits": 50000}}""");
+
+        // Then the problem names each of them, and no policy is set
+        problem(result, 400, "INVALID_REQUEST");
+        assertThat(result)
+                .bodyJson()
+                .extractingPath("$.errors[*].field")
+                .asArray()
+                .contains("/drills/every", "/drills/maxItems", "/drills/writeUnits");
         verifyNoInteractions(policies);
     }
 
