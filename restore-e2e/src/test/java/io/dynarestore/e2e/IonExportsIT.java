@@ -42,10 +42,7 @@ class IonExportsIT {
     @BeforeAll
     static void exportTwins() {
         stack = SharedStack.get();
-        if (!stack.s3.client().listBuckets().buckets().stream()
-                .anyMatch(b -> b.name().equals(SharedStack.EXPORT_BUCKET))) {
-            stack.s3.client().createBucket(b -> b.bucket(SharedStack.EXPORT_BUCKET));
-        }
+        SharedStack.exportBucket(stack);
         // 400 random items of every type, then overwrites, deletes and creates over a quarter of an hour
         var random = new RandomItems(2026, RandomItems.Shape.simple());
         items = random.items(400);

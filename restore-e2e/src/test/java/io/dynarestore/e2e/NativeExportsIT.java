@@ -43,7 +43,7 @@ class NativeExportsIT {
         status = stack.followStatus();
         fixtures = Path.of(NativeExportsIT.class.getResource("/native-export").toURI());
         var s3 = stack.s3.client();
-        s3.createBucket(b -> b.bucket("customer-exports"));
+        SharedStack.exportBucket(stack);
         try (Stream<Path> files = Files.walk(fixtures.resolve("exports"))) {
             for (Path f : files.filter(Files::isRegularFile).toList()) {
                 String key = fixtures.relativize(f).toString().replace('\\', '/');

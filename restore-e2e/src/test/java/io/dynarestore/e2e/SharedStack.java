@@ -20,7 +20,7 @@ final class SharedStack {
     /** The most items a file restore holds here (GranularRecoveryIT exports past it). */
     static final int EXPORT_CAP = 2_000;
 
-    /** The bucket native exports may be registered from (NativeExportsIT). */
+    /** The bucket native exports may be registered from (NativeExportsIT, IonExportsIT). */
     static final String EXPORT_BUCKET = "customer-exports";
 
     /**
@@ -32,6 +32,14 @@ final class SharedStack {
     private static RestoreStack stack;
 
     private SharedStack() {}
+
+    /** The bucket native exports may be registered from, made by whichever class needs it first. */
+    static synchronized void exportBucket(RestoreStack stack) {
+        var s3 = stack.s3.client();
+        if (s3.listBuckets().buckets().stream().noneMatch(b -> b.name().equals(EXPORT_BUCKET))) {
+            s3.createBucket(b -> b.bucket(EXPORT_BUCKET));
+        }
+    }
 
     static synchronized RestoreStack get() {
         if (stack == null) {
