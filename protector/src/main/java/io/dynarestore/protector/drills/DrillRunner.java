@@ -112,8 +112,21 @@ public final class DrillRunner {
         return table.substring(0, Math.min(table.length(), 255 - suffix.length())) + suffix;
     }
 
-    /** Asks for the restore of the drill of {@code slot}, or reports why there is none to run. */
+    /**
+     * Asks for the restore of the drill of {@code slot}, or reports why there is none to run. A drill
+     * that cannot be started (the vault unreadable, the request not published) is a failed drill, never
+     * the table guard's trouble: its backups and change log go on.
+     */
     public void start(ProtectionSet p, Instant slot) {
+        try {
+            request(p, slot);
+        } catch (RuntimeException e) {
+            log.warn("drill of {} at {} could not start: {}", p.table(), slot, e.toString());
+            fail(p, slot, restoreId(p, slot), "none", scratchTable(p.table(), slot), "the drill could not start: " + e);
+        }
+    }
+
+    private void request(ProtectionSet p, Instant slot) {
         var drills = p.drills();
         String restoreId = restoreId(p, slot);
         String scratch = scratchTable(p.table(), slot);
@@ -179,7 +192,11 @@ public final class DrillRunner {
                 new Destination.NewTable(p.account(), p.region(), scratch, options),
                 null,
                 null);
-        publisher.send(Topic.REQUESTS, restoreId, request);
+        publisher.send(Topic.REQUESTS, restoreId, request).whenComplete((sent, e) -> {
+            if (e != null) {
+                fail(p, slot, restoreId, describe(source), scratch, "the drill's request was not published: " + e);
+            }
+        });
         log.info("drill {} of {}: restoring {} into {}", restoreId, p.table(), describe(source), scratch);
     }
 

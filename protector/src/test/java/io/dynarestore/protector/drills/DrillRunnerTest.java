@@ -73,6 +73,30 @@ class DrillRunnerTest {
     }
 
     @Test
+    void aDrillThatCannotStartIsAFailedDrillNotTheGuardsTrouble() {
+        // Given a runner whose vault cannot be read
+        var events = new ArrayList<ProtectionEvent>();
+        var runner = new DrillRunner(
+                null,
+                null,
+                null,
+                events::add,
+                key -> true,
+                Runnable::run,
+                new SimpleMeterRegistry(),
+                Clock.systemUTC());
+        var p = ProtectionSet.of("000000000000", "us-east-1", "orders", null, null, "t")
+                .withDrills(new ProtectionSet.Drills("PT1H", null, null, null));
+
+        // When its drill is started
+        runner.start(p, SLOT);
+
+        // Then no exception leaves it, and the drill failed saying it could not start
+        assertThat(events).singleElement().isInstanceOf(DrillFailed.class);
+        assertThat(((DrillFailed) events.get(0)).reason()).startsWith("the drill could not start");
+    }
+
+    @Test
     void ignoresRestoresThatAreNotDrills() {
         var events = new ArrayList<ProtectionEvent>();
         var runner = new DrillRunner(
