@@ -113,4 +113,17 @@ class DrillRunnerTest {
 
         assertThat(events).isEmpty();
     }
+
+    /** A runner that reports into {@code events}, runs its ends at once, and has no vault or DynamoDB to reach. */
+    static DrillRunner runnerWithoutAws(List<ProtectionEvent> events) {
+        return new DrillRunner(
+                null,
+                null,
+                null,
+                events::add,
+                key -> true,
+                Runnable::run,
+                new SimpleMeterRegistry(),
+                Clock.systemUTC());
+    }
 }
