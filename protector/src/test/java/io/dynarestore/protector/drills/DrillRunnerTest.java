@@ -39,15 +39,7 @@ class DrillRunnerTest {
     void reportsAFailedDrillAndLeavesATableThatIsNotADrillsAlone() {
         // Given a drill whose accepted request names a destination that is not a drill's scratch table
         var events = new ArrayList<ProtectionEvent>();
-        var runner = new DrillRunner(
-                null,
-                null,
-                null,
-                events::add,
-                key -> true,
-                Runnable::run,
-                new SimpleMeterRegistry(),
-                Clock.systemUTC());
+        var runner = runnerWithoutAws(events);
         var request = new RestoreRequested(
                 "drill-20261207T040000Z-abc",
                 RestoreRequested.TYPE,
@@ -76,15 +68,7 @@ class DrillRunnerTest {
     void aDrillThatCannotStartIsAFailedDrillNotTheGuardsTrouble() {
         // Given a runner whose vault cannot be read
         var events = new ArrayList<ProtectionEvent>();
-        var runner = new DrillRunner(
-                null,
-                null,
-                null,
-                events::add,
-                key -> true,
-                Runnable::run,
-                new SimpleMeterRegistry(),
-                Clock.systemUTC());
+        var runner = runnerWithoutAws(events);
         var p = ProtectionSet.of("000000000000", "us-east-1", "orders", null, null, "t")
                 .withDrills(new ProtectionSet.Drills("PT1H", null, null, null));
 
@@ -99,15 +83,7 @@ class DrillRunnerTest {
     @Test
     void ignoresRestoresThatAreNotDrills() {
         var events = new ArrayList<ProtectionEvent>();
-        var runner = new DrillRunner(
-                null,
-                null,
-                null,
-                events::add,
-                key -> true,
-                Runnable::run,
-                new SimpleMeterRegistry(),
-                Clock.systemUTC());
+        var runner = runnerWithoutAws(events);
 
         runner.onStatus(RestoreFailed.of("r-1", "whatever", 0));
 
