@@ -106,17 +106,17 @@ class HistoryController {
             throw invalid("/to", "to (" + hi + ") is before from (" + asked + "): give from <= to.");
         }
         var backups = catalog.listBackups(ref.account(), ref.region(), table);
+        var unexpired = backups.stream().filter(b -> !b.expiredAt(now)).toList();
         var exports = catalog.listExports(ref.account(), ref.region(), table);
         // by default from the first thing the vault knows of the table: its first backup, or an earlier export
         Instant lo = asked != null
                 ? asked
                 : Stream.concat(
-                                backups.stream().filter(b -> !b.expiredAt(now)).map(b -> b.takenAt()),
+                                unexpired.stream().map(b -> b.takenAt()),
                                 exports.stream().map(e -> e.from()))
                         .min(Instant::compareTo)
                         .orElse(Instant.EPOCH);
-        var latest = backups.stream()
-                .filter(b -> !b.expiredAt(now))
+        var latest = unexpired.stream()
                 .reduce((a, b) -> b)
                 .flatMap(b -> catalog.findBackup(ref.account(), ref.region(), table, b.backupId()))
                 .orElseThrow(() -> ApiProblem.rejected(
@@ -127,7 +127,12 @@ class HistoryController {
         KeySchema schema = KeySchema.of(latest.metadata().tableDescription());
         var itemKey = key(key, schema);
         var vault = new VaultHistory(
-                aws.s3(), catalog, new VaultHistory.TableAt(ref.account(), ref.region(), table, now), schema.names());
+                aws.s3(),
+                catalog,
+                new VaultHistory.TableAt(ref.account(), ref.region(), table),
+                unexpired,
+                exports,
+                schema.names());
         var page = new ItemHistory(vault).read(itemKey, micros(lo), micros(hi), pageSize);
         var coverage = PitrCoverage.of(backups, exports, now);
         var versions = new ArrayList<VersionView>();

@@ -9,7 +9,6 @@ import io.dynarestore.core.vault.KeyPrefilter;
 import io.dynarestore.core.vault.ManifestFile;
 import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.core.vault.VaultCatalog.BackupSummary;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -27,28 +26,40 @@ final class VaultHistory implements HistoryVault {
     private final S3Client s3;
     private final VaultCatalog catalog;
     private final TableAt table;
+    private final List<BackupSummary> backups;
+    private final List<ExportMetadata> exports;
     private final List<String> keyNames;
 
-    /** A table of the vault, and the instant that decides which backups have expired. */
-    record TableAt(String account, String region, String name, Instant now) {}
+    /** A table of the vault. */
+    record TableAt(String account, String region, String name) {}
 
-    VaultHistory(S3Client s3, VaultCatalog catalog, TableAt table, List<String> keyNames) {
+    /**
+     * @param backups the table's unexpired backups and {@code exports} its change log, as the caller
+     *                listed them once for the whole request
+     */
+    VaultHistory(
+            S3Client s3,
+            VaultCatalog catalog,
+            TableAt table,
+            List<BackupSummary> backups,
+            List<ExportMetadata> exports,
+            List<String> keyNames) {
         this.s3 = s3;
         this.catalog = catalog;
         this.table = table;
+        this.backups = backups;
+        this.exports = exports;
         this.keyNames = keyNames;
     }
 
     @Override
     public List<BackupSummary> backups() {
-        return catalog.listBackups(table.account(), table.region(), table.name()).stream()
-                .filter(b -> !b.expiredAt(table.now()))
-                .toList();
+        return backups;
     }
 
     @Override
     public List<ExportMetadata> exports() {
-        return catalog.listExports(table.account(), table.region(), table.name());
+        return exports;
     }
 
     @Override
