@@ -9,6 +9,8 @@ import io.dynarestore.core.kafka.TopicDefinitions;
 import io.dynarestore.core.retry.Backoff;
 import io.dynarestore.core.threads.DaemonThreads;
 import io.dynarestore.core.webhooks.WebhookAddresses;
+import io.dynarestore.notifier.alerts.AlertFollower;
+import io.dynarestore.notifier.alerts.AlertTargets;
 import io.dynarestore.notifier.deliveries.Channel;
 import io.dynarestore.notifier.deliveries.DeliveryLog;
 import io.dynarestore.notifier.deliveries.Dispatcher;
@@ -58,6 +60,7 @@ public class NotifierApplication {
      * @param maxOpen            how long an unfinished restore holds the committed offset back
      * @param parallelDeliveries deliveries sent at the same time (the threads of the delivery pool)
      * @param maxPending         deliveries waiting at most before reading restore.status pauses
+     * @param alerts             alerts on failed restore drills
      */
     @ConfigurationProperties("notifier")
     public record NotifierProperties(
@@ -70,8 +73,23 @@ public class NotifierApplication {
             @DefaultValue("30s") Duration logWait,
             @DefaultValue("7d") Duration maxOpen,
             @DefaultValue("8") int parallelDeliveries,
-            @DefaultValue("10000") int maxPending)
+            @DefaultValue("10000") int maxPending,
+            @DefaultValue Alerts alerts)
             implements ServiceSettings {
+
+        /**
+         * Alerts to the operators on failed restore drills. The targets live here, never on a topic.
+         *
+         * @param webhooks URLs that get each failed drill's event, signed like a restore's end (the webhook rules apply)
+         * @param emails   addresses that get a mail for each failed drill
+         * @param group    the consumer group that follows restore.protection.events for alerts
+         * @param maxAge   a failure older than this when read raises no alert (a new notifier does not page for old drills)
+         */
+        public record Alerts(
+                List<String> webhooks,
+                List<String> emails,
+                @DefaultValue("notifier-alerts") String group,
+                @DefaultValue("1d") Duration maxAge) {}
 
         /** @param from the sender of every mail */
         public record Mail(
@@ -119,33 +137,50 @@ public class NotifierApplication {
                 WebhookAddresses.system(new WebhookTargets(webhooks.allowHttp(), webhooks.allow())));
     }
 
+    /** What was delivered, and whom each restore asked to tell; read by both followers. */
     @Bean(initMethod = "start", destroyMethod = "close")
-    StatusFollower statusFollower(
-            KafkaProperties kafka,
+    DeliveryLog deliveryLog(
+            KafkaProperties kafka, NotifierProperties properties, EventPublisher publisher, ConsumerHealth health) {
+        // what is older than a restore may stay open cannot be read again: forget it a day after
+        return new DeliveryLog(
+                kafka.buildConsumerProperties(),
+                publisher,
+                health,
+                properties.maxOpen().plusDays(1));
+    }
+
+    @Bean
+    Dispatcher dispatcher(
             NotifierProperties properties,
+            DeliveryLog deliveries,
             EventPublisher publisher,
             JavaMailSender mail,
             ScheduledExecutorService deliveryPool,
             MeterRegistry meters,
-            WebhookChannel webhooks,
-            ConsumerHealth health) {
-        var consumer = kafka.buildConsumerProperties();
-        // what is older than a restore may stay open cannot be read again: forget it a day after
-        var deliveries = new DeliveryLog(
-                consumer, publisher, health, properties.maxOpen().plusDays(1));
+            WebhookChannel webhooks) {
         var channels = Map.<NotificationEvent.Channel, Channel>of(
                 NotificationEvent.Channel.EMAIL,
                 new MailChannel(mail, properties.mail().from()),
                 NotificationEvent.Channel.WEBHOOK,
                 webhooks);
         var retries = properties.retries();
-        var dispatcher = new Dispatcher(
+        return new Dispatcher(
                 deliveries,
                 channels,
                 new Backoff(retries.maxAttempts(), retries.initialBackoff(), retries.maxBackoff()),
                 publisher,
                 deliveryPool,
                 meters);
+    }
+
+    @Bean(initMethod = "start", destroyMethod = "close")
+    StatusFollower statusFollower(
+            KafkaProperties kafka,
+            NotifierProperties properties,
+            DeliveryLog deliveries,
+            Dispatcher dispatcher,
+            ConsumerHealth health) {
+        var consumer = kafka.buildConsumerProperties();
         return new StatusFollower(
                 consumer,
                 properties.group(),
@@ -156,6 +191,30 @@ public class NotifierApplication {
                 properties.logWait(),
                 properties.maxOpen(),
                 properties.maxPending(),
+                health);
+    }
+
+    /** Follows failed drills when alert targets are configured; without them it reads nothing. */
+    @Bean(initMethod = "start", destroyMethod = "close")
+    AlertFollower alertFollower(
+            KafkaProperties kafka,
+            NotifierProperties properties,
+            DeliveryLog deliveries,
+            Dispatcher dispatcher,
+            ConsumerHealth health) {
+        var alerts = properties.alerts();
+        var webhooks = properties.webhooks();
+        return new AlertFollower(
+                kafka.buildConsumerProperties(),
+                alerts.group(),
+                AlertTargets.checked(
+                        alerts.webhooks(), alerts.emails(), new WebhookTargets(webhooks.allowHttp(), webhooks.allow())),
+                properties.publicUrl(),
+                deliveries,
+                dispatcher,
+                properties.logWait(),
+                alerts.maxAge(),
+                Clock.systemUTC(),
                 health);
     }
 }

@@ -12,6 +12,8 @@ import io.dynarestore.contracts.Topic;
 import io.dynarestore.contracts.notifications.NotificationAbandoned;
 import io.dynarestore.contracts.notifications.NotificationEvent;
 import io.dynarestore.contracts.notifications.NotificationsRequested;
+import io.dynarestore.contracts.protection.DrillFailed;
+import io.dynarestore.contracts.protection.DrillPassed;
 import io.dynarestore.contracts.request.Destination;
 import io.dynarestore.contracts.request.Notify;
 import io.dynarestore.contracts.request.RestoreRequested;
@@ -109,7 +111,9 @@ class NotificationsIT {
                         "--notifier.webhooks.timeout=2s",
                         "--notifier.public-url=https://restore.example.com",
                         "--notifier.retries.max-attempts=3",
-                        "--notifier.retries.initial-backoff=200ms");
+                        "--notifier.retries.initial-backoff=200ms",
+                        "--notifier.alerts.webhooks=" + hook("/alerts"),
+                        "--notifier.alerts.emails=oncall@example.com");
     }
 
     @AfterAll
@@ -179,6 +183,88 @@ class NotificationsIT {
             assertThat(verifiesWith.test(SECRET)).isTrue();
             assertThat(verifiesWith.test("whsec_b3RoZXI=")).isFalse();
         }
+    }
+
+    @Test
+    void alertsTheOperatorsOnceWhenADrillFailsAndNotWhenOnePasses() throws Exception {
+        // Given a notifier whose alerts go to a webhook and to the on-call address, and a table's drills
+        String table = "orders-" + UUID.randomUUID().toString().substring(0, 8);
+        String key = Topic.tableKey(RestoreRequests.ACCOUNT, RestoreRequests.REGION, table);
+        var failed = DrillFailed.of(
+                RestoreRequests.ACCOUNT,
+                RestoreRequests.REGION,
+                table,
+                "20261207T0600Z-drill",
+                "drill-20261207T0600Z-" + table,
+                "backup b-9",
+                table + "-drill-20261207T0600Z",
+                4_000L,
+                0L,
+                "verification failed: 2 of 300 items differ from the backup");
+        var passed = DrillPassed.of(
+                RestoreRequests.ACCOUNT,
+                RestoreRequests.REGION,
+                table,
+                "20261207T0500Z-drill",
+                "drill-20261207T0500Z-" + table,
+                "backup b-8",
+                table + "-drill-20261207T0500Z",
+                3_000L,
+                300L);
+        var longAgo = new DrillFailed(
+                "old-" + UUID.randomUUID(),
+                1,
+                Instant.now().minus(Duration.ofDays(3)),
+                RestoreRequests.ACCOUNT,
+                RestoreRequests.REGION,
+                table,
+                "20261204T0600Z-drill",
+                "drill-20261204T0600Z-" + table,
+                "backup b-1",
+                table + "-drill-20261204T0600Z",
+                1_000L,
+                0L,
+                "the restore failed");
+
+        // When a drill passes, one fails (its event read twice) and a failure from days ago is read
+        EventPublisher.await(publisher.send(Topic.PROTECTION_EVENTS, key, passed));
+        EventPublisher.await(publisher.send(Topic.PROTECTION_EVENTS, key, longAgo));
+        EventPublisher.await(publisher.send(Topic.PROTECTION_EVENTS, key, failed));
+        EventPublisher.await(publisher.send(Topic.PROTECTION_EVENTS, key, failed));
+
+        // Then the webhook gets the failed drill's event once, signed, and the on-call address one mail
+        // that says which table, why, and where the drill's restore is
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> alertsFor(table).size() == 1
+                        && mailsTo("oncall@example.com", table).size() == 1);
+        Thread.sleep(3_000);
+        assertThat(alertsFor(table)).hasSize(1);
+        Received alert = alertsFor(table).get(0);
+        var body = Json.mapper().readTree(alert.body());
+        assertThat(body.get("type").asString()).isEqualTo("DrillFailed");
+        assertThat(body.get("restore").asString()).isEqualTo(failed.restore());
+        assertThat(alert.id()).isEqualTo(failed.eventId());
+        assertThat(WebhookSignature.verify(
+                        SECRET,
+                        alert.id(),
+                        Long.parseLong(alert.timestamp()),
+                        alert.body(),
+                        alert.signature(),
+                        Instant.now().getEpochSecond(),
+                        300))
+                .isTrue();
+        var mails = mailsTo("oncall@example.com", table);
+        assertThat(mails).hasSize(1);
+        assertThat(mails.get(0).getSubject()).isEqualTo("Restore drill of " + table + " failed");
+        assertThat(GreenMailUtil.getBody(mails.get(0)))
+                .contains("2 of 300 items differ")
+                .contains("https://restore.example.com/restores/" + failed.restore());
+    }
+
+    static List<Received> alertsFor(String table) {
+        return received.getOrDefault("/alerts", List.of()).stream()
+                .filter(r -> new String(r.body()).contains("\"" + table + "\""))
+                .toList();
     }
 
     @Test

@@ -33,6 +33,12 @@ public class ProtectorApplication {
         builder().run(args);
     }
 
+    /** Signs what it publishes as the protector (its drills' requests), so that the planner can tell it from others. */
+    @Bean(destroyMethod = "close")
+    EventPublisher eventPublisher(KafkaProperties kafka, ProtectorProperties properties) {
+        return new EventPublisher(kafka.buildProducerProperties(), "protector", properties.signingKey());
+    }
+
     /** Scans the shared segments of SCAN backups this replica is assigned, whichever replica takes the backup. */
     @Bean(initMethod = "start", destroyMethod = "close")
     SegmentWorker segmentWorker(

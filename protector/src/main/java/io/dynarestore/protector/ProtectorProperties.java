@@ -1,6 +1,7 @@
 package io.dynarestore.protector;
 
 import io.dynarestore.boot.VaultReaderSettings;
+import io.dynarestore.contracts.access.MessageSignature;
 import io.dynarestore.core.aws.AwsSettings;
 import io.dynarestore.core.kafka.TopicDefinitions;
 import io.dynarestore.core.vault.VaultSettings;
@@ -19,6 +20,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param backups   full backups
  * @param retention expiry
  * @param exports   DynamoDB's own exports (NATIVE_EXPORT backups, NATIVE_INCREMENTAL change logs)
+ * @param signingKey the key that proves the protector as the publisher of its drills' requests on
+ *                   {@code restore.requests}; the planner holds it as {@code planner.access.keys.protector}
+ *                   (at least 32 characters; empty: unsigned, which only a planner that lets unidentified
+ *                   publishers restore takes)
  */
 @ConfigurationProperties("protector")
 public record ProtectorProperties(
@@ -29,8 +34,19 @@ public record ProtectorProperties(
         @DefaultValue Capture capture,
         @DefaultValue Backups backups,
         @DefaultValue Retention retention,
-        @DefaultValue Exports exports)
+        @DefaultValue Exports exports,
+        String signingKey)
         implements VaultReaderSettings {
+
+    public ProtectorProperties {
+        signingKey = signingKey == null || signingKey.isBlank() ? null : signingKey;
+        String weak = MessageSignature.weakness(signingKey);
+        if (signingKey != null && weak != null) {
+            throw new IllegalArgumentException("protector.signing-key " + weak + "; set it (env PROTECTOR_SIGNING_KEY)"
+                    + " to a random secret of at least " + MessageSignature.MIN_KEY_LENGTH
+                    + " characters, and give the planner the same as planner.access.keys.protector");
+        }
+    }
 
     /**
      * @param pollInterval the pause between two reads of a table's stream

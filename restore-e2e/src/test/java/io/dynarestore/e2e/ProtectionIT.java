@@ -51,7 +51,8 @@ class ProtectionIT {
         stack = RestoreStack.infrastructure();
         endpoint = StreamsEndpoint.inFrontOf(stack.dynalite.endpoint()).exportsTo(stack.s3.client());
         stack.throughStreamsEndpoint(endpoint);
-        stack.startPlanner();
+        // unidentified publishers may only read: a drill's request restores only when the protector signs it
+        stack.startPlanner("--planner.access.unidentified=read");
         writer = stack.startWriter();
         stack.startApi();
         protector = stack.startProtector(PROTECTOR_ARGS);

@@ -113,8 +113,8 @@ public final class StatusFollower implements AutoCloseable {
         this.thread = new ConsumerThread("notifier-status", config, health, this::follow);
     }
 
+    /** Starts following; the delivery log, shared with the alerts, is started by its owner. */
     public void start() {
-        deliveries.start();
         links.start();
         thread.start();
     }
@@ -285,6 +285,5 @@ public final class StatusFollower implements AutoCloseable {
     public void close() {
         thread.stop(Duration.ofSeconds(30));
         links.close();
-        deliveries.close();
     }
 }

@@ -29,6 +29,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Executor;
@@ -113,6 +114,23 @@ public final class DrillRunner {
     }
 
     /**
+     * The second a {@code RANDOM_SECOND} drill of {@code slot} restores: a window drawn evenly, then a
+     * whole second of it drawn evenly (both ends included), seeded by the slot so that every replica draws the
+     * same; every window has its turn however short it is.
+     */
+    static Instant randomSecond(List<PitrCoverage.Window> windows, Instant slot) {
+        var random = new Random(slot.toEpochMilli());
+        var w = windows.get(random.nextInt(windows.size()));
+        // whole seconds inside the window: a start within a second begins at the next one
+        long first = w.start().getEpochSecond() + (w.start().getNano() > 0 ? 1 : 0);
+        long last = w.end().getEpochSecond();
+        if (last < first) {
+            return w.start(); // a window within one second: its start is the one instant it has
+        }
+        return Instant.ofEpochSecond(first + random.nextLong(last - first + 1));
+    }
+
+    /**
      * Asks for the restore of the drill of {@code slot}, or reports why there is none to run. A drill
      * that cannot be started (the vault unreadable, the request not published) is a failed drill, never
      * the table guard's trouble: its backups and change log go on.
@@ -143,9 +161,7 @@ public final class DrillRunner {
                 fail(p, slot, restoreId, "no second", scratch, "no second of the table is restorable to drill");
                 return;
             }
-            var w = windows.get(new Random(slot.toEpochMilli()).nextInt(windows.size()));
-            long span = w.end().getEpochSecond() - w.start().getEpochSecond() + 1;
-            Instant t = w.start().plusSeconds(new Random(slot.toEpochMilli() + 1).nextLong(span));
+            Instant t = randomSecond(windows, slot);
             base = coverage.resolve(t).map(PitrCoverage.Resolution::base).orElse(null);
             source = new Source(p.account(), p.region(), p.table(), null, t.toString(), null);
         } else {

@@ -11,12 +11,16 @@ import io.dynarestore.contracts.request.Scope;
 import io.dynarestore.contracts.request.Source;
 import io.dynarestore.contracts.status.RestoreAccepted;
 import io.dynarestore.contracts.status.RestoreFailed;
+import io.dynarestore.core.pitr.PitrCoverage;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class DrillRunnerTest {
 
@@ -78,6 +82,61 @@ class DrillRunnerTest {
         // Then no exception leaves it, and the drill failed saying it could not start
         assertThat(events).singleElement().isInstanceOf(DrillFailed.class);
         assertThat(((DrillFailed) events.get(0)).reason()).startsWith("the drill could not start");
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+    void aRandomSecondDrillRestoresASecondInsideAWindowTheSameOnEveryReplica(long seed) {
+        // Given the restorable windows of a table, some shorter than a second or starting within one
+        var random = new Random(seed);
+        for (int turn = 0; turn < 200; turn++) {
+            var windows = new ArrayList<PitrCoverage.Window>();
+            Instant at = Instant.parse("2026-12-01T00:00:00Z").plusMillis(random.nextInt(1_000_000));
+            for (int w = 0, n = 1 + random.nextInt(4); w < n; w++) {
+                Instant end = at.plusMillis(random.nextInt(4) == 0 ? random.nextInt(999) : random.nextInt(3_600_000));
+                windows.add(new PitrCoverage.Window(at, end));
+                at = end.plusMillis(1 + random.nextInt(600_000));
+            }
+            Instant slot = SLOT.plusSeconds(random.nextInt(1_000_000));
+
+            // When a drill of a slot draws its second
+            Instant t = DrillRunner.randomSecond(windows, slot);
+
+            // Then it lies inside one window, whole unless the window holds no whole second, and every
+            // replica draws the same
+            assertThat(windows)
+                    .as("windows %s, drawn %s", windows, t)
+                    .anySatisfy(w -> assertThat(t).isBetween(w.start(), w.end()));
+            var holder = windows.stream()
+                    .filter(w -> !t.isBefore(w.start()) && !t.isAfter(w.end()))
+                    .findFirst()
+                    .orElseThrow();
+            if (holder.end().getEpochSecond() > holder.start().getEpochSecond()) {
+                assertThat(t.getNano()).isZero();
+            }
+            assertThat(DrillRunner.randomSecond(List.copyOf(windows), slot)).isEqualTo(t);
+        }
+    }
+
+    @Test
+    void everyWindowAndBothEndsOfOneHaveTheirTurnOverManyDrills() {
+        // Given three windows of very different lengths
+        var windows = List.of(
+                new PitrCoverage.Window(Instant.parse("2026-12-01T00:00:00Z"), Instant.parse("2026-12-01T00:00:02Z")),
+                new PitrCoverage.Window(Instant.parse("2026-12-02T00:00:00Z"), Instant.parse("2026-12-02T06:00:00Z")),
+                new PitrCoverage.Window(Instant.parse("2026-12-03T00:00:00Z"), Instant.parse("2026-12-03T00:00:00Z")));
+
+        // When 600 hourly drills draw their seconds
+        var drawn = new ArrayList<Instant>();
+        for (int h = 0; h < 600; h++) {
+            drawn.add(DrillRunner.randomSecond(windows, SLOT.plusSeconds(3_600L * h)));
+        }
+
+        // Then each window is drawn, and the short one's first and last seconds both
+        for (var w : windows) {
+            assertThat(drawn).anySatisfy(t -> assertThat(t).isBetween(w.start(), w.end()));
+        }
+        assertThat(drawn).contains(windows.get(0).start(), windows.get(0).end());
     }
 
     @Test

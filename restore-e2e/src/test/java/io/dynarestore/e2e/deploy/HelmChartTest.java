@@ -132,6 +132,27 @@ class HelmChartTest {
                 .filteredOn(e -> e.get("name").equals("SMTP_PASSWORD"))
                 .singleElement()
                 .satisfies(e -> assertThat(e).doesNotContainKey("value"));
+        // and the protector signs its drills' requests with a key the planner holds too, both from the Secret
+        for (String service : List.of("protector", "restore-planner")) {
+            List<Map<String, Object>> its =
+                    at(find(docs, "Deployment", service), "spec", "template", "spec", "containers", "0", "env");
+            assertThat(its)
+                    .as(service)
+                    .filteredOn(e -> e.get("name").equals("PROTECTOR_SIGNING_KEY"))
+                    .singleElement()
+                    .satisfies(e -> assertThat((String) at(e, "valueFrom", "secretKeyRef", "key"))
+                            .isEqualTo("protector"));
+        }
+        // and drill alerts go to the listed addresses, and to webhook URLs (which may hold tokens) from a Secret
+        assertThat(env)
+                .filteredOn(e -> e.get("name").equals("ALERT_EMAILS"))
+                .singleElement()
+                .satisfies(e -> assertThat(e.get("value")).isEqualTo("dba-oncall@example.com,platform@example.com"));
+        assertThat(env)
+                .filteredOn(e -> e.get("name").equals("ALERT_WEBHOOKS"))
+                .singleElement()
+                .satisfies(e -> assertThat((String) at(e, "valueFrom", "secretKeyRef", "name"))
+                        .isEqualTo("dynarestore-alerts"));
         // and the account registry reaches every service's configuration
         Map<String, Object> plannerConfig = Manifests.yaml()
                 .load((String) at(find(docs, "ConfigMap", "restore-planner"), "data", "restore-planner.yml"));
@@ -163,5 +184,11 @@ class HelmChartTest {
                         .set("keda.itemWriter.maxReplicas", 0)
                         .call())
                 .hasMessageContaining("maxReplicas");
+        assertThatThrownBy(() -> new Helm(CHART)
+                        .template()
+                        .withName("x")
+                        .set("alerts.emails[0]", "oncall at example")
+                        .call())
+                .hasMessageContaining("alerts");
     }
 }
