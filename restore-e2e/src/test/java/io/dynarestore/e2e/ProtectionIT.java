@@ -2,14 +2,20 @@ package io.dynarestore.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.icegreen.greenmail.util.GreenMail;
+import com.icegreen.greenmail.util.GreenMailUtil;
+import com.icegreen.greenmail.util.ServerSetup;
 import io.dynarestore.contracts.Topic;
 import io.dynarestore.testkit.ItemDigests;
+import io.dynarestore.testkit.Ports;
 import io.dynarestore.testkit.RandomItems;
 import io.dynarestore.testkit.StreamedTables;
 import io.dynarestore.testkit.StreamsEndpoint;
 import io.dynarestore.testkit.TopicRecorder;
+import jakarta.mail.internet.MimeMessage;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -27,7 +33,8 @@ import tools.jackson.databind.JsonNode;
  * backups, a Streams change log), changed, and restored through the REST API to the second before
  * the change; and a change log that fell behind its stream, whose gap the windows show and no
  * restore crosses; and a table protected by DynamoDB's own exports; and retention, which waits for
- * the restores in progress that read what expired.
+ * the restores in progress that read what expired; and restore drills, whose failure the on-call
+ * address hears of.
  */
 class ProtectionIT {
 
@@ -43,6 +50,10 @@ class ProtectionIT {
     private static StreamsEndpoint endpoint;
     private static DynamoDbClient dynamo;
     private static ConfigurableApplicationContext protector;
+    /** Where the notifier sends drill alerts. */
+    private static final String ON_CALL = "dba-oncall@example.com";
+
+    private static GreenMail smtp;
     private static ConfigurableApplicationContext writer;
     private static TopicRecorder protection;
 
@@ -58,12 +69,16 @@ class ProtectionIT {
         protector = stack.startProtector(PROTECTOR_ARGS);
         dynamo = io.dynarestore.testkit.Dynalite.client(endpoint.endpoint());
         protection = TopicRecorder.follow(stack.kafka.bootstrapServers(), Topic.PROTECTION_EVENTS.topicName());
+        smtp = new GreenMail(new ServerSetup(Ports.free(), "127.0.0.1", "smtp"));
+        smtp.start();
+        stack.startNotifier(smtp.getSmtp().getPort(), "--notifier.alerts.emails=" + ON_CALL);
     }
 
     @AfterAll
     static void stop() {
         protection.close();
         stack.close();
+        smtp.stop();
         endpoint.close();
     }
 
@@ -452,11 +467,30 @@ class ProtectionIT {
                 .pollInterval(Duration.ofMillis(500))
                 .until(() -> drillEvent("DrillFailed"), e -> e != null);
         assertThat(failed.json().get("reason").asString()).contains("restore failed");
+        // and the on-call address is told, once, which table and why
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .until(() -> drillAlerts().size() == 1);
+        assertThat(GreenMailUtil.getBody(drillAlerts().get(0)))
+                .contains("table drilled")
+                .contains("restore failed")
+                .contains("/restores/" + failed.json().get("restore").asString());
         Awaitility.await()
                 .atMost(Duration.ofSeconds(10))
                 .until(() -> stack.dynalite.client().listTables().tableNames().stream()
                         .noneMatch(
                                 t -> t.equals(failed.json().get("scratchTable").asString())));
+    }
+
+    private static List<MimeMessage> drillAlerts() throws Exception {
+        var out = new ArrayList<MimeMessage>();
+        for (var m : smtp.getReceivedMessages()) {
+            if (m.getAllRecipients()[0].toString().equals(ON_CALL)
+                    && m.getSubject().equals("Restore drill of drilled failed")) {
+                out.add(m);
+            }
+        }
+        return out;
     }
 
     private static TopicRecorder.Entry drillEvent(String type) {
