@@ -40,6 +40,11 @@ class ChangeTimelineIT {
                 Http.get(on.stack().apiUri("/tables/timeline-it/activity?step=SECOND&from=" + from + "&to=" + to));
         assertThat(response.status()).as(response.body()).isEqualTo(200);
         JsonNode activity = response.json();
+        // (and the command line answers the same)
+        JsonNode byCli = Cli.run(
+                on.stack().apiUri(""), "activity", "timeline-it", from.toString(), to.toString(), "--step", "SECOND");
+        assertThat(byCli.get("steps")).isEqualTo(activity.get("steps"));
+        assertThat(byCli.get("flags")).isEqualTo(activity.get("flags"));
 
         // Then each step counts what the write log holds in it
         var expected = new TreeMap<Instant, String>();

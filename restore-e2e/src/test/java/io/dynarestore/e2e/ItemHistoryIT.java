@@ -82,6 +82,17 @@ class ItemHistoryIT {
                                             DynamoJson.fromJson(v.get("item").toString()))))
                     .toList();
             assertThat(read).as("history of %s", key).isEqualTo(expected);
+            if (k == 0) { // the command line answers the same, its key given as DynamoDB JSON ("to" is now)
+                assertThat(Cli.run(
+                                        on.stack().apiUri(""),
+                                        "history",
+                                        "history-it",
+                                        DynamoJson.toJson(key),
+                                        "--limit",
+                                        "3")
+                                .get("versions"))
+                        .isEqualTo(history("history-it", key, null, 3).get("versions"));
+            }
             for (int i = 0; i + 1 < versions.size() && restoredVersion == null; i++) {
                 if (versions.get(i).hasNonNull("restoreSource")
                         && versions.get(i).get("restoreSource").has("pointInTime")) {

@@ -235,16 +235,7 @@ class NativeExportsIT {
     }
 
     static JsonNode cli(String... args) throws Exception {
-        var command = new ArrayList<String>(List.of(
-                "bash",
-                io.dynarestore.testkit.RepoRoot.find().resolve("dynarestore").toString()));
-        command.addAll(List.of(args));
-        var builder = new ProcessBuilder(command).redirectErrorStream(true);
-        builder.environment().put("DYNARESTORE_API", stack.apiUri("").toString());
-        Process p = builder.start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertThat(p.waitFor()).as(out).isZero();
-        return io.dynarestore.contracts.Json.mapper().readTree(out);
+        return Cli.run(stack.apiUri(""), args);
     }
 
     static String restore(String body) throws Exception {
