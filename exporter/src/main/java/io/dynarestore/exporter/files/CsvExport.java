@@ -1,5 +1,7 @@
 package io.dynarestore.exporter.files;
 
+import io.dynarestore.core.codec.DynamoJson;
+import io.dynarestore.core.csv.ConsoleCells;
 import io.dynarestore.core.csv.CsvColumn;
 import io.dynarestore.core.filter.RecordFilter;
 import io.dynarestore.core.vault.Backup;
@@ -54,11 +56,13 @@ public final class CsvExport {
         var prefilter = filter == null ? null : KeyPrefilter.ofItems(keyAttributes, filter::keyMayMatch);
         try (var spool = RowSpool.create()) {
             // one pass over the backup: the rows wait on local disk until every column is known
-            boolean capped = !scan(backup, filter, prefilter, cap + 1, item -> {
-                if (found[0]++ < cap) {
-                    spool.add(item);
-                }
-            });
+            boolean capped = filter == null
+                    ? !scanCells(backup, cap, spool, found)
+                    : !scan(backup, filter, prefilter, cap + 1, item -> {
+                        if (found[0]++ < cap) {
+                            spool.add(item);
+                        }
+                    });
             spool.columns().forEach(columns::observe);
             var upload = new S3Upload(s3, bucket, key, "text/csv; charset=utf-8", partSize);
             var buffered = new BufferedOutputStream(upload, 1 << 16);
@@ -77,6 +81,53 @@ public final class CsvExport {
             upload.close(); // completes the upload
             return new Summary(bucket, key, spool.rows(), upload.bytes(), upload.sha256Hex(), capped, found[0]);
         }
+    }
+
+    /**
+     * Every item of the backup, up to {@code cap}, into the spool; false when there were more. JSON
+     * data files go cell by cell from their tokens ({@link ConsoleCells}: no item is built); ION files
+     * item by item. {@code found} counts the items, and one more when the cap stopped it.
+     */
+    private boolean scanCells(Backup backup, long cap, RowSpool spool, long[] found) {
+        boolean[] over = {false};
+        DataFileReader.LineReader line = p -> {
+            String part;
+            while ((part = p.nextName()) != null) {
+                p.nextToken();
+                if (!"Item".equals(part)) {
+                    DynamoJson.readItem(p); // checked as the full parse checks it, and not exported
+                } else if (found[0] < cap) {
+                    ConsoleCells.read(p, spool);
+                    spool.endRow();
+                    found[0]++;
+                } else {
+                    p.skipChildren();
+                    found[0]++;
+                    over[0] = true;
+                }
+            }
+        };
+        for (ManifestFile f : backup.files()) {
+            var object = s3.getObject(b -> b.bucket(backup.dataBucket()).key(f.dataFileS3Key()));
+            try (var reader = new DataFileReader(f.dataFileS3Key(), object, f.md5Checksum())) {
+                if (!reader.readsRaw()) {
+                    for (ExportLine l; !over[0] && (l = reader.next()) != null; ) {
+                        if (l.item() != null && found[0]++ < cap) {
+                            spool.add(l.item());
+                        } else if (l.item() != null) {
+                            over[0] = true;
+                        }
+                    }
+                }
+                while (!over[0] && reader.readsRaw() && reader.nextRaw(line)) {
+                    // the line went to the spool
+                }
+            }
+            if (over[0]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

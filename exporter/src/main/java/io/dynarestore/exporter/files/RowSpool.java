@@ -1,5 +1,6 @@
 package io.dynarestore.exporter.files;
 
+import io.dynarestore.core.csv.ConsoleCells;
 import io.dynarestore.core.csv.ConsoleCsv;
 import io.dynarestore.core.csv.CsvColumn;
 import java.io.BufferedInputStream;
@@ -24,15 +25,21 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * The rows of an export while its columns are still being found, on local disk, so that the backup
  * is read once and memory stays flat (the disk holds about the CSV's size; compressing it cost more
  * time than the second read of the backup it replaces, docs/benchmarks.md): each row is kept as its cells, already
- * formatted, each with the number of its column in the order the columns were first seen. Once
- * every row is in, {@link #replay} gives them back in the final column order. The file is deleted
- * on close.
+ * formatted, each with the number of its column in the order the columns were first seen, and a
+ * row ends with {@link #END}. A row comes as an item ({@link #add}) or cell by cell, straight from
+ * the data file's tokens ({@link #cell}, then {@link #endRow}). Once every row is in,
+ * {@link #replay} gives them back in the final column order. The file is deleted on close.
  */
-final class RowSpool implements AutoCloseable {
+final class RowSpool implements AutoCloseable, ConsoleCells.Sink {
+
+    /** The column number that ends a row. */
+    private static final int END = -1;
 
     private final Path file;
     private final DataOutputStream out;
-    private final Map<CsvColumn, Integer> numbers = new HashMap<>();
+    /** Column numbers by name, then type: most names have one type, and neither string is copied. */
+    private final Map<String, Map<String, Integer>> numbers = new HashMap<>();
+
     private final List<CsvColumn> seen = new ArrayList<>();
     private long rows;
 
@@ -51,25 +58,42 @@ final class RowSpool implements AutoCloseable {
 
     /** Keeps an item as a row: its attributes' cells, by column. */
     void add(Map<String, AttributeValue> item) {
+        for (var e : item.entrySet()) {
+            cell(
+                    e.getKey(),
+                    ConsoleCsv.typeOf(e.getValue()),
+                    ConsoleCsv.cell(e.getValue()).getBytes(StandardCharsets.UTF_8));
+        }
+        endRow();
+    }
+
+    /** Keeps one cell of the row being read. */
+    @Override
+    public void cell(String name, String type, byte[] cell) {
+        var byType = numbers.computeIfAbsent(name, n -> new HashMap<>(2));
+        Integer number = byType.get(type);
+        if (number == null) {
+            number = seen.size();
+            byType.put(type, number);
+            seen.add(new CsvColumn(name, type));
+        }
         try {
-            out.writeInt(item.size());
-            for (var e : item.entrySet()) {
-                var column = new CsvColumn(e.getKey(), ConsoleCsv.typeOf(e.getValue()));
-                Integer number = numbers.get(column);
-                if (number == null) {
-                    number = seen.size();
-                    numbers.put(column, number);
-                    seen.add(column);
-                }
-                out.writeInt(number);
-                byte[] cell = ConsoleCsv.cell(e.getValue()).getBytes(StandardCharsets.UTF_8);
-                out.writeInt(cell.length);
-                out.write(cell);
-            }
-            rows++;
+            out.writeInt(number);
+            out.writeInt(cell.length);
+            out.write(cell);
         } catch (IOException e) {
             throw new UncheckedIOException("no room for an export's rows on local disk", e);
         }
+    }
+
+    /** Ends the row being read. */
+    void endRow() {
+        try {
+            out.writeInt(END);
+        } catch (IOException e) {
+            throw new UncheckedIOException("no room for an export's rows on local disk", e);
+        }
+        rows++;
     }
 
     long rows() {
@@ -99,9 +123,8 @@ final class RowSpool implements AutoCloseable {
             try (var in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
                 for (long r = 0; r < this.rows; r++) {
                     Arrays.fill(cells, null);
-                    int count = in.readInt();
-                    for (int c = 0; c < count; c++) {
-                        int at = position[in.readInt()];
+                    for (int number; (number = in.readInt()) != END; ) {
+                        int at = position[number];
                         int length = in.readInt();
                         if (at < 0) {
                             in.skipNBytes(length);

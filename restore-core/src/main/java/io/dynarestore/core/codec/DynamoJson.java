@@ -79,56 +79,90 @@ public final class DynamoJson {
         if (type == null) {
             throw new DynamoJsonException("empty attribute value {} at " + where(p));
         }
-        JsonToken t = p.nextToken();
-        AttributeValue value;
-        switch (type) {
-            case "S" -> value = AttributeValue.fromS(text(p, t, type));
-            case "N" -> value = AttributeValue.fromN(number(p, t));
-            case "B" -> value = AttributeValue.fromB(binary(p, t));
-            case "BOOL" -> {
-                if (t != JsonToken.VALUE_TRUE && t != JsonToken.VALUE_FALSE) {
-                    throw new DynamoJsonException("BOOL must be true or false at " + where(p));
-                }
-                value = AttributeValue.fromBool(t == JsonToken.VALUE_TRUE);
-            }
+        AttributeValue value = readTyped(p, type, p.nextToken());
+        endOfValue(p);
+        return value;
+    }
+
+    /**
+     * Reads the value of a typed value whose type key {@code type} was read, the parser on the
+     * value's first token {@code t}; the typed value's closing brace is left to the caller
+     * ({@link #endOfValue}).
+     */
+    public static AttributeValue readTyped(JsonParser p, String type, JsonToken t) {
+        return switch (type) {
+            case "S" -> AttributeValue.fromS(text(p, t, type));
+            case "N" -> AttributeValue.fromN(number(p, t));
+            case "B" -> AttributeValue.fromB(binary(p, t));
+            case "BOOL" -> AttributeValue.fromBool(bool(p, t));
             case "NULL" -> {
-                if (t != JsonToken.VALUE_TRUE) {
-                    throw new DynamoJsonException("NULL must be true at " + where(p));
-                }
-                value = AttributeValue.fromNul(true);
+                nul(p, t);
+                yield AttributeValue.fromNul(true);
             }
-            case "M" -> value = AttributeValue.fromM(readItem(p));
+            case "M" -> AttributeValue.fromM(readItem(p));
             case "L" -> {
                 expect(p, JsonToken.START_ARRAY, "an array for L");
                 var list = new ArrayList<AttributeValue>();
                 while (p.nextToken() != JsonToken.END_ARRAY) {
                     list.add(readValue(p));
                 }
-                value = AttributeValue.fromL(list);
+                yield AttributeValue.fromL(list);
             }
             case "SS" -> {
                 var list = new ArrayList<String>();
                 forEachElement(p, type, tok -> list.add(text(p, tok, type)));
-                value = AttributeValue.fromSs(list);
+                yield AttributeValue.fromSs(list);
             }
             case "NS" -> {
                 var list = new ArrayList<String>();
                 forEachElement(p, type, tok -> list.add(number(p, tok)));
-                value = AttributeValue.fromNs(list);
+                yield AttributeValue.fromNs(list);
             }
             case "BS" -> {
                 var list = new ArrayList<SdkBytes>();
                 forEachElement(p, type, tok -> list.add(binary(p, tok)));
-                value = AttributeValue.fromBs(list);
+                yield AttributeValue.fromBs(list);
             }
             default ->
                 throw new DynamoJsonException("unknown attribute type '" + type + "' at " + where(p)
                         + "; expected one of S, N, B, BOOL, NULL, L, M, SS, NS, BS");
-        }
+        };
+    }
+
+    /** Reads the closing brace of a typed value, refusing a second type key. */
+    public static void endOfValue(JsonParser p) {
         if (p.nextToken() != JsonToken.END_OBJECT) {
             throw new DynamoJsonException("a typed value has more than one type key at " + where(p));
         }
-        return value;
+    }
+
+    /** The text of an S value, the parser on its token {@code t}. */
+    public static String string(JsonParser p, JsonToken t) {
+        return text(p, t, "S");
+    }
+
+    /** The text of an N value (a decimal string, or a bare JSON number kept as written). */
+    public static String number(JsonParser p, JsonToken t) {
+        // Native exports write numbers as strings; accept a bare JSON number too, keeping its text.
+        if (t != JsonToken.VALUE_STRING && t != JsonToken.VALUE_NUMBER_INT && t != JsonToken.VALUE_NUMBER_FLOAT) {
+            throw new DynamoJsonException("N values must be decimal strings at " + where(p));
+        }
+        return p.getString();
+    }
+
+    /** A BOOL value. */
+    public static boolean bool(JsonParser p, JsonToken t) {
+        if (t != JsonToken.VALUE_TRUE && t != JsonToken.VALUE_FALSE) {
+            throw new DynamoJsonException("BOOL must be true or false at " + where(p));
+        }
+        return t == JsonToken.VALUE_TRUE;
+    }
+
+    /** Checks a NULL value, which is always {@code true}. */
+    public static void nul(JsonParser p, JsonToken t) {
+        if (t != JsonToken.VALUE_TRUE) {
+            throw new DynamoJsonException("NULL must be true at " + where(p));
+        }
     }
 
     private interface TokenConsumer {
@@ -146,14 +180,6 @@ public final class DynamoJson {
     private static String text(JsonParser p, JsonToken t, String type) {
         if (t != JsonToken.VALUE_STRING) {
             throw new DynamoJsonException(type + " values must be strings at " + where(p));
-        }
-        return p.getString();
-    }
-
-    private static String number(JsonParser p, JsonToken t) {
-        // Native exports write numbers as strings; accept a bare JSON number too, keeping its text.
-        if (t != JsonToken.VALUE_STRING && t != JsonToken.VALUE_NUMBER_INT && t != JsonToken.VALUE_NUMBER_FLOAT) {
-            throw new DynamoJsonException("N values must be decimal strings at " + where(p));
         }
         return p.getString();
     }

@@ -108,13 +108,62 @@ public final class DataFileReader implements AutoCloseable {
         }
     }
 
+    /** What reads one line of a JSON data file itself: the parser is on the line's START_OBJECT, to be left on its END_OBJECT. */
+    public interface LineReader {
+        void read(JsonParser p);
+    }
+
     /** The next line (of a selective reader: the next its prefilter may want), or {@code null} after the last one. */
     public ExportLine next() {
         if (done) {
             return null;
         }
+        return guarded(() -> ion != null ? nextIon() : lineBuffer != null ? nextSelected() : nextParsed(parser));
+    }
+
+    /**
+     * Of a JSON data file read in full: hands the next line to {@code reader} instead of building it
+     * (for a caller that turns the tokens into something else, such as CSV cells); {@code false} after
+     * the last line. A damaged file fails as in {@link #next}, also when {@code reader} finds the line
+     * is not DynamoDB JSON.
+     *
+     * @throws IllegalStateException for an ION file or a selective reader, which have no JSON tokens to hand
+     */
+    public boolean nextRaw(LineReader reader) {
+        if (parser == null) {
+            throw new IllegalStateException(name + " is not read as JSON in full; use next()");
+        }
+        if (done) {
+            return false;
+        }
+        return guarded(() -> {
+            JsonToken t = parser.nextToken();
+            if (t == null) {
+                finish();
+                return false;
+            }
+            lines++;
+            if (t != JsonToken.START_OBJECT) {
+                throw new CorruptDataFileException(name + " line " + lines + " is not a JSON object");
+            }
+            reader.read(parser);
+            return true;
+        });
+    }
+
+    /** Whether {@link #nextRaw} may be used: a JSON data file read in full. */
+    public boolean readsRaw() {
+        return parser != null;
+    }
+
+    private interface Read<T> {
+        T get() throws IOException;
+    }
+
+    /** Runs a read, turning what it meets into a corrupt file or an unavailable one, naming the file and line. */
+    private <T> T guarded(Read<T> read) {
         try {
-            return ion != null ? nextIon() : lineBuffer != null ? nextSelected() : nextParsed(parser);
+            return read.get();
         } catch (StreamConstraintsException e) {
             // a value far longer than a 400 KB DynamoDB item can hold: the file is not a backup of one
             throw new CorruptDataFileException(
