@@ -9,9 +9,6 @@ import io.dynarestore.core.vault.DataFileReader;
 import io.dynarestore.core.vault.ExportLine;
 import io.dynarestore.core.vault.KeyPrefilter;
 import io.dynarestore.core.vault.ManifestFile;
-import java.io.BufferedOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -65,16 +62,13 @@ public final class CsvExport {
                     });
             spool.columns().forEach(columns::observe);
             var upload = new S3Upload(s3, bucket, key, "text/csv; charset=utf-8", partSize);
-            var buffered = new BufferedOutputStream(upload, 1 << 16);
-            var csv = new CsvRowWriter(buffered);
+            var csv = new CsvRowWriter(upload);
             try {
                 csv.write(columns.columns().stream().map(CsvColumn::header).toArray(String[]::new));
                 spool.replay(columns.columns(), csv, progress::accept);
-                buffered.flush();
-            } catch (IOException e) {
-                upload.abort(); // never a half file: the object only exists once the upload completes
-                throw new UncheckedIOException("could not write the export", e);
+                csv.flush();
             } catch (RuntimeException e) {
+                // never a half file: the object only exists once the upload completes
                 upload.abort();
                 throw e;
             }
@@ -90,6 +84,7 @@ public final class CsvExport {
      */
     private boolean scanCells(Backup backup, long cap, RowSpool spool, long[] found) {
         boolean[] over = {false};
+        var cells = new ConsoleCells();
         DataFileReader.LineReader line = p -> {
             String part;
             while ((part = p.nextName()) != null) {
@@ -97,7 +92,7 @@ public final class CsvExport {
                 if (!"Item".equals(part)) {
                     DynamoJson.readItem(p); // checked as the full parse checks it, and not exported
                 } else if (found[0] < cap) {
-                    ConsoleCells.read(p, spool);
+                    cells.read(p, spool);
                     spool.endRow();
                     found[0]++;
                 } else {

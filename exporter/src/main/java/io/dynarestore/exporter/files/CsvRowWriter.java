@@ -10,13 +10,17 @@ import java.nio.charset.StandardCharsets;
  * quote strategy EMPTY, CRLF) writes them: a cell is quoted, its quotes doubled, when it is empty,
  * holds a comma, a quote, CR or LF, or is a record's first cell and starts with {@code #}; an
  * absent cell is nothing. These bytes never occur inside a multi-byte UTF-8 sequence, so cells are
- * escaped without decoding them: an export's rows go from its spool to the upload as bytes.
+ * escaped without decoding them: an export's rows go from its spool to the upload as bytes. What is
+ * written reaches the stream on {@link #flush}.
  */
 final class CsvRowWriter {
 
-    private static final byte[] CRLF = {'\r', '\n'};
+    /** Filled here and handed on whole: a wide record is hundreds of separators, each a call on a synchronized stream otherwise. */
+    private static final int BUFFER = 1 << 16;
 
     private final OutputStream out;
+    private final byte[] buffer = new byte[BUFFER];
+    private int filled;
 
     CsvRowWriter(OutputStream out) {
         this.out = out;
@@ -38,14 +42,25 @@ final class CsvRowWriter {
         try {
             for (int i = 0; i < count; i++) {
                 if (i > 0) {
-                    out.write(',');
+                    put((byte) ',');
                 }
                 byte[] cell = cells[i];
                 if (cell != null) {
                     writeCell(cell, lengths[i], i == 0);
                 }
             }
-            out.write(CRLF);
+            put((byte) '\r');
+            put((byte) '\n');
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not write a CSV record", e);
+        }
+    }
+
+    /** Hands on what is buffered, and flushes the stream. */
+    void flush() {
+        try {
+            drain();
+            out.flush();
         } catch (IOException e) {
             throw new UncheckedIOException("could not write a CSV record", e);
         }
@@ -53,19 +68,45 @@ final class CsvRowWriter {
 
     private void writeCell(byte[] cell, int length, boolean first) throws IOException {
         if (!needsQuotes(cell, length, first)) {
-            out.write(cell, 0, length);
+            put(cell, 0, length);
             return;
         }
-        out.write('"');
+        put((byte) '"');
         int from = 0;
         for (int i = 0; i < length; i++) {
             if (cell[i] == '"') {
-                out.write(cell, from, i + 1 - from); // the quote, then it again
+                put(cell, from, i + 1 - from); // the quote, then it again
                 from = i;
             }
         }
-        out.write(cell, from, length - from);
-        out.write('"');
+        put(cell, from, length - from);
+        put((byte) '"');
+    }
+
+    private void put(byte b) throws IOException {
+        if (filled == BUFFER) {
+            drain();
+        }
+        buffer[filled++] = b;
+    }
+
+    private void put(byte[] b, int off, int len) throws IOException {
+        if (len > BUFFER - filled) {
+            drain();
+            if (len > BUFFER) {
+                out.write(b, off, len); // a cell larger than the buffer goes on as it is
+                return;
+            }
+        }
+        System.arraycopy(b, off, buffer, filled, len);
+        filled += len;
+    }
+
+    private void drain() throws IOException {
+        if (filled > 0) {
+            out.write(buffer, 0, filled);
+            filled = 0;
+        }
     }
 
     private static boolean needsQuotes(byte[] cell, int length, boolean first) {

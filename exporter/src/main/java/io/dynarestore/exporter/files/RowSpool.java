@@ -3,12 +3,10 @@ package io.dynarestore.exporter.files;
 import io.dynarestore.core.csv.ConsoleCells;
 import io.dynarestore.core.csv.ConsoleCsv;
 import io.dynarestore.core.csv.CsvColumn;
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -36,7 +34,7 @@ final class RowSpool implements AutoCloseable, ConsoleCells.Sink {
     private static final int END = -1;
 
     private final Path file;
-    private final DataOutputStream out;
+    private final SpoolOut out;
     /** Column numbers by name, then type: most names have one type, and neither string is copied. */
     private final Map<String, Map<String, Integer>> numbers = new HashMap<>();
 
@@ -45,7 +43,7 @@ final class RowSpool implements AutoCloseable, ConsoleCells.Sink {
 
     private RowSpool(Path file) throws IOException {
         this.file = file;
-        this.out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16));
+        this.out = new SpoolOut(Files.newOutputStream(file));
     }
 
     static RowSpool create() {
@@ -120,14 +118,14 @@ final class RowSpool implements AutoCloseable, ConsoleCells.Sink {
         int[] lengths = new int[columns.size()];
         try {
             out.close();
-            try (var in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
+            try (var in = new SpoolIn(Files.newInputStream(file))) {
                 for (long r = 0; r < this.rows; r++) {
                     Arrays.fill(cells, null);
                     for (int number; (number = in.readInt()) != END; ) {
                         int at = position[number];
                         int length = in.readInt();
                         if (at < 0) {
-                            in.skipNBytes(length);
+                            in.skip(length);
                             continue;
                         }
                         if (buffers[at] == null || buffers[at].length < length) {
@@ -161,6 +159,126 @@ final class RowSpool implements AutoCloseable, ConsoleCells.Sink {
             Files.deleteIfExists(file);
         } catch (IOException ignored) {
             // the temporary directory's cleanup takes it
+        }
+    }
+
+    /** Ints and bytes into a buffer of its own: the spool takes three writes a cell, too many for a synchronized stream. */
+    private static final class SpoolOut implements AutoCloseable {
+        private final OutputStream out;
+        private final byte[] buffer = new byte[1 << 16];
+        private int filled;
+        private boolean closed;
+
+        SpoolOut(OutputStream out) {
+            this.out = out;
+        }
+
+        void writeInt(int v) throws IOException {
+            if (buffer.length - filled < 4) {
+                drain();
+            }
+            buffer[filled] = (byte) (v >>> 24);
+            buffer[filled + 1] = (byte) (v >>> 16);
+            buffer[filled + 2] = (byte) (v >>> 8);
+            buffer[filled + 3] = (byte) v;
+            filled += 4;
+        }
+
+        void write(byte[] b) throws IOException {
+            if (b.length > buffer.length - filled) {
+                drain();
+                if (b.length > buffer.length) {
+                    out.write(b);
+                    return;
+                }
+            }
+            System.arraycopy(b, 0, buffer, filled, b.length);
+            filled += b.length;
+        }
+
+        private void drain() throws IOException {
+            out.write(buffer, 0, filled);
+            filled = 0;
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (!closed) {
+                closed = true;
+                try {
+                    drain();
+                } finally {
+                    out.close();
+                }
+            }
+        }
+    }
+
+    /** Reads back what {@link SpoolOut} wrote, through a buffer of its own. */
+    private static final class SpoolIn implements AutoCloseable {
+        private final InputStream in;
+        private final byte[] buffer = new byte[1 << 16];
+        private int position;
+        private int limit;
+
+        SpoolIn(InputStream in) {
+            this.in = in;
+        }
+
+        int readInt() throws IOException {
+            if (limit - position < 4) {
+                fill(4);
+            }
+            int v = (buffer[position] & 0xff) << 24
+                    | (buffer[position + 1] & 0xff) << 16
+                    | (buffer[position + 2] & 0xff) << 8
+                    | buffer[position + 3] & 0xff;
+            position += 4;
+            return v;
+        }
+
+        void readFully(byte[] b, int off, int len) throws IOException {
+            while (len > 0) {
+                if (position == limit) {
+                    fill(1);
+                }
+                int n = Math.min(len, limit - position);
+                System.arraycopy(buffer, position, b, off, n);
+                position += n;
+                off += n;
+                len -= n;
+            }
+        }
+
+        void skip(int len) throws IOException {
+            while (len > 0) {
+                if (position == limit) {
+                    fill(1);
+                }
+                int n = Math.min(len, limit - position);
+                position += n;
+                len -= n;
+            }
+        }
+
+        /** Keeps what is left and reads until at least {@code needed} bytes are buffered. */
+        private void fill(int needed) throws IOException {
+            int left = limit - position;
+            System.arraycopy(buffer, position, buffer, 0, left);
+            position = 0;
+            limit = left;
+            while (limit < needed) {
+                int n = in.read(buffer, limit, buffer.length - limit);
+                if (n < 0) {
+                    throw new EOFException("the spool ended inside a row");
+                }
+                limit += n;
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            in.close();
         }
     }
 }

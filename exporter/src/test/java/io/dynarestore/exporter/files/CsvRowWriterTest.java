@@ -42,6 +42,7 @@ class CsvRowWriterTest {
         var ours = new ByteArrayOutputStream();
         var rows = new CsvRowWriter(ours);
         records.forEach(rows::write);
+        rows.flush();
         var theirs = new ByteArrayOutputStream();
         try (var csv = CsvWriter.builder().quoteStrategy(QuoteStrategies.EMPTY).build(theirs, StandardCharsets.UTF_8)) {
             for (String[] cells : records) {

@@ -56,6 +56,7 @@ class RowSpoolTest {
             var rows = new CsvRowWriter(replayed);
             rows.write(order.stream().map(CsvColumn::header).toArray(String[]::new));
             spool.replay(order, rows, progress::add);
+            rows.flush();
         }
 
         // Then the bytes are the console writer's for the same items, byte for byte

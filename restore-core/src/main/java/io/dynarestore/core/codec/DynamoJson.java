@@ -141,6 +141,21 @@ public final class DynamoJson {
         return text(p, t, "S");
     }
 
+    /** The text of an element of a value of {@code type} (S, or an SS's), the parser on its token {@code t}. */
+    public static String string(JsonParser p, JsonToken t, String type) {
+        return text(p, t, type);
+    }
+
+    /** The bytes of a B value (or a BS's element), from its base64. */
+    public static byte[] bytes(JsonParser p, JsonToken t) {
+        return binary(p, t).asByteArrayUnsafe();
+    }
+
+    /** Checks that the parser is on the START_ARRAY of a value of {@code type} (SS, NS, BS or L). */
+    public static void arrayOf(JsonParser p, String type) {
+        expect(p, JsonToken.START_ARRAY, "an array for " + type);
+    }
+
     /** The text of an N value (a decimal string, or a bare JSON number kept as written). */
     public static String number(JsonParser p, JsonToken t) {
         // Native exports write numbers as strings; accept a bare JSON number too, keeping its text.

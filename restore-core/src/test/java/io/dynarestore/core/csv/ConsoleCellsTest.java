@@ -29,7 +29,23 @@ class ConsoleCellsTest {
 
     /** Cells a spreadsheet would run, CSV's own characters, escapes and characters beyond the BMP. */
     private static final String[] HOSTILE = {
-        "", "=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx", "'quoted", "a,b", "q\"q", "l\nf", "é€😀", "\\", "\u0001", "#x"
+        "",
+        "=1+1",
+        "+1",
+        "-1",
+        "@SUM(A1)",
+        "\tx",
+        "\rx",
+        "'quoted",
+        "a,b",
+        "q\"q",
+        "l\nf",
+        "é€😀",
+        "\\",
+        "\u0001",
+        "#x",
+        "\b\f\u007f\u2028/",
+        "\u0000"
     };
 
     private static final JsonFactory ESCAPING =
@@ -46,6 +62,7 @@ class ConsoleCellsTest {
         // them, written plainly or with every non-ASCII character escaped, numbers now and then bare
         var random = new Random(seed);
         var items = new RandomItems(seed, RandomItems.Shape.simple());
+        var reader = new ConsoleCells();
         for (int i = 0; i < 1_000; i++) {
             var item = new LinkedHashMap<>(items.item(i));
             for (int h = random.nextInt(4); h > 0; h--) {
@@ -57,7 +74,7 @@ class ConsoleCellsTest {
             }
 
             // When the cells are read from the tokens
-            var cells = cellsOf(line);
+            var cells = cellsOf(reader, line);
 
             // Then they are the console's cells of the item the full parse reads, in its order
             var expected = new ArrayList<String>();
@@ -84,15 +101,29 @@ class ConsoleCellsTest {
             })
     void refusesWhatTheFullParseRefuses(String line) {
         assertThatThrownBy(() -> DynamoJson.fromJson(line)).isInstanceOf(DynamoJsonException.class);
-        assertThatThrownBy(() -> cellsOf(line.getBytes(StandardCharsets.UTF_8)))
+        assertThatThrownBy(() -> cellsOf(new ConsoleCells(), line.getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(DynamoJsonException.class);
     }
 
-    private static List<String> cellsOf(byte[] line) {
+    @org.junit.jupiter.api.Test
+    void aReaderThatRefusedALineInsideASetReadsTheNextLineRight() {
+        // Given a reader that refused a set whose second element is not a string
+        var reader = new ConsoleCells();
+        assertThatThrownBy(() -> cellsOf(reader, "{\"a\":{\"SS\":[\"x\",1]}}".getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(DynamoJsonException.class);
+
+        // When it reads a good line, Then its cells are the console's
+        assertThat(cellsOf(
+                        reader,
+                        "{\"a\":{\"SS\":[\"y\"]},\"b\":{\"L\":[{\"N\":\"1\"}]}}".getBytes(StandardCharsets.UTF_8)))
+                .containsExactly("a|SS|[\"y\"]", "b|L|[{\"N\":\"1\"}]");
+    }
+
+    private static List<String> cellsOf(ConsoleCells reader, byte[] line) {
         var cells = new ArrayList<String>();
         try (JsonParser p = DynamoJson.parser(line, 0, line.length)) {
             p.nextToken();
-            ConsoleCells.read(
+            reader.read(
                     p,
                     (name, type, cell) ->
                             cells.add(name + "|" + type + "|" + new String(cell, StandardCharsets.UTF_8)));
@@ -103,7 +134,7 @@ class ConsoleCellsTest {
     private static AttributeValue hostile(Random random) {
         String s = HOSTILE[random.nextInt(HOSTILE.length)];
         return switch (random.nextInt(5)) {
-            case 0 -> AttributeValue.fromSs(List.of(s + "x", "y"));
+            case 0 -> AttributeValue.fromSs(List.of(s + "x", "y", s + "\u0002"));
             case 1 -> AttributeValue.fromL(List.of(AttributeValue.fromS(s), AttributeValue.fromN("-5")));
             case 2 -> AttributeValue.fromM(Map.of("k", AttributeValue.fromS(s)));
             case 3 -> AttributeValue.fromB(SdkBytes.fromByteArray(new byte[] {(byte) 0xfb, (byte) random.nextInt()}));
