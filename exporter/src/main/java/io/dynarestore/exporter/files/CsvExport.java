@@ -1,5 +1,7 @@
 package io.dynarestore.exporter.files;
 
+import io.dynarestore.contracts.Json;
+import io.dynarestore.contracts.work.ExportDispatched;
 import io.dynarestore.core.codec.DynamoJson;
 import io.dynarestore.core.csv.ConsoleCells;
 import io.dynarestore.core.csv.CsvColumn;
@@ -9,11 +11,17 @@ import io.dynarestore.core.vault.DataFileReader;
 import io.dynarestore.core.vault.ExportLine;
 import io.dynarestore.core.vault.KeyPrefilter;
 import io.dynarestore.core.vault.ManifestFile;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 
 /**
  * Granular recovery: the items of a backup that match a filter, as one console CSV object in S3.
@@ -48,18 +56,11 @@ public final class CsvExport {
             String bucket,
             String key,
             Consumer<Long> progress) {
-        var columns = new CsvColumns(keyAttributes);
-        long[] found = {0};
-        var prefilter = filter == null ? null : KeyPrefilter.ofItems(keyAttributes, filter::keyMayMatch);
         try (var spool = RowSpool.create()) {
             // one pass over the backup: the rows wait on local disk until every column is known
-            boolean capped = filter == null
-                    ? !scanCells(backup, cap, spool, found)
-                    : !scan(backup, filter, prefilter, cap + 1, item -> {
-                        if (found[0]++ < cap) {
-                            spool.add(item);
-                        }
-                    });
+            long[] found = {0};
+            boolean capped = !spoolRows(backup, backup.files(), filter, keyAttributes, cap, spool, found);
+            var columns = new CsvColumns(keyAttributes);
             spool.columns().forEach(columns::observe);
             var upload = new S3Upload(s3, bucket, key, "text/csv; charset=utf-8", partSize);
             var csv = new CsvRowWriter(upload);
@@ -78,11 +79,160 @@ public final class CsvExport {
     }
 
     /**
+     * One part of a split export (ADR 0041): the matching items of the data files
+     * {@code [firstFile, endFile)}, at most {@code cap}, spooled as {@link #export} spools them and
+     * then staged in {@code bucket} for the merge: the spool as {@code part-<n>.rows}, then (last,
+     * so that a part is whole once it is there) its columns and counts as {@code part-<n>.json}.
+     */
+    public StagedPart exportPart(
+            Backup backup,
+            ExportDispatched.Split split,
+            RecordFilter filter,
+            List<String> keyAttributes,
+            long cap,
+            String bucket) {
+        var files = backup.files();
+        if (split.firstFile() < 0 || split.firstFile() > split.endFile() || split.endFile() > files.size()) {
+            throw new IllegalArgumentException("part " + split.part() + " names data files [" + split.firstFile() + ", "
+                    + split.endFile() + ") but backup " + backup.backupId() + " has " + files.size());
+        }
+        try (var spool = RowSpool.create()) {
+            long[] found = {0};
+            spoolRows(
+                    backup,
+                    files.subList(split.firstFile(), split.endFile()),
+                    filter,
+                    keyAttributes,
+                    cap,
+                    spool,
+                    found);
+            var upload = new S3Upload(
+                    s3,
+                    bucket,
+                    StagedPart.rowsKey(split.staging(), split.part()),
+                    "application/octet-stream",
+                    partSize);
+            try {
+                spool.copyTo(upload);
+            } catch (RuntimeException e) {
+                upload.abort();
+                throw e;
+            }
+            upload.close();
+            var part = new StagedPart(spool.rows(), found[0], upload.bytes(), spool.columns());
+            s3.putObject(
+                    b -> b.bucket(bucket)
+                            .key(StagedPart.key(split.staging(), split.part()))
+                            .contentType("application/json"),
+                    RequestBody.fromBytes(Json.toBytes(part)));
+            return part;
+        }
+    }
+
+    /**
+     * The file of a split export from its staged parts: the header is the columns of the rows kept
+     * (the union of the parts', ordered as {@link CsvColumns} orders them, so the same as one pass
+     * would give), then each part's rows in part order, at most {@code cap} in all.
+     */
+    public Summary merge(
+            String bucket,
+            String key,
+            String staging,
+            int parts,
+            List<String> keyAttributes,
+            long cap,
+            Consumer<Long> progress) {
+        var staged = new ArrayList<StagedPart>();
+        for (int p = 0; p < parts; p++) {
+            staged.add(readPart(bucket, staging, p));
+        }
+        long matching = staged.stream().mapToLong(StagedPart::matching).sum();
+        var columns = new CsvColumns(keyAttributes);
+        long kept = 0;
+        for (int p = 0; p < parts && kept < cap; p++) {
+            var part = staged.get(p);
+            long take = Math.min(part.rows(), cap - kept);
+            // a part cut by the cap gives only the columns of the rows kept, as one pass would
+            (take == part.rows() ? part.columns() : columnsOf(bucket, staging, p, part, take))
+                    .forEach(columns::observe);
+            kept += take;
+        }
+        var header = columns.columns();
+        var upload = new S3Upload(s3, bucket, key, "text/csv; charset=utf-8", partSize);
+        var csv = new CsvRowWriter(upload);
+        long written = 0;
+        try {
+            csv.write(header.stream().map(CsvColumn::header).toArray(String[]::new));
+            for (int p = 0; p < parts && written < cap; p++) {
+                var part = staged.get(p);
+                long take = Math.min(part.rows(), cap - written);
+                try (var in = rows(bucket, staging, p)) {
+                    RowSpool.replay(in, part.columns(), take, header, csv, written, progress::accept);
+                }
+                written += take;
+            }
+            csv.flush();
+        } catch (IOException e) {
+            upload.abort();
+            throw new UncheckedIOException("a staged part of the export could not be read", e);
+        } catch (RuntimeException e) {
+            upload.abort();
+            throw e;
+        }
+        upload.close();
+        return new Summary(bucket, key, written, upload.bytes(), upload.sha256Hex(), matching > cap, matching);
+    }
+
+    private StagedPart readPart(String bucket, String staging, int p) {
+        try {
+            var bytes = s3.getObjectAsBytes(b -> b.bucket(bucket).key(StagedPart.key(staging, p)));
+            return Json.mapper().readValue(bytes.asByteArray(), StagedPart.class);
+        } catch (NoSuchKeyException e) {
+            throw new IllegalStateException(
+                    "part " + p + " of the export is not staged under s3://" + bucket + "/" + staging
+                            + "; export the backup again",
+                    e);
+        }
+    }
+
+    private InputStream rows(String bucket, String staging, int p) {
+        return s3.getObject(b -> b.bucket(bucket).key(StagedPart.rowsKey(staging, p)));
+    }
+
+    private List<CsvColumn> columnsOf(String bucket, String staging, int p, StagedPart part, long take) {
+        try (var in = rows(bucket, staging, p)) {
+            return RowSpool.columnsOf(in, part.columns(), take);
+        } catch (IOException e) {
+            throw new UncheckedIOException("a staged part of the export could not be read", e);
+        }
+    }
+
+    /** Spools the matching items of {@code files}, at most {@code cap}; false when there were more. */
+    private boolean spoolRows(
+            Backup backup,
+            List<ManifestFile> files,
+            RecordFilter filter,
+            List<String> keyAttributes,
+            long cap,
+            RowSpool spool,
+            long[] found) {
+        if (filter == null) {
+            return scanCells(backup, files, cap, spool, found);
+        }
+        var prefilter = KeyPrefilter.ofItems(keyAttributes, filter::keyMayMatch);
+        return scan(backup, files, filter, prefilter, cap + 1, item -> {
+            if (found[0]++ < cap) {
+                spool.add(item);
+            }
+        });
+    }
+
+    /**
      * Every item of the backup, up to {@code cap}, into the spool; false when there were more. JSON
      * data files go cell by cell from their tokens ({@link ConsoleCells}: no item is built); ION files
      * item by item. {@code found} counts the items, and one more when the cap stopped it.
      */
-    private boolean scanCells(Backup backup, long cap, RowSpool spool, long[] found) {
+    private boolean scanCells(Backup backup, List<ManifestFile> files, long cap, RowSpool spool, long[] found) {
         boolean[] over = {false};
         var cells = new ConsoleCells();
         DataFileReader.LineReader line = p -> {
@@ -102,7 +252,7 @@ public final class CsvExport {
                 }
             }
         };
-        for (ManifestFile f : backup.files()) {
+        for (ManifestFile f : files) {
             var object = s3.getObject(b -> b.bucket(backup.dataBucket()).key(f.dataFileS3Key()));
             try (var reader = new DataFileReader(f.dataFileS3Key(), object, f.md5Checksum())) {
                 if (!reader.readsRaw()) {
@@ -131,12 +281,13 @@ public final class CsvExport {
      */
     private boolean scan(
             Backup backup,
+            List<ManifestFile> files,
             RecordFilter filter,
             KeyPrefilter prefilter,
             long limit,
             Consumer<Map<String, AttributeValue>> sink) {
         long n = 0;
-        for (ManifestFile f : backup.files()) {
+        for (ManifestFile f : files) {
             var object = s3.getObject(b -> b.bucket(backup.dataBucket()).key(f.dataFileS3Key()));
             try (var reader = DataFileReader.selective(f.dataFileS3Key(), object, f.md5Checksum(), prefilter)) {
                 for (ExportLine line; (line = reader.next()) != null; ) {

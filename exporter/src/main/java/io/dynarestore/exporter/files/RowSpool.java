@@ -109,6 +109,40 @@ final class RowSpool implements AutoCloseable, ConsoleCells.Sink {
      * after every 100,000.
      */
     void replay(List<CsvColumn> columns, CsvRowWriter rows, LongConsumer progress) {
+        try (var in = finished()) {
+            replay(in, seen, this.rows, columns, rows, 0, progress);
+        } catch (IOException e) {
+            throw new UncheckedIOException("an export's spooled rows could not be read back", e);
+        }
+    }
+
+    /** Copies the spool's bytes, once every row is in, to {@code to} (a part of a split export, ADR 0041). */
+    void copyTo(OutputStream to) {
+        try (var in = finished()) {
+            in.transferTo(to);
+        } catch (IOException e) {
+            throw new UncheckedIOException("an export's spooled rows could not be read back", e);
+        }
+    }
+
+    private InputStream finished() throws IOException {
+        out.close();
+        return Files.newInputStream(file);
+    }
+
+    /**
+     * Reads {@code count} spooled rows from {@code in} (whose cells are numbered by {@code seen}) and
+     * writes them to {@code rows} in the order of {@code columns}; rows after {@code count} are not
+     * read. {@code progress} is told {@code before} plus the rows written after every 100,000.
+     */
+    static void replay(
+            InputStream in,
+            List<CsvColumn> seen,
+            long count,
+            List<CsvColumn> columns,
+            CsvRowWriter rows,
+            long before,
+            LongConsumer progress) {
         int[] position = new int[seen.size()];
         for (int n = 0; n < seen.size(); n++) {
             position[n] = columns.indexOf(seen.get(n));
@@ -116,36 +150,67 @@ final class RowSpool implements AutoCloseable, ConsoleCells.Sink {
         byte[][] buffers = new byte[columns.size()][];
         byte[][] cells = new byte[columns.size()][];
         int[] lengths = new int[columns.size()];
+        var spool = new SpoolIn(in);
         try {
-            out.close();
-            try (var in = new SpoolIn(Files.newInputStream(file))) {
-                for (long r = 0; r < this.rows; r++) {
-                    Arrays.fill(cells, null);
-                    for (int number; (number = in.readInt()) != END; ) {
-                        int at = position[number];
-                        int length = in.readInt();
-                        if (at < 0) {
-                            in.skip(length);
-                            continue;
-                        }
-                        if (buffers[at] == null || buffers[at].length < length) {
-                            buffers[at] = new byte[Math.max(length, 64)];
-                        }
-                        in.readFully(buffers[at], 0, length);
-                        cells[at] = buffers[at];
-                        lengths[at] = length;
+            for (long r = 0; r < count; r++) {
+                Arrays.fill(cells, null);
+                for (int number; (number = spool.readInt()) != END; ) {
+                    if (number < 0 || number >= position.length) {
+                        throw new IllegalStateException("a spooled row names column " + number + " of "
+                                + position.length + "; the spool is damaged");
                     }
-                    rows.write(cells, lengths, cells.length);
-                    if ((r + 1) % 100_000 == 0) {
-                        progress.accept(r + 1);
+                    int at = position[number];
+                    int length = spool.readInt();
+                    if (at < 0) {
+                        spool.skip(length);
+                        continue;
                     }
+                    if (buffers[at] == null || buffers[at].length < length) {
+                        buffers[at] = new byte[Math.max(length, 64)];
+                    }
+                    spool.readFully(buffers[at], 0, length);
+                    cells[at] = buffers[at];
+                    lengths[at] = length;
+                }
+                rows.write(cells, lengths, cells.length);
+                if ((before + r + 1) % 100_000 == 0) {
+                    progress.accept(before + r + 1);
                 }
             }
         } catch (EOFException e) {
-            throw new IllegalStateException("an export's spooled rows ended early on local disk", e);
+            throw new IllegalStateException("an export's spooled rows ended early", e);
         } catch (IOException e) {
             throw new UncheckedIOException("an export's spooled rows could not be read back", e);
         }
+    }
+
+    /** The columns that the first {@code count} rows of spooled {@code in} have cells in. */
+    static List<CsvColumn> columnsOf(InputStream in, List<CsvColumn> seen, long count) {
+        var used = new boolean[seen.size()];
+        var spool = new SpoolIn(in);
+        try {
+            for (long r = 0; r < count; r++) {
+                for (int number; (number = spool.readInt()) != END; ) {
+                    if (number < 0 || number >= used.length) {
+                        throw new IllegalStateException("a spooled row names column " + number + " of " + used.length
+                                + "; the spool is damaged");
+                    }
+                    used[number] = true;
+                    spool.skip(spool.readInt());
+                }
+            }
+        } catch (EOFException e) {
+            throw new IllegalStateException("an export's spooled rows ended early", e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("an export's spooled rows could not be read back", e);
+        }
+        var columns = new ArrayList<CsvColumn>();
+        for (int n = 0; n < used.length; n++) {
+            if (used[n]) {
+                columns.add(seen.get(n));
+            }
+        }
+        return columns;
     }
 
     @Override
@@ -215,7 +280,7 @@ final class RowSpool implements AutoCloseable, ConsoleCells.Sink {
     }
 
     /** Reads back what {@link SpoolOut} wrote, through a buffer of its own. */
-    private static final class SpoolIn implements AutoCloseable {
+    private static final class SpoolIn {
         private final InputStream in;
         private final byte[] buffer = new byte[1 << 16];
         private int position;
@@ -274,11 +339,6 @@ final class RowSpool implements AutoCloseable, ConsoleCells.Sink {
                 }
                 limit += n;
             }
-        }
-
-        @Override
-        public void close() throws IOException {
-            in.close();
         }
     }
 }

@@ -1,8 +1,10 @@
 package io.dynarestore.exporter.files;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.dynarestore.contracts.request.Scope;
+import io.dynarestore.contracts.work.ExportDispatched;
 import io.dynarestore.core.TableDescriptions;
 import io.dynarestore.core.filter.KeySchema;
 import io.dynarestore.core.filter.RecordFilter;
@@ -15,11 +17,17 @@ import io.dynarestore.testkit.S3Server;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /** Granular-recovery CSV objects written to S3Proxy by multipart upload. */
 class CsvExportIT {
@@ -116,5 +124,136 @@ class CsvExportIT {
                 .getObjectAsBytes(b -> b.bucket("vault").key("_exports/r2/orders.csv"))
                 .asUtf8String();
         assertThat(ConsoleCsvTest.read(csv)).hasSize(1_000);
+    }
+
+    /**
+     * Seeded splits of the 8 data files into 2 to 5 contiguous ranges (some empty), with and without
+     * a filter, uncapped or capped inside a part: the merged file must be the one-pass file, byte
+     * for byte.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(ints = {1, 2, 3, 4, 5, 6, 7, 8, 9})
+    void aSplitExportMergedFromItsPartsIsByteForByteTheFileOfOnePass(int seed) {
+        // Given a split of the backup's files into contiguous ranges, a filter or none, and a cap
+        var random = new Random(seed);
+        int files = backup.files().size();
+        int parts = 2 + random.nextInt(4);
+        int[] cuts = new int[parts + 1];
+        cuts[parts] = files;
+        for (int p = 1; p < parts; p++) {
+            cuts[p] = random.nextInt(files + 1);
+        }
+        boolean cutInside = seed % 3 == 2; // capped inside a part after a full one: unfiltered
+        if (cutInside) {
+            cuts[1] = 1 + random.nextInt(files - 1); // part 0 has rows, and so has what follows
+        }
+        Arrays.sort(cuts, 1, parts);
+        RecordFilter filter = seed % 2 == 0 && !cutInside ? filter("p1") : null;
+        long cap = switch (seed % 3) {
+            case 0 -> 5_000_000;
+            case 1 -> 1 + random.nextInt(40); // the first rows only
+            default -> (long) cuts[1] * 4_000 + 1 + random.nextInt(20); // a few rows after part 0's
+        };
+        var export = new CsvExport(s3.client(), S3Upload.MIN_PART);
+        var keys = List.of("pk", "sk");
+        String staging = "_staging/split-" + seed + "/export-parts/";
+
+        // When each part is exported and staged, and then merged
+        var one = export.export(backup, filter, keys, cap, "vault", "_exports/one-" + seed + ".csv", n -> {});
+        long staged = 0;
+        for (int p = 0; p < parts; p++) {
+            var split = new ExportDispatched.Split(p, parts, cuts[p], cuts[p + 1], staging);
+            staged +=
+                    export.exportPart(backup, split, filter, keys, cap, "vault").rows();
+        }
+        var merged = export.merge("vault", "_exports/merged-" + seed + ".csv", staging, parts, keys, cap, n -> {});
+
+        // Then the merged file is the one-pass file, and the summaries agree
+        byte[] expected = object("_exports/one-" + seed + ".csv");
+        byte[] actual = object("_exports/merged-" + seed + ".csv");
+        assertThat(new String(actual, StandardCharsets.UTF_8).lines().findFirst())
+                .isEqualTo(new String(expected, StandardCharsets.UTF_8).lines().findFirst());
+        assertThat(actual).isEqualTo(expected);
+        assertThat(merged.items()).isEqualTo(one.items()).isLessThanOrEqualTo(staged);
+        assertThat(merged.capped()).isEqualTo(one.capped());
+        assertThat(merged.sha256()).isEqualTo(one.sha256());
+        assertThat(merged.bytes()).isEqualTo(one.bytes());
+        if (!one.capped()) {
+            assertThat(merged.matching()).isEqualTo(one.matching());
+        } else {
+            assertThat(merged.matching()).isGreaterThan(cap);
+        }
+    }
+
+    @Test
+    void aCapInsideAPartKeepsOnlyTheColumnsOfTheRowsKept() {
+        // Given a backup of 3 files of 2 items, each item with an attribute of its own
+        var writer = new BackupWriter(
+                s3.client(), new VaultLayout("vault", ""), "000000000000", "us-east-1", "orders", "own", 2);
+        try (var part = writer.openPart()) {
+            for (int i = 0; i < 6; i++) {
+                part.write(Map.of(
+                        "pk",
+                        AttributeValue.fromS("p" + i),
+                        "sk",
+                        AttributeValue.fromN(String.valueOf(i)),
+                        "only" + i,
+                        AttributeValue.fromS("x")));
+            }
+        }
+        var own = writer.finish(TableDescriptions.ordersWithGsi(), List.of(), null, Instant.now(), null);
+        var export = new CsvExport(s3.client(), S3Upload.MIN_PART);
+        var keys = List.of("pk", "sk");
+        String staging = "_staging/own/export-parts/";
+
+        // When it is exported in two parts (files [0, 1) and [1, 3)) with a cap of 3 items
+        export.exportPart(own, new ExportDispatched.Split(0, 2, 0, 1, staging), null, keys, 3, "vault");
+        export.exportPart(own, new ExportDispatched.Split(1, 2, 1, 3, staging), null, keys, 3, "vault");
+        var merged = export.merge("vault", "_exports/own.csv", staging, 2, keys, 3, n -> {});
+
+        // Then the header has the columns of the first 3 items only, as one pass gives
+        export.export(own, null, keys, 3, "vault", "_exports/own-one.csv", n -> {});
+        String csv = new String(object("_exports/own.csv"), StandardCharsets.UTF_8);
+        assertThat(csv.lines().findFirst().orElseThrow().split(",")).hasSize(5).startsWith("pk (S)", "sk (N)");
+        assertThat(object("_exports/own.csv")).isEqualTo(object("_exports/own-one.csv"));
+        assertThat(merged.items()).isEqualTo(3);
+        assertThat(merged.capped()).isTrue();
+    }
+
+    @Test
+    void aMergeWhosePartIsNotStagedFailsNamingThePartAndWritesNoFile() {
+        // Given parts staged for 0 only
+        var export = new CsvExport(s3.client(), S3Upload.MIN_PART);
+        String staging = "_staging/missing/export-parts/";
+        export.exportPart(
+                backup, new ExportDispatched.Split(0, 2, 0, 1, staging), null, List.of("pk", "sk"), 5_000_000, "vault");
+
+        // When the two parts are merged, Then the merge names part 1 and no object is written
+        assertThatThrownBy(() -> export.merge(
+                        "vault", "_exports/missing.csv", staging, 2, List.of("pk", "sk"), 5_000_000, n -> {}))
+                .hasMessageContaining("part 1 of the export is not staged");
+        assertThat(s3.client()
+                        .listObjectsV2(b -> b.bucket("vault").prefix("_exports/missing"))
+                        .contents())
+                .isEmpty();
+    }
+
+    @Test
+    void aPartNamingFilesTheBackupDoesNotHaveIsRefused() {
+        var export = new CsvExport(s3.client(), S3Upload.MIN_PART);
+        int files = backup.files().size();
+        assertThatThrownBy(() -> export.exportPart(
+                        backup,
+                        new ExportDispatched.Split(1, 2, 2, files + 1, "_staging/x/export-parts/"),
+                        null,
+                        List.of("pk", "sk"),
+                        10,
+                        "vault"))
+                .hasMessageContaining("names data files [2, " + (files + 1) + ")")
+                .hasMessageContaining("has " + files);
+    }
+
+    private static byte[] object(String key) {
+        return s3.client().getObjectAsBytes(b -> b.bucket("vault").key(key)).asByteArray();
     }
 }
