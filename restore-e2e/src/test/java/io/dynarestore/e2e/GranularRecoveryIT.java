@@ -1,6 +1,7 @@
 package io.dynarestore.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.dynarestore.contracts.request.Scope;
 import io.dynarestore.core.csv.ConsoleCsv;
@@ -14,10 +15,14 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.GroupState;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -98,6 +103,79 @@ class GranularRecoveryIT {
         var download = get(stack.apiUri("/restores/" + id + "/download"));
         assertThat(read(new String(download.body(), java.nio.charset.StandardCharsets.UTF_8)))
                 .hasSize(CAP);
+    }
+
+    @Test
+    void splitsALargeExportOverTwoExporterReplicasIntoTheFileOneReplicaWrites() throws Exception {
+        // Given the file of every item (3,000 in 5 data files, above the stack's split threshold of
+        // 2,500; capped at 2,000) as the one exporter writes it
+        String everyItem = """
+                {"source": {"table": "file-orders", "backupId": "b-file"},
+                 "destination": {"type": "FILE", "format": "CSV", "delivery": {"type": "DOWNLOAD"}}}""";
+        String whole = stack.restoreAndAwaitCompletion(everyItem);
+        byte[] one = get(stack.apiUri("/restores/" + whole + "/download")).body();
+
+        // When a second exporter joins the group and the same restore runs again
+        var second = stack.startExporter();
+        try (var status = stack.followStatus()) {
+            awaitExporters(2);
+            String split = stack.restoreAndAwaitCompletion(everyItem);
+
+            // Then it was planned as 2 parts and a merge, the parts were written by both replicas,
+            await().atMost(Duration.ofSeconds(30)).until(() -> status.has(split, "RestoreCompleted"));
+            assertThat(status.last(split, "RestorePlanned").get("segments").asInt())
+                    .isEqualTo(3);
+            var parts = status.of(split).stream()
+                    .filter(e -> e.type().equals("SegmentCompleted"))
+                    .map(e -> e.json())
+                    .toList();
+            assertThat(parts).extracting(e -> e.get("segment").asInt()).containsOnly(0, 1);
+            assertThat(parts.stream().map(e -> e.get("writer").asString()).distinct())
+                    .hasSize(2);
+            assertThat(status.of(split).stream().filter(e -> e.type().equals("SegmentsDispatched")))
+                    .extracting(e -> e.json().get("phase").asString())
+                    .containsExactly("BASE", "DELTA");
+
+            // and the file is the one the single replica wrote, byte for byte, its parts cleaned up
+            JsonNode view = Http.get(stack.apiUri("/restores/" + split)).json();
+            assertThat(view.get("itemsWritten").asLong())
+                    .as("the parts' rows are not counted again")
+                    .isEqualTo(CAP);
+            JsonNode file = view.get("file");
+            assertThat(file.get("items").asLong()).isEqualTo(CAP);
+            assertThat(file.get("capped").asBoolean()).isTrue();
+            assertThat(get(stack.apiUri("/restores/" + split + "/download")).body())
+                    .isEqualTo(one);
+            assertThat(stack.s3
+                            .client()
+                            .listObjectsV2(b -> b.bucket(RestoreStack.BUCKET).prefix("_staging/" + split + "/"))
+                            .contents())
+                    .isEmpty();
+        } finally {
+            stack.stop(second);
+        }
+    }
+
+    /** Waits until {@code members} exporters share restore.exports. */
+    private static void awaitExporters(int members) throws Exception {
+        try (var admin =
+                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafka.bootstrapServers()))) {
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(300))
+                    .until(() -> {
+                        var group = admin.describeConsumerGroups(List.of("exporter"))
+                                .all()
+                                .get()
+                                .get("exporter");
+                        return group.groupState() == GroupState.STABLE
+                                && group.members().stream()
+                                                .filter(m -> !m.assignment()
+                                                        .topicPartitions()
+                                                        .isEmpty())
+                                                .count()
+                                        == members;
+                    });
+        }
     }
 
     @ParameterizedTest(name = "{0}")

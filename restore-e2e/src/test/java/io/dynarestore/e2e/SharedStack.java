@@ -47,6 +47,8 @@ final class SharedStack {
             try {
                 started.startPlanner(
                         "--planner.strategy.export-cap=" + EXPORT_CAP,
+                        // exports of more than 2,500 items are split when several exporters run (GranularRecoveryIT)
+                        "--planner.exports.split-above=2500",
                         "--planner.pitr.backtrack-max-lag=" + BACKTRACK_MAX_LAG,
                         // the histories' change logs are written by the tests, not by a capture that flushes on request
                         "--planner.pitr.tail-wait=0s");

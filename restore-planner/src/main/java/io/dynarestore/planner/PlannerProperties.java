@@ -25,6 +25,7 @@ import org.springframework.util.unit.DataSize;
  * @param tableActive how long a created table may take to become ACTIVE
  * @param pitr        point-in-time restores
  * @param fleet       planning work shared by the planner replicas
+ * @param exports     large CSV exports split over the exporter replicas
  * @param strategy    how the planner chooses between item writes and DynamoDB's import
  * @param capacity    raising an existing table's write capacity for a restore
  * @param warmThroughput pre-warming a new on-demand table for the restore's writes
@@ -48,6 +49,7 @@ public record PlannerProperties(
         @DefaultValue("10m") Duration tableActive,
         @DefaultValue Pitr pitr,
         @DefaultValue Fleet fleet,
+        @DefaultValue Exports exports,
         @DefaultValue Strategy strategy,
         @DefaultValue Capacity capacity,
         @DefaultValue WarmThroughput warmThroughput,
@@ -206,6 +208,26 @@ public record PlannerProperties(
         public Fleet {
             if (maxParts < 1 || maxParts > 64) {
                 throw new IllegalArgumentException("planner.fleet.max-parts is 1 to 64, not " + maxParts);
+            }
+        }
+    }
+
+    /**
+     * Large CSV exports split over the exporter replicas (ADR 0041): the export of a backup of more
+     * than {@code splitAbove} items goes out in one part per replica of the exporter's group (at
+     * most {@code maxParts}), each a range of the backup's data files, then one merge.
+     *
+     * @param splitAbove the backup items above which an export is split; smaller ones are exported whole
+     * @param group      the exporter's consumer group (exporter.group), whose members are counted
+     * @param maxParts   the most parts an export is split into (at most 64)
+     */
+    public record Exports(
+            @DefaultValue("2000000") long splitAbove,
+            @DefaultValue("exporter") String group,
+            @DefaultValue("16") int maxParts) {
+        public Exports {
+            if (maxParts < 1 || maxParts > 64) {
+                throw new IllegalArgumentException("planner.exports.max-parts is 1 to 64, not " + maxParts);
             }
         }
     }

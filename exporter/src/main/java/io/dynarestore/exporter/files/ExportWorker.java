@@ -19,7 +19,10 @@ import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.exporter.ExporterApplication.ExporterProperties;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.net.InetAddress;
 import java.util.HashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
@@ -50,7 +53,12 @@ class ExportWorker implements SmartLifecycle {
     private final CsvExport export;
     private final EventPublisher publisher;
     private final Counter exported;
+    /** Names this replica in its parts' events: host, process and which exporter of the process. */
+    private final String name;
+
     private volatile boolean running;
+
+    private static final AtomicInteger INSTANCES = new AtomicInteger();
 
     ExportWorker(
             KafkaProperties kafka,
@@ -64,6 +72,7 @@ class ExportWorker implements SmartLifecycle {
         this.publisher = publisher;
         this.export = new CsvExport(aws.s3(), (int) properties.partSize().toBytes());
         this.exported = meters.counter("dynarestore.exporter.items");
+        this.name = hostName() + "/" + ProcessHandle.current().pid() + "/" + INSTANCES.getAndIncrement();
         var config = new HashMap<>(kafka.buildConsumerProperties());
         config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1);
         config.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, (int)
@@ -104,7 +113,7 @@ class ExportWorker implements SmartLifecycle {
             // never a silent loss: the restore fails with the reason (a transient S3 failure too, for now)
             log.warn("restore {}: export failed", work.restoreId(), e);
             publisher.status(
-                    SegmentFailed.of(work.restoreId(), segment, "the export failed: " + e.getMessage(), 0, "exporter"));
+                    SegmentFailed.of(work.restoreId(), segment, "the export failed: " + e.getMessage(), 0, name));
             DeadLetters.send(publisher, record, "EXPORT_FAILED", e.getMessage(), null);
         }
     }
@@ -144,8 +153,9 @@ class ExportWorker implements SmartLifecycle {
                 backupOf(work), split, filterOf(work), work.keyAttributes(), work.cap(), work.bucket());
         exported.increment(part.rows());
         long ms = (System.nanoTime() - started) / 1_000_000;
-        publisher.status(
-                SegmentCompleted.of(work.restoreId(), split.part(), part.rows(), part.bytes(), 0, "exporter", ms));
+        // a part writes nothing to the file yet: the file's items come with the merge's ExportCompleted
+        publisher.status(SegmentCompleted.of(
+                work.restoreId(), split.part(), new SegmentCompleted.Counts(0, 0, 0, 0, 0), 0, 0, name, ms));
         log.info(
                 "restore {}: part {} of {} (data files {} to {}) staged, {} rows in {} ms",
                 work.restoreId(),
@@ -199,6 +209,14 @@ class ExportWorker implements SmartLifecycle {
                 summary.bucket(),
                 summary.key(),
                 summary.capped() ? ", stopped at the cap" : "");
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return "exporter";
+        }
     }
 
     @Override

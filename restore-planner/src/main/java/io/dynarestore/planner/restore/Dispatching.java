@@ -8,6 +8,7 @@ import io.dynarestore.contracts.status.RestorePlanned;
 import io.dynarestore.contracts.status.SegmentsDispatched;
 import io.dynarestore.contracts.status.TableRef;
 import io.dynarestore.contracts.work.ExportDispatched;
+import io.dynarestore.contracts.work.ExportMergeDispatched;
 import io.dynarestore.contracts.work.SegmentDispatched;
 import io.dynarestore.contracts.work.SegmentDispatched.DataFile;
 import io.dynarestore.core.aws.AwsClients;
@@ -45,7 +46,8 @@ record Dispatching(
         BacktrackStager backtracks,
         AwsClients aws,
         EventPublisher publisher,
-        PlannerProperties.Strategy strategy) {
+        PlannerProperties.Strategy strategy,
+        ExportSplits exportSplits) {
 
     private static final Logger log = LoggerFactory.getLogger(Dispatching.class);
 
@@ -152,13 +154,64 @@ record Dispatching(
                         out.readBeforeWrite()));
     }
 
-    /** Hands the export to the exporter; the file lands under {@code _exports/<restoreId>/} in the vault bucket. */
+    /**
+     * Hands the export to the exporter; the file lands under {@code _exports/<restoreId>/} in the
+     * vault bucket. A split export (ADR 0041) goes out as one part per base segment, each to a
+     * partition that one exporter replica holds; {@link #dispatchExportMerge} follows once they end.
+     */
     SegmentsDispatched dispatchExport(Snapshot view) {
         RestoreRequested request = view.request();
         var s = request.source();
         Backup base = sources.backup(request, s.backupId());
+        var work = exportWork(request, base);
+        if (!view.plan().phased()) {
+            EventPublisher.await(publisher.send(Topic.EXPORTS, Topic.workKey(request.restoreId(), 0), work));
+            return SegmentsDispatched.of(request.restoreId(), 1, SegmentsDispatched.Phase.ALL);
+        }
+        int parts = view.plan().baseSegments();
+        int[] cuts = ExportSplits.cuts(base.files(), parts);
+        List<Integer> partitions = exportSplits.partitions();
+        var sends = new ArrayList<CompletableFuture<RecordMetadata>>();
+        for (int p = 0; p < parts; p++) {
+            var part = work.part(new ExportDispatched.Split(p, parts, cuts[p], cuts[p + 1], exportStaging(request)));
+            String key = Topic.workKey(request.restoreId(), p);
+            // one part a replica; where the group cannot be told now, the key spreads them
+            sends.add(
+                    partitions.isEmpty()
+                            ? publisher.send(Topic.EXPORTS, key, part)
+                            : publisher.send(Topic.EXPORTS, partitions.get(p % partitions.size()), key, part));
+        }
+        sends.forEach(EventPublisher::await);
+        log.info(
+                "restore {}: export split into {} parts over exporter partitions {}",
+                request.restoreId(),
+                parts,
+                partitions);
+        return SegmentsDispatched.of(request.restoreId(), parts, SegmentsDispatched.Phase.BASE);
+    }
+
+    /** Once every part of a split export has completed: the merge that writes the file. */
+    SegmentsDispatched dispatchExportMerge(Snapshot view) {
+        RestoreRequested request = view.request();
+        var s = request.source();
+        Backup base = sources.backup(request, s.backupId());
+        int parts = view.plan().baseSegments();
+        var merge = ExportMergeDispatched.of(
+                request.restoreId(),
+                catalog.layout().bucket(),
+                exportKey(request.restoreId(), s.table(), base.backupId()),
+                exportStaging(request),
+                parts,
+                KeySchema.of(base.metadata().tableDescription()).names(),
+                strategy.exportCap());
+        EventPublisher.await(publisher.send(Topic.EXPORTS, Topic.workKey(request.restoreId(), parts), merge));
+        return SegmentsDispatched.of(request.restoreId(), 1, SegmentsDispatched.Phase.DELTA);
+    }
+
+    private ExportDispatched exportWork(RestoreRequested request, Backup base) {
+        var s = request.source();
         var key = KeySchema.of(base.metadata().tableDescription());
-        var work = ExportDispatched.of(
+        return ExportDispatched.of(
                 request.restoreId(),
                 s.account(),
                 s.region(),
@@ -170,8 +223,11 @@ record Dispatching(
                 catalog.layout().bucket(),
                 exportKey(request.restoreId(), s.table(), base.backupId()),
                 strategy.exportCap());
-        EventPublisher.await(publisher.send(Topic.EXPORTS, Topic.workKey(request.restoreId(), 0), work));
-        return SegmentsDispatched.of(request.restoreId(), 1, SegmentsDispatched.Phase.ALL);
+    }
+
+    /** Where a split export's parts are staged: in the restore's staging folder, discarded when it ends. */
+    private String exportStaging(RestoreRequested request) {
+        return catalog.layout().stagingPrefix(request.restoreId()) + "export-parts/";
     }
 
     static String exportKey(String restoreId, String table, String backupId) {

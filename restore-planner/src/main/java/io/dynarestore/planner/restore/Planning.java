@@ -50,7 +50,8 @@ record Planning(
         AwsClients aws,
         Clock clock,
         PlannerProperties.Pitr pitr,
-        PlannerProperties.Strategy strategy) {
+        PlannerProperties.Strategy strategy,
+        ExportSplits exportSplits) {
 
     private static final Logger log = LoggerFactory.getLogger(Planning.class);
     private static final double GIB = 1024.0 * 1024 * 1024;
@@ -276,20 +277,26 @@ record Planning(
         return null;
     }
 
-    /** Granular recovery: the exporter writes the matching items of the backup to one CSV file. */
+    /**
+     * Granular recovery: the exporter writes the matching items of the backup to one CSV file. A
+     * large backup's export is split over the exporter replicas ({@link ExportSplits}): its parts
+     * are the base segments, and the merge that writes the file is one delta segment after them.
+     */
     private RestorePlanned planFile(RestoreRequested request) {
         var s = request.source();
         Backup base = sources.backup(request, s.backupId());
         boolean records = request.scope() instanceof Scope.Records;
         long items = Math.min(base.itemCount(), strategy.exportCap());
+        int parts = exportSplits.parts(base);
+        boolean split = parts > 1;
         return RestorePlanned.of(
                         request.restoreId(),
                         Strategy.FILE_EXPORT,
                         sourceRef(request, base, null, null),
                         new TableRef(s.account(), s.region(), s.table()),
-                        1,
-                        0,
-                        false,
+                        split ? parts + 1 : 1,
+                        split ? 1 : 0,
+                        split,
                         items,
                         bytes(base),
                         0,
@@ -302,7 +309,11 @@ record Planning(
                                 + " of backup " + base.backupId()
                                 + " to one CSV file for download, at most " + strategy.exportCap()
                                 + " items; no table is "
-                                + "written.",
+                                + "written."
+                                + (split
+                                        ? " The backup's " + base.files().size() + " data files are read in " + parts
+                                                + " parts by the exporter replicas at once, then merged."
+                                        : ""),
                         null,
                         null);
     }

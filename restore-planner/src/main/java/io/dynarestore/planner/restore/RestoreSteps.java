@@ -62,6 +62,7 @@ record RestoreSteps(
         AWAIT_SNAP,
         PUT_BACK_CAPACITY,
         DISPATCH_EXPORT,
+        DISPATCH_EXPORT_MERGE,
         CANCEL,
         ROLLBACK
     }
@@ -108,9 +109,7 @@ record RestoreSteps(
                 return Step.PREPARE_DESTINATION;
             case RUNNING:
                 if (plan.strategy() == Strategy.FILE_EXPORT) {
-                    return !view.failedSegments().isEmpty()
-                            ? Step.FAIL
-                            : view.exportCompleted() != null ? Step.COMPLETE : null;
+                    return exportStep(view, plan);
                 }
                 if (plan.strategy() != Strategy.ITEM_WRITES) {
                     return Step.COMPLETE; // DynamoDB filled the table
@@ -131,6 +130,22 @@ record RestoreSteps(
             default:
                 return null;
         }
+    }
+
+    /** A running export: a split one merges once every part has completed (ADR 0041). */
+    private static Step exportStep(RestoreView view, RestorePlanned plan) {
+        if (!view.failedSegments().isEmpty()) {
+            return Step.FAIL;
+        }
+        if (view.exportCompleted() != null) {
+            return Step.COMPLETE;
+        }
+        long parts = view.completedSegments().keySet().stream()
+                .filter(s -> s < plan.baseSegments())
+                .count();
+        return plan.phased() && !view.deltaDispatched() && parts >= plan.baseSegments()
+                ? Step.DISPATCH_EXPORT_MERGE
+                : null;
     }
 
     /**
@@ -236,6 +251,7 @@ record RestoreSteps(
             case AWAIT_SNAP -> natives.awaitSnap(view);
             case PUT_BACK_CAPACITY -> putBack.putBack(view);
             case DISPATCH_EXPORT -> Outcome.of(publish(publisher, dispatching.dispatchExport(view)));
+            case DISPATCH_EXPORT_MERGE -> Outcome.of(publish(publisher, dispatching.dispatchExportMerge(view)));
             case CANCEL -> cancellation.cancel(view);
             case ROLLBACK -> rollbacks.rollback(view);
         };

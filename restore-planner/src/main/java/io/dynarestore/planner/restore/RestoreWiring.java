@@ -1,5 +1,6 @@
 package io.dynarestore.planner.restore;
 
+import io.dynarestore.contracts.Topic;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.EventPublisher;
@@ -10,6 +11,7 @@ import io.dynarestore.planner.PlannerProperties;
 import io.dynarestore.planner.capacity.CapacityManager;
 import io.dynarestore.planner.destination.DynamoNativeTables;
 import io.dynarestore.planner.destination.TableCreator;
+import io.dynarestore.planner.fleet.PlanningGroup;
 import io.dynarestore.planner.fleet.SharedDeltas;
 import io.dynarestore.planner.fleet.SharedSweeps;
 import io.dynarestore.planner.staging.BacktrackStager;
@@ -44,8 +46,21 @@ class RestoreWiring {
                 new ThreadPoolExecutor.CallerRunsPolicy());
     }
 
+    /** The exporter replicas, counted for splitting large exports (ADR 0041). */
+    @Bean(destroyMethod = "close")
+    ExportSplits exportSplits(KafkaProperties kafka, PlannerProperties properties) {
+        return new ExportSplits(
+                new PlanningGroup(
+                        kafka.buildAdminProperties(),
+                        properties.exports().group(),
+                        Topic.EXPORTS.topicName(),
+                        Duration.ofSeconds(5)),
+                properties.exports());
+    }
+
     @Bean
     PlannerLoop plannerLoop(
+            ExportSplits exportSplits,
             DeltaStager deltaStager,
             SharedDeltas sharedDeltas,
             SweepStager sweepStager,
@@ -63,8 +78,17 @@ class RestoreWiring {
             Environment env) {
         var intake = new RequestIntake(
                 publisher, validator, aws.defaultAccount(), aws.defaultRegion(), clock, access(properties, aws, env));
-        var steps =
-                steps(properties, publisher, catalog, aws, clock, deltaStager, sharedDeltas, sweepStager, sharedSweeps);
+        var steps = steps(
+                properties,
+                publisher,
+                catalog,
+                aws,
+                clock,
+                deltaStager,
+                sharedDeltas,
+                sweepStager,
+                sharedSweeps,
+                exportSplits);
         return new PlannerLoop(
                 PlannerLoop.consumerConfig(kafka.buildConsumerProperties(), properties.group()),
                 intake,
@@ -87,7 +111,8 @@ class RestoreWiring {
             DeltaStager stager,
             SharedDeltas sharedDeltas,
             SweepStager sweeper,
-            SharedSweeps sharedSweeps) {
+            SharedSweeps sharedSweeps,
+            ExportSplits exportSplits) {
         var pitr = properties.pitr();
         var backtracks =
                 new BacktrackStager(aws.s3(), catalog, pitr.deltaMemory().toBytes(), pitr.linesPerFile());
@@ -106,7 +131,8 @@ class RestoreWiring {
                         aws,
                         clock,
                         pitr,
-                        strategy),
+                        strategy,
+                        exportSplits),
                 new Preparation(
                         sources,
                         new TableCreator(aws, properties.tableActive()),
@@ -115,7 +141,7 @@ class RestoreWiring {
                         publisher,
                         properties.tableActive(),
                         properties.warmThroughput()),
-                new Dispatching(sources, catalog, sweeper, backtracks, aws, publisher, strategy),
+                new Dispatching(sources, catalog, sweeper, backtracks, aws, publisher, strategy, exportSplits),
                 new Completion(stager, aws, clock, strategy),
                 new NativeRestores(
                         sources,

@@ -9,6 +9,7 @@ import io.dynarestore.contracts.status.CapacityRaiseStarted;
 import io.dynarestore.contracts.status.CapacityRestored;
 import io.dynarestore.contracts.status.CapacityUnits;
 import io.dynarestore.contracts.status.DestinationReady;
+import io.dynarestore.contracts.status.ExportCompleted;
 import io.dynarestore.contracts.status.ImportCompleted;
 import io.dynarestore.contracts.status.ImportStaged;
 import io.dynarestore.contracts.status.ImportStarted;
@@ -158,5 +159,67 @@ class RestoreStepsTest {
         view.apply(DestinationReady.of("r", TABLE, true));
         view.apply(SegmentCompleted.of("r", 0, 5, 5, 5, "w", 1));
         assertThat(RestoreSteps.next(view)).isEqualTo(RestoreSteps.Step.DISPATCH);
+    }
+
+    static RestoreView plannedExport(int parts) {
+        var view = new RestoreView("r");
+        view.apply(RestoreAccepted.of(REQUEST));
+        view.apply(RestorePlanned.of(
+                "r",
+                RestorePlanned.Strategy.FILE_EXPORT,
+                new SourceRef("000000000000", "us-east-1", "t", "b", Instant.EPOCH),
+                TABLE,
+                parts > 1 ? parts + 1 : 1,
+                parts > 1 ? 1 : 0,
+                parts > 1,
+                10,
+                10,
+                0,
+                null));
+        return view;
+    }
+
+    @Test
+    void mergesASplitExportOnceEveryPartHasCompletedAndCompletesWithTheFile() {
+        // Given an export planned in 3 parts, dispatched
+        var view = plannedExport(3);
+        assertThat(RestoreSteps.next(view)).isEqualTo(RestoreSteps.Step.DISPATCH_EXPORT);
+        view.apply(SegmentsDispatched.of("r", 3, SegmentsDispatched.Phase.BASE));
+        assertThat(RestoreSteps.next(view)).as("waits for the parts").isNull();
+
+        // When two parts complete (one twice), then the third
+        view.apply(SegmentCompleted.of("r", 0, 5, 5, 0, "exporter", 1));
+        view.apply(SegmentCompleted.of("r", 2, 5, 5, 0, "exporter", 1));
+        view.apply(SegmentCompleted.of("r", 2, 5, 5, 0, "exporter", 1));
+        assertThat(RestoreSteps.next(view))
+                .as("a part that completes twice counts once")
+                .isNull();
+        view.apply(SegmentCompleted.of("r", 1, 5, 5, 0, "exporter", 1));
+
+        // Then the merge goes out once, and the file completes the restore
+        assertThat(RestoreSteps.next(view)).isEqualTo(RestoreSteps.Step.DISPATCH_EXPORT_MERGE);
+        view.apply(SegmentsDispatched.of("r", 1, SegmentsDispatched.Phase.DELTA));
+        assertThat(RestoreSteps.next(view)).as("waits for the merge").isNull();
+        view.apply(ExportCompleted.of("r", "vault", "_exports/r/t.csv", 15, 100, "00", false, 15));
+        assertThat(RestoreSteps.next(view)).isEqualTo(RestoreSteps.Step.COMPLETE);
+    }
+
+    @Test
+    void failsASplitExportWhenAPartFailedWithoutMerging() {
+        var view = plannedExport(2);
+        view.apply(SegmentsDispatched.of("r", 2, SegmentsDispatched.Phase.BASE));
+        view.apply(SegmentCompleted.of("r", 0, 5, 5, 0, "exporter", 1));
+        view.apply(SegmentFailed.of("r", 1, "the export failed: backup gone", 0, "exporter"));
+        assertThat(RestoreSteps.next(view)).isEqualTo(RestoreSteps.Step.FAIL);
+    }
+
+    @Test
+    void completesAWholeExportWithItsFileAndNeverMerges() {
+        var view = plannedExport(1);
+        assertThat(RestoreSteps.next(view)).isEqualTo(RestoreSteps.Step.DISPATCH_EXPORT);
+        view.apply(SegmentsDispatched.of("r", 1, SegmentsDispatched.Phase.ALL));
+        assertThat(RestoreSteps.next(view)).isNull();
+        view.apply(ExportCompleted.of("r", "vault", "_exports/r/t.csv", 15, 100, "00", false, 15));
+        assertThat(RestoreSteps.next(view)).isEqualTo(RestoreSteps.Step.COMPLETE);
     }
 }

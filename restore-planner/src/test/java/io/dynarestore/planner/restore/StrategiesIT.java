@@ -164,6 +164,8 @@ class StrategiesIT {
                 List::of,
                 new PlannerProperties.Fleet(0, 16, Duration.ofMinutes(1), 0),
                 Duration.ofMillis(50));
+        // one exporter: exports stay whole
+        var exportSplits = new ExportSplits(() -> List.of(0), new PlannerProperties.Exports(2_000_000, "exporter", 16));
         planning = new Planning(
                 sources,
                 catalog,
@@ -187,7 +189,8 @@ class StrategiesIT {
                 aws,
                 Clock.systemUTC(),
                 pitr,
-                strategy);
+                strategy,
+                exportSplits);
         steps = new RestoreSteps(
                 planning,
                 new Preparation(
@@ -198,7 +201,7 @@ class StrategiesIT {
                         publisher,
                         tableActive,
                         new PlannerProperties.WarmThroughput(true, Duration.ofHours(1), 40_000)),
-                new Dispatching(sources, catalog, sweeper, backtracks, aws, publisher, strategy),
+                new Dispatching(sources, catalog, sweeper, backtracks, aws, publisher, strategy, exportSplits),
                 new Completion(stager, aws, Clock.systemUTC(), strategy),
                 new NativeRestores(
                         sources,
