@@ -47,7 +47,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * a fifth of the items and at all of them (issue #22).
  *
  * <pre>./mvnw -q -DskipTests install && java -cp "$(cat benchmarks/target/classpath.txt):benchmarks/target/classes" \
- *     io.dynarestore.bench.WriterBench [reader|ceiling|budget|heap|export|export-heap|all] [items] [rounds]</pre>
+ *     io.dynarestore.bench.WriterBench [reader|ceiling|budget|heap|export|export-heap|export-split|all] [items] [rounds]</pre>
  */
 public final class WriterBench {
 
@@ -78,6 +78,12 @@ public final class WriterBench {
         }
         if (which.equals("export")) {
             export(args.length > 1 ? Integer.parseInt(args[1]) : 1_000_000);
+        }
+        if (which.equals("export-split")) {
+            SplitExportBench.run(
+                    args.length > 1 ? Integer.parseInt(args[1]) : 1_000_000,
+                    args.length > 2 ? Integer.parseInt(args[2]) : 2,
+                    args.length > 3 ? Integer.parseInt(args[3]) : 2);
         }
         System.exit(0);
     }
