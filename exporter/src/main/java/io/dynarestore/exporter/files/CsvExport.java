@@ -18,10 +18,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * Granular recovery: the items of a backup that match a filter, as one console CSV object in S3.
@@ -30,6 +33,8 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
  * through a multipart upload. Memory stays flat whatever the size; local disk holds the rows. At most {@code cap} items are exported; the summary says when the cap cut it short.
  */
 public final class CsvExport {
+
+    private static final Logger log = LoggerFactory.getLogger(CsvExport.class);
 
     /** What was exported: items, the object's size and SHA-256, and whether the cap stopped it. */
     public record Summary(
@@ -56,6 +61,14 @@ public final class CsvExport {
             String bucket,
             String key,
             Consumer<Long> progress) {
+        var known = knownHeader(backup, filter, keyAttributes, cap);
+        if (known != null) {
+            try {
+                return exportKnown(backup, known, bucket, key, progress);
+            } catch (KnownColumnRows.UnlistedColumn e) {
+                log.warn("backup {}: {}; exporting through the spool instead", backup.backupId(), e.getMessage());
+            }
+        }
         try (var spool = RowSpool.create()) {
             // one pass over the backup: the rows wait on local disk until every column is known
             long[] found = {0};
@@ -76,6 +89,43 @@ public final class CsvExport {
             upload.close(); // completes the upload
             return new Summary(bucket, key, spool.rows(), upload.bytes(), upload.sha256Hex(), capped, found[0]);
         }
+    }
+
+    /**
+     * The header of a whole-table export, when the backup's metadata lists every attribute's types
+     * and the cap keeps every item (otherwise the header is that of the rows kept): then the rows
+     * need not wait in a spool. {@code null} when it is not known before reading.
+     */
+    private static List<CsvColumn> knownHeader(
+            Backup backup, RecordFilter filter, List<String> keyAttributes, long cap) {
+        var types = backup.metadata().attributeTypes();
+        if (filter != null || types == null || backup.itemCount() > cap) {
+            return null;
+        }
+        var columns = new CsvColumns(keyAttributes);
+        types.forEach((name, t) -> t.forEach(type -> columns.observe(new CsvColumn(name, type))));
+        return columns.columns();
+    }
+
+    /** Every item, straight to the file under its known header: one pass, no spool. */
+    private Summary exportKnown(
+            Backup backup, List<CsvColumn> header, String bucket, String key, Consumer<Long> progress) {
+        var upload = new S3Upload(s3, bucket, key, "text/csv; charset=utf-8", partSize);
+        var csv = new CsvRowWriter(upload);
+        var rows = new KnownColumnRows(header, csv, progress::accept);
+        long[] found = {0};
+        try {
+            csv.write(header.stream().map(CsvColumn::header).toArray(String[]::new));
+            if (!scanCells(backup, backup.files(), Long.MAX_VALUE, rows, found)) {
+                throw new IllegalStateException("unreachable: no cap");
+            }
+            csv.flush();
+        } catch (RuntimeException e) {
+            upload.abort(); // never a half file
+            throw e;
+        }
+        upload.close();
+        return new Summary(bucket, key, rows.rows(), upload.bytes(), upload.sha256Hex(), false, found[0]);
     }
 
     /**
@@ -183,6 +233,28 @@ public final class CsvExport {
         return new Summary(bucket, key, written, upload.bytes(), upload.sha256Hex(), matching > cap, matching);
     }
 
+    /**
+     * Whether a merge already wrote {@code key} and its parts are gone (the planner removes a
+     * restore's staging when it ends): a merge delivered again after its file completed the restore.
+     */
+    public boolean mergedBefore(String bucket, String key, String staging) {
+        return !exists(bucket, StagedPart.key(staging, 0)) && exists(bucket, key);
+    }
+
+    private boolean exists(String bucket, String key) {
+        try {
+            s3.headObject(b -> b.bucket(bucket).key(key));
+            return true;
+        } catch (NoSuchKeyException e) {
+            return false;
+        } catch (S3Exception e) {
+            if (e.statusCode() == 404) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
     private StagedPart readPart(String bucket, String staging, int p) {
         try {
             var bytes = s3.getObjectAsBytes(b -> b.bucket(bucket).key(StagedPart.key(staging, p)));
@@ -232,7 +304,7 @@ public final class CsvExport {
      * data files go cell by cell from their tokens ({@link ConsoleCells}: no item is built); ION files
      * item by item. {@code found} counts the items, and one more when the cap stopped it.
      */
-    private boolean scanCells(Backup backup, List<ManifestFile> files, long cap, RowSpool spool, long[] found) {
+    private boolean scanCells(Backup backup, List<ManifestFile> files, long cap, RowSink spool, long[] found) {
         boolean[] over = {false};
         var cells = new ConsoleCells();
         DataFileReader.LineReader line = p -> {

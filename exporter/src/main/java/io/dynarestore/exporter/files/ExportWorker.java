@@ -168,6 +168,12 @@ class ExportWorker implements SmartLifecycle {
     }
 
     private void merge(ExportMergeDispatched work) {
+        if (export.mergedBefore(work.bucket(), work.key(), work.staging())) {
+            log.info(
+                    "restore {}: merged before (its file is there and its parts are gone); nothing to do",
+                    work.restoreId());
+            return;
+        }
         var summary = export.merge(
                 work.bucket(),
                 work.key(),

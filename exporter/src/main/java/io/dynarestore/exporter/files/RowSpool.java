@@ -1,6 +1,5 @@
 package io.dynarestore.exporter.files;
 
-import io.dynarestore.core.csv.ConsoleCells;
 import io.dynarestore.core.csv.ConsoleCsv;
 import io.dynarestore.core.csv.CsvColumn;
 import java.io.EOFException;
@@ -28,7 +27,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * the data file's tokens ({@link #cell}, then {@link #endRow}). Once every row is in,
  * {@link #replay} gives them back in the final column order. The file is deleted on close.
  */
-final class RowSpool implements AutoCloseable, ConsoleCells.Sink {
+final class RowSpool implements AutoCloseable, RowSink {
 
     /** The column number that ends a row. */
     private static final int END = -1;
@@ -55,7 +54,8 @@ final class RowSpool implements AutoCloseable, ConsoleCells.Sink {
     }
 
     /** Keeps an item as a row: its attributes' cells, by column. */
-    void add(Map<String, AttributeValue> item) {
+    @Override
+    public void add(Map<String, AttributeValue> item) {
         for (var e : item.entrySet()) {
             cell(
                     e.getKey(),
@@ -85,7 +85,8 @@ final class RowSpool implements AutoCloseable, ConsoleCells.Sink {
     }
 
     /** Ends the row being read. */
-    void endRow() {
+    @Override
+    public void endRow() {
         try {
             out.writeInt(END);
         } catch (IOException e) {

@@ -221,6 +221,45 @@ class CsvExportIT {
     }
 
     @Test
+    void aWholeExportUnderTheHeaderItsBackupListsIsTheFileTheSpoolWrites() {
+        // Given the backup, whose metadata lists every attribute's types, and the same without them
+        assertThat(backup.metadata().attributeTypes()).isNotEmpty();
+        var unlisted = withTypes(null);
+        var export = new CsvExport(s3.client(), S3Upload.MIN_PART);
+
+        // When both are exported whole
+        var known = export.export(backup, null, List.of("pk", "sk"), 5_000_000, "vault", "_exports/k.csv", n -> {});
+        var spooled = export.export(unlisted, null, List.of("pk", "sk"), 5_000_000, "vault", "_exports/s.csv", n -> {});
+
+        // Then the files are equal byte for byte, and so are the summaries
+        assertThat(object("_exports/k.csv")).isEqualTo(object("_exports/s.csv"));
+        assertThat(known).usingRecursiveComparison().ignoringFields("key").isEqualTo(spooled);
+    }
+
+    @Test
+    void aBackupThatListsTooFewAttributeTypesIsExportedThroughTheSpoolAllTheSame() {
+        // Given metadata that lists every attribute but a0 (as a wrong writer would)
+        var types = new java.util.TreeMap<>(backup.metadata().attributeTypes());
+        assertThat(types.remove("a0")).isNotNull();
+        var wrong = withTypes(types);
+        var export = new CsvExport(s3.client(), S3Upload.MIN_PART);
+
+        // When it is exported whole
+        var summary =
+                export.export(wrong, null, List.of("pk", "sk"), 5_000_000, "vault", "_exports/wrong.csv", n -> {});
+
+        // Then the file has every column and row, as the spool writes it
+        export.export(withTypes(null), null, List.of("pk", "sk"), 5_000_000, "vault", "_exports/right.csv", n -> {});
+        assertThat(object("_exports/wrong.csv")).isEqualTo(object("_exports/right.csv"));
+        assertThat(summary.items()).isEqualTo(COUNT);
+    }
+
+    private static Backup withTypes(Map<String, List<String>> types) {
+        return new Backup(
+                backup.layout(), backup.metadata().withAttributeTypes(types), backup.summary(), backup.files());
+    }
+
+    @Test
     void aMergeWhosePartIsNotStagedFailsNamingThePartAndWritesNoFile() {
         // Given parts staged for 0 only
         var export = new CsvExport(s3.client(), S3Upload.MIN_PART);
@@ -236,6 +275,32 @@ class CsvExportIT {
                         .listObjectsV2(b -> b.bucket("vault").prefix("_exports/missing"))
                         .contents())
                 .isEmpty();
+    }
+
+    @Test
+    void aMergeDeliveredAgainAfterItsPartsWereRemovedKnowsItMergedBefore() {
+        // Given a split export merged, and its staging then removed (as the planner does at the end)
+        var export = new CsvExport(s3.client(), S3Upload.MIN_PART);
+        String staging = "_staging/again/export-parts/";
+        var keys = List.of("pk", "sk");
+        for (int p = 0; p < 2; p++) {
+            export.exportPart(
+                    backup, new ExportDispatched.Split(p, 2, p, p + 1, staging), null, keys, 5_000_000, "vault");
+        }
+        assertThat(export.mergedBefore("vault", "_exports/again.csv", staging)).isFalse();
+        export.merge("vault", "_exports/again.csv", staging, 2, keys, 5_000_000, n -> {});
+        assertThat(export.mergedBefore("vault", "_exports/again.csv", staging))
+                .as("parts still there")
+                .isFalse();
+        for (var o : s3.client()
+                .listObjectsV2(b -> b.bucket("vault").prefix(staging))
+                .contents()) {
+            s3.client().deleteObject(b -> b.bucket("vault").key(o.key()));
+        }
+
+        // Then a merge delivered again knows it, and one whose file was never written does not
+        assertThat(export.mergedBefore("vault", "_exports/again.csv", staging)).isTrue();
+        assertThat(export.mergedBefore("vault", "_exports/never.csv", staging)).isFalse();
     }
 
     @Test

@@ -21,7 +21,10 @@ import tools.jackson.databind.JsonNode;
  * {@code continuousBackups} is the table's PITR setting in the shape of
  * {@code describe-continuous-backups} (absent when the endpoint could not say). {@code location}
  * is set for a native full export registered where it lies: its manifests and data files are
- * read from there.
+ * read from there. {@code attributeTypes} lists every attribute name of the items with its types
+ * (absent where not all are known: a native export, a backup resumed from an earlier attempt, or more
+ * than {@value #MAX_ATTRIBUTE_TYPES} name-type pairs), so that a whole CSV export knows its header
+ * before reading.
  */
 public record BackupMetadata(
         int formatVersion,
@@ -38,9 +41,13 @@ public record BackupMetadata(
         ExportLocation location,
         Map<String, Long> indexWriteUnits,
         JsonNode continuousBackups,
-        Instant consistentAt) {
+        Instant consistentAt,
+        Map<String, List<String>> attributeTypes) {
 
     public static final int FORMAT_VERSION = 1;
+
+    /** The most attribute name-type pairs {@code attributeTypes} lists; a wider backup has none. */
+    public static final int MAX_ATTRIBUTE_TYPES = 10_000;
 
     public static BackupMetadata of(
             String backupId,
@@ -84,6 +91,7 @@ public record BackupMetadata(
                 null,
                 indexWriteUnits == null || indexWriteUnits.isEmpty() ? null : Map.copyOf(indexWriteUnits),
                 continuous == null ? null : SdkJson.toJson(continuous),
+                null,
                 null);
     }
 
@@ -107,7 +115,8 @@ public record BackupMetadata(
                 location,
                 indexWriteUnits,
                 continuousBackups,
-                at);
+                at,
+                attributeTypes);
     }
 
     /** This metadata for a native export registered at {@code where}. */
@@ -127,7 +136,33 @@ public record BackupMetadata(
                 where,
                 indexWriteUnits,
                 continuousBackups,
-                consistentAt);
+                consistentAt,
+                attributeTypes);
+    }
+
+    /**
+     * This metadata with every attribute name of the backup's items and the types it has (as
+     * {@code ConsoleCsv.typeOf} names them), or {@code null} when they are not all known: a whole
+     * CSV export then knows its header before it reads the items (issue #22).
+     */
+    public BackupMetadata withAttributeTypes(Map<String, List<String>> types) {
+        return new BackupMetadata(
+                formatVersion,
+                backupId,
+                takenAt,
+                expiresAt,
+                account,
+                region,
+                tableName,
+                table,
+                tags,
+                timeToLive,
+                writeUnits,
+                location,
+                indexWriteUnits,
+                continuousBackups,
+                consistentAt,
+                types);
     }
 
     public TableDescription tableDescription() {

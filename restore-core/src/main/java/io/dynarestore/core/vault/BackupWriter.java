@@ -3,12 +3,15 @@ package io.dynarestore.core.vault;
 import io.dynarestore.contracts.Json;
 import io.dynarestore.core.codec.DynamoJson;
 import io.dynarestore.core.codec.ItemSize;
+import io.dynarestore.core.csv.ConsoleCsv;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -39,6 +42,10 @@ public final class BackupWriter {
     private final AtomicLong writeUnits = new AtomicLong();
     private final Map<String, String> lsiSortKeys = new LinkedHashMap<>();
     private final Map<String, AtomicLong> lsiUnits = new ConcurrentHashMap<>();
+    /** Every attribute name with its console types, merged from closed parts; null once unknown. */
+    private Map<String, Set<String>> attributeTypes = new TreeMap<>();
+
+    private int partsOpen;
 
     public BackupWriter(
             S3Client s3,
@@ -75,6 +82,9 @@ public final class BackupWriter {
 
     /** A writer of data files for one thread. Close it to upload its last file. */
     public Part openPart() {
+        synchronized (this) {
+            partsOpen++;
+        }
         return new Part(data.openPart());
     }
 
@@ -152,7 +162,8 @@ public final class BackupWriter {
                         continuous,
                         writeUnits.get(),
                         indexUnits)
-                .consistentFrom(consistentAt);
+                .consistentFrom(consistentAt)
+                .withAttributeTypes(attributeTypes());
         data.put(prefix + VaultLayout.BACKUP_JSON, Json.toBytes(metadata), "application/json");
         return new Backup(layout, metadata, summary, data.files());
     }
@@ -168,6 +179,9 @@ public final class BackupWriter {
 
     /** Counts what an earlier attempt uploaded as part of this backup; before any part is opened. */
     public BackupWriter adopt(Uploaded earlier) {
+        if (!earlier.files().isEmpty()) {
+            forgetAttributeTypes(); // the earlier attempt's items were not seen here
+        }
         data.adopt(earlier.files());
         items.addAndGet(earlier.items());
         itemBytes.addAndGet(earlier.bytes());
@@ -181,6 +195,36 @@ public final class BackupWriter {
         return this;
     }
 
+    private synchronized void forgetAttributeTypes() {
+        attributeTypes = null;
+    }
+
+    private synchronized void merge(Map<String, Set<String>> seen, boolean complete) {
+        partsOpen--;
+        if (attributeTypes == null) {
+            return;
+        }
+        if (!complete) {
+            attributeTypes = null;
+            return;
+        }
+        seen.forEach((name, types) ->
+                attributeTypes.computeIfAbsent(name, n -> new TreeSet<>()).addAll(types));
+        if (attributeTypes.values().stream().mapToInt(Set::size).sum() > BackupMetadata.MAX_ATTRIBUTE_TYPES) {
+            attributeTypes = null;
+        }
+    }
+
+    /** The attribute types of every item, when every part was closed and each saw all of its items. */
+    private synchronized Map<String, List<String>> attributeTypes() {
+        if (attributeTypes == null || partsOpen != 0) {
+            return null;
+        }
+        var types = new TreeMap<String, List<String>>();
+        attributeTypes.forEach((name, t) -> types.put(name, List.copyOf(t)));
+        return types;
+    }
+
     /** Writes items for one thread; not thread-safe. */
     public final class Part implements AutoCloseable {
         private final DataFiles.Part lines;
@@ -190,6 +234,11 @@ public final class BackupWriter {
         private final long[] uploaded = new long[3];
         private final Map<String, Long> openIndexUnits = new HashMap<>();
         private final Map<String, Long> uploadedIndexUnits = new TreeMap<>();
+        /** The attribute names and types of this part's items; null past the bound. */
+        private Map<String, Set<String>> seen = new HashMap<>();
+
+        private int pairs;
+        private boolean closed;
 
         private Part(DataFiles.Part lines) {
             this.lines = lines;
@@ -203,6 +252,7 @@ public final class BackupWriter {
                 DynamoJson.writeItem(g, item);
                 g.writeEndObject();
             });
+            see(item);
             long size = ItemSize.of(item);
             items.incrementAndGet();
             itemBytes.addAndGet(size);
@@ -221,6 +271,24 @@ public final class BackupWriter {
                 openFileUploaded();
             }
             return cut;
+        }
+
+        private void see(Map<String, AttributeValue> item) {
+            if (seen == null) {
+                return;
+            }
+            for (var e : item.entrySet()) {
+                String type = ConsoleCsv.typeOf(e.getValue());
+                Set<String> types = seen.get(e.getKey());
+                if (types == null) {
+                    types = new TreeSet<>();
+                    seen.put(e.getKey(), types);
+                }
+                if (types.add(type) && ++pairs > BackupMetadata.MAX_ATTRIBUTE_TYPES) {
+                    seen = null; // too wide to list: the backup has no attribute types
+                    return;
+                }
+            }
         }
 
         /** The open file is uploaded: what it holds counts as uploaded. */
@@ -242,16 +310,22 @@ public final class BackupWriter {
         /** Uploads the file still open; {@link #uploaded()} counts it from then on. */
         @Override
         public void close() {
+            if (closed) {
+                return;
+            }
+            closed = true;
             int before = lines.uploaded().size();
             lines.close();
             if (lines.uploaded().size() > before) {
                 openFileUploaded();
             }
+            merge(seen == null ? Map.of() : seen, seen != null);
         }
 
         /** Drops the file still open, uploading nothing: what a failed Scan read since its checkpoint. */
         public void discard() {
             lines.discard();
+            seen = null; // the dropped items' attributes were seen: the backup's are no longer known exactly
         }
     }
 }

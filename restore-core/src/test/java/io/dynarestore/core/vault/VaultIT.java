@@ -38,6 +38,92 @@ class VaultIT {
     }
 
     @Test
+    void listsEveryAttributeOfTheItemsWithItsTypesWhenEveryPartSawAllOfItsItems() {
+        // Given 2,000 random items written by two parts
+        var items = new RandomItems(8, RandomItems.Shape.simple());
+        var writer = new BackupWriter(s3.client(), layout, "000000000000", "us-east-1", "typed", "b-types", 700);
+        try (var p1 = writer.openPart();
+                var p2 = writer.openPart()) {
+            for (int i = 0; i < 2_000; i++) {
+                (i % 2 == 0 ? p1 : p2).write(items.item(i));
+            }
+        }
+        Instant takenAt = Instant.parse("2026-11-30T10:00:00Z");
+        writer.finish(TABLE, List.of(), null, takenAt, takenAt.plus(Duration.ofDays(7)));
+
+        // When its metadata is read back
+        var backup = new VaultCatalog(s3.client(), layout)
+                .findBackup("000000000000", "us-east-1", "typed", "b-types")
+                .orElseThrow();
+
+        // Then it lists exactly the names and console types of the items' attributes
+        var expected = new java.util.TreeMap<String, java.util.TreeSet<String>>();
+        for (int i = 0; i < 2_000; i++) {
+            items.item(i)
+                    .forEach((name, value) -> expected.computeIfAbsent(name, n -> new java.util.TreeSet<>())
+                            .add(io.dynarestore.core.csv.ConsoleCsv.typeOf(value)));
+        }
+        var listed = new java.util.TreeMap<String, java.util.TreeSet<String>>();
+        backup.metadata().attributeTypes().forEach((name, types) -> listed.put(name, new java.util.TreeSet<>(types)));
+        assertThat(listed).isEqualTo(expected);
+    }
+
+    @Test
+    void listsNoAttributeTypesWhereSomeItemsWereNotSeen() {
+        var items = new RandomItems(9, RandomItems.Shape.simple());
+        Instant takenAt = Instant.parse("2026-11-30T10:00:00Z");
+
+        // a part that dropped its open file (a failed Scan) saw items that are not in the backup
+        var dropped = new BackupWriter(s3.client(), layout, "000000000000", "us-east-1", "typed", "b-dropped", 700);
+        try (var p = dropped.openPart()) {
+            p.write(items.item(1));
+            p.discard();
+        }
+        assertThat(dropped.finish(TABLE, List.of(), null, takenAt, null)
+                        .metadata()
+                        .attributeTypes())
+                .isNull();
+
+        // a backup resumed from an earlier attempt's files did not see their items
+        var first = new BackupWriter(s3.client(), layout, "000000000000", "us-east-1", "typed", "b-resumed", 1);
+        BackupWriter.Uploaded earlier;
+        try (var p = first.openPart()) {
+            p.write(items.item(2));
+            p.write(items.item(3));
+            earlier = p.uploaded();
+        }
+        var resumed = new BackupWriter(s3.client(), layout, "000000000000", "us-east-1", "typed", "b-resumed", 1)
+                .adopt(earlier);
+        try (var p = resumed.openPart()) {
+            p.write(items.item(4));
+        }
+        assertThat(resumed.finish(TABLE, List.of(), null, takenAt, null)
+                        .metadata()
+                        .attributeTypes())
+                .isNull();
+
+        // more attribute names than the metadata lists
+        var wide = new BackupWriter(s3.client(), layout, "000000000000", "us-east-1", "typed", "b-wide", 1_000);
+        try (var p = wide.openPart()) {
+            for (int i = 0; i <= BackupMetadata.MAX_ATTRIBUTE_TYPES / 100; i++) {
+                var item = new java.util.HashMap<>(items.item(100 + i));
+                for (int a = 0; a < 100; a++) {
+                    item.put("w" + i + "_" + a, AttributeValue.fromS("x"));
+                }
+                p.write(item);
+            }
+        }
+        assertThat(wide.finish(TABLE, List.of(), null, takenAt, null).metadata().attributeTypes())
+                .isNull();
+
+        // a part never closed
+        var open = new BackupWriter(s3.client(), layout, "000000000000", "us-east-1", "typed", "b-open", 700);
+        open.openPart().write(items.item(5));
+        assertThat(open.finish(TABLE, List.of(), null, takenAt, null).metadata().attributeTypes())
+                .isNull();
+    }
+
+    @Test
     void writesABackupInTheNativeExportLayoutAndReadsEveryItemBack() {
         // Given 2,500 random items written by two parts, cut every 1,000 items
         var items = new RandomItems(7, RandomItems.Shape.simple());
