@@ -30,6 +30,7 @@ final class SplitExportBench {
         try (var s3 = S3Server.start(Ports.free(), dir, "vault", true)) {
             Backup backup = BenchFixtures.writeBackup(s3, "export", count, 100_000, 2);
             var export = new CsvExport(s3.client(), 8 * 1024 * 1024);
+            var splitExport = new io.dynarestore.exporter.files.SplitExport(s3.client(), 8 * 1024 * 1024);
             var keys = List.of("pk", "sk");
             int files = backup.files().size();
             if (parts > files) {
@@ -52,15 +53,15 @@ final class SplitExportBench {
                     for (int p = 0; p < parts; p++) {
                         var split = new ExportDispatched.Split(
                                 p, parts, files * p / parts, files * (p + 1) / parts, staging);
-                        futures.add(
-                                replicas.submit(() -> export.exportPart(backup, split, null, keys, count, "vault")));
+                        futures.add(replicas.submit(
+                                () -> splitExport.exportPart(backup, split, null, keys, count, "vault")));
                     }
                     for (var f : futures) {
                         f.get();
                     }
                     double partsTime = seconds(p0);
                     long m0 = System.nanoTime();
-                    var merged = export.merge("vault", "_exports/split.csv", staging, parts, keys, count, n -> {});
+                    var merged = splitExport.merge("vault", "_exports/split.csv", staging, parts, keys, count, n -> {});
                     double mergeTime = seconds(m0);
                     if (!merged.sha256().equals(one.sha256())) {
                         throw new IllegalStateException("the merged file differs from the one-pass file");

@@ -1,7 +1,5 @@
 package io.dynarestore.exporter.files;
 
-import io.dynarestore.contracts.Json;
-import io.dynarestore.contracts.work.ExportDispatched;
 import io.dynarestore.core.codec.DynamoJson;
 import io.dynarestore.core.csv.ConsoleCells;
 import io.dynarestore.core.csv.CsvColumn;
@@ -11,20 +9,13 @@ import io.dynarestore.core.vault.DataFileReader;
 import io.dynarestore.core.vault.ExportLine;
 import io.dynarestore.core.vault.KeyPrefilter;
 import io.dynarestore.core.vault.ManifestFile;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
-import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * Granular recovery: the items of a backup that match a filter, as one console CSV object in S3.
@@ -96,8 +87,7 @@ public final class CsvExport {
      * and the cap keeps every item (otherwise the header is that of the rows kept): then the rows
      * need not wait in a spool. {@code null} when it is not known before reading.
      */
-    private static List<CsvColumn> knownHeader(
-            Backup backup, RecordFilter filter, List<String> keyAttributes, long cap) {
+    static List<CsvColumn> knownHeader(Backup backup, RecordFilter filter, List<String> keyAttributes, long cap) {
         var types = backup.metadata().attributeTypes();
         if (filter != null || types == null || backup.itemCount() > cap) {
             return null;
@@ -128,159 +118,8 @@ public final class CsvExport {
         return new Summary(bucket, key, rows.rows(), upload.bytes(), upload.sha256Hex(), false, found[0]);
     }
 
-    /**
-     * One part of a split export (ADR 0041): the matching items of the data files
-     * {@code [firstFile, endFile)}, at most {@code cap}, spooled as {@link #export} spools them and
-     * then staged in {@code bucket} for the merge: the spool as {@code part-<n>.rows}, then (last,
-     * so that a part is whole once it is there) its columns and counts as {@code part-<n>.json}.
-     */
-    public StagedPart exportPart(
-            Backup backup,
-            ExportDispatched.Split split,
-            RecordFilter filter,
-            List<String> keyAttributes,
-            long cap,
-            String bucket) {
-        var files = backup.files();
-        if (split.firstFile() < 0 || split.firstFile() > split.endFile() || split.endFile() > files.size()) {
-            throw new IllegalArgumentException("part " + split.part() + " names data files [" + split.firstFile() + ", "
-                    + split.endFile() + ") but backup " + backup.backupId() + " has " + files.size());
-        }
-        try (var spool = RowSpool.create()) {
-            long[] found = {0};
-            spoolRows(
-                    backup,
-                    files.subList(split.firstFile(), split.endFile()),
-                    filter,
-                    keyAttributes,
-                    cap,
-                    spool,
-                    found);
-            var upload = new S3Upload(
-                    s3,
-                    bucket,
-                    StagedPart.rowsKey(split.staging(), split.part()),
-                    "application/octet-stream",
-                    partSize);
-            try {
-                spool.copyTo(upload);
-            } catch (RuntimeException e) {
-                upload.abort();
-                throw e;
-            }
-            upload.close();
-            var part = new StagedPart(spool.rows(), found[0], upload.bytes(), spool.columns());
-            s3.putObject(
-                    b -> b.bucket(bucket)
-                            .key(StagedPart.key(split.staging(), split.part()))
-                            .contentType("application/json"),
-                    RequestBody.fromBytes(Json.toBytes(part)));
-            return part;
-        }
-    }
-
-    /**
-     * The file of a split export from its staged parts: the header is the columns of the rows kept
-     * (the union of the parts', ordered as {@link CsvColumns} orders them, so the same as one pass
-     * would give), then each part's rows in part order, at most {@code cap} in all.
-     */
-    public Summary merge(
-            String bucket,
-            String key,
-            String staging,
-            int parts,
-            List<String> keyAttributes,
-            long cap,
-            Consumer<Long> progress) {
-        var staged = new ArrayList<StagedPart>();
-        for (int p = 0; p < parts; p++) {
-            staged.add(readPart(bucket, staging, p));
-        }
-        long matching = staged.stream().mapToLong(StagedPart::matching).sum();
-        var columns = new CsvColumns(keyAttributes);
-        long kept = 0;
-        for (int p = 0; p < parts && kept < cap; p++) {
-            var part = staged.get(p);
-            long take = Math.min(part.rows(), cap - kept);
-            // a part cut by the cap gives only the columns of the rows kept, as one pass would
-            (take == part.rows() ? part.columns() : columnsOf(bucket, staging, p, part, take))
-                    .forEach(columns::observe);
-            kept += take;
-        }
-        var header = columns.columns();
-        var upload = new S3Upload(s3, bucket, key, "text/csv; charset=utf-8", partSize);
-        var csv = new CsvRowWriter(upload);
-        long written = 0;
-        try {
-            csv.write(header.stream().map(CsvColumn::header).toArray(String[]::new));
-            for (int p = 0; p < parts && written < cap; p++) {
-                var part = staged.get(p);
-                long take = Math.min(part.rows(), cap - written);
-                try (var in = rows(bucket, staging, p)) {
-                    RowSpool.replay(in, part.columns(), take, header, csv, written, progress::accept);
-                }
-                written += take;
-            }
-            csv.flush();
-        } catch (IOException e) {
-            upload.abort();
-            throw new UncheckedIOException("a staged part of the export could not be read", e);
-        } catch (RuntimeException e) {
-            upload.abort();
-            throw e;
-        }
-        upload.close();
-        return new Summary(bucket, key, written, upload.bytes(), upload.sha256Hex(), matching > cap, matching);
-    }
-
-    /**
-     * Whether a merge already wrote {@code key} and its parts are gone (the planner removes a
-     * restore's staging when it ends): a merge delivered again after its file completed the restore.
-     */
-    public boolean mergedBefore(String bucket, String key, String staging) {
-        return !exists(bucket, StagedPart.key(staging, 0)) && exists(bucket, key);
-    }
-
-    private boolean exists(String bucket, String key) {
-        try {
-            s3.headObject(b -> b.bucket(bucket).key(key));
-            return true;
-        } catch (NoSuchKeyException e) {
-            return false;
-        } catch (S3Exception e) {
-            if (e.statusCode() == 404) {
-                return false;
-            }
-            throw e;
-        }
-    }
-
-    private StagedPart readPart(String bucket, String staging, int p) {
-        try {
-            var bytes = s3.getObjectAsBytes(b -> b.bucket(bucket).key(StagedPart.key(staging, p)));
-            return Json.mapper().readValue(bytes.asByteArray(), StagedPart.class);
-        } catch (NoSuchKeyException e) {
-            throw new IllegalStateException(
-                    "part " + p + " of the export is not staged under s3://" + bucket + "/" + staging
-                            + "; export the backup again",
-                    e);
-        }
-    }
-
-    private InputStream rows(String bucket, String staging, int p) {
-        return s3.getObject(b -> b.bucket(bucket).key(StagedPart.rowsKey(staging, p)));
-    }
-
-    private List<CsvColumn> columnsOf(String bucket, String staging, int p, StagedPart part, long take) {
-        try (var in = rows(bucket, staging, p)) {
-            return RowSpool.columnsOf(in, part.columns(), take);
-        } catch (IOException e) {
-            throw new UncheckedIOException("a staged part of the export could not be read", e);
-        }
-    }
-
     /** Spools the matching items of {@code files}, at most {@code cap}; false when there were more. */
-    private boolean spoolRows(
+    boolean spoolRows(
             Backup backup,
             List<ManifestFile> files,
             RecordFilter filter,
@@ -304,7 +143,7 @@ public final class CsvExport {
      * data files go cell by cell from their tokens ({@link ConsoleCells}: no item is built); ION files
      * item by item. {@code found} counts the items, and one more when the cap stopped it.
      */
-    private boolean scanCells(Backup backup, List<ManifestFile> files, long cap, RowSink spool, long[] found) {
+    boolean scanCells(Backup backup, List<ManifestFile> files, long cap, RowSink spool, long[] found) {
         boolean[] over = {false};
         var cells = new ConsoleCells();
         DataFileReader.LineReader line = p -> {

@@ -51,6 +51,7 @@ class ExportWorker implements SmartLifecycle {
     private final TopicFollower follower;
     private final VaultCatalog catalog;
     private final CsvExport export;
+    private final SplitExport splits;
     private final EventPublisher publisher;
     private final Counter exported;
     /** Names this replica in its parts' events: host, process and which exporter of the process. */
@@ -71,6 +72,7 @@ class ExportWorker implements SmartLifecycle {
         this.catalog = catalog;
         this.publisher = publisher;
         this.export = new CsvExport(aws.s3(), (int) properties.partSize().toBytes());
+        this.splits = new SplitExport(aws.s3(), (int) properties.partSize().toBytes());
         this.exported = meters.counter("dynarestore.exporter.items");
         this.name = hostName() + "/" + ProcessHandle.current().pid() + "/" + INSTANCES.getAndIncrement();
         var config = new HashMap<>(kafka.buildConsumerProperties());
@@ -149,7 +151,7 @@ class ExportWorker implements SmartLifecycle {
     private void part(ExportDispatched work) {
         var split = work.split();
         long started = System.nanoTime();
-        var part = export.exportPart(
+        var part = splits.exportPart(
                 backupOf(work), split, filterOf(work), work.keyAttributes(), work.cap(), work.bucket());
         exported.increment(part.rows());
         long ms = (System.nanoTime() - started) / 1_000_000;
@@ -168,13 +170,13 @@ class ExportWorker implements SmartLifecycle {
     }
 
     private void merge(ExportMergeDispatched work) {
-        if (export.mergedBefore(work.bucket(), work.key(), work.staging())) {
+        if (splits.mergedBefore(work.bucket(), work.key(), work.staging())) {
             log.info(
                     "restore {}: merged before (its file is there and its parts are gone); nothing to do",
                     work.restoreId());
             return;
         }
-        var summary = export.merge(
+        var summary = splits.merge(
                 work.bucket(),
                 work.key(),
                 work.staging(),

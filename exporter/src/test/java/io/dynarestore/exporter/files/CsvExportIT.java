@@ -163,10 +163,12 @@ class CsvExportIT {
         long staged = 0;
         for (int p = 0; p < parts; p++) {
             var split = new ExportDispatched.Split(p, parts, cuts[p], cuts[p + 1], staging);
-            staged +=
-                    export.exportPart(backup, split, filter, keys, cap, "vault").rows();
+            staged += new SplitExport(s3.client(), S3Upload.MIN_PART)
+                    .exportPart(backup, split, filter, keys, cap, "vault")
+                    .rows();
         }
-        var merged = export.merge("vault", "_exports/merged-" + seed + ".csv", staging, parts, keys, cap, n -> {});
+        var merged = new SplitExport(s3.client(), S3Upload.MIN_PART)
+                .merge("vault", "_exports/merged-" + seed + ".csv", staging, parts, keys, cap, n -> {});
 
         // Then the merged file is the one-pass file, and the summaries agree
         byte[] expected = object("_exports/one-" + seed + ".csv");
@@ -207,9 +209,12 @@ class CsvExportIT {
         String staging = "_staging/own/export-parts/";
 
         // When it is exported in two parts (files [0, 1) and [1, 3)) with a cap of 3 items
-        export.exportPart(own, new ExportDispatched.Split(0, 2, 0, 1, staging), null, keys, 3, "vault");
-        export.exportPart(own, new ExportDispatched.Split(1, 2, 1, 3, staging), null, keys, 3, "vault");
-        var merged = export.merge("vault", "_exports/own.csv", staging, 2, keys, 3, n -> {});
+        new SplitExport(s3.client(), S3Upload.MIN_PART)
+                .exportPart(own, new ExportDispatched.Split(0, 2, 0, 1, staging), null, keys, 3, "vault");
+        new SplitExport(s3.client(), S3Upload.MIN_PART)
+                .exportPart(own, new ExportDispatched.Split(1, 2, 1, 3, staging), null, keys, 3, "vault");
+        var merged = new SplitExport(s3.client(), S3Upload.MIN_PART)
+                .merge("vault", "_exports/own.csv", staging, 2, keys, 3, n -> {});
 
         // Then the header has the columns of the first 3 items only, as one pass gives
         export.export(own, null, keys, 3, "vault", "_exports/own-one.csv", n -> {});
@@ -264,12 +269,18 @@ class CsvExportIT {
         // Given parts staged for 0 only
         var export = new CsvExport(s3.client(), S3Upload.MIN_PART);
         String staging = "_staging/missing/export-parts/";
-        export.exportPart(
-                backup, new ExportDispatched.Split(0, 2, 0, 1, staging), null, List.of("pk", "sk"), 5_000_000, "vault");
+        new SplitExport(s3.client(), S3Upload.MIN_PART)
+                .exportPart(
+                        backup,
+                        new ExportDispatched.Split(0, 2, 0, 1, staging),
+                        null,
+                        List.of("pk", "sk"),
+                        5_000_000,
+                        "vault");
 
         // When the two parts are merged, Then the merge names part 1 and no object is written
-        assertThatThrownBy(() -> export.merge(
-                        "vault", "_exports/missing.csv", staging, 2, List.of("pk", "sk"), 5_000_000, n -> {}))
+        assertThatThrownBy(() -> new SplitExport(s3.client(), S3Upload.MIN_PART)
+                        .merge("vault", "_exports/missing.csv", staging, 2, List.of("pk", "sk"), 5_000_000, n -> {}))
                 .hasMessageContaining("part 1 of the export is not staged");
         assertThat(s3.client()
                         .listObjectsV2(b -> b.bucket("vault").prefix("_exports/missing"))
@@ -284,12 +295,20 @@ class CsvExportIT {
         String staging = "_staging/again/export-parts/";
         var keys = List.of("pk", "sk");
         for (int p = 0; p < 2; p++) {
-            export.exportPart(
-                    backup, new ExportDispatched.Split(p, 2, p, p + 1, staging), null, keys, 5_000_000, "vault");
+            new SplitExport(s3.client(), S3Upload.MIN_PART)
+                    .exportPart(
+                            backup,
+                            new ExportDispatched.Split(p, 2, p, p + 1, staging),
+                            null,
+                            keys,
+                            5_000_000,
+                            "vault");
         }
-        assertThat(export.mergedBefore("vault", "_exports/again.csv", staging)).isFalse();
-        export.merge("vault", "_exports/again.csv", staging, 2, keys, 5_000_000, n -> {});
-        assertThat(export.mergedBefore("vault", "_exports/again.csv", staging))
+        assertThat(new SplitExport(s3.client(), S3Upload.MIN_PART).mergedBefore("vault", "_exports/again.csv", staging))
+                .isFalse();
+        new SplitExport(s3.client(), S3Upload.MIN_PART)
+                .merge("vault", "_exports/again.csv", staging, 2, keys, 5_000_000, n -> {});
+        assertThat(new SplitExport(s3.client(), S3Upload.MIN_PART).mergedBefore("vault", "_exports/again.csv", staging))
                 .as("parts still there")
                 .isFalse();
         for (var o : s3.client()
@@ -299,21 +318,24 @@ class CsvExportIT {
         }
 
         // Then a merge delivered again knows it, and one whose file was never written does not
-        assertThat(export.mergedBefore("vault", "_exports/again.csv", staging)).isTrue();
-        assertThat(export.mergedBefore("vault", "_exports/never.csv", staging)).isFalse();
+        assertThat(new SplitExport(s3.client(), S3Upload.MIN_PART).mergedBefore("vault", "_exports/again.csv", staging))
+                .isTrue();
+        assertThat(new SplitExport(s3.client(), S3Upload.MIN_PART).mergedBefore("vault", "_exports/never.csv", staging))
+                .isFalse();
     }
 
     @Test
     void aPartNamingFilesTheBackupDoesNotHaveIsRefused() {
         var export = new CsvExport(s3.client(), S3Upload.MIN_PART);
         int files = backup.files().size();
-        assertThatThrownBy(() -> export.exportPart(
-                        backup,
-                        new ExportDispatched.Split(1, 2, 2, files + 1, "_staging/x/export-parts/"),
-                        null,
-                        List.of("pk", "sk"),
-                        10,
-                        "vault"))
+        assertThatThrownBy(() -> new SplitExport(s3.client(), S3Upload.MIN_PART)
+                        .exportPart(
+                                backup,
+                                new ExportDispatched.Split(1, 2, 2, files + 1, "_staging/x/export-parts/"),
+                                null,
+                                List.of("pk", "sk"),
+                                10,
+                                "vault"))
                 .hasMessageContaining("names data files [2, " + (files + 1) + ")")
                 .hasMessageContaining("has " + files);
     }
