@@ -25,9 +25,13 @@ final class ExportSplits implements AutoCloseable {
 
     /** How many parts the export of {@code backup} has: 1 when it stays whole. */
     int parts(Backup backup) {
-        int files = backup.files().size();
-        if (backup.itemCount() <= settings.splitAbove() || files < 2) {
-            return 1;
+        return parts(backup.itemCount(), backup.files().size());
+    }
+
+    /** How many parts the export of a backup of {@code items} in {@code files} data files has. */
+    int parts(long items, int files) {
+        if (items <= settings.splitAbove() || files < 2) {
+            return 1; // the group is not asked: most exports stay whole
         }
         int replicas = exporters.partitionPerReplica().size();
         return Math.max(1, Math.min(Math.min(replicas, settings.maxParts()), files));

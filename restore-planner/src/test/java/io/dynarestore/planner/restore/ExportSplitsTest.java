@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.dynarestore.core.vault.ManifestFile;
+import io.dynarestore.planner.PlannerProperties;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -11,6 +12,7 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 class ExportSplitsTest {
@@ -60,6 +62,29 @@ class ExportSplitsTest {
                 assertThat(items).as("part %d of %d", p, parts).isLessThanOrEqualTo(total / parts + 2 * largest);
             }
         }
+    }
+
+    @ParameterizedTest(name = "{0} items in {1} files, {2} exporters, at most {3} parts: {4}")
+    @CsvSource({
+        // at or below the threshold: whole, whatever the fleet
+        "2000000, 10, 4, 16, 1",
+        "10, 10, 4, 16, 1",
+        // above it: a part per exporter
+        "2000001, 10, 4, 16, 4",
+        "5000000, 10, 2, 16, 2",
+        // one exporter, or none the group can tell of: whole
+        "5000000, 10, 1, 16, 1",
+        "5000000, 10, 0, 16, 1",
+        // no more parts than files, nor than max-parts
+        "5000000, 3, 8, 16, 3",
+        "5000000, 1, 8, 16, 1",
+        "5000000, 100, 40, 16, 16"
+    })
+    void splitsOnlyLargeBackupsOfSeveralFilesOverSeveralExporters(
+            long items, int files, int exporters, int maxParts, int parts) {
+        var partitions = IntStream.range(0, exporters).boxed().toList();
+        var splits = new ExportSplits(() -> partitions, new PlannerProperties.Exports(2_000_000, "exporter", maxParts));
+        assertThat(splits.parts(items, files)).isEqualTo(parts);
     }
 
     @Test
