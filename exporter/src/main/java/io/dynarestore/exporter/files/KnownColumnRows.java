@@ -1,14 +1,11 @@
 package io.dynarestore.exporter.files;
 
-import io.dynarestore.core.csv.ConsoleCsv;
 import io.dynarestore.core.csv.CsvColumn;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongConsumer;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * Rows written straight to the file, when the header is known before the backup is read (its
@@ -61,17 +58,6 @@ final class KnownColumnRows implements RowSink {
         if (++rows % 100_000 == 0) {
             progress.accept(rows);
         }
-    }
-
-    @Override
-    public void add(Map<String, AttributeValue> item) {
-        for (var e : item.entrySet()) {
-            cell(
-                    e.getKey(),
-                    ConsoleCsv.typeOf(e.getValue()),
-                    ConsoleCsv.cell(e.getValue()).getBytes(StandardCharsets.UTF_8));
-        }
-        endRow();
     }
 
     long rows() {

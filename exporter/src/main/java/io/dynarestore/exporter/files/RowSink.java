@@ -1,6 +1,8 @@
 package io.dynarestore.exporter.files;
 
 import io.dynarestore.core.csv.ConsoleCells;
+import io.dynarestore.core.csv.ConsoleCsv;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -11,5 +13,13 @@ interface RowSink extends ConsoleCells.Sink {
     void endRow();
 
     /** One row from an item: its attributes' cells, then the end of the row. */
-    void add(Map<String, AttributeValue> item);
+    default void add(Map<String, AttributeValue> item) {
+        for (var e : item.entrySet()) {
+            cell(
+                    e.getKey(),
+                    ConsoleCsv.typeOf(e.getValue()),
+                    ConsoleCsv.cell(e.getValue()).getBytes(StandardCharsets.UTF_8));
+        }
+        endRow();
+    }
 }

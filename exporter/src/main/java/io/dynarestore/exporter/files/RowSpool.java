@@ -1,13 +1,11 @@
 package io.dynarestore.exporter.files;
 
-import io.dynarestore.core.csv.ConsoleCsv;
 import io.dynarestore.core.csv.CsvColumn;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,7 +14,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongConsumer;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * The rows of an export while its columns are still being found, on local disk, so that the backup
@@ -54,17 +51,6 @@ final class RowSpool implements AutoCloseable, RowSink {
     }
 
     /** Keeps an item as a row: its attributes' cells, by column. */
-    @Override
-    public void add(Map<String, AttributeValue> item) {
-        for (var e : item.entrySet()) {
-            cell(
-                    e.getKey(),
-                    ConsoleCsv.typeOf(e.getValue()),
-                    ConsoleCsv.cell(e.getValue()).getBytes(StandardCharsets.UTF_8));
-        }
-        endRow();
-    }
-
     /** Keeps one cell of the row being read. */
     @Override
     public void cell(String name, String type, byte[] cell) {

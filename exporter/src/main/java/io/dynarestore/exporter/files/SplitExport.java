@@ -81,13 +81,8 @@ public final class SplitExport {
                 throw e;
             }
             upload.close();
-            var part = new StagedPart(spool.rows(), found[0], upload.bytes(), spool.columns(), false);
-            s3.putObject(
-                    b -> b.bucket(bucket)
-                            .key(StagedPart.key(split.staging(), split.part()))
-                            .contentType("application/json"),
-                    RequestBody.fromBytes(Json.toBytes(part)));
-            return part;
+            return staged(
+                    bucket, split, new StagedPart(spool.rows(), found[0], upload.bytes(), spool.columns(), false));
         }
     }
 
@@ -222,7 +217,11 @@ public final class SplitExport {
             throw e;
         }
         upload.close();
-        var part = new StagedPart(rows.rows(), found[0], upload.bytes(), header, true);
+        return staged(bucket, split, new StagedPart(rows.rows(), found[0], upload.bytes(), header, true));
+    }
+
+    /** Writes a part's columns and counts, after its rows: the part is whole once this is there. */
+    private StagedPart staged(String bucket, ExportDispatched.Split split, StagedPart part) {
         s3.putObject(
                 b -> b.bucket(bucket)
                         .key(StagedPart.key(split.staging(), split.part()))
