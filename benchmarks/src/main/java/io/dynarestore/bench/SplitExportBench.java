@@ -3,6 +3,7 @@ package io.dynarestore.bench;
 import io.dynarestore.contracts.work.ExportDispatched;
 import io.dynarestore.core.vault.Backup;
 import io.dynarestore.exporter.files.CsvExport;
+import io.dynarestore.exporter.files.SplitExport;
 import io.dynarestore.testkit.Ports;
 import io.dynarestore.testkit.S3Server;
 import java.nio.file.Files;
@@ -30,7 +31,7 @@ final class SplitExportBench {
         try (var s3 = S3Server.start(Ports.free(), dir, "vault", true)) {
             Backup backup = BenchFixtures.writeBackup(s3, "export", count, 100_000, 2);
             var export = new CsvExport(s3.client(), 8 * 1024 * 1024);
-            var splitExport = new io.dynarestore.exporter.files.SplitExport(s3.client(), 8 * 1024 * 1024);
+            var splitExport = new SplitExport(s3.client(), 8 * 1024 * 1024);
             var keys = List.of("pk", "sk");
             int files = backup.files().size();
             if (parts > files) {
