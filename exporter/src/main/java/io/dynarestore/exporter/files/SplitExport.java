@@ -204,6 +204,10 @@ public final class SplitExport {
         var rows = new KnownColumnRows(header, csv, n -> {});
         long[] found = {0};
         try {
+            if (split.part() == 0) {
+                // the file's first bytes: the merge then only puts the parts' objects one after another
+                csv.write(header.stream().map(CsvColumn::header).toArray(String[]::new));
+            }
             whole.scanCells(backup, files, Long.MAX_VALUE, rows, found);
             csv.flush();
         } catch (KnownColumnRows.UnlistedColumn e) {
@@ -230,7 +234,10 @@ public final class SplitExport {
         return part;
     }
 
-    /** The file from parts staged as CSV records under one header: the header, then each part's bytes in order. */
+    /**
+     * The file from parts staged as CSV records under one header (part 0's object begins with it):
+     * the parts' objects one after another, copied by S3 where it takes them as parts.
+     */
     private CsvExport.Summary concatenate(
             String bucket, String key, String staging, List<StagedPart> staged, long matching, long cap) {
         var header = staged.get(0).columns();
@@ -244,14 +251,19 @@ public final class SplitExport {
         if (rows > cap) {
             throw new IllegalStateException("the parts hold " + rows + " rows, more than the cap of " + cap);
         }
+        var sources = new ArrayList<String>();
+        for (int p = 0; p < staged.size(); p++) {
+            sources.add(StagedPart.csvKey(staging, p));
+        }
+        if (ServerSideConcat.fits(staged.stream().map(StagedPart::bytes).toList())) {
+            var made = ServerSideConcat.concat(s3, bucket, key, "text/csv; charset=utf-8", sources);
+            return new CsvExport.Summary(bucket, key, rows, made.bytes(), made.sha256(), false, matching);
+        }
+        // a part under S3's 5 MiB minimum: the bytes go through here
         var upload = new S3Upload(s3, bucket, key, "text/csv; charset=utf-8", partSize);
         try {
-            var csv = new CsvRowWriter(upload);
-            csv.write(header.stream().map(CsvColumn::header).toArray(String[]::new));
-            csv.flush();
-            for (int p = 0; p < staged.size(); p++) {
-                int part = p;
-                try (var in = s3.getObject(b -> b.bucket(bucket).key(StagedPart.csvKey(staging, part)))) {
+            for (String source : sources) {
+                try (var in = s3.getObject(b -> b.bucket(bucket).key(source))) {
                     in.transferTo(upload);
                 }
             }

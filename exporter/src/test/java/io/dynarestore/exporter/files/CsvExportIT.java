@@ -188,6 +188,32 @@ class CsvExportIT {
     }
 
     @Test
+    void aSplitOfPartsOverFiveMegabytesIsAssembledByS3IntoTheFileOfOnePass() {
+        // Given the backup (listing its attributes) in two parts of half its files each, over 5 MiB
+        var splits = new SplitExport(s3.client(), S3Upload.MIN_PART);
+        var keys = List.of("pk", "sk");
+        int files = backup.files().size();
+        String staging = "_staging/copies/export-parts/";
+        var first = splits.exportPart(
+                backup, new ExportDispatched.Split(0, 2, 0, files / 2, staging), null, keys, 5_000_000, "vault");
+        var second = splits.exportPart(
+                backup, new ExportDispatched.Split(1, 2, files / 2, files, staging), null, keys, 5_000_000, "vault");
+        assertThat(first.csv()).isTrue();
+        assertThat(first.bytes()).as("S3 copies it as a part").isGreaterThanOrEqualTo(S3Upload.MIN_PART);
+        assertThat(ServerSideConcat.fits(List.of(first.bytes(), second.bytes())))
+                .isTrue();
+
+        // When they are merged
+        var merged = splits.merge("vault", "_exports/copies.csv", staging, 2, keys, 5_000_000, n -> {});
+
+        // Then the file is the one-pass file, and the summary its size and hash
+        var one = new CsvExport(s3.client(), S3Upload.MIN_PART)
+                .export(backup, null, keys, 5_000_000, "vault", "_exports/copies-one.csv", n -> {});
+        assertThat(object("_exports/copies.csv")).isEqualTo(object("_exports/copies-one.csv"));
+        assertThat(merged).usingRecursiveComparison().ignoringFields("key").isEqualTo(one);
+    }
+
+    @Test
     void aCapInsideAPartKeepsOnlyTheColumnsOfTheRowsKept() {
         // Given a backup of 3 files of 2 items, each item with an attribute of its own
         var writer = new BackupWriter(
