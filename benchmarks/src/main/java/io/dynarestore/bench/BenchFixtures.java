@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.GZIPInputStream;
@@ -296,5 +297,14 @@ final class BenchFixtures {
                                 "--writer.budget.on-demand-initial-peak=1000000"),
                         writerArgs)));
         return services;
+    }
+
+    /** Deletes a bench's S3Proxy folder: an export bench leaves gigabytes in it. */
+    static void deleteTree(Path dir) {
+        try (var paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            System.err.println("could not delete " + dir + ": " + e);
+        }
     }
 }

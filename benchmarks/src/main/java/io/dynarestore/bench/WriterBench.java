@@ -208,6 +208,8 @@ public final class WriterBench {
                             scan, lines, scan / seconds, scan / spooledSeconds);
                 }
             }
+        } finally {
+            BenchFixtures.deleteTree(dir);
         }
     }
 
@@ -232,6 +234,8 @@ public final class WriterBench {
                     count / 5,
                     (double) whole / fifth,
                     whole <= fifth * 1.1 || whole - fifth <= 16L << 20 ? "FLAT" : "GROWING");
+        } finally {
+            BenchFixtures.deleteTree(dir);
         }
     }
 

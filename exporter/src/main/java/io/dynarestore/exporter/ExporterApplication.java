@@ -39,6 +39,7 @@ public class ExporterApplication {
      * @param group     its consumer group
      * @param partSize  the size of each multipart-upload part (an export under way holds two)
      * @param maxExport the longest an export may take before the group gives its work item to another member
+     * @param copyPartsInS3 whether the merge of a split export has S3 copy its parts into the file (UploadPartCopy) instead of streaming them through the exporter
      */
     @ConfigurationProperties("exporter")
     public record ExporterProperties(
@@ -47,6 +48,7 @@ public class ExporterApplication {
             TopicDefinitions topics,
             @DefaultValue("exporter") String group,
             @DefaultValue("8MB") DataSize partSize,
-            @DefaultValue("2h") Duration maxExport)
+            @DefaultValue("2h") Duration maxExport,
+            @DefaultValue("true") boolean copyPartsInS3)
             implements VaultReaderSettings {}
 }

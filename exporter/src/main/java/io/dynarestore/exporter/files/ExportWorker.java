@@ -72,7 +72,7 @@ class ExportWorker implements SmartLifecycle {
         this.catalog = catalog;
         this.publisher = publisher;
         this.export = new CsvExport(aws.s3(), (int) properties.partSize().toBytes());
-        this.splits = new SplitExport(aws.s3(), (int) properties.partSize().toBytes());
+        this.splits = new SplitExport(aws.s3(), (int) properties.partSize().toBytes(), properties.copyPartsInS3());
         this.exported = meters.counter("dynarestore.exporter.items");
         this.name = hostName() + "/" + ProcessHandle.current().pid() + "/" + INSTANCES.getAndIncrement();
         var config = new HashMap<>(kafka.buildConsumerProperties());

@@ -30,10 +30,19 @@ public final class SplitExport {
     private final int partSize;
     private final CsvExport whole;
 
+    private final boolean copyPartsInS3;
+
+    /** Has S3 copy staged CSV parts into the file where it takes them as parts. */
     public SplitExport(S3Client s3, int partSize) {
+        this(s3, partSize, true);
+    }
+
+    /** @param copyPartsInS3 whether S3 copies staged CSV parts into the file, or they are streamed through here */
+    public SplitExport(S3Client s3, int partSize, boolean copyPartsInS3) {
         this.s3 = s3;
         this.partSize = partSize;
         this.whole = new CsvExport(s3, partSize);
+        this.copyPartsInS3 = copyPartsInS3;
     }
 
     /**
@@ -255,11 +264,12 @@ public final class SplitExport {
         for (int p = 0; p < staged.size(); p++) {
             sources.add(StagedPart.csvKey(staging, p));
         }
-        if (ServerSideConcat.fits(staged.stream().map(StagedPart::bytes).toList())) {
+        if (copyPartsInS3
+                && ServerSideConcat.fits(staged.stream().map(StagedPart::bytes).toList())) {
             var made = ServerSideConcat.concat(s3, bucket, key, "text/csv; charset=utf-8", sources);
             return new CsvExport.Summary(bucket, key, rows, made.bytes(), made.sha256(), false, matching);
         }
-        // a part under S3's 5 MiB minimum: the bytes go through here
+        // a part under S3's 5 MiB minimum, or copies turned off: the bytes go through here
         var upload = new S3Upload(s3, bucket, key, "text/csv; charset=utf-8", partSize);
         try {
             for (String source : sources) {
