@@ -27,6 +27,9 @@ public final class CsvExport {
 
     private static final Logger log = LoggerFactory.getLogger(CsvExport.class);
 
+    /** The content type of an export's file. */
+    static final String CSV = "text/csv; charset=utf-8";
+
     /** What was exported: items, the object's size and SHA-256, and whether the cap stopped it. */
     public record Summary(
             String bucket, String key, long items, long bytes, String sha256, boolean capped, long matching) {}
@@ -66,18 +69,13 @@ public final class CsvExport {
             boolean capped = !spoolRows(backup, backup.files(), filter, keyAttributes, cap, spool, found);
             var columns = new CsvColumns(keyAttributes);
             spool.columns().forEach(columns::observe);
-            var upload = new S3Upload(s3, bucket, key, "text/csv; charset=utf-8", partSize);
-            var csv = new CsvRowWriter(upload);
-            try {
+            // never a half file: the object only exists once the upload completes
+            var upload = S3Upload.whole(s3, bucket, key, CSV, partSize, out -> {
+                var csv = new CsvRowWriter(out);
                 csv.write(columns.columns().stream().map(CsvColumn::header).toArray(String[]::new));
                 spool.replay(columns.columns(), csv, progress::accept);
                 csv.flush();
-            } catch (RuntimeException e) {
-                // never a half file: the object only exists once the upload completes
-                upload.abort();
-                throw e;
-            }
-            upload.close(); // completes the upload
+            });
             return new Summary(bucket, key, spool.rows(), upload.bytes(), upload.sha256Hex(), capped, found[0]);
         }
     }
@@ -100,22 +98,15 @@ public final class CsvExport {
     /** Every item, straight to the file under its known header: one pass, no spool. */
     private Summary exportKnown(
             Backup backup, List<CsvColumn> header, String bucket, String key, Consumer<Long> progress) {
-        var upload = new S3Upload(s3, bucket, key, "text/csv; charset=utf-8", partSize);
-        var csv = new CsvRowWriter(upload);
-        var rows = new KnownColumnRows(header, csv, progress::accept);
-        long[] found = {0};
-        try {
+        long[] found = {0}; // without a cap every item found is a row
+        var upload = S3Upload.whole(s3, bucket, key, CSV, partSize, out -> {
+            var csv = new CsvRowWriter(out);
             csv.write(header.stream().map(CsvColumn::header).toArray(String[]::new));
-            if (!scanCells(backup, backup.files(), Long.MAX_VALUE, rows, found)) {
-                throw new IllegalStateException("unreachable: no cap");
-            }
+            scanCells(
+                    backup, backup.files(), Long.MAX_VALUE, new KnownColumnRows(header, csv, progress::accept), found);
             csv.flush();
-        } catch (RuntimeException e) {
-            upload.abort(); // never a half file
-            throw e;
-        }
-        upload.close();
-        return new Summary(bucket, key, rows.rows(), upload.bytes(), upload.sha256Hex(), false, found[0]);
+        });
+        return new Summary(bucket, key, found[0], upload.bytes(), upload.sha256Hex(), false, found[0]);
     }
 
     /** Spools the matching items of {@code files}, at most {@code cap}; false when there were more. */

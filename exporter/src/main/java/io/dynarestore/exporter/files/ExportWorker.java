@@ -154,10 +154,7 @@ class ExportWorker implements SmartLifecycle {
         var part = splits.exportPart(
                 backupOf(work), split, filterOf(work), work.keyAttributes(), work.cap(), work.bucket());
         exported.increment(part.rows());
-        long ms = (System.nanoTime() - started) / 1_000_000;
-        // a part writes nothing to the file yet: the file's items come with the merge's ExportCompleted
-        publisher.status(SegmentCompleted.of(
-                work.restoreId(), split.part(), new SegmentCompleted.Counts(0, 0, 0, 0, 0), 0, 0, name, ms));
+        long ms = segmentDone(work.restoreId(), split.part(), started);
         log.info(
                 "restore {}: part {} of {} (data files {} to {}) staged, {} rows in {} ms",
                 work.restoreId(),
@@ -186,15 +183,19 @@ class ExportWorker implements SmartLifecycle {
                 work.cap(),
                 n -> log.info("restore {}: {} rows merged so far", work.restoreId(), n));
         // the merge is the export's last segment: dashboards count it done before the file completes the restore
-        publisher.status(SegmentCompleted.of(
-                work.restoreId(),
-                work.parts(),
-                new SegmentCompleted.Counts(0, 0, 0, 0, 0),
-                0,
-                0,
-                name,
-                (System.nanoTime() - started) / 1_000_000));
+        segmentDone(work.restoreId(), work.parts(), started);
         completed(work.restoreId(), summary);
+    }
+
+    /**
+     * A part or the merge of a split export is done: a segment without items (the file's come with
+     * the merge's ExportCompleted, counted once). Returns how long it took, in ms.
+     */
+    private long segmentDone(String restoreId, int segment, long startedNanos) {
+        long ms = (System.nanoTime() - startedNanos) / 1_000_000;
+        publisher.status(
+                SegmentCompleted.of(restoreId, segment, new SegmentCompleted.Counts(0, 0, 0, 0, 0), 0, 0, name, ms));
+        return ms;
     }
 
     private Backup backupOf(ExportDispatched work) {

@@ -59,8 +59,4 @@ final class KnownColumnRows implements RowSink {
             progress.accept(rows);
         }
     }
-
-    long rows() {
-        return rows;
-    }
 }

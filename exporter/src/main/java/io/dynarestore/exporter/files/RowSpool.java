@@ -50,7 +50,6 @@ final class RowSpool implements AutoCloseable, RowSink {
         }
     }
 
-    /** Keeps an item as a row: its attributes' cells, by column. */
     /** Keeps one cell of the row being read. */
     @Override
     public void cell(String name, String type, byte[] cell) {

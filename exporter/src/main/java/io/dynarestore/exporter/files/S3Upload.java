@@ -2,7 +2,9 @@ package io.dynarestore.exporter.files;
 
 import io.dynarestore.core.threads.DaemonThreads;
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -42,6 +44,32 @@ public final class S3Upload extends OutputStream {
     private int numbered;
     private long bytes;
     private boolean closed;
+
+    /** What goes into an object written whole by {@link #whole}. */
+    @FunctionalInterface
+    interface Body {
+        void writeTo(S3Upload upload) throws IOException;
+    }
+
+    /**
+     * Writes one object through {@code body}: complete once the body returns, dropped (nothing of it
+     * visible) when the body throws. Returns the completed upload, for its size and SHA-256.
+     */
+    static S3Upload whole(S3Client s3, String bucket, String key, String contentType, int partSize, Body body) {
+        var upload = new S3Upload(s3, bucket, key, contentType, partSize);
+        try {
+            body.writeTo(upload);
+        } catch (IOException e) {
+            upload.abort();
+            throw new UncheckedIOException(
+                    "s3://" + bucket + "/" + key + " could not be written: " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            upload.abort();
+            throw e;
+        }
+        upload.close();
+        return upload;
+    }
 
     public S3Upload(S3Client s3, String bucket, String key, String contentType, int partSize) {
         this.s3 = s3;

@@ -77,19 +77,13 @@ public final class SplitExport {
                     cap,
                     spool,
                     found);
-            var upload = new S3Upload(
+            var upload = S3Upload.whole(
                     s3,
                     bucket,
                     StagedPart.rowsKey(split.staging(), split.part()),
                     "application/octet-stream",
-                    partSize);
-            try {
-                spool.copyTo(upload);
-            } catch (RuntimeException e) {
-                upload.abort();
-                throw e;
-            }
-            upload.close();
+                    partSize,
+                    spool::copyTo);
             return staged(
                     bucket, split, new StagedPart(spool.rows(), found[0], upload.bytes(), spool.columns(), false));
         }
@@ -127,30 +121,21 @@ public final class SplitExport {
             kept += take;
         }
         var header = columns.columns();
-        var upload = new S3Upload(s3, bucket, key, "text/csv; charset=utf-8", partSize);
-        var csv = new CsvRowWriter(upload);
-        long written = 0;
-        try {
+        var upload = S3Upload.whole(s3, bucket, key, CsvExport.CSV, partSize, out -> {
+            var csv = new CsvRowWriter(out);
             csv.write(header.stream().map(CsvColumn::header).toArray(String[]::new));
-            for (int p = 0; p < parts && written < cap; p++) {
+            long before = 0;
+            for (int p = 0; p < parts && before < cap; p++) {
                 var part = staged.get(p);
-                long take = Math.min(part.rows(), cap - written);
+                long take = Math.min(part.rows(), cap - before);
                 try (var in = rows(bucket, staging, p)) {
-                    RowSpool.replay(in, part.columns(), take, header, csv, written, progress::accept);
+                    RowSpool.replay(in, part.columns(), take, header, csv, before, progress::accept);
                 }
-                written += take;
+                before += take;
             }
             csv.flush();
-        } catch (IOException e) {
-            upload.abort();
-            throw new UncheckedIOException("a staged part of the export could not be read", e);
-        } catch (RuntimeException e) {
-            upload.abort();
-            throw e;
-        }
-        upload.close();
-        return new CsvExport.Summary(
-                bucket, key, written, upload.bytes(), upload.sha256Hex(), matching > cap, matching);
+        });
+        return new CsvExport.Summary(bucket, key, kept, upload.bytes(), upload.sha256Hex(), matching > cap, matching);
     }
 
     /**
@@ -207,30 +192,27 @@ public final class SplitExport {
      */
     private StagedPart knownPart(Backup backup, ExportDispatched.Split split, List<CsvColumn> header, String bucket) {
         var files = backup.files().subList(split.firstFile(), split.endFile());
-        var upload = new S3Upload(
-                s3, bucket, StagedPart.csvKey(split.staging(), split.part()), "text/csv; charset=utf-8", partSize);
-        var csv = new CsvRowWriter(upload);
-        var rows = new KnownColumnRows(header, csv, n -> {});
-        long[] found = {0};
+        long[] found = {0}; // without a cap every item found is a row
+        S3Upload upload;
         try {
-            if (split.part() == 0) {
-                // the file's first bytes: the merge then only puts the parts' objects one after another
-                csv.write(header.stream().map(CsvColumn::header).toArray(String[]::new));
-            }
-            whole.scanCells(backup, files, Long.MAX_VALUE, rows, found);
-            csv.flush();
+            upload = S3Upload.whole(
+                    s3, bucket, StagedPart.csvKey(split.staging(), split.part()), CsvExport.CSV, partSize, out -> {
+                        var csv = new CsvRowWriter(out);
+                        if (split.part() == 0) {
+                            // the file's first bytes: the merge then only puts the parts' objects one after another
+                            csv.write(header.stream().map(CsvColumn::header).toArray(String[]::new));
+                        }
+                        whole.scanCells(
+                                backup, files, Long.MAX_VALUE, new KnownColumnRows(header, csv, n -> {}), found);
+                        csv.flush();
+                    });
         } catch (KnownColumnRows.UnlistedColumn e) {
-            upload.abort();
             throw new IllegalStateException(
                     "backup " + backup.backupId() + " lists its attributes wrongly (" + e.getMessage()
                             + "); its export cannot be split",
                     e);
-        } catch (RuntimeException e) {
-            upload.abort();
-            throw e;
         }
-        upload.close();
-        return staged(bucket, split, new StagedPart(rows.rows(), found[0], upload.bytes(), header, true));
+        return staged(bucket, split, new StagedPart(found[0], found[0], upload.bytes(), header, true));
     }
 
     /** Writes a part's columns and counts, after its rows: the part is whole once this is there. */
@@ -266,25 +248,17 @@ public final class SplitExport {
         }
         if (copyPartsInS3
                 && ServerSideConcat.fits(staged.stream().map(StagedPart::bytes).toList())) {
-            var made = ServerSideConcat.concat(s3, bucket, key, "text/csv; charset=utf-8", sources);
+            var made = ServerSideConcat.concat(s3, bucket, key, CsvExport.CSV, sources);
             return new CsvExport.Summary(bucket, key, rows, made.bytes(), made.sha256(), false, matching);
         }
         // a part under S3's 5 MiB minimum, or copies turned off: the bytes go through here
-        var upload = new S3Upload(s3, bucket, key, "text/csv; charset=utf-8", partSize);
-        try {
+        var upload = S3Upload.whole(s3, bucket, key, CsvExport.CSV, partSize, out -> {
             for (String source : sources) {
                 try (var in = s3.getObject(b -> b.bucket(bucket).key(source))) {
-                    in.transferTo(upload);
+                    in.transferTo(out);
                 }
             }
-        } catch (IOException e) {
-            upload.abort();
-            throw new UncheckedIOException("a staged part of the export could not be read", e);
-        } catch (RuntimeException e) {
-            upload.abort();
-            throw e;
-        }
-        upload.close();
+        });
         return new CsvExport.Summary(bucket, key, rows, upload.bytes(), upload.sha256Hex(), false, matching);
     }
 }
