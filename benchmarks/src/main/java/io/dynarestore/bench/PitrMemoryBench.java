@@ -5,6 +5,7 @@ import io.dynarestore.contracts.Topic;
 import io.dynarestore.core.codec.SdkJson;
 import io.dynarestore.core.kafka.Messages;
 import io.dynarestore.core.kafka.TopicDefinitions;
+import io.dynarestore.core.pitr.KeyRange;
 import io.dynarestore.core.vault.BackupWriter;
 import io.dynarestore.core.vault.ExportLine;
 import io.dynarestore.core.vault.IncrementalExportWriter;
@@ -139,6 +140,13 @@ public final class PitrMemoryBench {
 
     static void writeVault(S3Server s3, String table, RandomItems items, int baseItems, int changes, long t0)
             throws Exception {
+        writeVault(s3, table, items, baseItems, changes, t0, true);
+    }
+
+    /** @param sliced whether the change files are cut in key slices, as the protector writes them (ADR 0042) */
+    static void writeVault(
+            S3Server s3, String table, RandomItems items, int baseItems, int changes, long t0, boolean sliced)
+            throws Exception {
         var layout = new VaultLayout("vault", "");
         var description = SdkJson.fromJson(
                 "{\"TableName\":\"" + table + "\",\"AttributeDefinitions\":["
@@ -181,6 +189,9 @@ public final class PitrMemoryBench {
                     Instant.ofEpochSecond(from / SECOND),
                     Instant.ofEpochSecond(to / SECOND),
                     10_000);
+            if (sliced) {
+                export.keySlices(KeyRange.slicer(List.of("pk", "sk"), IncrementalExportWriter.KEY_SLICES));
+            }
             try (var part = export.openPart()) {
                 for (int c = 0; c < changes / 10; c++) {
                     long ts = from + (long) c * (to - from) / (changes / 10);

@@ -6,6 +6,7 @@ import io.dynarestore.core.kafka.ConsumerHealth;
 import io.dynarestore.core.kafka.EventPublisher;
 import io.dynarestore.core.kafka.TopicDefinitions;
 import io.dynarestore.core.pitr.PitrCoverage;
+import io.dynarestore.core.vault.IncrementalExportWriter;
 import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.core.vault.VaultLayout;
 import io.dynarestore.planner.PlannerProperties;
@@ -39,7 +40,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  * byte, and the same counts).
  *
  * <pre>./mvnw -q -DskipTests install && java -cp "$(cat benchmarks/target/classpath.txt):benchmarks/target/classes" \
- *     io.dynarestore.bench.PlanningBench [changes] [rounds]</pre>
+ *     io.dynarestore.bench.PlanningBench [changes] [rounds] [sliced|whole]</pre>
  */
 public final class PlanningBench {
 
@@ -48,15 +49,20 @@ public final class PlanningBench {
     public static void main(String[] args) throws Exception {
         int changes = args.length > 0 ? Integer.parseInt(args[0]) : 10_000_000;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 1;
+        // "whole": change files of one gzip member, as before ADR 0042 (every part reads every change)
+        boolean sliced = args.length <= 2 || !args[2].equals("whole");
         try (var kafka = KafkaBroker.start(TopicDefinitions.local().partitionCounts());
                 var s3 = S3Server.start("vault")) {
             long t0 = Instant.now().minus(Duration.ofHours(3)).getEpochSecond() * SECOND;
             long started = System.nanoTime();
             PitrMemoryBench.writeVault(
-                    s3, "bench", new RandomItems(2026, RandomItems.Shape.simple()), changes / 10, changes, t0);
+                    s3, "bench", new RandomItems(2026, RandomItems.Shape.simple()), changes / 10, changes, t0, sliced);
             System.out.printf(
-                    "vault: %,d base items and %,d changes written in %.1f s%n",
-                    changes / 10, changes, (System.nanoTime() - started) / 1e9);
+                    "vault: %,d base items and %,d changes (%s) written in %.1f s%n",
+                    changes / 10,
+                    changes,
+                    sliced ? IncrementalExportWriter.KEY_SLICES + " key slices per file" : "files of one gzip member",
+                    (System.nanoTime() - started) / 1e9);
 
             var layout = new VaultLayout("vault", "");
             var catalog = new VaultCatalog(s3.client(), layout);

@@ -1,5 +1,6 @@
 package io.dynarestore.local;
 
+import io.dynarestore.core.pitr.KeyRange;
 import io.dynarestore.core.vault.ExportLine;
 import io.dynarestore.core.vault.ExportMetadata;
 import io.dynarestore.core.vault.IncrementalExportWriter;
@@ -48,7 +49,8 @@ public final class ChangeCapture {
     /** Writes the recorded writes made in [from, to) as an incremental export, and forgets them. */
     public ExportMetadata export(
             S3Client s3, VaultLayout layout, String account, String region, String exportId, Instant from, Instant to) {
-        var writer = new IncrementalExportWriter(s3, layout, account, region, table, exportId, from, to, 10_000);
+        var writer = new IncrementalExportWriter(s3, layout, account, region, table, exportId, from, to, 10_000)
+                .keySlices(KeyRange.slicer(keyAttributes, IncrementalExportWriter.KEY_SLICES));
         long fromMicros = micros(from);
         long toMicros = micros(to);
         try (var part = writer.openPart()) {

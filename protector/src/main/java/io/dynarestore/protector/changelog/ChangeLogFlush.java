@@ -2,6 +2,7 @@ package io.dynarestore.protector.changelog;
 
 import io.dynarestore.contracts.BackupIds;
 import io.dynarestore.contracts.Json;
+import io.dynarestore.core.pitr.KeyRange;
 import io.dynarestore.core.vault.ExportMetadata;
 import io.dynarestore.core.vault.ExportMetadata.ShardGroup;
 import io.dynarestore.core.vault.IncrementalExportWriter;
@@ -38,12 +39,14 @@ final class ChangeLogFlush {
     private final List<String> finished;
     private final int linesPerFile;
     private final ShardGroup group;
+    private final List<String> keyAttributes;
 
     /**
      * @param writes           the writes of [from, to), in the order read
      * @param flushedSequences each shard's last position in the vault before this flush
      * @param finished         the shards read to their end with no write left after {@code to}
      * @param group            the shard group captured, or null: every shard
+     * @param keyAttributes    the table's key attributes, partition key first (none: files not sliced)
      */
     ChangeLogFlush(
             S3Client s3,
@@ -58,7 +61,8 @@ final class ChangeLogFlush {
             Map<String, String> flushedSequences,
             List<String> finished,
             int linesPerFile,
-            ShardGroup group) {
+            ShardGroup group,
+            List<String> keyAttributes) {
         this.s3 = s3;
         this.layout = layout;
         this.account = account;
@@ -72,6 +76,7 @@ final class ChangeLogFlush {
         this.finished = finished;
         this.linesPerFile = linesPerFile;
         this.group = group;
+        this.keyAttributes = List.copyOf(keyAttributes);
     }
 
     /** What a flush put into the vault, and each shard's position after it. */
@@ -93,6 +98,9 @@ final class ChangeLogFlush {
         var writer = new IncrementalExportWriter(s3, layout, account, region, table, exportId, from, to, linesPerFile)
                 .compressionLevel(Deflater.BEST_SPEED)
                 .shardGroup(group);
+        if (!keyAttributes.isEmpty()) {
+            writer.keySlices(KeyRange.slicer(keyAttributes, IncrementalExportWriter.KEY_SLICES));
+        }
         long second = Long.MIN_VALUE;
         int ordinal = 0;
         try (var part = writer.openPart()) {

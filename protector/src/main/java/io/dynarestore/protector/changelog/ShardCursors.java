@@ -7,6 +7,7 @@ import io.dynarestore.core.vault.ChangeBodies;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -18,6 +19,8 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import software.amazon.awssdk.services.dynamodb.model.ExpiredIteratorException;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.Shard;
@@ -57,6 +60,8 @@ final class ShardCursors {
     private boolean finishedSinceListing;
 
     private Instant refreshedAt = Instant.MIN;
+    /** The table's key attributes, partition key first, as the stream describes them (none before the first listing). */
+    private List<String> keyAttributes = List.of();
 
     /** The shard group read here, or null: every shard. */
     private final ShardGroups groups;
@@ -71,6 +76,11 @@ final class ShardCursors {
         this.streamArn = streamArn;
         this.clock = clock;
         this.groups = groups;
+    }
+
+    /** The table's key attributes, partition key first; empty until the stream was first described. */
+    List<String> keyAttributes() {
+        return keyAttributes;
     }
 
     String streamArn() {
@@ -240,6 +250,12 @@ final class ShardCursors {
                 var d = streams.describeStream(b -> b.streamArn(streamArn).exclusiveStartShardId(start))
                         .streamDescription();
                 shards.addAll(d.shards());
+                if (d.hasKeySchema() && !d.keySchema().isEmpty()) {
+                    keyAttributes = d.keySchema().stream()
+                            .sorted(Comparator.comparing(k -> k.keyType() == KeyType.HASH ? 0 : 1))
+                            .map(KeySchemaElement::attributeName)
+                            .toList();
+                }
                 after = d.lastEvaluatedShardId();
             } while (after != null);
         } catch (ResourceNotFoundException e) {

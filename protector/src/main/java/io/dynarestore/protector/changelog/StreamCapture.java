@@ -336,7 +336,8 @@ public final class StreamCapture {
                 Map.copyOf(flushedSequences),
                 List.copyOf(finished),
                 settings.linesPerFile(),
-                groups == null ? null : groups.group());
+                groups == null ? null : groups.group(),
+                cursors.keyAttributes());
         pending = kept;
         flushingCount = batch.size();
         // every interval from this start: a flush slower than the interval is followed by the next at once

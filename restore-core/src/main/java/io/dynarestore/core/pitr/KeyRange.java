@@ -1,5 +1,10 @@
 package io.dynarestore.core.pitr;
 
+import io.dynarestore.core.vault.KeySlicer;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
 /**
  * Part {@code part} of {@code parts} equal, contiguous slices of the key-hash space, by the top 64
  * bits of a {@link KeyHash} read as an unsigned number: every hash lies in exactly one part, and
@@ -26,5 +31,37 @@ public record KeyRange(int part, int parts) {
 
     public boolean contains(KeyHash hash) {
         return parts == 1 || partOf(hash, parts) == part;
+    }
+
+    /**
+     * The first and last (inclusive) of {@code slices} equal slices of the key-hash space that share
+     * a hash with this range: every hash this range contains lies in one of them.
+     */
+    public int[] sliceSpan(int slices) {
+        // slice i is [i/slices, (i+1)/slices), this range [part/parts, (part+1)/parts)
+        int first = (int) ((long) part * slices / parts);
+        int last = (int) (((long) (part + 1) * slices + parts - 1) / parts) - 1;
+        return new int[] {first, last};
+    }
+
+    /** The slicer of data files into {@code count} slices of the key-hash space (ADR 0042): a key's slice is its part of {@code count}. */
+    public static KeySlicer slicer(List<String> keyAttributes, int count) {
+        var attributes = List.copyOf(keyAttributes);
+        return new KeySlicer() {
+            @Override
+            public List<String> keyAttributes() {
+                return attributes;
+            }
+
+            @Override
+            public int count() {
+                return count;
+            }
+
+            @Override
+            public int sliceOf(Map<String, AttributeValue> key) {
+                return partOf(KeyHash.of(key, attributes), count);
+            }
+        };
     }
 }

@@ -91,7 +91,7 @@ public final class DataFileReader implements AutoCloseable {
                     ? null
                     : new DigestInputStream(buffered, MessageDigest.getInstance("MD5"));
             InputStream stored = digest == null ? buffered : digest;
-            InputStream inflated = gzip ? new GZIPInputStream(stored, 1 << 16) : stored;
+            InputStream inflated = gzip ? new GZIPInputStream(new EveryMember(stored), 1 << 16) : stored;
             boolean isIon = name.endsWith(".ion.gz") || name.endsWith(".ion");
             this.ion = isIon ? IonReaderBuilder.standard().build(inflated) : null;
             this.ionPrefilter = isIon ? prefilter : null;

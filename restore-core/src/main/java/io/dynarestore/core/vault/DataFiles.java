@@ -3,6 +3,7 @@ package io.dynarestore.core.vault;
 import io.dynarestore.contracts.Json;
 import io.dynarestore.core.codec.DynamoJson;
 import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -40,6 +41,7 @@ public final class DataFiles {
     private final int linesPerFile;
     private final List<ManifestFile> files = Collections.synchronizedList(new ArrayList<>());
     private volatile int compressionLevel = Deflater.DEFAULT_COMPRESSION;
+    private volatile int keySlices = 1;
 
     public DataFiles(S3Client s3, String bucket, String prefix, int linesPerFile) {
         if (linesPerFile < 1) {
@@ -67,6 +69,22 @@ public final class DataFiles {
         this.compressionLevel = level;
         return this;
     }
+
+    /**
+     * Writes each file opened from now on as {@code count} gzip members, one per equal slice of the
+     * key-hash space in hash order (ADR 0042; 1, the default: one member, as native files are). Lines
+     * are then written with their slice ({@link Part#write(int, Consumer)}, {@link Part#writeRaw(int, byte[]...)}).
+     */
+    public DataFiles keySlices(int count) {
+        if (count < 1 || count > MAX_KEY_SLICES) {
+            throw new IllegalArgumentException("a file has 1 to " + MAX_KEY_SLICES + " key slices, not " + count);
+        }
+        this.keySlices = count;
+        return this;
+    }
+
+    /** At most this many key slices per file: each is a gzip stream open while the file is written. */
+    public static final int MAX_KEY_SLICES = 64;
 
     /** Counts files an earlier attempt wrote (a resumed Scan's checkpointed ones) among this one's. */
     public void adopt(Collection<ManifestFile> earlier) {
@@ -115,6 +133,12 @@ public final class DataFiles {
         private JsonGenerator generator;
         /** The generator may hold bytes not yet in {@code out}: a raw line flushes it first. */
         private boolean generated;
+        /** A sliced file's members, while it is open (then {@code out} is null until the cut). */
+        private SlicedMembers members;
+        /** Where a sliced file's generated lines are put together before they go to their member. */
+        private Scratch scratch;
+
+        private JsonGenerator scratchGenerator;
 
         private long inFile;
         private final List<ManifestFile> cut = new ArrayList<>();
@@ -125,10 +149,20 @@ public final class DataFiles {
          * @return whether this line was the last of a file, now uploaded
          */
         public boolean write(Consumer<JsonGenerator> line) {
-            return line(() -> {
+            return line(-1, () -> {
                 line.accept(generator);
                 generator.writeRaw('\n');
                 generated = true;
+            });
+        }
+
+        /** Writes one line of key slice {@code slice} (files of {@link #keySlices} slices); whether it ended a file. */
+        public boolean write(int slice, Consumer<JsonGenerator> line) {
+            return line(slice, () -> {
+                scratch.reset();
+                line.accept(scratchGenerator);
+                scratchGenerator.flush();
+                members.write(slice, scratch.buffer(), 0, scratch.size());
             });
         }
 
@@ -139,7 +173,7 @@ public final class DataFiles {
 
         /** Writes one line made of {@code pieces}, bytes of JSON already encoded (no line break); whether it ended a file. */
         public boolean writeRaw(byte[]... pieces) {
-            return line(() -> {
+            return line(-1, () -> {
                 if (generated) {
                     generator.flush();
                     generated = false;
@@ -151,15 +185,29 @@ public final class DataFiles {
             });
         }
 
+        /** {@link #writeRaw(byte[]...)}, into key slice {@code slice}. */
+        public boolean writeRaw(int slice, byte[]... pieces) {
+            return line(slice, () -> members.write(slice, pieces));
+        }
+
         private interface LineWriter {
             void write() throws IOException;
         }
 
-        /** Opens a file if none is open, writes one line, and cuts the file once it holds its lines. */
-        private boolean line(LineWriter writer) {
+        /**
+         * Opens a file if none is open, writes one line, and cuts the file once it holds its lines; a
+         * sliced file takes only lines with a slice ({@code slice >= 0}), any other file none.
+         */
+        private boolean line(int slice, LineWriter writer) {
             try {
-                if (generator == null) {
+                if (generator == null && members == null) {
                     open();
+                }
+                if ((members != null) != (slice >= 0)) {
+                    throw new IllegalStateException(
+                            members != null
+                                    ? "the files are cut in key slices: a line needs its slice"
+                                    : "the files are not cut in key slices: a line has none");
                 }
                 writer.write();
                 inFile++;
@@ -174,13 +222,18 @@ public final class DataFiles {
         }
 
         private void open() throws IOException {
-            file = Files.createTempFile("vault-part-", ".json.gz");
-            try {
-                md5 = MessageDigest.getInstance("MD5");
-            } catch (NoSuchAlgorithmException e) {
-                throw new IllegalStateException(e);
-            }
             int level = compressionLevel;
+            inFile = 0;
+            if (keySlices > 1) {
+                members = new SlicedMembers(keySlices, level);
+                if (scratch == null) {
+                    scratch = new Scratch();
+                    scratchGenerator = DynamoJson.generator(scratch);
+                }
+                return;
+            }
+            file = Files.createTempFile("vault-part-", ".json.gz");
+            md5 = md5();
             // buffered in front of gzip too: a line's pieces reach the deflater in one call per 64 KB, not one each
             out = new BufferedOutputStream(
                     new GZIPOutputStream(
@@ -192,21 +245,42 @@ public final class DataFiles {
                     },
                     1 << 16);
             generator = DynamoJson.generator(out);
-            inFile = 0;
+        }
+
+        private static MessageDigest md5() {
+            try {
+                return MessageDigest.getInstance("MD5");
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException(e);
+            }
         }
 
         private void cut() throws IOException {
-            generator.close();
-            out.close();
+            List<ManifestFile.KeySlice> slices = null;
+            if (members != null) {
+                file = Files.createTempFile("vault-part-", ".json.gz");
+                md5 = md5();
+                try (var whole =
+                        new DigestOutputStream(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16), md5)) {
+                    slices = members.concatenate(whole);
+                }
+                members = null;
+            } else {
+                generator.close();
+                out.close();
+            }
             String key = prefix + "data/" + UUID.randomUUID().toString().replace("-", "") + ".json.gz";
+            Path upload = file;
             String etag = s3.putObject(
-                            b -> b.bucket(bucket).key(key).contentType("application/gzip"), RequestBody.fromFile(file))
+                            b -> b.bucket(bucket).key(key).contentType("application/gzip"),
+                            RequestBody.fromFile(upload))
                     .eTag();
             var written = new ManifestFile(
                     inFile,
                     Base64.getEncoder().encodeToString(md5.digest()),
                     etag == null ? null : etag.replace("\"", ""),
-                    key);
+                    key,
+                    slices);
             files.add(written);
             cut.add(written);
             Files.deleteIfExists(file);
@@ -218,6 +292,10 @@ public final class DataFiles {
         /** Drops the open file without uploading it. */
         public void discard() {
             try {
+                if (members != null) {
+                    members.discard();
+                    members = null;
+                }
                 if (generator != null) {
                     out.close();
                     Files.deleteIfExists(file);
@@ -233,12 +311,23 @@ public final class DataFiles {
         @Override
         public void close() {
             try {
-                if (generator != null) {
+                if (generator != null || members != null) {
                     cut();
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+        }
+    }
+
+    /** A line put together in memory, handed on without a copy. */
+    private static final class Scratch extends ByteArrayOutputStream {
+        Scratch() {
+            super(4_096);
+        }
+
+        byte[] buffer() {
+            return buf;
         }
     }
 }

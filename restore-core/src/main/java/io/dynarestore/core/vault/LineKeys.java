@@ -66,7 +66,15 @@ final class LineKeys {
         if (i >= to || b[i] != '{') {
             return null;
         }
-        i++;
+        return inMembers(b, i + 1, to);
+    }
+
+    /**
+     * The key among the members of an object written without its braces ({@link ChangeBodies}'s
+     * bodies), in {@code b[from, to)}; {@code null} when undecided.
+     */
+    Map<String, AttributeValue> inMembers(byte[] b, int from, int to) {
+        int i = from;
         while (true) {
             i = nextName(b, i, to);
             if (i < 0) {

@@ -190,8 +190,7 @@ public final class VaultCatalog {
                 if (!line.isBlank()) {
                     ManifestFile f = Json.mapper().readValue(line, ManifestFile.class);
                     if (where != null) {
-                        f = new ManifestFile(
-                                f.itemCount(), f.md5Checksum(), f.etag(), where.resolve(f.dataFileS3Key()));
+                        f = f.at(where.resolve(f.dataFileS3Key()));
                     }
                     files.add(f);
                 }

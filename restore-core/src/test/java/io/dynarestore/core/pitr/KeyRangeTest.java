@@ -77,4 +77,39 @@ class KeyRangeTest {
         assertThatThrownBy(() -> new KeyRange(3, 3)).hasMessageContaining("part 3 of 3");
         assertThatThrownBy(() -> new KeyRange(0, 0)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> partsAndSlices() {
+        return IntStream.rangeClosed(1, 13)
+                .boxed()
+                .flatMap(parts -> IntStream.of(1, 2, 3, 16, 64)
+                        .mapToObj(slices -> org.junit.jupiter.params.provider.Arguments.of(parts, slices)));
+    }
+
+    @ParameterizedTest(name = "{0} parts, {1} slices")
+    @MethodSource("partsAndSlices")
+    void eachPartsSliceSpanHoldsEveryHashOfThePartAndAtMostOneSliceMoreThanItsShare(int parts, int slices) {
+        // Given seeded random hashes and the edges of the space
+        var hashes = randomHashes(parts * 31L + slices, 20_000);
+        for (int p = 0; p < parts; p++) {
+            // When a part's span of slices is taken
+            var range = new KeyRange(p, parts);
+            int[] span = range.sliceSpan(slices);
+
+            // Then every hash of the part lies in a slice of the span
+            for (KeyHash h : hashes) {
+                if (range.contains(h)) {
+                    assertThat(KeyRange.partOf(h, slices))
+                            .as("%s in part %d", h, p)
+                            .isBetween(span[0], span[1]);
+                }
+            }
+            // and the span holds no slice that shares no hash with the part: at most one more than its share
+            assertThat(span[1] - span[0] + 1).isLessThanOrEqualTo((slices + parts - 1) / parts + 1);
+            assertThat(span[0]).isBetween(0, span[1]);
+            assertThat(span[1]).isLessThan(slices);
+        }
+        // and the first part starts at the first slice, the last ends at the last
+        assertThat(new KeyRange(0, parts).sliceSpan(slices)[0]).isZero();
+        assertThat(new KeyRange(parts - 1, parts).sliceSpan(slices)[1]).isEqualTo(slices - 1);
+    }
 }

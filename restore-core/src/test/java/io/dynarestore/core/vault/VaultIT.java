@@ -311,4 +311,124 @@ class VaultIT {
                 .isInstanceOf(CorruptDataFileException.class)
                 .hasMessageContaining("cut.json.gz");
     }
+
+    /**
+     * Changes of random keys (S, N and B, numbers equal as decimals among them) written into files
+     * cut in key slices, by both ways of making a line: each slice, read alone by its byte range,
+     * holds exactly its keys' lines, and the whole file reads back as one gzip file.
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "seed {0}")
+    @org.junit.jupiter.params.provider.ValueSource(ints = {1, 2, 3, 4, 5, 6})
+    void writesEachChangeIntoTheKeySliceOfItsKeyAndEachSliceReadsBackAlone(int seed) throws Exception {
+        // Given 500 changes of 60 random keys, in files of 100 lines cut in 2, 3, 16 or 64 slices
+        var random = new java.util.Random(seed);
+        int slices = new int[] {2, 3, 16, 64}[seed % 4];
+        var keyAttributes = List.of("pk", "sk");
+        var slicer = io.dynarestore.core.pitr.KeyRange.slicer(keyAttributes, slices);
+        Instant from = Instant.parse("2026-12-07T10:00:00Z");
+        long base = from.getEpochSecond() * 1_000_000L;
+        var bodies = new ChangeBodies();
+        var writer = new IncrementalExportWriter(
+                        s3.client(),
+                        layout,
+                        "000000000000",
+                        "us-east-1",
+                        "sliced",
+                        "s-" + seed,
+                        from,
+                        from.plusSeconds(5),
+                        100)
+                .keySlices(slicer);
+        var written = new java.util.TreeMap<String, List<Integer>>();
+        try (var part = writer.openPart()) {
+            for (int i = 0; i < 500; i++) {
+                int k = random.nextInt(60);
+                var keys = new java.util.LinkedHashMap<String, AttributeValue>();
+                keys.put(
+                        "pk",
+                        switch (k % 3) {
+                            case 0 -> AttributeValue.fromS("k\u00e9\"" + k);
+                            case 1 -> AttributeValue.fromN(k + (random.nextBoolean() ? ".0" : ""));
+                            default ->
+                                AttributeValue.fromB(software.amazon.awssdk.core.SdkBytes.fromUtf8String("b" + k));
+                        });
+                keys.put("sk", AttributeValue.fromN("" + (k % 7)));
+                var image = new java.util.HashMap<>(keys);
+                image.put("v", AttributeValue.fromN("" + i));
+                long micros = base + i * 1_000L;
+                if (random.nextBoolean()) {
+                    part.writeChange(micros, bodies.encode(keys, null, image), 10);
+                } else {
+                    part.write(ExportLine.change(keys, null, image, micros));
+                }
+                written.computeIfAbsent(String.valueOf(k), x -> new ArrayList<>())
+                        .add(i);
+            }
+        }
+        var export = writer.finish();
+        var catalog = new VaultCatalog(s3.client(), layout);
+        var files = catalog.exportFiles(export);
+        assertThat(files).hasSize(5);
+
+        var whole = new java.util.TreeMap<String, List<Integer>>();
+        for (ManifestFile f : files) {
+            // When each file is read whole (its MD5 checked), then each slice alone by its range
+            try (var reader = new DataFileReader(
+                    f.dataFileS3Key(),
+                    s3.client().getObject(b -> b.bucket("vault").key(f.dataFileS3Key())),
+                    f.md5Checksum())) {
+                var inFile = new java.util.HashMap<String, Integer>();
+                for (ExportLine line; (line = reader.next()) != null; ) {
+                    int v = Integer.parseInt(line.newImage().get("v").n());
+                    Integer previous = inFile.put(keyOf(line), v);
+                    assertThat(previous == null || previous < v)
+                            .as("a key's writes in one file in the order written")
+                            .isTrue();
+                    whole.computeIfAbsent(keyOf(line), x -> new ArrayList<>()).add(v);
+                }
+                assertThat(reader.lines()).isEqualTo(f.itemCount());
+            }
+            long size = s3.client()
+                    .headObject(b -> b.bucket("vault").key(f.dataFileS3Key()))
+                    .contentLength();
+            assertThat(f.keySlices()).hasSize(slices);
+            assertThat(f.span(0, slices - 1)).isEqualTo(new ManifestFile.SliceSpan(0, size, f.itemCount()));
+            for (int s = 0; s < slices; s++) {
+                var span = f.span(s, s);
+                if (span.items() == 0) {
+                    assertThat(span.length()).as("an empty slice has no member").isZero();
+                    continue;
+                }
+                long inSlice = 0;
+                try (var reader = new DataFileReader(
+                        f.dataFileS3Key() + " slice " + s,
+                        s3.client()
+                                .getObject(b ->
+                                        b.bucket("vault").key(f.dataFileS3Key()).range(span.httpRange())),
+                        null)) {
+                    for (ExportLine line; (line = reader.next()) != null; ) {
+                        // Then every line of a slice is of a key of that slice
+                        assertThat(slicer.sliceOf(line.keys()))
+                                .as("slice of %s", line.keys())
+                                .isEqualTo(s);
+                        inSlice++;
+                    }
+                }
+                assertThat(inSlice).isEqualTo(span.items());
+            }
+        }
+        // and the whole files hold every change once (the manifest lists its files in any order)
+        whole.values().forEach(versions -> versions.sort(null));
+        assertThat(whole).isEqualTo(written);
+    }
+
+    private static String keyOf(ExportLine line) {
+        var pk = line.keys().get("pk");
+        String k = pk.s() != null
+                ? pk.s().substring(3)
+                : pk.n() != null
+                        ? pk.n().replace(".0", "")
+                        : pk.b().asUtf8String().substring(1);
+        return k;
+    }
 }

@@ -103,7 +103,7 @@ public final class DeltaStager {
             out.adopt(part.files());
             puts += part.puts();
             deletes += part.deletes();
-            read = Math.max(read, part.changesRead()); // every part reads every change
+            read = Math.max(read, part.changesRead()); // every part counts every change, read or not
         }
         putSkipKeys(prefix, skipOut -> {
             for (StagedDelta part : parts) {
@@ -142,7 +142,7 @@ public final class DeltaStager {
                     : KeyPrefilter.ofChanges(
                             keyAttributes,
                             key -> range.contains(KeyHash.of(key, keyAttributes)) && wanted.mayPass(key));
-            read = new ChangeLogReader(s3, catalog).forEach(input.exports(), prefilter, change -> {
+            read = new ChangeLogReader(s3, catalog).forEach(input.exports(), prefilter, range, change -> {
                 // the prefilter passes what it cannot decide: the range is a rule, so it is checked again
                 if (range.parts() == 1 || range.contains(KeyHash.of(change.keys(), keyAttributes))) {
                     builder.add(change);

@@ -1,6 +1,7 @@
 package io.dynarestore.planner.staging;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.dynarestore.contracts.Json;
 import io.dynarestore.contracts.request.Scope;
@@ -12,6 +13,7 @@ import io.dynarestore.core.pitr.KeyRange;
 import io.dynarestore.core.pitr.PitrCoverage;
 import io.dynarestore.core.pitr.SkipKeys;
 import io.dynarestore.core.vault.BackupWriter;
+import io.dynarestore.core.vault.CorruptDataFileException;
 import io.dynarestore.core.vault.DataFileReader;
 import io.dynarestore.core.vault.ExportLine;
 import io.dynarestore.core.vault.IncrementalExportWriter;
@@ -33,6 +35,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /** Image(T) from a base backup, incremental exports and the staged delta, against a brute-force replay. */
@@ -78,7 +81,9 @@ class DeltaStagerIT {
         while (cursor < T0 + 125 * SECOND) {
             long length = (1 + r.nextInt(40)) * SECOND + r.nextInt(1_000) * 1_000L;
             boolean compacted = r.nextInt(3) == 0;
-            writeExport(table, "x" + n++, history, cursor, cursor + length, compacted);
+            // half of them cut in key slices, as the protector writes them (ADR 0042), of 1 to 20 slices
+            int slices = r.nextBoolean() ? 0 : 1 + r.nextInt(20);
+            writeExport(table, "x" + n++, history, cursor, cursor + length, compacted, slices);
             cursor += length;
         }
 
@@ -193,9 +198,84 @@ class DeltaStagerIT {
         return items;
     }
 
-    static void writeExport(String table, String id, RandomHistory history, long from, long to, boolean compacted) {
+    /** @param slices key slices per data file, or 0: files of one gzip member, as native exports */
+    @org.junit.jupiter.api.Test
+    void aPartReadsOnlyTheKeySlicesOfItsRangeAndRefusesASliceWhoseLinesDifferFromItsManifest() throws Exception {
+        // Given a change log cut in 16 key slices per file, and part 0 of 4 of its delta staged
+        String table = "sliced";
+        var history = new RandomHistory(404, RandomItems.Shape.simple(), 40, 400, T0, 120 * SECOND);
+        var backup = new BackupWriter(s3.client(), layout, "000000000000", "us-east-1", table, "base", 7);
+        try (var part = backup.openPart()) {
+            history.base().forEach(part::write);
+        }
+        backup.finish(TableDescriptions.ordersWithGsi(), List.of(), null, instant(T0), null);
+        writeExport(table, "x0", history, T0, T0 + 125 * SECOND, false, 16);
+        var resolution = PitrCoverage.of(
+                        catalog.listBackups("000000000000", "us-east-1", table),
+                        catalog.listExports("000000000000", "us-east-1", table),
+                        Instant.now())
+                .resolve(instant(T0 + 100 * SECOND))
+                .orElseThrow();
+        var input = DeltaInput.of(resolution, history.keyAttributes());
+        var stager = new DeltaStager(s3.client(), catalog, 1 << 20, 7);
+        var range = new KeyRange(0, 4);
+        var before = stager.stagePart("sliced/before/", input, range);
+
+        // When every byte of every file outside the part's slices is overwritten (so no whole file passes its MD5)
+        var export = resolution.exports().get(0);
+        int[] mine = range.sliceSpan(16);
+        for (ManifestFile f : catalog.exportFiles(export)) {
+            byte[] bytes = bytes(f.dataFileS3Key());
+            var kept = f.span(mine[0], mine[1]);
+            for (int i = 0; i < bytes.length; i++) {
+                if (i < kept.offset() || i >= kept.offset() + kept.length()) {
+                    bytes[i] = (byte) 0x5a;
+                }
+            }
+            s3.client().putObject(b -> b.bucket("vault").key(f.dataFileS3Key()), RequestBody.fromBytes(bytes));
+        }
+        var after = stager.stagePart("sliced/after/", input, range);
+
+        // Then the part builds the same delta as before: it read none of the damaged bytes
+        assertThat(after.puts() + after.deletes()).isPositive().isEqualTo(before.puts() + before.deletes());
+        assertThat(deltaLines(after)).isEqualTo(deltaLines(before));
+        assertThat(bytes(after.skipKeys())).isEqualTo(bytes(before.skipKeys()));
+        assertThat(after.changesRead())
+                .isEqualTo(before.changesRead())
+                .isEqualTo(history.writesIn(T0, T0 + 125 * SECOND, false).size());
+        // and a planner that reads whole files finds them damaged
+        assertThatThrownBy(() -> stager.stage("sliced-whole", input)).isInstanceOf(CorruptDataFileException.class);
+
+        // and when a file's manifest says its slices hold a line more than they do, the part refuses it, naming it
+        String manifestKey = layout.exportPrefix("000000000000", "us-east-1", table, "x0") + VaultLayout.MANIFEST_FILES;
+        var lines = new StringBuilder();
+        String damaged = null;
+        for (ManifestFile f : catalog.exportFiles(export)) {
+            var slices = new ArrayList<>(f.keySlices());
+            if (damaged == null && f.span(mine[0], mine[1]).items() > 0) {
+                damaged = f.dataFileS3Key();
+                var first = slices.get(mine[0]);
+                slices.set(mine[0], new ManifestFile.KeySlice(first.bytes(), first.items() + 1));
+            }
+            lines.append(Json.toString(
+                            new ManifestFile(f.itemCount(), f.md5Checksum(), f.etag(), f.dataFileS3Key(), slices)))
+                    .append('\n');
+        }
+        s3.client().putObject(b -> b.bucket("vault").key(manifestKey), RequestBody.fromString(lines.toString()));
+        assertThat(damaged).isNotNull();
+        assertThatThrownBy(() -> stager.stagePart("sliced/miscounted/", input, range))
+                .isInstanceOf(CorruptDataFileException.class)
+                .hasMessageContaining(damaged)
+                .hasMessageContaining("manifest says");
+    }
+
+    static void writeExport(
+            String table, String id, RandomHistory history, long from, long to, boolean compacted, int slices) {
         var writer = new IncrementalExportWriter(
                 s3.client(), layout, "000000000000", "us-east-1", table, id, instant(from), instant(to), 5, compacted);
+        if (slices > 0) {
+            writer.keySlices(KeyRange.slicer(history.keyAttributes(), slices));
+        }
         var lines = history.writesIn(from, to, compacted);
         try (var part = writer.openPart()) {
             for (RandomHistory.Write w : lines) {
