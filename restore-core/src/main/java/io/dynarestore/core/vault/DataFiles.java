@@ -83,6 +83,20 @@ public final class DataFiles {
         return this;
     }
 
+    /**
+     * A gzip stream at {@code level} over {@code stored}, buffered in front too: a line's pieces reach
+     * the deflater in one call per {@code size} bytes, not one each.
+     */
+    static OutputStream gzip(OutputStream stored, int level, int size) throws IOException {
+        return new BufferedOutputStream(
+                new GZIPOutputStream(stored, size) {
+                    {
+                        def.setLevel(level);
+                    }
+                },
+                size);
+    }
+
     /** At most this many key slices per file: each is a gzip stream open while the file is written. */
     public static final int MAX_KEY_SLICES = 64;
 
@@ -234,15 +248,9 @@ public final class DataFiles {
             }
             file = Files.createTempFile("vault-part-", ".json.gz");
             md5 = md5();
-            // buffered in front of gzip too: a line's pieces reach the deflater in one call per 64 KB, not one each
-            out = new BufferedOutputStream(
-                    new GZIPOutputStream(
-                            new DigestOutputStream(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16), md5),
-                            1 << 16) {
-                        {
-                            def.setLevel(level);
-                        }
-                    },
+            out = gzip(
+                    new DigestOutputStream(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16), md5),
+                    level,
                     1 << 16);
             generator = DynamoJson.generator(out);
         }

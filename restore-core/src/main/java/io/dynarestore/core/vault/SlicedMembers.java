@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.zip.GZIPOutputStream;
 
 /**
  * The gzip members of one data file being written, one per slice of the key-hash space, each in a
@@ -58,15 +57,8 @@ final class SlicedMembers {
         }
         if (outs[slice] == null) {
             files[slice] = Files.createTempFile("vault-slice-", ".gz");
-            int lvl = level;
-            outs[slice] = new BufferedOutputStream(
-                    new GZIPOutputStream(
-                            new BufferedOutputStream(Files.newOutputStream(files[slice]), 1 << 16), 1 << 14) {
-                        {
-                            def.setLevel(lvl);
-                        }
-                    },
-                    1 << 14);
+            outs[slice] = DataFiles.gzip(
+                    new BufferedOutputStream(Files.newOutputStream(files[slice]), 1 << 16), level, 1 << 14);
         }
         return outs[slice];
     }
