@@ -91,7 +91,8 @@ public final class SegmentScan {
                 description.keySchema().stream().map(k -> k.attributeName()).toList();
         var writer = new BackupWriter(
                         s3, layout, job.account(), job.region(), job.table(), job.backupId(), job.itemsPerFile())
-                .countingIndexesOf(description);
+                .countingIndexesOf(description)
+                .keysFirst(description);
         boolean paced = unitsPerSecond > 0;
         long averageItemBytes = averageItemBytes(description);
         long itemsScanned = 0;

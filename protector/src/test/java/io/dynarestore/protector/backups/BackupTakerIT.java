@@ -17,6 +17,7 @@ import io.dynarestore.testkit.RandomItems;
 import io.dynarestore.testkit.S3Server;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -53,7 +54,7 @@ class BackupTakerIT {
     }
 
     @Test
-    void backsUpEveryItemOfALiveTableWithItsIndexesIntoDataFilesOfBoundedSize() {
+    void backsUpEveryItemOfALiveTableWithItsIndexesIntoDataFilesOfBoundedSize() throws Exception {
         // Given a live table with a GSI and an LSI holding 3,000 items
         DynamoDbClient dynamo = dynalite.client();
         var shape = new RandomItems.Shape("pk", "S", "sk", "N", Map.of("g", "S", "l", "S"));
@@ -85,6 +86,15 @@ class BackupTakerIT {
         var read = itemsOf(backup);
         assertThat(ItemDigests.of(read, List.of("pk", "sk")))
                 .isEqualTo(ItemDigests.ofTable(dynamo, "live", List.of("pk", "sk")));
+        // and every line starts with the partition key, then the sort key, although the items were put (and
+        // are scanned) with their keys last
+        assertThat(dynamo.scan(b -> b.tableName("live").limit(1)).items().get(0).keySet())
+                .as("the order a Scan gives")
+                .endsWith("pk", "sk");
+        assertThat(linesOf(backup))
+                .hasSize(3_000)
+                .allSatisfy(line -> assertThat(line)
+                        .matches("\\{\"Item\":\\{\"pk\":\\{\"S\":\"p\\d+\"},\"sk\":\\{\"N\":\"\\d+\"},.*"));
     }
 
     @Test
@@ -154,8 +164,12 @@ class BackupTakerIT {
     static void fill(DynamoDbClient dynamo, String table, RandomItems items, int n) {
         var batch = new ArrayList<WriteRequest>();
         for (int i = 0; i < n; i++) {
+            // the keys last, as a Scan of DynamoDB may give them
+            var keysLast = new LinkedHashMap<>(items.item(i));
+            keysLast.put("pk", keysLast.remove("pk"));
+            keysLast.put("sk", keysLast.remove("sk"));
             batch.add(WriteRequest.builder()
-                    .putRequest(PutRequest.builder().item(items.item(i)).build())
+                    .putRequest(PutRequest.builder().item(keysLast).build())
                     .build());
             if (batch.size() == 25 || i == n - 1) {
                 dynamo.batchWriteItem(BatchWriteItemRequest.builder()
@@ -180,6 +194,22 @@ class BackupTakerIT {
             }
         }
         return read;
+    }
+
+    /** Every line of the backup's data files, as stored. */
+    static List<String> linesOf(Backup backup) throws Exception {
+        var lines = new ArrayList<String>();
+        for (ManifestFile f : backup.files()) {
+            byte[] gz = s3.client()
+                    .getObjectAsBytes(b -> b.bucket("vault").key(f.dataFileS3Key()))
+                    .asByteArray();
+            try (var in = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(gz))) {
+                new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+                        .lines()
+                        .forEach(lines::add);
+            }
+        }
+        return lines;
     }
 
     /** A DynamoDB client that counts Scan pages and fails the given one, as a replica dying mid-Scan. */

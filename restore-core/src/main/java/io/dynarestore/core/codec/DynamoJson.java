@@ -231,6 +231,32 @@ public final class DynamoJson {
         g.writeEndObject();
     }
 
+    /**
+     * Writes an item as a DynamoDB JSON object with the attributes named in {@code first} first (those
+     * it has, in that order), then the others in the item's order.
+     */
+    public static void writeItem(JsonGenerator g, Map<String, AttributeValue> item, List<String> first) {
+        if (first.isEmpty()) {
+            writeItem(g, item);
+            return;
+        }
+        g.writeStartObject();
+        for (String name : first) {
+            AttributeValue v = item.get(name);
+            if (v != null) {
+                g.writeName(name);
+                writeValue(g, v);
+            }
+        }
+        for (var e : item.entrySet()) {
+            if (!first.contains(e.getKey())) {
+                g.writeName(e.getKey());
+                writeValue(g, e.getValue());
+            }
+        }
+        g.writeEndObject();
+    }
+
     public static void writeValue(JsonGenerator g, AttributeValue v) {
         g.writeStartObject();
         switch (v.type()) {

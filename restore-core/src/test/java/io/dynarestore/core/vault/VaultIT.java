@@ -1,5 +1,6 @@
 package io.dynarestore.core.vault;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -245,6 +246,55 @@ class VaultIT {
                 .asByteArray();
         String text = new String(new GZIPInputStream(new ByteArrayInputStream(gz)).readAllBytes());
         assertThat(text).isEqualTo("{\"Item\":{\"pk\":{\"S\":\"a\"}}}\n{\"Item\":{\"pk\":{\"S\":\"b\"}}}\n");
+    }
+
+    @Test
+    void startsEveryLineWithThePartitionKeyThenTheSortKeyWhateverOrderTheScanGaveTheAttributesIn() throws Exception {
+        // Given random items whose attributes come in a scrambled order (the keys anywhere, even last), one of
+        // them with a nested map holding an attribute named like the partition key
+        var items = new RandomItems(11, RandomItems.Shape.simple());
+        var random = new java.util.Random(11);
+        var written = new ArrayList<Map<String, AttributeValue>>();
+        for (int i = 0; i < 200; i++) {
+            var item = items.item(i);
+            var names = new ArrayList<>(item.keySet());
+            java.util.Collections.shuffle(names, random);
+            var scrambled = new java.util.LinkedHashMap<String, AttributeValue>();
+            if (i == 0) {
+                scrambled.put("nested", AttributeValue.fromM(Map.of("pk", AttributeValue.fromS("inner"))));
+            }
+            names.forEach(n -> scrambled.put(n, item.get(n)));
+            written.add(scrambled);
+        }
+
+        // When a writer that knows the table's key schema writes them
+        var writer = new BackupWriter(s3.client(), layout, "000000000000", "us-east-1", "keyed", "b-keys", 1_000)
+                .keysFirst(TABLE);
+        try (var part = writer.openPart()) {
+            written.forEach(part::write);
+        }
+        Backup backup = writer.finish(TABLE, List.of(), null, Instant.now(), null);
+
+        // Then every line starts with pk, then sk, and reads back as the item it was
+        String key = backup.files().get(0).dataFileS3Key();
+        byte[] gz =
+                s3.client().getObjectAsBytes(b -> b.bucket("vault").key(key)).asByteArray();
+        String text = new String(new GZIPInputStream(new ByteArrayInputStream(gz)).readAllBytes(), UTF_8);
+        assertThat(text.split("\n"))
+                .hasSize(200)
+                .allSatisfy(line ->
+                        assertThat(line).matches("\\{\"Item\":\\{\"pk\":\\{\"S\":\"p\\d+\"},\"sk\":\\{\"N\":.*"));
+        var read = new ArrayList<Map<String, AttributeValue>>();
+        try (var reader = new DataFileReader(
+                key,
+                s3.client().getObject(b -> b.bucket("vault").key(key)),
+                backup.files().get(0).md5Checksum())) {
+            ExportLine line;
+            while ((line = reader.next()) != null) {
+                read.add(line.item());
+            }
+        }
+        assertThat(read).containsExactlyElementsOf(written);
     }
 
     @Test
