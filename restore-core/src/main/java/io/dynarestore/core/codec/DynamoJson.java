@@ -129,6 +129,24 @@ public final class DynamoJson {
         };
     }
 
+    /**
+     * Reads the type key of a typed value, the parser on its START_OBJECT, refusing what
+     * {@link #readValue} refuses there; the parser is left on the type key.
+     */
+    public static String typeOf(JsonParser p) {
+        expect(p, JsonToken.START_OBJECT, "a typed value such as {\"S\":\"x\"}");
+        String type = p.nextName();
+        if (type == null) {
+            throw new DynamoJsonException("empty attribute value {} at " + where(p));
+        }
+        return type;
+    }
+
+    /** Checks that the parser is on the START_OBJECT of an item (or of an M's map), as {@link #readItem} does. */
+    public static void itemObject(JsonParser p) {
+        expect(p, JsonToken.START_OBJECT, "an item object");
+    }
+
     /** Reads the closing brace of a typed value, refusing a second type key. */
     public static void endOfValue(JsonParser p) {
         if (p.nextToken() != JsonToken.END_OBJECT) {

@@ -4,10 +4,12 @@ import io.dynarestore.core.codec.DynamoJson;
 import io.dynarestore.core.codec.DynamoJsonException;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import java.util.Map;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -18,9 +20,10 @@ import tools.jackson.core.JsonToken;
  *
  * <p>Rule: a cell is byte for byte {@code ConsoleCsv.cell} of the value the full parse reads
  * ({@link DynamoJson#readValue}), and what the full parse refuses is refused here with the same
- * {@link DynamoJsonException}. S, N, BOOL, NULL and the sets are turned into cells from their
- * tokens; B, L and M are read as values. The JSON cells (sets, lists, maps) are written by one
- * generator kept for all of them, rather than one made per cell. A line that names an attribute
+ * {@link DynamoJsonException}. Every type but B is turned into its cell from its tokens (lists and
+ * maps copied token by token at every depth, building no value); B is read as a value. The JSON
+ * cells (sets, lists, maps) are written by one generator kept for all of them, rather than one
+ * made per cell. A line that names an attribute
  * twice (no DynamoDB item does) gives a cell for each: the later one wins where both have one
  * type, as it does in the full parse. Not thread-safe: one per export.
  */
@@ -39,6 +42,9 @@ public final class ConsoleCells {
 
     /** Made again after a refused value, which may have left it inside an array. */
     private JsonGenerator json = DynamoJson.generator(scratch);
+
+    /** Per depth, the names of the map being written there and where each one's value lies in the cell. */
+    private final List<Map<String, int[]>> mapEntries = new ArrayList<>();
 
     /** Reads one item object, the parser on its START_OBJECT, and gives {@code sink} each attribute's cell. */
     public void read(JsonParser p, Sink sink) {
@@ -82,9 +88,13 @@ public final class ConsoleCells {
                 yield TRUE;
             }
             case "SS", "NS", "BS" -> set(p, type);
-            case "L" -> list(DynamoJson.readTyped(p, type, t).l());
+            case "L" -> {
+                DynamoJson.arrayOf(p, type);
+                copyElements(p, 0);
+                yield written();
+            }
             case "M" -> {
-                DynamoJson.writeItem(json, DynamoJson.readTyped(p, type, t).m());
+                copyMap(p, 0);
                 yield written();
             }
             default -> utf8(ConsoleCsv.cell(DynamoJson.readTyped(p, type, t)));
@@ -107,14 +117,109 @@ public final class ConsoleCells {
         return written();
     }
 
-    /** A list as the console writes it: a JSON array of its typed values. */
-    private byte[] list(List<AttributeValue> values) {
+    /**
+     * Writes the elements of an L, the parser on its START_ARRAY, as {@code DynamoJson.writeValue} writes
+     * each parsed element: a JSON array of typed values.
+     */
+    private void copyElements(JsonParser p, int depth) {
         json.writeStartArray();
-        for (AttributeValue v : values) {
-            DynamoJson.writeValue(json, v);
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+            copyValue(p, depth + 1);
         }
         json.writeEndArray();
-        return written();
+    }
+
+    /**
+     * Writes a typed value, the parser on its START_OBJECT, as {@code DynamoJson.writeValue} writes what
+     * {@code DynamoJson.readValue} reads, without building it.
+     */
+    private void copyValue(JsonParser p, int depth) {
+        String type = DynamoJson.typeOf(p);
+        JsonToken t = p.nextToken();
+        json.writeStartObject();
+        switch (type) {
+            case "S" -> json.writeName("S").writeString(DynamoJson.string(p, t));
+            case "N" -> json.writeName("N").writeString(DynamoJson.number(p, t));
+            case "B" -> json.writeName("B").writeBinary(DynamoJson.bytes(p, t));
+            case "BOOL" -> json.writeName("BOOL").writeBoolean(DynamoJson.bool(p, t));
+            case "NULL" -> {
+                DynamoJson.nul(p, t);
+                json.writeName("NULL").writeBoolean(true);
+            }
+            case "M" -> {
+                json.writeName("M");
+                copyMap(p, depth + 1);
+            }
+            case "L" -> {
+                DynamoJson.arrayOf(p, type);
+                json.writeName("L");
+                copyElements(p, depth);
+            }
+            case "SS", "NS", "BS" -> {
+                DynamoJson.arrayOf(p, type);
+                json.writeName(type).writeStartArray();
+                for (JsonToken e; (e = p.nextToken()) != JsonToken.END_ARRAY; ) {
+                    switch (type) {
+                        case "SS" -> json.writeString(DynamoJson.string(p, e, type));
+                        case "NS" -> json.writeString(DynamoJson.number(p, e));
+                        default -> json.writeBinary(DynamoJson.bytes(p, e));
+                    }
+                }
+                json.writeEndArray();
+            }
+            default -> DynamoJson.readTyped(p, type, t); // refuses the unknown type as the full parse does
+        }
+        json.writeEndObject();
+        DynamoJson.endOfValue(p);
+    }
+
+    /**
+     * Writes a map, the parser on its START_OBJECT, as {@code DynamoJson.writeItem} writes what
+     * {@code DynamoJson.readItem} reads. A name the map repeats (no DynamoDB item does) keeps the place of
+     * its first value and takes its last, as in the parsed map: its later value's bytes replace the
+     * earlier ones where they lie in the cell, and the repeated entry is cut off the end.
+     */
+    private void copyMap(JsonParser p, int depth) {
+        DynamoJson.itemObject(p);
+        Map<String, int[]> entries = entriesAt(depth);
+        json.writeStartObject();
+        String name;
+        while ((name = p.nextName()) != null) {
+            p.nextToken();
+            json.flush();
+            int entryStart = scratch.size();
+            json.writeName(name);
+            json.flush();
+            int valueStart = scratch.size();
+            copyValue(p, depth);
+            json.flush();
+            int valueEnd = scratch.size();
+            int[] earlier = entries.get(name);
+            if (earlier == null) {
+                entries.put(name, new int[] {valueStart, valueEnd});
+            } else {
+                int shift = scratch.replace(earlier[0], earlier[1], valueStart, valueEnd, entryStart);
+                for (int[] other : entries.values()) {
+                    if (other[0] > earlier[0]) {
+                        other[0] += shift;
+                        other[1] += shift;
+                    }
+                }
+                earlier[1] += shift;
+            }
+        }
+        json.writeEndObject();
+        entries.clear();
+    }
+
+    /** The entries of the map being written at {@code depth}, emptied: maps at one depth never overlap. */
+    private Map<String, int[]> entriesAt(int depth) {
+        while (mapEntries.size() <= depth) {
+            mapEntries.add(new HashMap<>());
+        }
+        Map<String, int[]> entries = mapEntries.get(depth);
+        entries.clear();
+        return entries;
     }
 
     /** What the generator wrote since the last cell (a JSON cell never needs the formula guard: it starts with [ or {). */
@@ -133,6 +238,19 @@ public final class ConsoleCells {
             byte[] bytes = Arrays.copyOf(buf, count);
             reset();
             return bytes;
+        }
+
+        /**
+         * Puts the bytes at {@code [from, to)} where {@code [at, end)} are and cuts the buffer at
+         * {@code cut} (at or before {@code from}); returns how far what followed {@code end} moved.
+         */
+        int replace(int at, int end, int from, int to, int cut) {
+            byte[] value = Arrays.copyOfRange(buf, from, to);
+            int shift = value.length - (end - at);
+            System.arraycopy(buf, end, buf, end + shift, cut - end);
+            System.arraycopy(value, 0, buf, at, value.length);
+            count = cut + shift;
+            return shift;
         }
     }
 }

@@ -87,6 +87,30 @@ class ConsoleCellsTest {
     @ParameterizedTest
     @ValueSource(
             strings = {
+                "{\"m\":{\"M\":{\"a\":{\"S\":\"1\"},\"b\":{\"N\":\"2\"},\"a\":{\"L\":[{\"S\":\"long value\"}]}}}}",
+                "{\"m\":{\"M\":{\"a\":{\"L\":[{\"S\":\"long value\"}]},\"b\":{\"N\":\"2\"},\"a\":{\"S\":\"1\"}}}}",
+                "{\"m\":{\"M\":{\"a\":{\"S\":\"1\"},\"a\":{\"S\":\"2\"},\"a\":{\"S\":\"345\"},\"c\":{\"BOOL\":true}}}}",
+                "{\"l\":{\"L\":[{\"M\":{\"x\":{\"M\":{\"y\":{\"N\":\"1\"},\"y\":{\"NS\":[\"1\",\"22\"]}}},"
+                        + "\"z\":{\"NULL\":true},\"x\":{\"SS\":[\"q\"]}}}]}}",
+                "{\"m\":{\"M\":{\"a\":{\"M\":{\"k\":{\"S\":\"v\"},\"k\":{\"S\":\"vv\"}}},\"b\":{\"B\":\"AAE=\"},"
+                        + "\"a\":{\"M\":{\"k\":{\"BS\":[\"AAE=\"]}}},\"b\":{\"S\":\"\"}}}}"
+            })
+    void aMapThatRepeatsANameGivesTheCellOfTheParsedMapWhereTheNameKeepsItsPlaceAndTakesItsLastValue(String line) {
+        // Given a line whose nested maps repeat names (no DynamoDB item does; the full parse keeps the first
+        // place and the last value), When its cells are read from the tokens, Then they are the parsed item's
+        var expected = new ArrayList<String>();
+        DynamoJson.fromJson(line)
+                .forEach((name, v) -> expected.add(name + "|" + ConsoleCsv.typeOf(v) + "|" + ConsoleCsv.cell(v)));
+        var reader = new ConsoleCells();
+        assertThat(cellsOf(reader, line.getBytes(StandardCharsets.UTF_8))).isEqualTo(expected);
+        // and the reader goes on right with the next line
+        assertThat(cellsOf(reader, "{\"m\":{\"M\":{\"a\":{\"N\":\"7\"}}}}".getBytes(StandardCharsets.UTF_8)))
+                .containsExactly("m|M|{\"a\":{\"N\":\"7\"}}");
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
                 "{\"a\":{\"S\":1}}",
                 "{\"a\":{\"N\":true}}",
                 "{\"a\":{\"BOOL\":\"yes\"}}",
@@ -97,6 +121,14 @@ class ConsoleCellsTest {
                 "{\"a\":{\"B\":\"not base64!\"}}",
                 "{\"a\":{\"SS\":\"x\"}}",
                 "{\"a\":{\"M\":{\"b\":{\"S\":2}}}}",
+                "{\"a\":{\"L\":[{\"M\":{\"b\":{\"Q\":\"x\"}}}]}}",
+                "{\"a\":{\"L\":[{\"N\":\"1\",\"S\":\"x\"}]}}",
+                "{\"a\":{\"L\":[{}]}}",
+                "{\"a\":{\"L\":[\"x\"]}}",
+                "{\"a\":{\"L\":{\"S\":\"x\"}}}",
+                "{\"a\":{\"M\":[]}}",
+                "{\"a\":{\"M\":{\"b\":{\"BS\":[\"not base64!\"]}}}}",
+                "{\"a\":{\"M\":{\"b\":{\"NULL\":false}}}}",
                 "{\"a\":\"x\"}"
             })
     void refusesWhatTheFullParseRefuses(String line) {
