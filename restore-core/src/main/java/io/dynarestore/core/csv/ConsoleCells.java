@@ -186,18 +186,16 @@ public final class ConsoleCells {
         String name;
         while ((name = p.nextName()) != null) {
             p.nextToken();
-            json.flush();
-            int entryStart = scratch.size();
+            int entryStart = written(json);
             json.writeName(name);
-            json.flush();
-            int valueStart = scratch.size();
+            int valueStart = written(json);
             copyValue(p, depth);
-            json.flush();
-            int valueEnd = scratch.size();
+            int valueEnd = written(json);
             int[] earlier = entries.get(name);
             if (earlier == null) {
                 entries.put(name, new int[] {valueStart, valueEnd});
             } else {
+                json.flush();
                 int shift = scratch.replace(earlier[0], earlier[1], valueStart, valueEnd, entryStart);
                 for (int[] other : entries.values()) {
                     if (other[0] > earlier[0]) {
@@ -210,6 +208,11 @@ public final class ConsoleCells {
         }
         json.writeEndObject();
         entries.clear();
+    }
+
+    /** How many bytes of the cell the generator has written, flushed or not. */
+    private int written(JsonGenerator g) {
+        return scratch.size() + g.streamWriteOutputBuffered();
     }
 
     /** The entries of the map being written at {@code depth}, emptied: maps at one depth never overlap. */
