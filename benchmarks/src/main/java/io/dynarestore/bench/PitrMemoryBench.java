@@ -143,7 +143,7 @@ public final class PitrMemoryBench {
         writeVault(s3, table, items, baseItems, changes, t0, true);
     }
 
-    /** @param sliced whether the change files are cut in key slices, as the protector writes them (ADR 0042) */
+    /** @param sliced whether the change files are cut in key slices, as the protector writes them (ADR 0045) */
     static void writeVault(
             S3Server s3, String table, RandomItems items, int baseItems, int changes, long t0, boolean sliced)
             throws Exception {

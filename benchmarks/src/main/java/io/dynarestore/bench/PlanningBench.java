@@ -49,7 +49,7 @@ public final class PlanningBench {
     public static void main(String[] args) throws Exception {
         int changes = args.length > 0 ? Integer.parseInt(args[0]) : 10_000_000;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 1;
-        // "whole": change files of one gzip member, as before ADR 0042 (every part reads every change)
+        // "whole": change files of one gzip member, as before ADR 0045 (every part reads every change)
         boolean sliced = args.length <= 2 || !args[2].equals("whole");
         try (var kafka = KafkaBroker.start(TopicDefinitions.local().partitionCounts());
                 var s3 = S3Server.start("vault")) {

@@ -2,12 +2,12 @@ package io.dynarestore.protector.changelog;
 
 import io.dynarestore.core.aws.StreamRecordBodies;
 import io.dynarestore.core.aws.StreamRecordBodies.Body;
+import io.dynarestore.core.filter.KeySchema;
 import io.dynarestore.core.threads.DaemonThreads;
 import io.dynarestore.core.vault.ChangeBodies;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -19,8 +19,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import software.amazon.awssdk.services.dynamodb.model.ExpiredIteratorException;
-import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.Shard;
@@ -251,10 +249,7 @@ final class ShardCursors {
                         .streamDescription();
                 shards.addAll(d.shards());
                 if (d.hasKeySchema() && !d.keySchema().isEmpty()) {
-                    keyAttributes = d.keySchema().stream()
-                            .sorted(Comparator.comparing(k -> k.keyType() == KeyType.HASH ? 0 : 1))
-                            .map(KeySchemaElement::attributeName)
-                            .toList();
+                    keyAttributes = List.copyOf(KeySchema.attributeNames(d.keySchema()));
                 }
                 after = d.lastEvaluatedShardId();
             } while (after != null);

@@ -646,7 +646,7 @@ class StreamCaptureIT {
     }
 
     /**
-     * The capture cuts its files in key slices by the stream's key schema (ADR 0042): each slice, read
+     * The capture cuts its files in key slices by the stream's key schema (ADR 0045): each slice, read
      * alone by its byte range, holds its manifest's count of lines, each of a key of that slice.
      */
     private static void assertEachKeySliceReadsBackAlone(String bucket, io.dynarestore.core.vault.ManifestFile f) {

@@ -6,7 +6,6 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -87,7 +86,10 @@ public final class ConsoleCells {
                 DynamoJson.nul(p, t);
                 yield TRUE;
             }
-            case "SS", "NS", "BS" -> set(p, type);
+            case "SS", "NS", "BS" -> {
+                copySet(p, type);
+                yield written();
+            }
             case "L" -> {
                 DynamoJson.arrayOf(p, type);
                 copyElements(p, 0);
@@ -101,20 +103,21 @@ public final class ConsoleCells {
         };
     }
 
-    /** A set as the console writes it: a JSON array of its strings (a BS's as base64). */
-    private byte[] set(JsonParser p, String type) {
+    /**
+     * Writes a set, the parser on its START_ARRAY, as the console writes a set cell and
+     * {@code DynamoJson.writeValue} a nested set: a JSON array of its strings (a BS's as base64).
+     */
+    private void copySet(JsonParser p, String type) {
         DynamoJson.arrayOf(p, type);
         json.writeStartArray();
         for (JsonToken t; (t = p.nextToken()) != JsonToken.END_ARRAY; ) {
-            json.writeString(
-                    switch (type) {
-                        case "SS" -> DynamoJson.string(p, t, type);
-                        case "NS" -> DynamoJson.number(p, t);
-                        default -> Base64.getEncoder().encodeToString(DynamoJson.bytes(p, t));
-                    });
+            switch (type) {
+                case "SS" -> json.writeString(DynamoJson.string(p, t, type));
+                case "NS" -> json.writeString(DynamoJson.number(p, t));
+                default -> json.writeBinary(DynamoJson.bytes(p, t));
+            }
         }
         json.writeEndArray();
-        return written();
     }
 
     /**
@@ -156,16 +159,8 @@ public final class ConsoleCells {
                 copyElements(p, depth);
             }
             case "SS", "NS", "BS" -> {
-                DynamoJson.arrayOf(p, type);
-                json.writeName(type).writeStartArray();
-                for (JsonToken e; (e = p.nextToken()) != JsonToken.END_ARRAY; ) {
-                    switch (type) {
-                        case "SS" -> json.writeString(DynamoJson.string(p, e, type));
-                        case "NS" -> json.writeString(DynamoJson.number(p, e));
-                        default -> json.writeBinary(DynamoJson.bytes(p, e));
-                    }
-                }
-                json.writeEndArray();
+                json.writeName(type);
+                copySet(p, type);
             }
             default -> DynamoJson.readTyped(p, type, t); // refuses the unknown type as the full parse does
         }
@@ -186,11 +181,11 @@ public final class ConsoleCells {
         String name;
         while ((name = p.nextName()) != null) {
             p.nextToken();
-            int entryStart = written(json);
+            int entryStart = position();
             json.writeName(name);
-            int valueStart = written(json);
+            int valueStart = position();
             copyValue(p, depth);
-            int valueEnd = written(json);
+            int valueEnd = position();
             int[] earlier = entries.get(name);
             if (earlier == null) {
                 entries.put(name, new int[] {valueStart, valueEnd});
@@ -211,8 +206,8 @@ public final class ConsoleCells {
     }
 
     /** How many bytes of the cell the generator has written, flushed or not. */
-    private int written(JsonGenerator g) {
-        return scratch.size() + g.streamWriteOutputBuffered();
+    private int position() {
+        return scratch.size() + json.streamWriteOutputBuffered();
     }
 
     /** The entries of the map being written at {@code depth}, emptied: maps at one depth never overlap. */

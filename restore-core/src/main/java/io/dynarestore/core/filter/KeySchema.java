@@ -2,6 +2,7 @@ package io.dynarestore.core.filter;
 
 import java.util.ArrayList;
 import java.util.List;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 
@@ -19,6 +20,14 @@ public record KeySchema(String partitionKey, String partitionType, String sortKe
             }
         }
         return new KeySchema(pk, typeOf(table, pk), sk, sk == null ? null : typeOf(table, sk));
+    }
+
+    /** The attribute names of a key schema (a table's or a stream's), partition key first. */
+    public static List<String> attributeNames(List<KeySchemaElement> keySchema) {
+        var names = new ArrayList<String>(2);
+        keySchema.stream().filter(k -> k.keyType() == KeyType.HASH).forEach(k -> names.add(k.attributeName()));
+        keySchema.stream().filter(k -> k.keyType() == KeyType.RANGE).forEach(k -> names.add(k.attributeName()));
+        return names;
     }
 
     /** From names and types listed partition key first, as work items carry them. */

@@ -44,7 +44,7 @@ public record KeyRange(int part, int parts) {
         return new int[] {first, last};
     }
 
-    /** The slicer of data files into {@code count} slices of the key-hash space (ADR 0042): a key's slice is its part of {@code count}. */
+    /** The slicer of data files into {@code count} slices of the key-hash space (ADR 0045): a key's slice is its part of {@code count}. */
     public static KeySlicer slicer(List<String> keyAttributes, int count) {
         var attributes = List.copyOf(keyAttributes);
         return new KeySlicer() {

@@ -4,8 +4,8 @@ import io.dynarestore.contracts.Json;
 import io.dynarestore.core.codec.DynamoJson;
 import io.dynarestore.core.codec.ItemSize;
 import io.dynarestore.core.csv.ConsoleCsv;
+import io.dynarestore.core.filter.KeySchema;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -89,10 +89,7 @@ public final class BackupWriter {
      * (ADR 0046); call before any part is opened.
      */
     public BackupWriter keysFirst(TableDescription table) {
-        var names = new ArrayList<String>();
-        table.keySchema().stream().filter(k -> k.keyType() == KeyType.HASH).forEach(k -> names.add(k.attributeName()));
-        table.keySchema().stream().filter(k -> k.keyType() == KeyType.RANGE).forEach(k -> names.add(k.attributeName()));
-        this.keysFirst = List.copyOf(names);
+        this.keysFirst = List.copyOf(KeySchema.attributeNames(table.keySchema()));
         return this;
     }
 

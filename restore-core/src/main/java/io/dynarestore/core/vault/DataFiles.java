@@ -72,7 +72,7 @@ public final class DataFiles {
 
     /**
      * Writes each file opened from now on as {@code count} gzip members, one per equal slice of the
-     * key-hash space in hash order (ADR 0042; 1, the default: one member, as native files are). Lines
+     * key-hash space in hash order (ADR 0045; 1, the default: one member, as native files are). Lines
      * are then written with their slice ({@link Part#write(int, Consumer)}, {@link Part#writeRaw(int, byte[]...)}).
      */
     public DataFiles keySlices(int count) {

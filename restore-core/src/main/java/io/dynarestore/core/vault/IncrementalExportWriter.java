@@ -21,7 +21,7 @@ import tools.jackson.core.JsonParser;
 public final class IncrementalExportWriter {
 
     /**
-     * Key slices per data file of a change log (ADR 0042): planner replicas that share a delta each
+     * Key slices per data file of a change log (ADR 0045): planner replicas that share a delta each
      * read only theirs. 16 keeps a slice of a 10,000-line file near 600 lines (gzip loses little to
      * restarting) and costs a part at most one slice more than its share where the parts do not divide 16.
      */
@@ -103,7 +103,7 @@ public final class IncrementalExportWriter {
     }
 
     /**
-     * Writes each data file as one gzip member per key slice (ADR 0042), so that a reader of one
+     * Writes each data file as one gzip member per key slice (ADR 0045), so that a reader of one
      * slice of the key space reads only its bytes; before the first part.
      */
     public IncrementalExportWriter keySlices(KeySlicer slicer) {

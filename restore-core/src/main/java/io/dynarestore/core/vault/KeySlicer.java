@@ -5,7 +5,7 @@ import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * Which of a file's key slices (ADR 0042) a key belongs to. The rule (equal slices of the key-hash
+ * Which of a file's key slices (ADR 0045) a key belongs to. The rule (equal slices of the key-hash
  * space, in hash order) is the planner's key ranges' own: {@code KeyRange.slicer}.
  */
 public interface KeySlicer {

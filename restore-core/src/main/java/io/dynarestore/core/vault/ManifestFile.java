@@ -6,7 +6,7 @@ import java.util.List;
  * One line of {@code manifest-files.json}: a data file, its item count, the base64 MD5 of the
  * object and its ETag. {@code dataFileS3Key} is a key in the export's bucket.
  *
- * <p>{@code keySlices} is ours (ADR 0042), absent from native exports: where present, the file is
+ * <p>{@code keySlices} is ours (ADR 0045), absent from native exports: where present, the file is
  * one gzip member per equal slice of the key-hash space, in hash order, and each slice says its
  * length in bytes and its lines, so that a reader of some slices reads only their bytes.
  */

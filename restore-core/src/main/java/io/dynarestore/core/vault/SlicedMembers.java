@@ -12,7 +12,7 @@ import java.util.List;
 
 /**
  * The gzip members of one data file being written, one per slice of the key-hash space, each in a
- * local file of its own until the data file is cut; then laid end to end in slice order (ADR 0042).
+ * local file of its own until the data file is cut; then laid end to end in slice order (ADR 0045).
  * A slice with no line has no member (0 bytes). Not thread-safe: one per writing part.
  */
 final class SlicedMembers {
@@ -27,10 +27,6 @@ final class SlicedMembers {
         this.files = new Path[count];
         this.outs = new OutputStream[count];
         this.lines = new long[count];
-    }
-
-    int count() {
-        return outs.length;
     }
 
     /** Writes one line of {@code slice}: the bytes {@code b[off, off + len)} and a line break. */

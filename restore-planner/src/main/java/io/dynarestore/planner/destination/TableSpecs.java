@@ -1,6 +1,7 @@
 package io.dynarestore.planner.destination;
 
 import io.dynarestore.contracts.request.Destination.TableOptions;
+import io.dynarestore.core.filter.KeySchema;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -13,8 +14,6 @@ import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexDescri
 import software.amazon.awssdk.services.dynamodb.model.ImportTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.InputCompressionType;
 import software.amazon.awssdk.services.dynamodb.model.InputFormat;
-import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.LocalSecondaryIndex;
 import software.amazon.awssdk.services.dynamodb.model.LocalSecondaryIndexDescription;
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughput;
@@ -33,14 +32,6 @@ public final class TableSpecs {
 
     private TableSpecs() {}
 
-    /** The key attribute names of a table, partition key first. */
-    public static List<String> keyAttributes(List<KeySchemaElement> keySchema) {
-        var names = new ArrayList<String>(2);
-        keySchema.stream().filter(k -> k.keyType() == KeyType.HASH).forEach(k -> names.add(k.attributeName()));
-        keySchema.stream().filter(k -> k.keyType() == KeyType.RANGE).forEach(k -> names.add(k.attributeName()));
-        return names;
-    }
-
     /** The CreateTable request of a table like {@code d}, named {@code tableName}, with {@code settings}. */
     public static CreateTableRequest createRequest(TableDescription d, String tableName, TableSettings settings) {
         return createRequest(d, tableName, settings, null);
@@ -53,7 +44,7 @@ public final class TableSpecs {
     public static CreateTableRequest createRequest(
             TableDescription d, String tableName, TableSettings settings, Long warmWrites) {
         var request = CreateTableRequest.builder().tableName(tableName).keySchema(d.keySchema());
-        Set<String> used = new LinkedHashSet<>(keyAttributes(d.keySchema()));
+        Set<String> used = new LinkedHashSet<>(KeySchema.attributeNames(d.keySchema()));
         List<GlobalSecondaryIndex> gsis = gsis(d, settings, used);
         if (!gsis.isEmpty()) {
             request.globalSecondaryIndexes(gsis);
@@ -68,7 +59,7 @@ public final class TableSpecs {
                         .keySchema(l.keySchema())
                         .projection(l.projection())
                         .build());
-                used.addAll(keyAttributes(l.keySchema()));
+                used.addAll(KeySchema.attributeNames(l.keySchema()));
             }
             request.localSecondaryIndexes(lsis);
         }
@@ -110,7 +101,7 @@ public final class TableSpecs {
     public static TableCreationParameters importParameters(
             TableDescription d, String tableName, TableSettings settings) {
         var params = TableCreationParameters.builder().tableName(tableName).keySchema(d.keySchema());
-        Set<String> used = new LinkedHashSet<>(keyAttributes(d.keySchema()));
+        Set<String> used = new LinkedHashSet<>(KeySchema.attributeNames(d.keySchema()));
         List<GlobalSecondaryIndex> gsis = gsis(d, settings, used);
         if (!gsis.isEmpty()) {
             params.globalSecondaryIndexes(gsis);
@@ -206,7 +197,7 @@ public final class TableSpecs {
                 b.onDemandThroughput(g.onDemandThroughput());
             }
             gsis.add(b.build());
-            used.addAll(keyAttributes(g.keySchema()));
+            used.addAll(KeySchema.attributeNames(g.keySchema()));
         }
         return gsis;
     }

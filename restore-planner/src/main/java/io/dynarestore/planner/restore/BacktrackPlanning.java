@@ -7,11 +7,11 @@ import io.dynarestore.contracts.status.RestorePlanned;
 import io.dynarestore.contracts.status.RestorePlanned.Strategy;
 import io.dynarestore.contracts.status.SourceRef;
 import io.dynarestore.contracts.status.TableRef;
+import io.dynarestore.core.filter.KeySchema;
 import io.dynarestore.core.pitr.PitrCoverage;
 import io.dynarestore.core.vault.Backup;
 import io.dynarestore.planner.PlannerProperties;
 import io.dynarestore.planner.capacity.CapacityManager;
-import io.dynarestore.planner.destination.TableSpecs;
 import io.dynarestore.planner.restore.RestoreSteps.StepException;
 import io.dynarestore.planner.staging.BacktrackStager;
 import java.time.Clock;
@@ -52,7 +52,7 @@ record BacktrackPlanning(
         if (undo == null && (!pitr.backtrack() || !inPlace)) {
             return null; // the full path: the change log is not needed, so it is not looked at
         }
-        var keys = TableSpecs.keyAttributes(base.metadata().tableDescription().keySchema());
+        var keys = KeySchema.attributeNames(base.metadata().tableDescription().keySchema());
         // the writes made just before the request are in the capture's buffer: wait for its flush
         var s = request.source();
         coverage = tail.await(

@@ -17,7 +17,6 @@ import io.dynarestore.core.vault.SnapMetadata;
 import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.planner.PlannerProperties;
 import io.dynarestore.planner.capacity.CapacityManager;
-import io.dynarestore.planner.destination.TableSpecs;
 import io.dynarestore.planner.fleet.PartFailed;
 import io.dynarestore.planner.fleet.SharedDeltas;
 import io.dynarestore.planner.fleet.SharedSweeps;
@@ -233,7 +232,7 @@ record Planning(
                 target.account(),
                 target.region(),
                 target.tableName(),
-                TableSpecs.keyAttributes(table.keySchema()),
+                KeySchema.attributeNames(table.keySchema()),
                 image.base(),
                 image.delta());
         SweepStager.StagedSweep sweep;

@@ -6,12 +6,12 @@ import io.dynarestore.contracts.status.RollbackCompleted;
 import io.dynarestore.contracts.status.RollbackFailed;
 import io.dynarestore.contracts.status.TableRef;
 import io.dynarestore.core.aws.AwsClients;
+import io.dynarestore.core.filter.KeySchema;
 import io.dynarestore.core.kafka.EventPublisher;
 import io.dynarestore.core.retry.Backoff;
 import io.dynarestore.core.undo.UndoJournal;
 import io.dynarestore.core.vault.VaultCatalog;
 import io.dynarestore.planner.PlannerProperties;
-import io.dynarestore.planner.destination.TableSpecs;
 import io.dynarestore.planner.restore.RestoreSteps.Outcome;
 import io.dynarestore.planner.restore.RestoreSteps.Snapshot;
 import io.dynarestore.planner.undo.Rollback;
@@ -42,7 +42,7 @@ record Rollbacks(
         }
         try {
             var dynamo = aws.dynamo(t.account(), t.region());
-            var keys = TableSpecs.keyAttributes(dynamo.describeTable(b -> b.tableName(t.tableName()))
+            var keys = KeySchema.attributeNames(dynamo.describeTable(b -> b.tableName(t.tableName()))
                     .table()
                     .keySchema());
             var result = new Rollback(

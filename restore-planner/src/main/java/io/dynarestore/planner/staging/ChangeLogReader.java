@@ -30,7 +30,7 @@ record ChangeLogReader(S3Client s3, VaultCatalog catalog) {
 
     /**
      * {@link #forEach(List, KeyPrefilter, Consumer)} for the keys of {@code range}, which the caller
-     * still checks: of a file cut in key slices (ADR 0042) only the slices that share hashes with the
+     * still checks: of a file cut in key slices (ADR 0045) only the slices that share hashes with the
      * range are read, and their lines are checked against the manifest's count. Returns how many lines
      * the exports hold, read or not, as a reader of every slice would count them.
      */

@@ -81,7 +81,7 @@ class DeltaStagerIT {
         while (cursor < T0 + 125 * SECOND) {
             long length = (1 + r.nextInt(40)) * SECOND + r.nextInt(1_000) * 1_000L;
             boolean compacted = r.nextInt(3) == 0;
-            // half of them cut in key slices, as the protector writes them (ADR 0042), of 1 to 20 slices
+            // half of them cut in key slices, as the protector writes them (ADR 0045), of 1 to 20 slices
             int slices = r.nextBoolean() ? 0 : 1 + r.nextInt(20);
             writeExport(table, "x" + n++, history, cursor, cursor + length, compacted, slices);
             cursor += length;
