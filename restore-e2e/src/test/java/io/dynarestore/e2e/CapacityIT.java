@@ -63,7 +63,7 @@ class CapacityIT {
         DynamoDbClient dynamo = stack.dynalite.client();
         createProvisioned(dynamo, "ledger-copy");
         Path log = RestoreStack.logDir().resolve("planner-killed.log");
-        Process planner = stack.startPlannerProcess(log, "--spring.kafka.consumer.properties.session.timeout.ms=6000");
+        Process planner = stack.startPlannerProcess(log);
         await().atMost(Duration.ofMinutes(1))
                 .until(() -> Files.exists(log) && Files.readString(log).contains("owning status partitions"));
 

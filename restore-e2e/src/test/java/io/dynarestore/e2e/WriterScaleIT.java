@@ -68,8 +68,7 @@ class WriterScaleIT {
                     log,
                     "--writer.consumers=2",
                     "--writer.progress-interval=500ms",
-                    "--writer.budget.provisioned-share=1.0",
-                    "--spring.kafka.consumer.properties.session.timeout.ms=6000"));
+                    "--writer.budget.provisioned-share=1.0"));
         }
         for (Path log : logs) {
             await().atMost(Duration.ofMinutes(5))
