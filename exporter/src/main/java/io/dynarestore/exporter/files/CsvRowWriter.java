@@ -18,6 +18,9 @@ final class CsvRowWriter {
     /** Filled here and handed on whole: a wide record is hundreds of separators, each a call on a synchronized stream otherwise. */
     private static final int BUFFER = 1 << 16;
 
+    /** Separators copied a run at a time: the columns an item lacks are most of a wide, sparse table's row. */
+    private static final byte[] COMMAS = ",".repeat(1024).getBytes(StandardCharsets.US_ASCII);
+
     private final OutputStream out;
     private final byte[] buffer = new byte[BUFFER];
     private int filled;
@@ -53,6 +56,36 @@ final class CsvRowWriter {
             put((byte) '\n');
         } catch (IOException e) {
             throw new UncheckedIOException("could not write a CSV record", e);
+        }
+    }
+
+    /**
+     * The same record as {@link #write(byte[][], int[], int)}, from only its present cells: the
+     * {@code present} column numbers in {@code columns}, ascending and distinct, out of {@code count};
+     * the other slots of {@code cells} are not read.
+     */
+    void writeSparse(byte[][] cells, int[] lengths, int[] columns, int present, int count) {
+        try {
+            int next = 0; // the first column whose separator is not written yet
+            for (int k = 0; k < present; k++) {
+                int column = columns[k];
+                commas(column - Math.max(next, 1) + 1);
+                writeCell(cells[column], lengths[column], column == 0);
+                next = column + 1;
+            }
+            commas(count - Math.max(next, 1));
+            put((byte) '\r');
+            put((byte) '\n');
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not write a CSV record", e);
+        }
+    }
+
+    private void commas(int n) throws IOException {
+        while (n > 0) {
+            int run = Math.min(n, COMMAS.length);
+            put(COMMAS, 0, run);
+            n -= run;
         }
     }
 

@@ -26,6 +26,8 @@ final class KnownColumnRows implements RowSink {
     private final CsvRowWriter out;
     private final byte[][] cells;
     private final int[] lengths;
+    private final int[] present; // the columns this row has, in the order its cells came
+    private int count;
     private final LongConsumer progress;
     private long rows;
 
@@ -37,6 +39,7 @@ final class KnownColumnRows implements RowSink {
         this.out = out;
         this.cells = new byte[header.size()][];
         this.lengths = new int[header.size()];
+        this.present = new int[header.size()];
         this.progress = progress;
     }
 
@@ -47,14 +50,21 @@ final class KnownColumnRows implements RowSink {
         if (at == null) {
             throw new UnlistedColumn(name, type);
         }
-        cells[at] = cell;
+        if (cells[at] == null) {
+            present[count++] = at;
+        }
+        cells[at] = cell; // a name given twice keeps its last value, as the parsed item does
         lengths[at] = cell.length;
     }
 
     @Override
     public void endRow() {
-        out.write(cells, lengths, cells.length);
-        Arrays.fill(cells, null);
+        Arrays.sort(present, 0, count);
+        out.writeSparse(cells, lengths, present, count, cells.length);
+        for (int i = 0; i < count; i++) {
+            cells[present[i]] = null;
+        }
+        count = 0;
         if (++rows % 100_000 == 0) {
             progress.accept(rows);
         }
