@@ -172,14 +172,24 @@ public final class WriterBench {
                 });
                 sampler.setDaemon(true);
                 sampler.start();
+                var cpu = CpuMeter.start(ProcessHandle.current());
                 long t0 = System.nanoTime();
                 var summary = export.export(
                         backup, null, List.of("pk", "sk"), cap, "vault", "_exports/bench-" + cap + ".csv", n -> {});
                 sampler.interrupt();
                 double seconds = (System.nanoTime() - t0) / 1e9;
+                var spent = cpu.seconds();
                 System.out.printf(
-                        "export: %,d items, %,d bytes in %.1f s; heap peak %,d MB%n",
-                        summary.items(), summary.bytes(), seconds, peak.get() >> 20);
+                        "export: %,d items, %,d bytes in %.1f s; heap peak %,d MB%n"
+                                + "export: CPU-s: the export's thread %.1f, S3Proxy %.1f, this JVM in all %.1f (%s)%n",
+                        summary.items(),
+                        summary.bytes(),
+                        seconds,
+                        peak.get() >> 20,
+                        spent.getOrDefault("main", 0.0),
+                        spent.getOrDefault("s3proxy", 0.0),
+                        cpu.processSeconds(),
+                        cpu.gcAndJit());
                 if (cap == count) {
                     // the same export without the backup's listed attribute types: through the spool, as before
                     var unlisted = new Backup(
