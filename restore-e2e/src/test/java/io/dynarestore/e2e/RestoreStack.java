@@ -236,9 +236,9 @@ final class RestoreStack implements AutoCloseable {
     }
 
     /**
-     * {@code service} from its own runnable jar, as it is deployed: a JVM on this test's whole class
-     * path (every service's jars) took twice the CPU to start. These processes are there to be
-     * killed, so a killed member's partitions move after 6 s instead of Kafka's default 45.
+     * {@code service} from its own runnable jar, as it is deployed, not from this test's class path,
+     * which holds every service's jars and loads them all. These processes are there to be killed,
+     * so a killed member's partitions move after 6 s instead of Kafka's default 45.
      */
     private Process startProcess(String service, Path log, String... extra) throws Exception {
         Path jar = ServiceJars.runnable(RepoRoot.find().resolve(service));
