@@ -2,6 +2,7 @@ package io.dynarestore.bench;
 
 import io.dynarestore.contracts.Topic;
 import io.dynarestore.core.codec.SdkJson;
+import io.dynarestore.core.csv.ConsoleCsv;
 import io.dynarestore.core.vault.Backup;
 import io.dynarestore.core.vault.BackupWriter;
 import io.dynarestore.core.vault.ManifestFile;
@@ -22,8 +23,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import java.util.zip.GZIPInputStream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -36,6 +39,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.springframework.context.ConfigurableApplicationContext;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
@@ -84,6 +88,18 @@ final class BenchFixtures {
     }
 
     static Backup writeBackup(S3Server s3, String table, int count, int perFile, long wcu) throws Exception {
+        return writeBackup(s3, table, count, perFile, wcu, UnaryOperator.identity());
+    }
+
+    /** The same backup, each item passed through {@code shape} first. */
+    static Backup writeBackup(
+            S3Server s3,
+            String table,
+            int count,
+            int perFile,
+            long wcu,
+            UnaryOperator<Map<String, AttributeValue>> shape)
+            throws Exception {
         var items = new RandomItems(6, SHAPE);
         var writer = new BackupWriter(s3.client(), LAYOUT, "000000000000", "us-east-1", table, "b", perFile);
         var threads = new ArrayList<Thread>();
@@ -92,7 +108,7 @@ final class BenchFixtures {
             var thread = new Thread(() -> {
                 try (var p = writer.openPart()) {
                     for (int i = part; i < count; i += 2) {
-                        p.write(items.item(i));
+                        p.write(shape.apply(items.item(i)));
                     }
                 }
             });
@@ -104,6 +120,20 @@ final class BenchFixtures {
         }
         return writer.finish(
                 description(table, wcu), List.of(), null, Instant.now().minus(Duration.ofHours(1)), null);
+    }
+
+    /**
+     * {@code item} as a table that keeps one type per attribute: each attribute other than the keys
+     * renamed after its type and one of three names ({@code SS_1}), so that a console CSV has about
+     * 35 columns instead of the 302 of {@link RandomItems}' 30 names of any type.
+     */
+    static Map<String, AttributeValue> oneTypePerName(Map<String, AttributeValue> item) {
+        var typed = new LinkedHashMap<String, AttributeValue>();
+        item.forEach((name, value) -> {
+            boolean key = name.equals(SHAPE.partitionKey()) || name.equals(SHAPE.sortKey());
+            typed.put(key ? name : ConsoleCsv.typeOf(value) + "_" + Math.floorMod(name.hashCode(), 3), value);
+        });
+        return typed;
     }
 
     static void createTable(DynamoDbClient dynamo, String name) {

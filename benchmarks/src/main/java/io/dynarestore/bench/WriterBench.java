@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SortedMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
 import java.util.zip.GZIPInputStream;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -43,7 +44,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * and, on its own ({@code journal}), what the undo journal of issue #11 costs: a restore into an
  * existing table (read, journal, write) and its dry run (read only) against the same restore into
  * a new table (write only), the rollback's rate, and the journal's objects and bytes per item;
- * ({@code export}) a CSV export against a pure scan, and ({@code export-heap}) its live heap at
+ * ({@code export}) a CSV export against a pure scan ({@code export <items> typed}: of a table that
+ * keeps one type per attribute), and ({@code export-heap}) its live heap at
  * a fifth of the items and at all of them (issue #22).
  *
  * <pre>./mvnw -q -DskipTests install && java -cp "$(cat benchmarks/target/classpath.txt):benchmarks/target/classes" \
@@ -77,7 +79,7 @@ public final class WriterBench {
             exportHeap(args.length > 1 ? Integer.parseInt(args[1]) : 5_000_000);
         }
         if (which.equals("export")) {
-            export(args.length > 1 ? Integer.parseInt(args[1]) : 1_000_000);
+            export(args.length > 1 ? Integer.parseInt(args[1]) : 1_000_000, args.length > 2 && args[2].equals("typed"));
         }
         if (which.equals("export-split")) {
             SplitExportBench.run(
@@ -151,10 +153,12 @@ public final class WriterBench {
 
     // ---- granular recovery: a CSV export's heap does not grow with its size (issue #7) ----
 
-    static void export(int count) throws Exception {
+    static void export(int count, boolean typed) throws Exception {
         Path dir = Files.createTempDirectory("bench-s3");
         try (var s3 = S3Server.start(Ports.free(), dir, "vault", true)) {
-            Backup backup = writeBackup(s3, "export", count, 100_000, 2);
+            // typed: a table that keeps one type per attribute (about 35 CSV columns, not 302)
+            Backup backup = writeBackup(
+                    s3, "export", count, 100_000, 2, typed ? BenchFixtures::oneTypePerName : UnaryOperator.identity());
             var export = new CsvExport(s3.client(), 8 * 1024 * 1024);
             var memory = ManagementFactory.getMemoryMXBean();
             for (long cap : new long[] {count / 10, count}) {
