@@ -398,10 +398,8 @@ class ProtectorIT {
                 "--KAFKA_BOOTSTRAP_SERVERS=" + kafka.bootstrapServers(),
                 "--DYNAMODB_ENDPOINT=" + endpoint.endpoint(),
                 "--S3_ENDPOINT=" + s3.endpoint(),
-                // a killed replica's tables move on within seconds, not the default 45
-                "--spring.kafka.consumer.properties.session.timeout.ms=6000",
-                "--spring.kafka.consumer.properties.heartbeat.interval.ms=1000",
                 "--protector.capture.settle=1s"));
+        command.addAll(ChildJvm.SHORT_KAFKA_SESSION); // a killed replica's tables move on within seconds
         Process p = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(LOGS.resolve(name + ".log").toFile())

@@ -7,7 +7,6 @@ import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.KafkaProcess;
 import io.dynarestore.testkit.Ports;
 import io.dynarestore.testkit.Processes;
-import io.dynarestore.testkit.RepoRoot;
 import io.dynarestore.testkit.S3Server;
 import io.dynarestore.testkit.ServiceJars;
 import io.dynarestore.testkit.StreamsEndpoint;
@@ -159,17 +158,11 @@ final class ChaosStack implements AutoCloseable {
 
     /** Starts one more replica of {@code service}; it logs to {@code logs/<service>-<n>.log}. */
     Process startService(String service) throws IOException {
-        Path jar = ServiceJars.runnable(RepoRoot.find().resolve(service));
         String prefix = ServiceJars.settingsPrefix(service);
-        var command = new ArrayList<>(ChildJvm.command("320m"));
+        var command = new ArrayList<>(ChildJvm.service(service, "320m"));
         command.addAll(List.of(
-                "-jar",
-                jar.toString(),
-                "--spring.profiles.active=local",
-                "--server.port=" + (service.equals("restore-api") ? apiPort : 0),
-                // a killed member's partitions move after 6 s instead of 45
-                "--spring.kafka.consumer.properties.session.timeout.ms=6000",
-                "--spring.kafka.consumer.properties.heartbeat.interval.ms=1500"));
+                "--spring.profiles.active=local", "--server.port=" + (service.equals("restore-api") ? apiPort : 0)));
+        command.addAll(ChildJvm.SHORT_KAFKA_SESSION);
         if (!service.equals("exporter")) {
             String region = "--" + prefix + ".aws.accounts[0].regions." + REGION + ".";
             command.addAll(List.of(

@@ -7,9 +7,7 @@ import io.dynarestore.planner.PlannerApplication;
 import io.dynarestore.testkit.ChildJvm;
 import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.KafkaBroker;
-import io.dynarestore.testkit.RepoRoot;
 import io.dynarestore.testkit.S3Server;
-import io.dynarestore.testkit.ServiceJars;
 import io.dynarestore.testkit.TopicRecorder;
 import io.dynarestore.writer.WriterApplication;
 import java.net.URI;
@@ -237,17 +235,13 @@ final class RestoreStack implements AutoCloseable {
 
     /**
      * {@code service} from its own runnable jar, as it is deployed, not from this test's class path,
-     * which holds every service's jars and loads them all. These processes are there to be killed,
-     * so a killed member's partitions move after 6 s instead of Kafka's default 45.
+     * which holds every service's jars and loads them all; with the short Kafka session of a process
+     * that is there to be killed.
      */
     private Process startProcess(String service, Path log, String... extra) throws Exception {
-        Path jar = ServiceJars.runnable(RepoRoot.find().resolve(service));
-        var command = new ArrayList<>(ChildJvm.command("512m"));
-        command.addAll(List.of("-jar", jar.toString()));
+        var command = new ArrayList<>(ChildJvm.service(service, "512m"));
         command.addAll(arguments());
-        command.addAll(List.of(
-                "--spring.kafka.consumer.properties.session.timeout.ms=6000",
-                "--spring.kafka.consumer.properties.heartbeat.interval.ms=1500"));
+        command.addAll(ChildJvm.SHORT_KAFKA_SESSION);
         command.addAll(List.of(extra));
         Files.createDirectories(log.getParent());
         Process p = new ProcessBuilder(command)
