@@ -408,6 +408,18 @@ class ProtectionIT {
             var item = items.item(n);
             dynamo.putItem(b -> b.tableName("drilled").item(item));
         }
+        // and its first backup taken before drills begin (a slot before it would fail for want of one)
+        var first = Http.put(stack.apiUri("/tables/drilled/protection"), """
+                {"backups": {"method": "SCAN", "every": "PT1H", "retention": "P7D"},
+                 "changeLog": {"method": "NONE"}}""");
+        assertThat(first.status()).as(first.body()).isEqualTo(200);
+        var vault = new io.dynarestore.core.vault.VaultCatalog(
+                stack.s3.client(), new io.dynarestore.core.vault.VaultLayout(RestoreStack.BUCKET, ""));
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> !vault.listBackups("000000000000", "us-east-1", "drilled")
+                        .isEmpty());
         var put = Http.put(stack.apiUri("/tables/drilled/protection"), """
                 {"backups": {"method": "SCAN", "every": "PT1H", "retention": "P7D"},
                  "changeLog": {"method": "NONE"},
@@ -450,9 +462,7 @@ class ProtectionIT {
 
         // When a data file of that backup is changed after it was taken
         String backupId = drill.get("source").asString().substring("backup ".length());
-        var catalog = new io.dynarestore.core.vault.VaultCatalog(
-                stack.s3.client(), new io.dynarestore.core.vault.VaultLayout(RestoreStack.BUCKET, ""));
-        var backup = catalog.findBackup("000000000000", "us-east-1", "drilled", backupId)
+        var backup = vault.findBackup("000000000000", "us-east-1", "drilled", backupId)
                 .orElseThrow();
         String file = backup.files().get(0).dataFileS3Key();
         stack.s3
