@@ -14,6 +14,7 @@ import io.dynarestore.contracts.notifications.NotificationEvent;
 import io.dynarestore.contracts.notifications.NotificationsRequested;
 import io.dynarestore.contracts.protection.DrillFailed;
 import io.dynarestore.contracts.protection.DrillPassed;
+import io.dynarestore.contracts.protection.DrillSkipped;
 import io.dynarestore.contracts.request.Destination;
 import io.dynarestore.contracts.request.Notify;
 import io.dynarestore.contracts.request.RestoreRequested;
@@ -186,7 +187,7 @@ class NotificationsIT {
     }
 
     @Test
-    void alertsTheOperatorsOnceWhenADrillFailsAndNotWhenOnePasses() throws Exception {
+    void alertsTheOperatorsOnceWhenADrillFailsAndNotWhenOnePassesOrIsSkipped() throws Exception {
         // Given a notifier whose alerts go to a webhook and to the on-call address, and a table's drills
         String table = "orders-" + UUID.randomUUID().toString().substring(0, 8);
         String key = Topic.tableKey(RestoreRequests.ACCOUNT, RestoreRequests.REGION, table);
@@ -211,6 +212,12 @@ class NotificationsIT {
                 table + "-drill-20261207T0500Z",
                 3_000L,
                 300L);
+        var skipped = DrillSkipped.of(
+                RestoreRequests.ACCOUNT,
+                RestoreRequests.REGION,
+                table,
+                "20261207T0400Z-drill",
+                "the table's first backup is still being taken");
         var longAgo = new DrillFailed(
                 "old-" + UUID.randomUUID(),
                 1,
@@ -226,7 +233,8 @@ class NotificationsIT {
                 0L,
                 "the restore failed");
 
-        // When a drill passes, one fails (its event read twice) and a failure from days ago is read
+        // When a drill is skipped, one passes, one fails (its event read twice) and a failure from days ago is read
+        EventPublisher.await(publisher.send(Topic.PROTECTION_EVENTS, key, skipped));
         EventPublisher.await(publisher.send(Topic.PROTECTION_EVENTS, key, passed));
         EventPublisher.await(publisher.send(Topic.PROTECTION_EVENTS, key, longAgo));
         EventPublisher.await(publisher.send(Topic.PROTECTION_EVENTS, key, failed));

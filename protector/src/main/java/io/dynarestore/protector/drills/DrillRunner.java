@@ -5,6 +5,7 @@ import io.dynarestore.contracts.Envelope;
 import io.dynarestore.contracts.Topic;
 import io.dynarestore.contracts.protection.DrillFailed;
 import io.dynarestore.contracts.protection.DrillPassed;
+import io.dynarestore.contracts.protection.DrillSkipped;
 import io.dynarestore.contracts.protection.ProtectionEvent;
 import io.dynarestore.contracts.protection.ProtectionSet;
 import io.dynarestore.contracts.request.Destination;
@@ -53,6 +54,12 @@ public final class DrillRunner {
     static final String SCRATCH = "-drill-";
     /** Drills remembered between their acceptance and their end, at most (oldest dropped first). */
     static final int MAX_PENDING = 1_000;
+    /**
+     * How long after its policy was set a table that never had a backup skips its drills even when no backup
+     * is being taken (ADR 0047): the first backup begins at once, and a failed one is tried again within
+     * minutes. After it, a table with no backup at all is a failed drill, an alert.
+     */
+    static final Duration FIRST_BACKUP_GRACE = Duration.ofHours(1);
 
     private static final Logger log = LoggerFactory.getLogger(DrillRunner.class);
 
@@ -65,6 +72,7 @@ public final class DrillRunner {
     private final Clock clock;
     private final Counter passed;
     private final Counter failed;
+    private final Counter skipped;
     private final Timer took;
     private final Map<String, Pending> pending = new LinkedHashMap<>();
 
@@ -94,6 +102,10 @@ public final class DrillRunner {
         this.failed = Counter.builder("dynarestore.protector.drills")
                 .tag("outcome", "failed")
                 .description("restore drills that failed, or could not run")
+                .register(registry);
+        this.skipped = Counter.builder("dynarestore.protector.drills")
+                .tag("outcome", "skipped")
+                .description("restore drills not run: the table's first backup was still being taken")
                 .register(registry);
         this.took = Timer.builder("dynarestore.protector.drill.duration")
                 .description("from a drill's request to its restore's end")
@@ -131,32 +143,50 @@ public final class DrillRunner {
     }
 
     /**
-     * Asks for the restore of the drill of {@code slot}, or reports why there is none to run. A drill
-     * that cannot be started (the vault unreadable, the request not published) is a failed drill, never
-     * the table guard's trouble: its backups and change log go on.
+     * Whether a drill that found nothing to restore waits for the table's first backup rather than fails
+     * (ADR 0047): the vault holds no backup of the table, expired or not, and one is being taken now
+     * ({@code backupRunning}) or the policy was set less than {@link #FIRST_BACKUP_GRACE} before the slot.
      */
-    public void start(ProtectionSet p, Instant slot) {
+    static boolean firstBackupStillDue(ProtectionSet p, Instant slot, boolean anyBackup, boolean backupRunning) {
+        if (anyBackup) {
+            return false; // backups were taken: none to drill now means they stopped or expired
+        }
+        return backupRunning
+                || (p.occurredAt() != null && slot.isBefore(p.occurredAt().plus(FIRST_BACKUP_GRACE)));
+    }
+
+    /**
+     * Asks for the restore of the drill of {@code slot}, or reports why there is none to run: skipped while
+     * the table's first backup is still due ({@code backupRunning}: the table's guard is taking a backup
+     * now), failed otherwise. A drill that cannot be started (the vault unreadable, the request not
+     * published) is a failed drill, never the table guard's trouble: its backups and change log go on.
+     */
+    public void start(ProtectionSet p, Instant slot, boolean backupRunning) {
         try {
-            request(p, slot);
+            request(p, slot, backupRunning);
         } catch (RuntimeException e) {
             log.warn("drill of {} at {} could not start: {}", p.table(), slot, e.toString());
             fail(p, slot, restoreId(p, slot), "none", scratchTable(p.table(), slot), "the drill could not start: " + e);
         }
     }
 
-    private void request(ProtectionSet p, Instant slot) {
+    private void request(ProtectionSet p, Instant slot, boolean backupRunning) {
         var drills = p.drills();
         String restoreId = restoreId(p, slot);
         String scratch = scratchTable(p.table(), slot);
         Instant now = clock.instant();
-        var backups = catalog.listBackups(p.account(), p.region(), p.table()).stream()
-                .filter(b -> !b.expiredAt(now))
-                .toList();
+        var all = catalog.listBackups(p.account(), p.region(), p.table());
+        var backups = all.stream().filter(b -> !b.expiredAt(now)).toList();
+        boolean waitForFirst = firstBackupStillDue(p, slot, !all.isEmpty(), backupRunning);
         Source source;
         BackupSummary base;
         if (drills.sourceOrDefault() == ProtectionSet.DrillSource.RANDOM_SECOND) {
             var coverage = PitrCoverage.of(backups, catalog.listExports(p.account(), p.region(), p.table()), now);
             var windows = coverage.availability().windows();
+            if (windows.isEmpty() && waitForFirst) {
+                skip(p, restoreId);
+                return;
+            }
             if (windows.isEmpty()) {
                 fail(p, slot, restoreId, "no second", scratch, "no second of the table is restorable to drill");
                 return;
@@ -166,6 +196,10 @@ public final class DrillRunner {
             source = new Source(p.account(), p.region(), p.table(), null, t.toString(), null);
         } else {
             base = backups.isEmpty() ? null : backups.get(backups.size() - 1);
+            if (base == null && waitForFirst) {
+                skip(p, restoreId);
+                return;
+            }
             if (base == null) {
                 fail(p, slot, restoreId, "no backup", scratch, "the table has no unexpired backup to drill");
                 return;
@@ -300,6 +334,13 @@ public final class DrillRunner {
         } catch (RuntimeException e) {
             return "the scratch table " + d.scratch() + " could not be deleted: " + e.getMessage();
         }
+    }
+
+    private void skip(ProtectionSet p, String restoreId) {
+        String why = "the table's first backup is still being taken; the drill runs at the next slot after it";
+        log.info("drill {} of {} skipped: {}", restoreId, p.table(), why);
+        skipped.increment();
+        events.accept(DrillSkipped.of(p.account(), p.region(), p.table(), drillId(restoreId), why));
     }
 
     private void fail(ProtectionSet p, Instant slot, String restoreId, String source, String scratch, String why) {

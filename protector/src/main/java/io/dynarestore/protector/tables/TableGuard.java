@@ -200,7 +200,7 @@ final class TableGuard {
         if (p.occurredAt() != null && slot.isBefore(p.occurredAt())) {
             return; // the first drill is at the first slot after the policy was set, when its backups may be
         }
-        services.drills().start(p, slot);
+        services.drills().start(p, slot, backupRunning.get());
     }
 
     private void maybeBackup(Instant now) {

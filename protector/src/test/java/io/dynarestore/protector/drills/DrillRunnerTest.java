@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class DrillRunnerTest {
@@ -77,7 +78,7 @@ class DrillRunnerTest {
                 .withDrills(new ProtectionSet.Drills("PT1H", null, null, null));
 
         // When its drill is started
-        runner.start(p, SLOT);
+        runner.start(p, SLOT, false);
 
         // Then no exception leaves it, and the drill failed saying it could not start
         assertThat(events).singleElement().isInstanceOf(DrillFailed.class);
@@ -137,6 +138,26 @@ class DrillRunnerTest {
             assertThat(drawn).anySatisfy(t -> assertThat(t).isBetween(w.start(), w.end()));
         }
         assertThat(drawn).contains(windows.get(0).start(), windows.get(0).end());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+        "a backup is being taken and the policy is a day old,   false, true,  1440, true",
+        "no backup is being taken but the policy is 59 min old, false, false, 59,   true",
+        "no backup is being taken and the policy is 61 min old, false, false, 61,   false",
+        "backups were taken (all expired now) and one runs,     true,  true,  5,    false",
+        "backups were taken and the policy is new,              true,  false, 1,    false"
+    })
+    void aDrillWaitsForTheFirstBackupOnlyWhileItIsStillDue(
+            String when, boolean anyBackup, boolean backupRunning, long policyAgeMinutes, boolean waits) {
+        // Given a policy set policyAgeMinutes before the drill's slot
+        var p = DrillPolicies.setAt(SLOT.minusSeconds(60 * policyAgeMinutes), ProtectionSet.DrillSource.LATEST_BACKUP);
+
+        // When a drill that found nothing to restore asks whether the first backup is still due
+        boolean due = DrillRunner.firstBackupStillDue(p, SLOT, anyBackup, backupRunning);
+
+        // Then it waits only while no backup was ever taken and the first one runs or is new
+        assertThat(due).as(when).isEqualTo(waits);
     }
 
     @Test

@@ -9,7 +9,7 @@ import io.dynarestore.contracts.Topic;
 /**
  * What the protector did to a table, on {@code restore.protection.events}, keyed by
  * {@code account/region/table}: backups started, progressed, completed, failed; change-log flushes, gaps and
- * failures; expiries and failed ones; restore drills passed and failed; messages it could not act on. A table's events are in order on one
+ * failures; expiries and failed ones; restore drills passed, failed and skipped; messages it could not act on. A table's events are in order on one
  * partition.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "type")
@@ -26,7 +26,8 @@ import io.dynarestore.contracts.Topic;
     @JsonSubTypes.Type(value = ExpiryFailed.class, name = "ExpiryFailed"),
     @JsonSubTypes.Type(value = ProtectionMessageRejected.class, name = "ProtectionMessageRejected"),
     @JsonSubTypes.Type(value = DrillPassed.class, name = "DrillPassed"),
-    @JsonSubTypes.Type(value = DrillFailed.class, name = "DrillFailed")
+    @JsonSubTypes.Type(value = DrillFailed.class, name = "DrillFailed"),
+    @JsonSubTypes.Type(value = DrillSkipped.class, name = "DrillSkipped")
 })
 public sealed interface ProtectionEvent extends Envelope
         permits BackupStarted,
@@ -41,7 +42,8 @@ public sealed interface ProtectionEvent extends Envelope
                 ExpiryFailed,
                 ProtectionMessageRejected,
                 DrillPassed,
-                DrillFailed {
+                DrillFailed,
+                DrillSkipped {
 
     int SCHEMA_VERSION = 1;
 
