@@ -76,7 +76,8 @@ public final class RecordRestoreBench {
 
             var planner = PlannerApplication.builder().run(BenchFixtures.serviceArgs(kafka, dynalite.endpoint(), s3));
             Process writer = BenchFixtures.writerProcess(kafka, dynalite.endpoint(), s3);
-            try (var producer = BenchFixtures.producer(kafka)) {
+            try (var producer = BenchFixtures.producer(kafka);
+                    var status = StatusWatch.fromNow(kafka.bootstrapServers())) {
                 Thread.sleep(3_000);
                 for (int r = 1; r <= rounds; r++) {
                     String round = r == 1 ? "first" : "warm-" + (r - 1);
@@ -92,7 +93,7 @@ public final class RecordRestoreBench {
                                        "values":["p12"]},"sortKey":{"condition":"EqualTo","values":["3"]}}]},
                                      "destination":{"type":"NEW_TABLE","tableName":"%s-restored"}}""".formatted(id, id)))
                             .get();
-                    var end = PitrMemoryBench.awaitEnd(kafka.bootstrapServers(), id, Duration.ofMinutes(20));
+                    var end = status.awaitEnd(id, Duration.ofMinutes(20));
                     // to the completion's publication, not to this consumer's reading of it
                     double seconds = (Long.parseLong(end.get("publishedAt")) - requested) / 1e3;
                     System.out.printf(
@@ -110,7 +111,7 @@ public final class RecordRestoreBench {
                             "RATIO record restore of 1%% (request to completion) / pure scan, %s run = %.2f"
                                     + " (goal <= 1.25)%n",
                             round, seconds / scan);
-                    timeline(kafka, id, "records " + round, requested);
+                    status.printTimeline("records " + round, requested);
                     dynalite.client().deleteTable(b -> b.tableName(id + "-restored"));
                 }
             } finally {
