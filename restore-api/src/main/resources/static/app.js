@@ -409,7 +409,11 @@ function upsertTask(s) {
   }
   const at = (x) => (x.undo ? `undo (${x.pointInTime}, ${x.undo.until}]` : x.backupId || x.pointInTime || x.snapId || '');
   const src = s.source ? `${s.source.table} ${at(s.source)}` : '';
-  row.querySelector('.source').textContent = src;
+  const sourceCell = row.querySelector('.source');
+  sourceCell.replaceChildren(src);
+  sourceCell.title = s.records ? `records: ${s.records}` : '';
+  // a record restore's filters in words: the row shows as much as fits, the cell's title all of them
+  if (s.records) sourceCell.append(el('div', { class: 'scope' }, `records: ${s.records}`));
   row.querySelector('.destination').textContent = describeDestination(s);
   row.querySelector('.state').textContent = s.state;
   row.querySelector('.state').className = `state state-${s.state}`;

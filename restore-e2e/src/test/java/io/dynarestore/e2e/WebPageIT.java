@@ -125,6 +125,11 @@ class WebPageIT {
                                     + "\"] progress').value")
                             .asDouble())
                     .isEqualTo(100.0);
+            // and says which records it took
+            assertThat(browser.eval("document.querySelector('#tasks tbody tr[data-restore=\"" + restoreId
+                                    + "\"] .source .scope').textContent")
+                            .asString())
+                    .isEqualTo("records: partition key BeginsWith p2");
             browser.eval("document.querySelector('#preview').replaceChildren(); "
                     + "document.querySelector('#tasks-pane').scrollIntoView()");
             browser.screenshot(RestoreStack.logDir().resolve("tasks-page.png"));

@@ -20,7 +20,8 @@ import java.util.Map;
 /**
  * An immutable snapshot of a restore, as the REST API, the web page and dashboards show it; taken
  * from a {@link RestoreView} under its lock. {@code progress} is the planner's latest rates and
- * ETA while the restore runs.
+ * ETA while the restore runs. {@code records} is a record restore's filters in words (null for a whole
+ * table), kept after the restore ends, so that whoever reads it later can tell which records it took.
  */
 public record RestoreSummary(
         String restoreId,
@@ -54,7 +55,8 @@ public record RestoreSummary(
         boolean rollbackPossible,
         String principal,
         String requestedBy,
-        Progress progress) {
+        Progress progress,
+        String records) {
 
     static RestoreSummary of(RestoreView view) {
         var request = view.request();
@@ -91,7 +93,8 @@ public record RestoreSummary(
                 RollbackPolicy.refusal(view) == null,
                 view.principal(),
                 request == null ? null : request.requestedBy(),
-                Progress.of(view.progress()));
+                Progress.of(view.progress()),
+                view.records());
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.dynarestore.api.restores;
 
 import static io.dynarestore.api.ApiSlices.problem;
+import static io.dynarestore.contracts.request.RestoreRequests.aRestore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.verifyNoInteractions;
@@ -9,10 +10,20 @@ import static org.mockito.Mockito.when;
 import io.dynarestore.api.ApiProperties;
 import io.dynarestore.api.ApiSlices;
 import io.dynarestore.api.links.Links;
+import io.dynarestore.contracts.access.Role;
+import io.dynarestore.contracts.request.Destination;
+import io.dynarestore.contracts.request.RestoreRequested;
+import io.dynarestore.contracts.request.Scope;
 import io.dynarestore.contracts.status.RejectionCode;
+import io.dynarestore.contracts.status.RestoreAccepted;
+import io.dynarestore.contracts.status.RestoreCompleted;
+import io.dynarestore.contracts.status.RestoreView;
 import io.dynarestore.core.aws.AwsClients;
 import io.dynarestore.core.kafka.EventPublisher;
 import io.dynarestore.core.restore.RestoreValidator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
@@ -26,7 +37,8 @@ import org.springframework.test.web.servlet.assertj.MvcTestResult;
 
 /**
  * {@code POST /restores} as a slice (the controller and the problem handler, no broker): what it
- * refuses, with which status and problem, before anything is published.
+ * refuses, with which status and problem, before anything is published; and what {@code GET
+ * /restores/{id}} shows of the request.
  */
 @WebMvcTest(RestoresController.class)
 @AutoConfigureMockMvc(addFilters = false)
@@ -124,5 +136,60 @@ class RestoresControllerTest {
                 .asArray()
                 .containsExactly("/source/backupId");
         verifyNoInteractions(publisher);
+    }
+
+    @Test
+    @WithMockUser(authorities = "read")
+    void saysWhichRecordsARestoreTookWhileItRunsAndAfterItEnded() {
+        // Given a record restore of one key filter and one attribute filter
+        var scope = new Scope.Records(
+                List.of(new Scope.KeyFilter(
+                        new Scope.Condition("BeginsWith", List.of("p12")),
+                        new Scope.Condition("EqualTo", List.of("3")))),
+                List.of(new Scope.AttributeFilter("status", "S", "EqualTo", List.of("open"))));
+        var view = known(
+                aRestore("r5").scope(scope).intoNewTable("orders-restored").normalized());
+        String words = "partition key BeginsWith p12 and sort key EqualTo 3; status EqualTo open";
+
+        // When it is read while it runs, Then it says which records in words
+        assertThat(mvc.get().uri("/restores/r5").exchange())
+                .bodyJson()
+                .extractingPath("$.records")
+                .isEqualTo(words);
+
+        // and When it has ended (its view keeps only the request's outline), Then it still does
+        view.apply(RestoreCompleted.of("r5", RestoreSummaryTest.TABLE, 3, 0, 0, 3));
+        assertThat(view.request().scope()).isEqualTo(new Scope.Records(List.of(), null));
+        when(views.find("r5")).thenReturn(Optional.of(RestoreSummary.of(view)));
+        assertThat(mvc.get().uri("/restores/r5").exchange())
+                .bodyJson()
+                .extractingPath("$.records")
+                .isEqualTo(words);
+    }
+
+    @Test
+    @WithMockUser(authorities = "read")
+    void neverShowsTheRecipientsOfAFileMailedAsALink() {
+        // Given a whole-table export mailed as a passcode-protected link
+        known(aRestore("r6")
+                .toFile(new Destination.Delivery.Email(List.of("cfo@example.com"), "the orders", "l-1"))
+                .normalized());
+
+        // When it is read
+        MvcTestResult result = mvc.get().uri("/restores/r6").exchange();
+
+        // Then nothing names a recipient, and there are no filters to tell of
+        assertThat(result).hasStatusOk();
+        assertThat(result).bodyText().doesNotContain("cfo@example.com");
+        assertThat(result).bodyJson().extractingPath("$.records").isNull();
+    }
+
+    /** A restore the views know, accepted from {@code request}, which a reader may follow. */
+    private RestoreView known(RestoreRequested request) {
+        var view = new RestoreView(request.restoreId());
+        view.apply(RestoreAccepted.of(request));
+        when(views.find(request.restoreId())).thenReturn(Optional.of(RestoreSummary.of(view)));
+        when(views.toFollow(request.restoreId(), "000000000000")).thenReturn(Set.of(Role.READ));
+        return view;
     }
 }

@@ -1,5 +1,6 @@
 package io.dynarestore.contracts.status;
 
+import io.dynarestore.contracts.request.ScopeDescription;
 import java.util.Map;
 
 /**
@@ -105,6 +106,8 @@ final class RestoreFold {
     private static void accepted(RestoreView view, RestoreAccepted e) {
         view.request = e.request();
         view.requestDigest = e.request() == null ? null : e.request().substanceDigest();
+        view.records =
+                e.request() == null ? null : ScopeDescription.of(e.request().scope());
         view.principal = e.principal();
         view.pointInTime = e.pointInTime();
         view.warnings = e.warnings();

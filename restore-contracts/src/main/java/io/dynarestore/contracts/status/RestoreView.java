@@ -1,6 +1,7 @@
 package io.dynarestore.contracts.status;
 
 import io.dynarestore.contracts.request.RestoreRequested;
+import io.dynarestore.contracts.request.ScopeDescription;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,6 +24,9 @@ public final class RestoreView {
     RestoreState state;
     RestoreRequested request;
     String requestDigest;
+    /** The request's filters in words (null: the whole table), kept after the outline drops them. */
+    String records;
+
     String principal;
     Instant pointInTime;
     List<String> warnings;
@@ -63,6 +67,7 @@ public final class RestoreView {
         view.state = RestoreState.REQUESTED;
         view.request = request.redacted();
         view.requestDigest = request.substanceDigest();
+        view.records = ScopeDescription.of(request.scope());
         view.createdAt = request.occurredAt();
         view.updatedAt = request.occurredAt();
         return view;
@@ -84,6 +89,11 @@ public final class RestoreView {
     /** The request, redacted while the restore runs, and only its outline once it ended. */
     public RestoreRequested request() {
         return request;
+    }
+
+    /** A record restore's filters in words ({@link ScopeDescription}); null for a whole table. */
+    public String records() {
+        return records;
     }
 
     /** Whether {@code other} asks for the same restore as this one did (compared by digest, also after its end). */
