@@ -135,6 +135,14 @@ class GranularRecoveryIT {
                             .map(e -> e.get("writer").asString())
                             .distinct())
                     .hasSize(2);
+            // each part telling dashboards how many rows it staged (each part stops at the cap on its own)
+            assertThat(parts.stream().filter(e -> e.get("segment").asInt() < 2))
+                    .allSatisfy(e -> assertThat(e.get("itemsWritten").asLong()).isBetween(1L, (long) CAP));
+            assertThat(parts.stream()
+                            .filter(e -> e.get("segment").asInt() < 2)
+                            .mapToLong(e -> e.get("itemsWritten").asLong())
+                            .sum())
+                    .isGreaterThanOrEqualTo(CAP);
             assertThat(status.of(split).stream().filter(e -> e.type().equals("SegmentsDispatched")))
                     .extracting(e -> e.json().get("phase").asString())
                     .containsExactly("BASE", "DELTA");

@@ -154,7 +154,7 @@ class ExportWorker implements SmartLifecycle {
         var part = splits.exportPart(
                 backupOf(work), split, filterOf(work), work.keyAttributes(), work.cap(), work.bucket());
         exported.increment(part.rows());
-        long ms = segmentDone(work.restoreId(), split.part(), started);
+        long ms = segmentDone(work.restoreId(), split.part(), started, part.rows(), part.bytes());
         log.info(
                 "restore {}: part {} of {} (data files {} to {}) staged, {} rows in {} ms",
                 work.restoreId(),
@@ -183,18 +183,19 @@ class ExportWorker implements SmartLifecycle {
                 work.cap(),
                 n -> log.info("restore {}: {} rows merged so far", work.restoreId(), n));
         // the merge is the export's last segment: dashboards count it done before the file completes the restore
-        segmentDone(work.restoreId(), work.parts(), started);
+        segmentDone(work.restoreId(), work.parts(), started, 0, 0);
         completed(work.restoreId(), summary);
     }
 
     /**
-     * A part or the merge of a split export is done: a segment without items (the file's come with
-     * the merge's ExportCompleted, counted once). Returns how long it took, in ms.
+     * A part or the merge of a split export is done: a segment with the rows a part staged, so that
+     * dashboards see the export's items grow part by part (the merge's ExportCompleted then gives the
+     * file's own count, which replaces them: {@code RestoreView.itemsWritten}). Returns how long it took, in ms.
      */
-    private long segmentDone(String restoreId, int segment, long startedNanos) {
+    private long segmentDone(String restoreId, int segment, long startedNanos, long rows, long bytes) {
         long ms = (System.nanoTime() - startedNanos) / 1_000_000;
-        publisher.status(
-                SegmentCompleted.of(restoreId, segment, new SegmentCompleted.Counts(0, 0, 0, 0, 0), 0, 0, name, ms));
+        publisher.status(SegmentCompleted.of(
+                restoreId, segment, new SegmentCompleted.Counts(rows, 0, 0, 0, 0), bytes, 0, name, ms));
         return ms;
     }
 

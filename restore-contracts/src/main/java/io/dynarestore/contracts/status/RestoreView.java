@@ -168,8 +168,10 @@ public final class RestoreView {
     }
 
     public long bytesWritten() {
+        if (exportCompleted != null) {
+            return exportCompleted.bytes(); // the file's bytes, in place of its staged parts'
+        }
         long sum = importCompleted == null ? 0 : importCompleted.bytesProcessed();
-        sum += exportCompleted == null ? 0 : exportCompleted.bytes();
         return sum + segments.bytesWritten();
     }
 
@@ -181,8 +183,10 @@ public final class RestoreView {
         if (finalItems != null) {
             return finalItems;
         }
+        if (exportCompleted != null) {
+            return exportCompleted.items(); // the file's rows, in place of what its parts staged (capped or not)
+        }
         long sum = importCompleted == null ? 0 : importCompleted.itemsImported();
-        sum += exportCompleted == null ? 0 : exportCompleted.items();
         return sum + segments.itemsWritten();
     }
 

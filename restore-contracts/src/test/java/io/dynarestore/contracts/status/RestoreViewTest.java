@@ -54,6 +54,26 @@ class RestoreViewTest {
     }
 
     @Test
+    void countsASplitExportsPartsAsTheyAreStagedThenTheFilesOwnRows() {
+        // Given a split export of two parts and a merge
+        var view = running();
+
+        // When its parts are staged with 1,200 and 1,800 rows
+        view.apply(SegmentCompleted.of("r1", 0, 1_200, 60_000, 0, "e1", 5));
+        view.apply(SegmentCompleted.of("r1", 1, 1_800, 90_000, 0, "e2", 5));
+
+        // Then dashboards see 3,000 items so far
+        assertThat(view.itemsWritten()).isEqualTo(3_000);
+
+        // and When the merge writes the file, stopped at its cap of 2,000 rows, Then the file's count replaces the
+        // parts'
+        view.apply(SegmentCompleted.of("r1", 2, 0, 0, 0, "e1", 5));
+        view.apply(ExportCompleted.of("r1", "vault", "exports/r1.csv", 2_000, 100_000, "ab", true, 3_000));
+        assertThat(view.itemsWritten()).isEqualTo(2_000);
+        assertThat(view.bytesWritten()).isEqualTo(100_000);
+    }
+
+    @Test
     void countsWhatCancelledSegmentsWroteOnceAndEndsCancelled() {
         // Given a running restore of three segments, one done and one halfway
         var view = running();
