@@ -411,9 +411,9 @@ function upsertTask(s) {
   const src = s.source ? `${s.source.table} ${at(s.source)}` : '';
   const sourceCell = row.querySelector('.source');
   sourceCell.replaceChildren(src);
-  sourceCell.title = s.records ? `records: ${s.records}` : '';
+  sourceCell.title = s.recordFilters ? `records: ${s.recordFilters}` : '';
   // a record restore's filters in words: the row shows as much as fits, the cell's title all of them
-  if (s.records) sourceCell.append(el('div', { class: 'scope' }, `records: ${s.records}`));
+  if (s.recordFilters) sourceCell.append(el('div', { class: 'scope' }, `records: ${s.recordFilters}`));
   row.querySelector('.destination').textContent = describeDestination(s);
   row.querySelector('.state').textContent = s.state;
   row.querySelector('.state').className = `state state-${s.state}`;

@@ -20,7 +20,7 @@ import java.util.Map;
 /**
  * An immutable snapshot of a restore, as the REST API, the web page and dashboards show it; taken
  * from a {@link RestoreView} under its lock. {@code progress} is the planner's latest rates and
- * ETA while the restore runs. {@code records} is a record restore's filters in words (null for a whole
+ * ETA while the restore runs. {@code recordFilters} is a record restore's filters in words (null for a whole
  * table), kept after the restore ends, so that whoever reads it later can tell which records it took.
  */
 public record RestoreSummary(
@@ -56,7 +56,7 @@ public record RestoreSummary(
         String principal,
         String requestedBy,
         Progress progress,
-        String records) {
+        String recordFilters) {
 
     static RestoreSummary of(RestoreView view) {
         var request = view.request();
@@ -94,7 +94,7 @@ public record RestoreSummary(
                 view.principal(),
                 request == null ? null : request.requestedBy(),
                 Progress.of(view.progress()),
-                view.records());
+                view.recordFilters());
     }
 
     /**

@@ -154,7 +154,7 @@ class RestoresControllerTest {
         // When it is read while it runs, Then it says which records in words
         assertThat(mvc.get().uri("/restores/r5").exchange())
                 .bodyJson()
-                .extractingPath("$.records")
+                .extractingPath("$.recordFilters")
                 .isEqualTo(words);
 
         // and When it has ended (its view keeps only the request's outline), Then it still does
@@ -163,7 +163,7 @@ class RestoresControllerTest {
         when(views.find("r5")).thenReturn(Optional.of(RestoreSummary.of(view)));
         assertThat(mvc.get().uri("/restores/r5").exchange())
                 .bodyJson()
-                .extractingPath("$.records")
+                .extractingPath("$.recordFilters")
                 .isEqualTo(words);
     }
 
@@ -181,7 +181,7 @@ class RestoresControllerTest {
         // Then nothing names a recipient, and there are no filters to tell of
         assertThat(result).hasStatusOk();
         assertThat(result).bodyText().doesNotContain("cfo@example.com");
-        assertThat(result).bodyJson().extractingPath("$.records").isNull();
+        assertThat(result).bodyJson().extractingPath("$.recordFilters").isNull();
     }
 
     /** A restore the views know, accepted from {@code request}, which a reader may follow. */

@@ -106,7 +106,7 @@ final class RestoreFold {
     private static void accepted(RestoreView view, RestoreAccepted e) {
         view.request = e.request();
         view.requestDigest = e.request() == null ? null : e.request().substanceDigest();
-        view.records =
+        view.recordFilters =
                 e.request() == null ? null : ScopeDescription.of(e.request().scope());
         view.principal = e.principal();
         view.pointInTime = e.pointInTime();

@@ -25,7 +25,7 @@ public final class RestoreView {
     RestoreRequested request;
     String requestDigest;
     /** The request's filters in words (null: the whole table), kept after the outline drops them. */
-    String records;
+    String recordFilters;
 
     String principal;
     Instant pointInTime;
@@ -67,7 +67,7 @@ public final class RestoreView {
         view.state = RestoreState.REQUESTED;
         view.request = request.redacted();
         view.requestDigest = request.substanceDigest();
-        view.records = ScopeDescription.of(request.scope());
+        view.recordFilters = ScopeDescription.of(request.scope());
         view.createdAt = request.occurredAt();
         view.updatedAt = request.occurredAt();
         return view;
@@ -92,8 +92,8 @@ public final class RestoreView {
     }
 
     /** A record restore's filters in words ({@link ScopeDescription}); null for a whole table. */
-    public String records() {
-        return records;
+    public String recordFilters() {
+        return recordFilters;
     }
 
     /** Whether {@code other} asks for the same restore as this one did (compared by digest, also after its end). */
