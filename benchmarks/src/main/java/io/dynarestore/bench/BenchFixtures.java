@@ -313,6 +313,15 @@ final class BenchFixtures {
         return writer;
     }
 
+    /** A restore-planner in a JVM of its own, as in production; returns once it listens. */
+    static Process plannerProcess(KafkaBroker kafka, URI dynamodb, S3Server s3) throws IOException {
+        int port = Ports.free();
+        Process planner =
+                javaProcess("planner", "512m", PlannerApplication.class, serviceArgs(kafka, dynamodb, s3, port));
+        Ports.awaitAccepting(port, Duration.ofSeconds(90), "restore-planner");
+        return planner;
+    }
+
     /** A planner and one writer in this JVM, the writer's on-demand budget lifted out of the way. */
     static List<ConfigurableApplicationContext> plannerAndWriter(
             KafkaBroker kafka, URI dynamodb, S3Server s3, String... writerArgs) {

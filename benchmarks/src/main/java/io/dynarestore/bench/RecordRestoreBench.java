@@ -6,7 +6,6 @@ import io.dynarestore.contracts.Topic;
 import io.dynarestore.core.kafka.Messages;
 import io.dynarestore.core.kafka.TopicDefinitions;
 import io.dynarestore.core.vault.Backup;
-import io.dynarestore.planner.PlannerApplication;
 import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.KafkaBroker;
 import io.dynarestore.testkit.S3Server;
@@ -19,7 +18,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * A record restore of about 1% of a backup, request to completion, against a pure scan of the same
  * files (read from the same S3, inflated, split into lines) in the same run (issue #22, goal at most
  * 1.25): what the selective reader leaves of a record restore's cost beyond reading the backup.
- * The item-writer runs in a JVM of its own, as in production; the planner, the broker and S3Proxy
+ * The item-writer and the planner run in JVMs of their own, as in production; the broker and S3Proxy
  * in this one. The first restore is the writer's first run; the rounds after it are warm.
  *
  * <pre>java -cp "$(cat benchmarks/target/classpath.txt):benchmarks/target/classes" \
@@ -74,7 +73,7 @@ public final class RecordRestoreBench {
             double scan = (System.nanoTime() - s0) / 1e9;
             System.out.printf("records: pure scan of %,d lines in %.1f s%n", lines, scan);
 
-            var planner = PlannerApplication.builder().run(BenchFixtures.serviceArgs(kafka, dynalite.endpoint(), s3));
+            Process planner = BenchFixtures.plannerProcess(kafka, dynalite.endpoint(), s3);
             Process writer = BenchFixtures.writerProcess(kafka, dynalite.endpoint(), s3);
             try (var producer = BenchFixtures.producer(kafka);
                     var status = StatusWatch.fromNow(kafka.bootstrapServers())) {
@@ -85,6 +84,7 @@ public final class RecordRestoreBench {
                     BenchFixtures.awaitQuiet(dynalite.process().pid(), Duration.ofSeconds(30));
                     var cpu = CpuMeter.start(dynalite.process().toHandle());
                     var writerCpu = CpuMeter.start(writer.toHandle());
+                    var plannerCpu = CpuMeter.start(planner.toHandle());
                     long requested = System.currentTimeMillis();
                     // 1.1% of 1,000,000 items: partition keys beginning "p12" (11,111 of 142,858), sort key 3 of 0 to 6
                     producer.send(new ProducerRecord<>(Topic.REQUESTS.topicName(), id, """
@@ -97,10 +97,11 @@ public final class RecordRestoreBench {
                     // to the completion's publication, not to this consumer's reading of it
                     double seconds = (Long.parseLong(end.get("publishedAt")) - requested) / 1e3;
                     System.out.printf(
-                            "records %s: CPU-s during the restore: the item-writer's process %.1f, dynalite %.1f,"
-                                    + " this JVM (planner, broker, S3Proxy) %.1f (%s)%n",
+                            "records %s: CPU-s during the restore: the item-writer's process %.1f, the planner's %.1f,"
+                                    + " dynalite %.1f, this JVM (broker, S3Proxy) %.1f (%s)%n",
                             round,
                             writerCpu.seconds().get("other process"),
+                            plannerCpu.seconds().get("other process"),
                             cpu.seconds().get("other process"),
                             cpu.processSeconds(),
                             cpu.gcAndJit());
@@ -116,7 +117,7 @@ public final class RecordRestoreBench {
                 }
             } finally {
                 writer.destroy();
-                planner.close();
+                planner.destroy();
             }
         }
         System.exit(0);
