@@ -4,7 +4,6 @@ import static io.dynarestore.bench.BenchFixtures.writeBackup;
 
 import io.dynarestore.contracts.Topic;
 import io.dynarestore.core.kafka.TopicDefinitions;
-import io.dynarestore.planner.PlannerApplication;
 import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.KafkaBroker;
 import io.dynarestore.testkit.S3Server;
@@ -17,8 +16,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * A full restore into dynalite, the writers' budget lifted, against an independent tight
  * BatchWriteItem client writing the same items into the same dynalite (issue #22: at least 0.8 on
  * the first run, 0.9 warm). The item-writer and the client each run in a JVM of their own, as in
- * production, so that neither shares a JIT or a collector with the broker, S3Proxy or the planner
- * (which stay in this JVM). The writer's first restore is its first run; the rounds after it are
+ * production, so that neither shares a JIT or a collector with the broker or S3Proxy (which stay in
+ * this JVM); so does the planner. The writer's first restore is its first run; the rounds after it are
  * warm. Each round starts the client in a new JVM that writes the same items unmeasured first, as
  * many times as the writer has restored before (at most twice), so that both sides are as warm.
  * Each side's CPU seconds per 1,000 items are its whole process's (JIT and GC included), beside
@@ -35,11 +34,12 @@ final class CeilingBench {
                 var dynalite = Dynalite.start();
                 var s3 = S3Server.start("vault")) {
             writeBackup(s3, "ceiling", count, 2_000, 2);
-            var planner = PlannerApplication.builder().run(BenchFixtures.serviceArgs(kafka, dynalite.endpoint(), s3));
+            Process planner = BenchFixtures.plannerProcess(kafka, dynalite.endpoint(), s3);
             Process writer =
                     BenchFixtures.writerProcess(kafka, dynalite.endpoint(), s3, "--writer.consumers=" + THREADS);
             var ratios = new ArrayList<Double>();
-            try (var producer = BenchFixtures.producer(kafka)) {
+            try (var producer = BenchFixtures.producer(kafka);
+                    var status = StatusWatch.fromNow(kafka.bootstrapServers())) {
                 Thread.sleep(5_000); // the writer joins its group
                 for (int round = 1; round <= rounds; round++) {
                     String name = round == 1 ? "first" : "warm-" + (round - 1);
@@ -70,7 +70,7 @@ final class CeilingBench {
                     var restoreDynalite = CpuMeter.start(dynalite.process().toHandle());
                     var writerCpu = CpuMeter.start(writer.toHandle());
                     long requested = System.currentTimeMillis();
-                    double restore = restore(kafka, producer, "ceiling-" + name, count);
+                    double restore = restore(status, producer, "ceiling-" + name, count);
                     double restoreWriterCpu = writerCpu.seconds().get("other process");
                     double restoreDynaliteCpu = restoreDynalite.seconds().get("other process");
                     dynalite.client().deleteTable(b -> b.tableName("ceiling-" + name + "-restored"));
@@ -92,11 +92,11 @@ final class CeilingBench {
                     if (round > 1) {
                         ratios.add(restore / tightRate);
                     }
-                    RecordRestoreBench.timeline(kafka, "ceiling-" + name, "ceiling " + name, requested);
+                    status.printTimeline("ceiling " + name, requested);
                 }
             } finally {
                 writer.destroy();
-                planner.close();
+                planner.destroy();
             }
             ratios.sort(null);
             if (!ratios.isEmpty()) {
@@ -109,14 +109,14 @@ final class CeilingBench {
 
     /** A full restore into a new table, request to the publication of its RestoreCompleted; items per second. */
     private static double restore(
-            KafkaBroker kafka, KafkaProducer<String, String> producer, String restoreId, int count) throws Exception {
+            StatusWatch status, KafkaProducer<String, String> producer, String restoreId, int count) throws Exception {
         long requested = System.currentTimeMillis();
         producer.send(new ProducerRecord<>(
                         Topic.REQUESTS.topicName(),
                         restoreId,
                         BenchFixtures.request(restoreId, "ceiling", restoreId + "-restored")))
                 .get();
-        var end = PitrMemoryBench.awaitEnd(kafka.bootstrapServers(), restoreId, Duration.ofMinutes(20));
+        var end = status.awaitEnd(restoreId, Duration.ofMinutes(20));
         if (!"RestoreCompleted".equals(end.get("type"))
                 || !String.valueOf(count).equals(end.get("itemsWritten"))) {
             throw new IllegalStateException("restore " + restoreId + " ended " + end);

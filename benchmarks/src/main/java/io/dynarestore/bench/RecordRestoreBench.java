@@ -3,15 +3,12 @@ package io.dynarestore.bench;
 import static io.dynarestore.bench.BenchFixtures.writeBackup;
 
 import io.dynarestore.contracts.Topic;
-import io.dynarestore.core.kafka.Messages;
 import io.dynarestore.core.kafka.TopicDefinitions;
 import io.dynarestore.core.vault.Backup;
 import io.dynarestore.testkit.Dynalite;
 import io.dynarestore.testkit.KafkaBroker;
 import io.dynarestore.testkit.S3Server;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
@@ -27,38 +24,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 public final class RecordRestoreBench {
 
     private RecordRestoreBench() {}
-
-    /** Prints when each of the restore's status events was published, from its first. */
-    static void timeline(KafkaBroker kafka, String restoreId, String label) {
-        timeline(kafka, restoreId, label, -1);
-    }
-
-    /** Prints when each of the restore's status events was published, from {@code origin} (epoch ms; -1: its first event). */
-    static void timeline(KafkaBroker kafka, String restoreId, String label, long origin) {
-        try (var consumer = BenchFixtures.statusFromStart(kafka.bootstrapServers())) {
-            long first = origin;
-            var seen = new LinkedHashMap<String, Long>();
-            for (int empty = 0; empty < 3; ) {
-                var records = consumer.poll(Duration.ofMillis(500));
-                empty = records.isEmpty() ? empty + 1 : 0;
-                for (var record : records) {
-                    var event = Messages.statusEvent(record.value());
-                    if (event == null || !restoreId.equals(event.restoreId())) {
-                        continue;
-                    }
-                    if (first < 0) {
-                        first = record.timestamp();
-                    }
-                    String type = event.getClass().getSimpleName();
-                    seen.merge(type + " first", record.timestamp() - first, Math::min);
-                    seen.merge(type + " last", record.timestamp() - first, Math::max);
-                }
-            }
-            seen.entrySet().stream()
-                    .sorted(Map.Entry.comparingByValue())
-                    .forEach(e -> System.out.printf("%s: +%,6d ms %s%n", label, e.getValue(), e.getKey()));
-        }
-    }
 
     public static void main(String[] args) throws Exception {
         int count = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
