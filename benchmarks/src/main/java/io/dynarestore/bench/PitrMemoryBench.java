@@ -233,6 +233,18 @@ public final class PitrMemoryBench {
         }
     }
 
+    /** A terminal status event's top-level fields, with {@code publishedAt}: epoch ms, its producer's clock. */
+    static Map<String, String> endFields(byte[] event, long publishedAt) {
+        var fields = new LinkedHashMap<String, String>();
+        fields.put("publishedAt", String.valueOf(publishedAt));
+        Json.mapper().readTree(event).properties().forEach(e -> {
+            if (e.getValue().isValueNode()) {
+                fields.put(e.getKey(), e.getValue().asString());
+            }
+        });
+        return fields;
+    }
+
     /** Waits for the restore's RestoreCompleted or RestoreFailed event; returns its fields and {@code publishedAt}. */
     static Map<String, String> awaitEnd(String bootstrap, String restoreId, Duration timeout) {
         try (var consumer = BenchFixtures.statusFromStart(bootstrap)) {
@@ -241,15 +253,7 @@ public final class PitrMemoryBench {
                 for (var record : consumer.poll(Duration.ofMillis(500))) {
                     var event = Messages.statusEvent(record.value());
                     if (event != null && restoreId.equals(event.restoreId()) && event.terminal()) {
-                        var json = Json.mapper().readTree(record.value());
-                        var fields = new LinkedHashMap<String, String>();
-                        fields.put("publishedAt", String.valueOf(record.timestamp())); // epoch ms, its producer's clock
-                        json.properties().forEach(e -> {
-                            if (e.getValue().isValueNode()) {
-                                fields.put(e.getKey(), e.getValue().asString());
-                            }
-                        });
-                        return fields;
+                        return endFields(record.value(), record.timestamp());
                     }
                 }
             }

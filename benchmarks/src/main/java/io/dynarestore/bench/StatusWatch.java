@@ -1,6 +1,5 @@
 package io.dynarestore.bench;
 
-import io.dynarestore.contracts.Json;
 import io.dynarestore.core.kafka.Messages;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -51,14 +50,7 @@ final class StatusWatch implements AutoCloseable {
                 published.merge(event.getClass().getSimpleName(), new long[] {at, at}, (a, b) ->
                         new long[] {Math.min(a[0], at), Math.max(a[1], at)});
                 if (event.terminal()) {
-                    var fields = new LinkedHashMap<String, String>();
-                    fields.put("publishedAt", String.valueOf(at));
-                    Json.mapper().readTree(record.value()).properties().forEach(e -> {
-                        if (e.getValue().isValueNode()) {
-                            fields.put(e.getKey(), e.getValue().asString());
-                        }
-                    });
-                    return fields;
+                    return PitrMemoryBench.endFields(record.value(), at);
                 }
             }
         }

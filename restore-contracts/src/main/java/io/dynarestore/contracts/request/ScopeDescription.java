@@ -32,15 +32,18 @@ public final class ScopeDescription {
             parts.add(String.join(" and ", both));
         }
         for (Scope.AttributeFilter a : list(r.attributeFilters())) {
-            parts.add(a.name() + " " + a.condition() + " " + String.join(", ", list(a.values())));
+            parts.add(words(a.name(), a.condition(), a.values()));
         }
         String all = parts.isEmpty() ? "no filters" : String.join("; ", parts);
         return all.length() <= MAX_CHARS ? all : all.substring(0, MAX_CHARS - 1) + "…";
     }
 
     private static String condition(String key, Scope.Condition c) {
-        String name = c.name() == null ? key : c.name();
-        return (name + " " + c.condition() + " " + String.join(", ", list(c.values()))).strip();
+        return words(c.name() == null ? key : c.name(), c.condition(), c.values());
+    }
+
+    private static String words(String name, String condition, List<String> values) {
+        return (name + " " + condition + " " + String.join(", ", list(values))).strip();
     }
 
     private static <T> List<T> list(List<T> maybe) {

@@ -1,6 +1,5 @@
 package io.dynarestore.contracts.status;
 
-import io.dynarestore.contracts.request.ScopeDescription;
 import java.util.Map;
 
 /**
@@ -104,10 +103,7 @@ final class RestoreFold {
     }
 
     private static void accepted(RestoreView view, RestoreAccepted e) {
-        view.request = e.request();
-        view.requestDigest = e.request() == null ? null : e.request().substanceDigest();
-        view.recordFilters =
-                e.request() == null ? null : ScopeDescription.of(e.request().scope());
+        view.keep(e.request()); // redacted already: redacting again changes nothing
         view.principal = e.principal();
         view.pointInTime = e.pointInTime();
         view.warnings = e.warnings();

@@ -65,9 +65,7 @@ public final class RestoreView {
     public static RestoreView requested(RestoreRequested request) {
         var view = new RestoreView(request.restoreId());
         view.state = RestoreState.REQUESTED;
-        view.request = request.redacted();
-        view.requestDigest = request.substanceDigest();
-        view.recordFilters = ScopeDescription.of(request.scope());
+        view.keep(request);
         view.createdAt = request.occurredAt();
         view.updatedAt = request.occurredAt();
         return view;
@@ -89,6 +87,16 @@ public final class RestoreView {
     /** The request, redacted while the restore runs, and only its outline once it ended. */
     public RestoreRequested request() {
         return request;
+    }
+
+    /**
+     * Keeps {@code request} redacted, with what outlives its outline at the restore's end: the digest that
+     * tells a resubmission, and the filters in words.
+     */
+    void keep(RestoreRequested request) {
+        this.request = request == null ? null : request.redacted();
+        this.requestDigest = request == null ? null : request.substanceDigest();
+        this.recordFilters = request == null ? null : ScopeDescription.of(request.scope());
     }
 
     /** A record restore's filters in words ({@link ScopeDescription}); null for a whole table. */
